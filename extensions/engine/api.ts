@@ -1,0 +1,412 @@
+/**
+ * The session engine's public API: types and the hooks it publishes. Other extensions (providers,
+ * tools, storage, ledger, tideline, permissions, hooks, sandbox) and hosts import THIS file only,
+ * never the engine's internals. Service name: "engine" (EngineService).
+ *
+ * Data path of one prompt (hook kind in brackets):
+ *   userPrompt [waterfall] -> loop { contextBuild [waterfall] -> modelRequest [waterfall] -> provider.stream
+ *     -> per tool call: authorizeToolCall [bail, fail-closed] -> executeTool [wrap] (childProcess [waterfall])
+ *        -> toolResult [waterfall] -> afterStep [parallel] } -> stop [bail] -> afterTurn [parallel]
+ */
+import type { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook } from "../../kernel/hooks.js";
+
+// ---------------------------------------------------------------- messages
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ToolResult {
+  callId: string;
+  name: string;
+  /** what the model sees (possibly truncated) */
+  content: string;
+  isError: boolean;
+  /** when truncated for the model: the full text's length and where it is kept */
+  truncated?: { fullBytes: number; fullPath?: string };
+}
+
+interface RowBase {
+  /** monotonic per session: the ledger's "every row up to seq <n>" */
+  seq: number;
+  turn: number;
+  step: number;
+  at: number;
+}
+export interface UserRow extends RowBase {
+  role: "user";
+  text: string;
+  /** context added by hooks/extensions for the model (not typed by the user) */
+  context?: string[];
+}
+export interface AssistantRow extends RowBase {
+  role: "assistant";
+  text: string;
+  toolCalls: ToolCall[];
+  usage?: Usage;
+  model?: string;
+}
+export interface ToolRow extends RowBase {
+  role: "tool";
+  results: ToolResult[];
+}
+/** A notice the engine injects for the model (e.g. the tideline pointer line, a step-cap continuation). */
+export interface NoteRow extends RowBase {
+  role: "note";
+  text: string;
+}
+export type Row = UserRow | AssistantRow | ToolRow | NoteRow;
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+// ---------------------------------------------------------------- models and providers
+
+export interface ModelInfo {
+  /** "provider/model" */
+  id: string;
+  provider: string;
+  /** the model name the provider's API expects */
+  name: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** USD per million tokens */
+  price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** false when the catalogue did not know it (defaults used) */
+  known: boolean;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the input object */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: ModelInfo;
+  system: string[];
+  /** the window: only these rows are sent */
+  rows: Row[];
+  tools: ToolSpec[];
+  maxOutputTokens: number;
+  /** provider-specific extras a tap may set (e.g. cache markers policy) */
+  extra: Record<string, unknown>;
+}
+
+export type ProviderEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call"; call: ToolCall }
+  | { type: "usage"; usage: Usage }
+  | { type: "done"; stopReason: "end_turn" | "tool_use" | "max_tokens" | "refusal" | "other" };
+
+export type ProviderErrorKind = "rate_limit" | "overloaded" | "server" | "prompt_too_long" | "auth" | "network" | "bad_request" | "aborted";
+
+/** Providers throw this; the engine retries rate_limit/overloaded/server/network with backoff. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+export interface Provider {
+  id: string;
+  /** Stream one model response. Must stop promptly when `signal` aborts (throw ProviderError "aborted"). */
+  stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+  /** Optional catalogue entries this provider knows. */
+  models?(): Array<Omit<ModelInfo, "known">>;
+}
+
+export interface ProviderRegistry {
+  register(provider: Provider): void;
+  get(id: string): Provider | undefined;
+}
+
+export interface ModelCatalog {
+  /** Resolve "provider/model"; unknown models get defaults (known: false). */
+  resolve(id: string): ModelInfo;
+  add(info: Omit<ModelInfo, "known">): void;
+  list(): ModelInfo[];
+  cost(model: ModelInfo, usage: Usage): number;
+}
+
+// ---------------------------------------------------------------- tools
+
+export type ToolKind = "read" | "edit" | "execute" | "search" | "other";
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** who is spawning (tool name) */
+  purpose: string;
+}
+
+export interface ToolContext {
+  session: SessionInfo;
+  call: ToolCall;
+  cwd: string;
+  signal: AbortSignal;
+  /** Compose a child process spec through the childProcess hook (env stripping, sandbox wrap). */
+  prepareSpawn(spec: Omit<SpawnSpec, "env"> & { env?: NodeJS.ProcessEnv }): Promise<SpawnSpec>;
+  /** Per-session state bag for tools (e.g. files read, background jobs). */
+  state: Map<string, unknown>;
+}
+
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ToolDefinition extends ToolSpec {
+  kind: ToolKind;
+  /** Claude Code's name for hook payloads and Tool(pattern) rules: "Bash", "Read", "Write", "Edit", ... */
+  claudeName?: string;
+  /** The input in Claude Code's field names, absolute paths (for hook payloads). */
+  toClaudeInput?(input: Record<string, unknown>, cwd: string): Record<string, unknown>;
+  /** Map Claude-shaped input (e.g. a hook's updatedInput) back to ours. */
+  fromClaudeInput?(input: Record<string, unknown>): Record<string, unknown>;
+  /** The string a permission rule's pattern matches: the command for bash, the path for file tools. */
+  ruleSubject?(input: Record<string, unknown>, cwd: string): string;
+  run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export interface ToolRegistry {
+  register(tool: ToolDefinition): void;
+  get(name: string): ToolDefinition | undefined;
+  list(): ToolDefinition[];
+}
+
+// ---------------------------------------------------------------- sessions
+
+export interface SessionInfo {
+  id: string;
+  parentId?: string;
+  cwd: string;
+  model: string;
+  createdAt: number;
+  title?: string;
+  /** per-session settings that survive --continue (e.g. tideline override, permission mode) */
+  overrides: Record<string, unknown>;
+}
+
+export interface SessionTotals {
+  usage: Usage;
+  costUsd: number;
+  turns: number;
+  steps: number;
+}
+
+/** An open session in memory. */
+export interface Session {
+  info: SessionInfo;
+  /** full history in memory (append-only); the window is chosen by contextBuild */
+  rows: Row[];
+  totals: SessionTotals;
+  /** next seq to assign */
+  nextSeq: number;
+  lastActive: number;
+  /** extension-owned per-session state (keyed by extension id) */
+  ext: Map<string, unknown>;
+}
+
+/** What storage hands back when a session is reopened. */
+export interface StoredSession {
+  info: SessionInfo;
+  rows: Row[];
+  totals: SessionTotals;
+}
+
+// ---------------------------------------------------------------- hook payloads
+
+export interface TurnContext {
+  session: Session;
+  turn: number;
+  signal: AbortSignal;
+}
+
+export interface PromptInput {
+  text: string;
+  /** extra context for the model (hooks' additionalContext etc.) */
+  context: string[];
+  /** set by a tap to refuse the prompt */
+  blocked?: { reason: string; by: string };
+}
+
+export interface StepContext extends TurnContext {
+  step: number;
+  /** step number within the session */
+  sessionStep: number;
+  model: ModelInfo;
+}
+
+/** What contextBuild transforms: the rows to send (the window) and leading notes. */
+export interface ContextWindow {
+  rows: Row[];
+  /** notes placed at the window's start (e.g. the tideline pointer line) */
+  preface: string[];
+  system: string[];
+}
+
+export interface ToolCallContext extends StepContext {
+  call: ToolCall;
+  tool?: ToolDefinition;
+  /** the input in Claude Code's shape (tool name + fields), for hooks and rules */
+  claude: { toolName: string; toolInput: Record<string, unknown> };
+  cwd: string;
+}
+
+export type Decision =
+  | { action: "allow"; reason?: string; by: string; rule?: string }
+  | { action: "deny"; reason: string; by: string; rule?: string }
+  | {
+      action: "ask";
+      reason: string;
+      by: string;
+      rule?: string;
+      /** the rule to save when the user answers "always" (permissions extension persists it) */
+      always?: string;
+    };
+
+/** bail result for authorizeToolCall may also rewrite the input (hooks' updatedInput). */
+export type AuthorizeResult = Decision & { updatedInput?: Record<string, unknown> };
+
+export interface StepRecord {
+  ctx: StepContext;
+  assistant: AssistantRow;
+  tools?: ToolRow;
+  usage: Usage;
+  /** window size after this step, in tokens (provider-reported input + cache + what this step added) */
+  gaugeTokens: number;
+  durationMs: number;
+}
+
+export interface StopContext extends TurnContext {
+  lastAssistantText: string;
+  /** how many continuations were granted this run so far */
+  continuations: number;
+  stopHookActive: boolean;
+}
+export type StopDecision = { continue: true; reason: string; by: string } | { continue: false; by: string };
+
+export interface TurnRecord {
+  session: Session;
+  turn: number;
+  reason: TurnEndReason;
+  rows: Row[];
+}
+export type TurnEndReason = "end_turn" | "aborted" | "error" | "blocked" | "step_cap" | "max_tokens";
+
+// ---------------------------------------------------------------- questions (asks)
+
+export interface Question {
+  sessionId: string;
+  tool: string;
+  /** the command or the diff / path, for display */
+  subject: string;
+  reason: string;
+  rule?: string;
+}
+export type Answer = "once" | "always" | "reject";
+export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answer>;
+
+// ---------------------------------------------------------------- events for hosts
+
+export type SessionEvent =
+  | { type: "turn_start"; sessionId: string; turn: number; text: string }
+  | { type: "text_delta"; sessionId: string; text: string }
+  | { type: "tool_call_start"; sessionId: string; call: ToolCall }
+  | { type: "tool_call_end"; sessionId: string; call: ToolCall; result: ToolResult }
+  | { type: "step_end"; sessionId: string; turn: number; step: number; usage: Usage; gaugeTokens: number }
+  | { type: "usage"; sessionId: string; totals: SessionTotals }
+  | { type: "turn_end"; sessionId: string; turn: number; reason: TurnEndReason; text: string }
+  | { type: "notice"; sessionId: string; level: "info" | "warn" | "error"; text: string }
+  | { type: "question"; sessionId: string; question: Question; answer: Answer };
+
+// ---------------------------------------------------------------- the hooks object
+
+export interface EngineHooks {
+  /** series: a session opened (source "startup" for new, "resume" for reopened). */
+  readonly sessionStart: SeriesHook<{ session: Session; source: "startup" | "resume" }>;
+  /** series: a session is closing (reason "exit" at host shutdown). */
+  readonly sessionEnd: SeriesHook<{ session: Session; reason: string }>;
+  /** waterfall: the user's prompt; a tap may add context or block it. */
+  readonly userPrompt: WaterfallHook<PromptInput, TurnContext>;
+  /** waterfall: the window of rows sent this step (tideline cuts here; preface gets the pointer line). */
+  readonly contextBuild: WaterfallHook<ContextWindow, StepContext>;
+  /** waterfall: the provider request (tools offered, cache markers, system prompt). */
+  readonly modelRequest: WaterfallHook<ModelRequest, StepContext>;
+  /** series: the provider refused the request as too long; taps cut, then the engine retries once. */
+  readonly promptTooLong: SeriesHook<StepContext>;
+  /** bail, fail-closed: allow / ask / deny one tool call. First decision wins; a throwing tap = deny. */
+  readonly authorizeToolCall: BailHook<ToolCallContext, AuthorizeResult>;
+  /** series: a tool call was denied (by a rule, a hook, or the user). */
+  readonly permissionDenied: SeriesHook<{ ctx: ToolCallContext; decision: Decision }>;
+  /** series: the user answered an ask (permissions saves an "always" as a rule). */
+  readonly permissionAnswered: SeriesHook<{ ctx: ToolCallContext; decision: Decision; answer: Answer }>;
+  /** wrap: middleware around running a tool (sandbox, timing). */
+  readonly executeTool: WrapHook<ToolCallContext, ToolOutput>;
+  /** waterfall: compose a child process (env stripping, sandbox wrapping). */
+  readonly childProcess: WaterfallHook<SpawnSpec, { sessionId: string }>;
+  /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
+  readonly toolResult: WaterfallHook<ToolResult, ToolCallContext>;
+  /** parallel: a step ended (storage write-behind, ledger transcript, gauge). */
+  readonly afterStep: ParallelHook<StepRecord>;
+  /** bail: the model settled; a tap may ask to continue (hooks' Stop, todos work-off). */
+  readonly stop: BailHook<StopContext, StopDecision>;
+  /** parallel: a turn ended (ledger index, SESSION.md merge). */
+  readonly afterTurn: ParallelHook<TurnRecord>;
+  /** bail: reopen a stored session by id (storage answers). */
+  readonly loadSession: BailHook<{ id: string }, StoredSession>;
+  /** bail: the most recent session for a directory (storage answers). */
+  readonly latestSession: BailHook<{ cwd: string }, string>;
+}
+
+// ---------------------------------------------------------------- the service
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  onEvent?: (e: SessionEvent) => void;
+}
+
+export interface TurnResult {
+  turn: number;
+  reason: TurnEndReason;
+  text: string;
+  error?: string;
+}
+
+export interface EngineService {
+  readonly hooks: EngineHooks;
+  readonly tools: ToolRegistry;
+  readonly providers: ProviderRegistry;
+  readonly models: ModelCatalog;
+  createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session>;
+  /** Reopen a session (from memory, else through loadSession). */
+  openSession(id: string): Promise<Session>;
+  latestSessionId(cwd: string): Promise<string | undefined>;
+  /** Run one user prompt to the end of its turn (and any continuations). */
+  prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
+  /** Hosts answer asks. */
+  setQuestionHandler(handler: QuestionHandler | undefined): void;
+  /** Subscribe to every session's events (hosts, meters). Returns an unsubscribe. */
+  subscribe(listener: (e: SessionEvent) => void): () => void;
+  closeSession(session: Session, reason: string): Promise<void>;
+}

@@ -1,0 +1,61 @@
+/** `oceancode inspect [--json]`: a provenance report built from the kernel's introspection. Boots nothing else. */
+import { parseArgs } from "node:util";
+import type { ExtensionContext, CommandIO, KernelIntrospection } from "../../kernel/api.js";
+
+export interface InspectRow {
+  kind: "extension" | "config" | "requirements";
+  id: string;
+  layer: string;
+  source: string;
+  state?: string;
+  reason?: string;
+  load_ms?: number;
+  value?: unknown;
+}
+
+export function inspectRows(info: KernelIntrospection): InspectRow[] {
+  const rows: InspectRow[] = [];
+  for (const e of info.extensions) {
+    rows.push({
+      kind: "extension",
+      id: e.qualifiedId,
+      layer: e.tier,
+      source: e.dir,
+      state: e.state,
+      ...(e.reason ? { reason: e.reason } : {}),
+      ...(e.loadMs !== undefined ? { load_ms: Math.round(e.loadMs * 100) / 100 } : {}),
+    });
+  }
+  const keys = [...info.config.provenance.keys()].sort();
+  for (const k of keys) {
+    const p = info.config.provenance.get(k)!;
+    rows.push({ kind: "config", id: k, layer: p.layer, source: p.file ?? "(built-in)", value: info.config.get(k) });
+  }
+  rows.push({ kind: "requirements", id: "requirements.json", layer: "requirements", source: info.requirements.file, state: info.requirements.status, ...(info.requirements.reason ? { reason: info.requirements.reason } : {}) });
+  return rows;
+}
+
+function table(rows: InspectRow[]): string {
+  const cols = rows.map((r) => [r.kind, r.id, r.layer, r.state ?? (r.value !== undefined ? JSON.stringify(r.value) : ""), r.load_ms !== undefined ? `${r.load_ms}ms` : "", r.source, r.reason ?? ""]);
+  const head = ["KIND", "ID", "LAYER", "STATE/VALUE", "LOAD", "SOURCE", "WHY"];
+  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...cols.map((c) => String(c[i]).length))));
+  const fmt = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : String(v).slice(0, 60).padEnd(widths[i]!))).join("  ").trimEnd();
+  return [fmt(head), ...cols.map(fmt)].join("\n");
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
+      let json = false;
+      try {
+        json = parseArgs({ args: argv, options: { json: { type: "boolean" } }, strict: true }).values.json === true;
+      } catch (e) {
+        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--json]\n`);
+        return 2;
+      }
+      const rows = inspectRows(ctx.introspect());
+      io.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : `${table(rows)}\n`);
+      return 0;
+    });
+  },
+};

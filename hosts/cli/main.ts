@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+/**
+ * `oceancode`: the CLI host. Dispatches to the host shapes (pager, run) and to the subcommands that
+ * extensions contribute. `--help` reads manifests only; `--version` boots nothing.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Kernel } from "../../kernel/kernel.js";
+import type { CommandIO } from "../../kernel/api.js";
+
+/** A host module (run, pager, serve, acp) exports `main`. */
+type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }) => Promise<number>;
+
+const HOST_COMMANDS: Array<{ name: string; usage: string; summary: string; module: string }> = [
+  { name: "run", usage: "oceancode run [flags] <message…>", summary: "one headless session turn, then exit", module: "../run/main.js" },
+];
+
+interface Globals {
+  verbose: boolean;
+  project?: string;
+  home?: string;
+  db?: string;
+  listen?: string;
+  tui?: string;
+  help: boolean;
+  version: boolean;
+}
+
+const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
+  "--dir": "project",
+  "--directory": "project",
+  "--home": "home",
+  "--db": "db",
+  "--listen": "listen",
+  "--tui": "tui",
+};
+
+function usageLine(): string {
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-v] [<command> [args…]]";
+}
+
+/**
+ * Pull the global flags out of argv. For `run`, scanning stops at the first word that is not a flag
+ * (flags after the prompt are prompt text).
+ */
+export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; rest: string[]; error?: string } {
+  const globals: Globals = { verbose: false, help: false, version: false };
+  const rest: string[] = [];
+  let sub: string | undefined;
+  let stop = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (stop) {
+      rest.push(a);
+      continue;
+    }
+    if (a === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const eq = a.indexOf("=");
+    const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    if (flag in GLOBAL_VALUE_FLAGS) {
+      const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
+      if (v === undefined) return { globals, sub, rest, error: `${flag} needs a value` };
+      (globals as unknown as Record<string, unknown>)[GLOBAL_VALUE_FLAGS[flag]!] = v;
+      continue;
+    }
+    if (a === "-v" || a === "--verbose") {
+      globals.verbose = true;
+      continue;
+    }
+    if (!sub && (a === "--help" || a === "-h")) {
+      globals.help = true;
+      continue;
+    }
+    if (!sub && (a === "--version" || a === "-V")) {
+      globals.version = true;
+      continue;
+    }
+    if (!sub) {
+      if (a.startsWith("-")) return { globals, sub, rest, error: `unknown option '${a}'` };
+      sub = a;
+      continue;
+    }
+    if (sub === "run" && !a.startsWith("-")) stop = true;
+    if (sub === "run" && (a === "--help" || a === "-h")) globals.help = true;
+    rest.push(a);
+  }
+  return { globals, sub, rest };
+}
+
+function packageVersion(): string {
+  const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "package.json");
+  return (JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string }).version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { globals, sub, rest, error } = splitGlobals(argv);
+  if (globals.version && !sub) {
+    process.stdout.write(`oceancode ${packageVersion()}\n`);
+    return 0;
+  }
+  if (error) {
+    process.stderr.write(`oceancode: ${error}\n${usageLine()}\n`);
+    return 2;
+  }
+  if (globals.tui !== undefined && globals.tui !== "pager") {
+    process.stderr.write(
+      globals.tui === "ocean"
+        ? "oceancode: the native TUI was removed; oceancode starts Ocean pager\n"
+        : `oceancode: unknown --tui '${globals.tui}' (only 'pager' is accepted)\n`,
+    );
+    return 2;
+  }
+  if (globals.db) process.env.OC_DB = path.resolve(globals.db);
+  const { bootKernel, reportError } = await import("../boot.js");
+  let kernel: Kernel;
+  try {
+    kernel = await bootKernel({ project: globals.project, home: globals.home, verbose: globals.verbose });
+  } catch (e) {
+    return reportError(e, globals.verbose);
+  }
+  const host = HOST_COMMANDS.find((h) => h.name === sub);
+  if (globals.help && (!sub || host)) {
+    if (host) {
+      process.stdout.write(`usage: ${host.usage}\n`);
+      return 0;
+    }
+    const lines = [`oceancode ${packageVersion()}: a coding agent`, "", usageLine(), "", "Commands:"];
+    const all = [
+      { name: "(none)", usage: "oceancode", summary: "open Ocean pager on a fresh session" },
+      ...HOST_COMMANDS,
+      ...kernel.commands().filter((c) => !c.hidden),
+    ];
+    const width = Math.max(...all.map((c) => c.name.length));
+    for (const c of all) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
+    lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -v/--verbose  --version  --help");
+    process.stdout.write(`${lines.join("\n")}\n`);
+    return 0;
+  }
+  const io: CommandIO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    project: kernel.paths.project,
+    home: kernel.paths.home,
+    verbose: globals.verbose,
+  };
+  try {
+    if (!sub) {
+      const pagerModule = "../pager/main.js"; // a variable: the pager host is optional in a build
+      const pager = (await import(pagerModule).catch(() => undefined)) as { main: HostMain } | undefined;
+      if (!pager) {
+        process.stderr.write("oceancode: Ocean pager is not available in this build; use oceancode run\n");
+        return 2;
+      }
+      return await pager.main(kernel, rest, io, { listen: globals.listen });
+    }
+    if (host) {
+      const mod = (await import(host.module)) as { main: HostMain };
+      return await mod.main(kernel, rest, io, { listen: globals.listen });
+    }
+    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...rest] : rest, io);
+    if (code === undefined) {
+      process.stderr.write(`oceancode: unknown command '${sub}'\n${usageLine()}\n(see oceancode --help)\n`);
+      return 2;
+    }
+    return code;
+  } catch (e) {
+    return reportError(e, globals.verbose);
+  } finally {
+    await kernel.shutdown().catch(() => undefined);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`oceancode: internal error: ${String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

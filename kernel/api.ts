@@ -1,0 +1,126 @@
+/**
+ * The public API an extension is written against (first-party and third-party alike).
+ * An extension module's default export is an `Extension`; the kernel calls `activate(ctx)` once,
+ * lazily, when one of its activation events fires.
+ */
+import type { ResolvedConfig, Provenance } from "./config.js";
+import type { KernelHooks } from "./kernel-hooks.js";
+import type { Tier, Root, Reader, WalkItem, Discovered } from "./walk.js";
+import type { Manifest } from "./manifest.js";
+import type { Paths } from "./paths.js";
+
+export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance };
+export { Stages } from "./hooks.js";
+export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks } from "./hooks.js";
+
+export interface Logger {
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export interface CommandIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** --dir / --directory (the project) */
+  project: string;
+  /** --home */
+  home: string;
+  verbose: boolean;
+}
+
+/** A CLI subcommand handler: argv after the subcommand name; resolves to the exit code. */
+export type CommandHandler = (argv: string[], io: CommandIO) => Promise<number>;
+
+/** A slash command handler; `host` is whatever the calling host passes (session id, reply sink, ...). */
+export interface SlashHost {
+  sessionId?: string;
+  reply(text: string): void;
+  readonly [key: string]: unknown;
+}
+export type SlashHandler = (args: string, host: SlashHost) => Promise<void> | void;
+
+export interface ServiceAccess {
+  /** Resolve a service this extension declared in `requires`/`optional`. Throws OC_ERR_SERVICE_NOT_DECLARED otherwise. */
+  get<T>(name: string): T;
+  /** Like get, for `optional` services: undefined when no enabled extension provides it. */
+  tryGet<T>(name: string): T | undefined;
+  has(name: string): boolean;
+}
+
+export interface ContributionView {
+  extension: string;
+  tier: Tier;
+  manifest: Manifest;
+}
+
+export interface ExtensionContext {
+  readonly id: string;
+  readonly tier: Tier;
+  /** the extension's folder (manifest, data files) */
+  readonly dir: string;
+  readonly manifest: Manifest;
+  readonly paths: Paths;
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: Logger;
+  /** the resolved, layered config (read-only view) */
+  readonly config: ResolvedConfig;
+  /** the kernel's own hooks (boot, configResolved, extensionsActivated, shutdown, trust) */
+  readonly kernelHooks: KernelHooks;
+  readonly services: ServiceAccess;
+  /** Register a service named in this extension's `provides`. */
+  provide<T>(name: string, value: T): void;
+  /** Register the handler of a CLI subcommand this extension's manifest contributes. */
+  registerCommand(name: string, handler: CommandHandler): void;
+  /** Register the handler of a slash command this extension's manifest contributes. */
+  registerSlash(name: string, handler: SlashHandler): void;
+  /** Register a discovery-walk reader; its items are read on demand with `walk`. */
+  registerReader<T extends WalkItem>(reader: Reader<T>): void;
+  /** Run a registered reader over the walk's roots. */
+  walk<T extends WalkItem>(readerId: string): Array<Discovered<T>>;
+  /** Fire an activation event (e.g. "onEvent:provider:anthropic"): activates every extension listening. */
+  activate(event: string): Promise<void>;
+  /** Manifest-level view of every enabled extension (contributions are data: no code runs). */
+  contributions(): ContributionView[];
+  /** Record of every extension and its state, for introspection commands. */
+  introspect(): KernelIntrospection;
+  /** Is this root's code allowed to run (bundled/user/local yes; repo/plugin per the trust gate)? */
+  isTrusted(root: Root): Promise<boolean>;
+}
+
+export interface Extension {
+  activate(ctx: ExtensionContext): void | Promise<void>;
+  deactivate?(): void | Promise<void>;
+}
+
+export type ExtensionState = "active" | "lazy" | "disabled" | "held" | "failed" | "shadowed";
+
+export interface ExtensionInfo {
+  id: string;
+  qualifiedId: string;
+  version?: string;
+  tier: Tier;
+  dir: string;
+  state: ExtensionState;
+  reason?: string;
+  loadMs?: number;
+  manifest?: Manifest;
+}
+
+export interface KernelIntrospection {
+  kernelVersion: string;
+  extensions: ExtensionInfo[];
+  config: ResolvedConfig;
+  configFiles: { global: string[]; project: string[]; managed: string; requirements: string };
+  requirements: { status: string; file: string; reason?: string };
+  warnings: string[];
+  bootMs: number;
+}
+
+/** Helper for typed extension modules. */
+export function defineExtension(ext: Extension): Extension {
+  return ext;
+}

@@ -1,0 +1,256 @@
+/**
+ * Layered config: default < global < project (.jsonc, then .json over it) < managed < requirements pins.
+ * Merged per section (objects merge key by key, arrays and scalars replace), last writer wins, and
+ * every leaf key remembers the layer and file that set it (for `oceancode inspect`).
+ * Each layer's sections are validated against the schemas extensions contribute before merging,
+ * so an error names the file, line and key path.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { OcError, ErrorCodes } from "./errors.js";
+import { parseJsonc, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
+import { compileSchema, validate, formatProblem } from "./schema.js";
+import type { Paths } from "./paths.js";
+
+export type LayerName = "default" | "global" | "project" | "managed" | "requirements";
+
+export interface ConfigLayer {
+  name: LayerName;
+  file?: string;
+  value: Record<string, unknown>;
+  doc?: JsoncDocument;
+}
+
+export interface SectionSchema {
+  section: string;
+  schema: object;
+  owner: string;
+  removed?: string[];
+  aliases?: Record<string, string>;
+}
+
+export interface Provenance {
+  layer: LayerName;
+  file?: string;
+}
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function getPath(obj: Record<string, unknown>, segs: string[]): unknown {
+  let cur: unknown = obj;
+  for (const s of segs) {
+    if (!isPlainObject(cur)) return undefined;
+    cur = cur[s];
+  }
+  return cur;
+}
+
+function setPath(obj: Record<string, unknown>, segs: string[], value: unknown): void {
+  let cur = obj;
+  for (const s of segs.slice(0, -1)) {
+    if (!isPlainObject(cur[s])) cur[s] = {};
+    cur = cur[s] as Record<string, unknown>;
+  }
+  cur[segs[segs.length - 1]!] = value;
+}
+
+function deletePath(obj: Record<string, unknown>, segs: string[]): boolean {
+  const parent = getPath(obj, segs.slice(0, -1));
+  if (!isPlainObject(parent) || !(segs[segs.length - 1]! in parent)) return false;
+  delete parent[segs[segs.length - 1]!];
+  return true;
+}
+
+/** Merge src into dst in place, recording provenance for every leaf written. */
+function mergeInto(
+  dst: Record<string, unknown>,
+  src: Record<string, unknown>,
+  prov: Map<string, Provenance>,
+  from: Provenance,
+  prefix: string,
+): void {
+  for (const [k, v] of Object.entries(src)) {
+    if (k === "$schema") continue;
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (isPlainObject(v) && Object.keys(v).length > 0) {
+      if (!isPlainObject(dst[k])) {
+        // a scalar/array replaced by an object: forget provenance under the old key
+        prov.delete(key);
+        dst[k] = {};
+      }
+      mergeInto(dst[k] as Record<string, unknown>, v, prov, from, key);
+    } else {
+      for (const p of [...prov.keys()]) if (p.startsWith(`${key}.`)) prov.delete(p);
+      dst[k] = structuredClone(v);
+      prov.set(key, from);
+    }
+  }
+}
+
+export class ResolvedConfig {
+  constructor(
+    readonly value: Record<string, unknown>,
+    readonly provenance: ReadonlyMap<string, Provenance>,
+    readonly layers: readonly ConfigLayer[],
+    readonly warnings: readonly string[],
+  ) {}
+  section<T = Record<string, unknown>>(name: string): T {
+    const v = this.value[name];
+    return (v === undefined ? {} : structuredClone(v)) as T;
+  }
+  get(dotted: string): unknown {
+    return getPath(this.value, dotted.split("."));
+  }
+  sourceOf(dotted: string): Provenance | undefined {
+    return this.provenance.get(dotted);
+  }
+}
+
+export interface ConfigFiles {
+  global: string[];
+  project: string[];
+  managed: string;
+}
+
+export function configFiles(paths: Paths, env: NodeJS.ProcessEnv): ConfigFiles {
+  const global = env.OC_CONFIG
+    ? [path.resolve(env.OC_CONFIG)]
+    : [path.join(paths.configDir, "oceancode.jsonc"), path.join(paths.configDir, "oceancode.json")];
+  return {
+    global,
+    project: [path.join(paths.project, ".oceancode", "oceancode.jsonc"), path.join(paths.project, ".oceancode", "oceancode.json")],
+    managed: env.OC_MANAGED_CONFIG ? path.resolve(env.OC_MANAGED_CONFIG) : "/etc/oceancode/managed.json",
+  };
+}
+
+/** Read one config file. Missing: undefined. Broken or unreadable: a coded error naming the file. */
+export function readConfigFile(file: string, name: LayerName): ConfigLayer | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new OcError(ErrorCodes.CONFIG_UNREADABLE, `${file}: cannot read config file (${code ?? String(e)})`, {
+      hint: "fix its permissions or remove it",
+    });
+  }
+  if (text.trim() === "") return { name, file, value: {} };
+  let doc: JsoncDocument;
+  try {
+    doc = parseJsonc(text);
+  } catch (e) {
+    if (e instanceof JsoncSyntaxError) {
+      throw new OcError(ErrorCodes.CONFIG_PARSE, `${file}:${e.line}: broken JSON: ${e.message}`, {
+        hint: "fix the syntax (comments and trailing commas are allowed)",
+      });
+    }
+    throw e;
+  }
+  if (!isPlainObject(doc.value)) {
+    throw new OcError(ErrorCodes.CONFIG_INVALID, `${file}:1: (root): expected an object`, { hint: 'write a JSON object, e.g. {"ledger": {}}' });
+  }
+  return { name, file, value: doc.value, doc };
+}
+
+export interface LoadConfigOptions {
+  /** file layers in precedence order (from readLayers) */
+  layers: ConfigLayer[];
+  sections: SectionSchema[];
+  pins?: Record<string, unknown>;
+  pinsFile?: string;
+}
+
+/** Read the global, project and managed files that exist, lowest precedence first. */
+export function readLayers(files: ConfigFiles): ConfigLayer[] {
+  const out: ConfigLayer[] = [];
+  for (const f of files.global) {
+    const l = readConfigFile(f, "global");
+    if (l) out.push(l);
+  }
+  for (const f of files.project) {
+    const l = readConfigFile(f, "project");
+    if (l) out.push(l);
+  }
+  const managed = readConfigFile(files.managed, "managed");
+  if (managed) out.push(managed);
+  return out;
+}
+
+/** Default values from a schema's `default` keywords (objects recurse). */
+function schemaDefaults(schema: unknown): unknown {
+  if (!isPlainObject(schema)) return undefined;
+  if ("default" in schema) return structuredClone(schema.default);
+  if (schema.type === "object" && isPlainObject(schema.properties)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, s] of Object.entries(schema.properties)) {
+      const d = schemaDefaults(s);
+      if (d !== undefined) out[k] = d;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return undefined;
+}
+
+export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
+  const warnings: string[] = [];
+  const layers: ConfigLayer[] = [];
+  const defaults: Record<string, unknown> = {};
+  for (const s of opts.sections) {
+    const d = schemaDefaults(s.schema);
+    if (d !== undefined) defaults[s.section] = d;
+  }
+  layers.push({ name: "default", value: defaults });
+  for (const l of opts.layers) layers.push({ ...l, value: structuredClone(l.value) });
+
+  const bySection = new Map(opts.sections.map((s) => [s.section, s]));
+  const problems: string[] = [];
+  const warned = new Set<string>();
+  for (const layer of layers) {
+    if (layer.name === "default") continue;
+    for (const [section, spec] of bySection) {
+      const raw = layer.value[section];
+      if (raw === undefined) continue;
+      // aliases: old key path -> new key path, within the section
+      for (const [from, to] of Object.entries(spec.aliases ?? {})) {
+        const fromSegs = from.split(".");
+        const v = getPath(layer.value, fromSegs);
+        if (v !== undefined && getPath(layer.value, to.split(".")) === undefined) {
+          setPath(layer.value, to.split("."), v);
+        }
+        if (v !== undefined) deletePath(layer.value, fromSegs);
+      }
+      // removed keys: still load, ignored, one warning naming them
+      const gone: string[] = [];
+      for (const r of spec.removed ?? []) if (deletePath(layer.value, r.split("."))) gone.push(r);
+      if (gone.length) {
+        const msg = `${layer.file}: ignoring removed config keys: ${gone.join(", ")}`;
+        if (!warned.has(msg)) warnings.push(msg);
+        warned.add(msg);
+      }
+      const v = compileSchema(`config:${section}:${spec.owner}`, spec.schema);
+      for (const p of validate(v, layer.value[section], { prefix: [section], doc: layer.doc, ignoreUnknownKeys: true })) {
+        problems.push(formatProblem(layer.file ?? layer.name, p));
+      }
+    }
+  }
+  if (problems.length) {
+    throw new OcError(ErrorCodes.CONFIG_INVALID, problems.join("\n"), { hint: "fix the value or remove the key" });
+  }
+
+  const value: Record<string, unknown> = {};
+  const prov = new Map<string, Provenance>();
+  for (const layer of layers) mergeInto(value, layer.value, prov, { layer: layer.name, file: layer.file }, "");
+  if (opts.pins && Object.keys(opts.pins).length) {
+    const pinned: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(opts.pins)) setPath(pinned, k.split("."), v);
+    const layer: ConfigLayer = { name: "requirements", file: opts.pinsFile, value: pinned };
+    layers.push(layer);
+    mergeInto(value, pinned, prov, { layer: "requirements", file: opts.pinsFile }, "");
+  }
+  return new ResolvedConfig(value, prov, layers, warnings);
+}

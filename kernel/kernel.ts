@@ -1,0 +1,629 @@
+/**
+ * The kernel: discovers extensions (manifests only), layers config, checks the dependency graph,
+ * and activates extension code lazily. It has no features: with zero extensions it boots and does nothing.
+ *
+ *   discover()  walk + manifests + config + requirements + enable/disable/replace + graph checks (no extension code)
+ *   start()     kernel hooks, container, onStartup activation, trust gate for held roots
+ *   activate()  fire an activation event; runCommand() / runSlash() dispatch contributions
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { AwilixContainer } from "awilix";
+import { OcError, ErrorCodes, errorMessage } from "./errors.js";
+import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
+import { readManifest, extensionFolders, type Manifest, type ManifestEntry } from "./manifest.js";
+import { configFiles, readLayers, loadConfig, ResolvedConfig, isPlainObject, type ConfigLayer, type SectionSchema } from "./config.js";
+import { loadRequirements, type RequirementsState } from "./requirements.js";
+import { KERNEL_VERSION } from "./version.js";
+import type { Paths } from "./paths.js";
+import type { KernelHooks } from "./kernel-hooks.js";
+import type {
+  CommandHandler,
+  CommandIO,
+  ContributionView,
+  Extension,
+  ExtensionContext,
+  ExtensionInfo,
+  ExtensionState,
+  KernelIntrospection,
+  Logger,
+  SlashHandler,
+  SlashHost,
+} from "./api.js";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+
+export interface KernelOptions {
+  paths: Paths;
+  env?: NodeJS.ProcessEnv;
+  /** bundled root: manifests under `dir`/extensions, compiled code under `codeDir`/extensions. Omit for a bare kernel. */
+  bundled?: { dir: string; codeDir: string };
+  log?: Logger;
+}
+
+interface ExtRecord {
+  id: string;
+  qualifiedId: string;
+  root: Root;
+  dir: string;
+  codeDir: string;
+  manifest?: Manifest;
+  state: ExtensionState;
+  reason?: string;
+  loadMs?: number;
+  /** held roots wait for the trust gate */
+  heldFor?: "untrusted" | "disabled plugin";
+  activating?: Promise<void>;
+  module?: Extension;
+  scope?: AwilixContainer;
+}
+
+export function stderrLogger(verbose: boolean): Logger {
+  const w = (lvl: string, m: string) => process.stderr.write(`oceancode: ${lvl}${m}\n`);
+  return {
+    debug: (m) => verbose && w("", m),
+    info: (m) => verbose && w("", m),
+    warn: (m) => w("warning: ", m),
+    error: (m) => w("error: ", m),
+  };
+}
+
+type Satisfies = (v: string, r: string, o?: { includePrerelease?: boolean }) => boolean;
+let semverSatisfies: Satisfies | undefined;
+function satisfies(version: string, range: string): boolean {
+  // required (not imported) so ESM does not lex the CJS module graph on every start
+  semverSatisfies ??= createRequire(import.meta.url)("semver/functions/satisfies") as Satisfies;
+  return semverSatisfies(version, range, { includePrerelease: true });
+}
+
+export class Kernel {
+  readonly paths: Paths;
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: Logger;
+  readonly walk: DiscoveryWalk;
+  private records: ExtRecord[] = [];
+  private byId = new Map<string, ExtRecord>();
+  private serviceProvider = new Map<string, ExtRecord>();
+  private commandOwner = new Map<string, ExtRecord>();
+  private slashOwner = new Map<string, ExtRecord>();
+  private commandHandlers = new Map<string, CommandHandler>();
+  private slashHandlers = new Map<string, SlashHandler>();
+  private readers = new Map<string, Reader<WalkItem>>();
+  private container?: AwilixContainer;
+  private asValue?: typeof import("awilix").asValue;
+  private hooksObj?: KernelHooks;
+  private started = false;
+  private trustCache = new Map<string, boolean>();
+  config!: ResolvedConfig;
+  requirements!: RequirementsState;
+  private files!: ReturnType<typeof configFiles>;
+  readonly warnings: string[] = [];
+  private bootStart = performance.now();
+  bootMs = 0;
+
+  private constructor(private readonly opts: KernelOptions) {
+    this.paths = opts.paths;
+    this.env = opts.env ?? process.env;
+    this.log = opts.log ?? stderrLogger(false);
+    this.walk = new DiscoveryWalk({ paths: opts.paths, bundled: opts.bundled });
+  }
+
+  /** Discover everything from manifests and config files. Runs no extension code. */
+  static async discover(opts: KernelOptions): Promise<Kernel> {
+    const k = new Kernel(opts);
+    await k.discoverAll();
+    return k;
+  }
+
+  get hooks(): KernelHooks {
+    if (!this.hooksObj) throw new Error("kernel not started");
+    return this.hooksObj;
+  }
+
+  private async discoverAll(): Promise<void> {
+    this.files = configFiles(this.paths, this.env);
+    const rawLayers = readLayers(this.files);
+    const managedDir = path.dirname(this.files.managed);
+    this.requirements = loadRequirements(path.join(managedDir, "requirements.json"), this.env.OC_REQUIREMENTS_PUBKEY);
+    if (this.requirements.status === "refused") {
+      this.warnings.push(`${ErrorCodes.REQUIREMENTS_REFUSED}: ${this.requirements.reason}; requirements not applied`);
+    }
+    const control = extensionControl(rawLayers);
+
+    // 1. manifests, walk order (narrowest first); the first copy of an id wins
+    const found: Array<{ item: ManifestEntry; root: Root }> = [];
+    for (const root of this.walk.roots()) {
+      if (root.ecosystem !== "oceancode") continue;
+      const folders = extensionFolders(root);
+      const entries = await Promise.all(folders.map((f) => readManifest(f.dir, f.codeDir, f.folder)));
+      for (const item of entries) found.push({ item, root });
+    }
+    const discovered = qualify(found);
+    for (const d of discovered) {
+      const e = d.item;
+      const rec: ExtRecord = {
+        id: e.name,
+        qualifiedId: d.qualifiedName,
+        root: d.root,
+        dir: e.dir,
+        codeDir: e.codeDir,
+        manifest: e.manifest,
+        state: "lazy",
+      };
+      this.records.push(rec);
+      if (d.shadowed) {
+        rec.state = "shadowed";
+        rec.reason = `a narrower tier's '${e.name}' wins`;
+        continue;
+      }
+      this.byId.set(rec.id, rec);
+      if (e.error) {
+        if (control.disabled.has(e.name)) {
+          rec.state = "disabled";
+          rec.reason = `disabled by ${control.disabled.get(e.name)}`;
+          continue;
+        }
+        throw e.error;
+      }
+    }
+
+    // 2. enable / disable / replace / requirements / trust holds
+    const req = this.requirements.status === "applied" ? this.requirements.requirements : undefined;
+    const locked = new Set(req?.extensions?.locked ?? []);
+    const allow = req?.extensions?.allow ? new Set(req.extensions.allow) : undefined;
+    for (const rec of this.byId.values()) {
+      const m = rec.manifest!;
+      if (rec.state !== "lazy") continue;
+      if (!satisfies(KERNEL_VERSION, m.kernel)) {
+        rec.state = "disabled";
+        rec.reason = `${ErrorCodes.KERNEL_RANGE}: needs kernel ${m.kernel}, this is ${KERNEL_VERSION}`;
+        this.warnings.push(`extension '${rec.id}' (${rec.dir}) ${rec.reason}`);
+        continue;
+      }
+      if (allow && rec.root.tier !== "bundled" && !allow.has(rec.id)) {
+        rec.state = "disabled";
+        rec.reason = `not in the requirements allow-list (${this.requirements.file})`;
+        continue;
+      }
+      const by = control.disabled.get(rec.id);
+      if (by && !locked.has(rec.id)) {
+        rec.state = "disabled";
+        rec.reason = `disabled by ${by}`;
+        continue;
+      }
+      if (by && locked.has(rec.id)) this.warnings.push(`extension '${rec.id}' is locked on by ${this.requirements.file}; ignoring the disable in ${by}`);
+    }
+    for (const [target, replacement] of Object.entries(control.replace)) {
+      const t = this.byId.get(target);
+      const r = this.byId.get(replacement);
+      if (!t || !r) throw new OcError(ErrorCodes.REPLACE_INVALID, `extensions.replace names '${!t ? target : replacement}', which is not installed`, { hint: "check the ids with oceancode inspect" });
+      if (r.manifest?.replaces !== target) {
+        throw new OcError(ErrorCodes.REPLACE_INVALID, `extension '${replacement}' cannot replace '${target}': its manifest does not declare "replaces": "${target}"`);
+      }
+      const missing = (t.manifest?.provides ?? []).filter((s) => !(r.manifest?.provides ?? []).includes(s));
+      if (missing.length) throw new OcError(ErrorCodes.REPLACE_INVALID, `extension '${replacement}' cannot replace '${target}': it does not provide ${missing.join(", ")}`);
+      if (locked.has(target)) throw new OcError(ErrorCodes.REPLACE_INVALID, `extension '${target}' is locked by ${this.requirements.file} and cannot be replaced`);
+      t.state = "disabled";
+      t.reason = `replaced by '${replacement}'`;
+    }
+    for (const rec of this.byId.values()) {
+      const rep = rec.manifest?.replaces;
+      if (rec.state === "lazy" && rep && control.replace[rep] !== rec.id) {
+        rec.state = "disabled";
+        rec.reason = `stands in for '${rep}'; select it with extensions.replace {"${rep}": "${rec.id}"}`;
+      }
+      if (rec.state === "lazy" && !rec.root.trustedByDefault) {
+        rec.state = "held";
+        rec.heldFor = rec.root.plugin && !rec.root.plugin.enabled ? "disabled plugin" : "untrusted";
+        rec.reason = `held: ${rec.heldFor}`;
+      }
+    }
+
+    // 3. services, commands, slash commands: add-only registries
+    const live = [...this.byId.values()].filter((r) => r.state === "lazy" || r.state === "held");
+    for (const rec of live) {
+      for (const s of rec.manifest!.provides ?? []) {
+        const other = this.serviceProvider.get(s);
+        if (other) {
+          throw new OcError(ErrorCodes.DUPLICATE_SERVICE, `extensions '${other.id}' and '${rec.id}' both provide service '${s}'`, {
+            hint: `disable one, or declare "replaces" and select it with extensions.replace`,
+          });
+        }
+        this.serviceProvider.set(s, rec);
+      }
+      for (const c of rec.manifest!.contributes?.commands ?? []) {
+        const other = this.commandOwner.get(c.name);
+        if (other) throw new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the command '${c.name}'`, { hint: "disable one of them" });
+        this.commandOwner.set(c.name, rec);
+      }
+      for (const c of rec.manifest!.contributes?.slashCommands ?? []) {
+        for (const n of [c.name, ...(c.aliases ?? [])]) {
+          const other = this.slashOwner.get(n);
+          if (other) throw new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the slash command '/${n}'`, { hint: "disable one of them" });
+          this.slashOwner.set(n, rec);
+        }
+      }
+    }
+    for (const rec of live) {
+      for (const s of rec.manifest!.requires ?? []) {
+        if (this.serviceProvider.has(s)) continue;
+        const off = [...this.byId.values()].find((r) => (r.manifest?.provides ?? []).includes(s));
+        if (off) {
+          throw new OcError(
+            ErrorCodes.DEPENDENCY_DISABLED,
+            `extension '${rec.id}' requires service '${s}' from extension '${off.id}', which is ${off.state}${off.reason ? ` (${off.reason})` : ""}`,
+            { hint: `enable '${off.id}' or disable '${rec.id}'` },
+          );
+        }
+        throw new OcError(ErrorCodes.DEPENDENCY_MISSING, `extension '${rec.id}' requires service '${s}', which no installed extension provides`, {
+          hint: `install an extension that provides '${s}', or disable '${rec.id}'`,
+        });
+      }
+    }
+    this.checkCycles(live);
+
+    // 4. config, with the section schemas of every live extension (and the kernel's own)
+    const sections: SectionSchema[] = [];
+    for (const rec of live) {
+      for (const c of rec.manifest!.contributes?.config ?? []) {
+        const file = path.join(rec.dir, c.schema);
+        let schema: object;
+        try {
+          schema = JSON.parse(fs.readFileSync(file, "utf8")) as object;
+        } catch (e) {
+          throw new OcError(ErrorCodes.MANIFEST_INVALID, `${file}: cannot read the config schema of '${rec.id}' (${errorMessage(e)})`);
+        }
+        sections.push({ section: c.section, schema, owner: rec.id, removed: c.removed, aliases: c.aliases });
+      }
+    }
+    sections.push({ section: "extensions", schema: KERNEL_CONFIG_SCHEMA, owner: "kernel" });
+    this.config = loadConfig({
+      layers: rawLayers,
+      sections,
+      pins: req?.config,
+      pinsFile: this.requirements.file,
+    });
+    this.warnings.push(...this.config.warnings);
+    this.bootMs = performance.now() - this.bootStart;
+  }
+
+  private checkCycles(live: ExtRecord[]): void {
+    const color = new Map<string, 0 | 1 | 2>();
+    const stack: string[] = [];
+    const visit = (rec: ExtRecord): void => {
+      color.set(rec.id, 1);
+      stack.push(rec.id);
+      for (const s of [...(rec.manifest!.requires ?? []), ...(rec.manifest!.optional ?? [])]) {
+        const dep = this.serviceProvider.get(s);
+        if (!dep || dep === rec) continue;
+        const c = color.get(dep.id) ?? 0;
+        if (c === 1) {
+          const cycle = [...stack.slice(stack.indexOf(dep.id)), dep.id];
+          throw new OcError(ErrorCodes.DEPENDENCY_CYCLE, `extensions '${rec.id}' and '${dep.id}' depend on each other (${cycle.join(" -> ")})`, {
+            hint: "break the cycle: one of them must not require the other's service",
+          });
+        }
+        if (c === 0) visit(dep);
+      }
+      stack.pop();
+      color.set(rec.id, 2);
+    };
+    for (const rec of live) if ((color.get(rec.id) ?? 0) === 0) visit(rec);
+  }
+
+  /** Commands contributed by enabled (or held) extensions, from manifests alone. */
+  commands(): Array<{ name: string; usage: string; summary: string; hidden?: boolean; extension: string; state: ExtensionState }> {
+    return [...this.commandOwner.entries()]
+      .map(([name, rec]) => {
+        const c = rec.manifest!.contributes!.commands!.find((x) => x.name === name)!;
+        return { ...c, extension: rec.id, state: rec.state };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  slashCommands(): Array<{ name: string; usage?: string; summary: string; extension: string }> {
+    const out: Array<{ name: string; usage?: string; summary: string; extension: string }> = [];
+    for (const rec of this.byId.values()) {
+      if (rec.state !== "lazy" && rec.state !== "active") continue;
+      for (const c of rec.manifest!.contributes?.slashCommands ?? []) out.push({ name: c.name, usage: c.usage, summary: c.summary, extension: rec.id });
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Start: kernel hooks, container, onStartup activation, trust gate. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink }] = await Promise.all([
+      import("awilix"),
+      import("./kernel-hooks.js"),
+      import("./hooks.js"),
+    ]);
+    setHookErrorSink((hook, tap, e) => this.log.error(`extension '${tap}' failed in hook '${hook}': ${errorMessage(e)}`));
+    this.container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
+    this.asValue = asValue;
+    this.hooksObj = createKernelHooks();
+    await this.hooksObj.boot.call({ project: this.paths.project });
+    await this.activate("onStartup");
+    await this.hooksObj.configResolved.call(this.config);
+    for (const rec of this.records) {
+      if (rec.state === "held" && rec.heldFor === "untrusted" && (await this.isTrusted(rec.root, "extension", rec.id))) {
+        rec.state = "lazy";
+        rec.reason = undefined;
+        rec.heldFor = undefined;
+      }
+    }
+    await this.activate("onStartup");
+    await this.hooksObj.extensionsActivated.call({ active: this.records.filter((r) => r.state === "active").map((r) => r.id) });
+  }
+
+  async isTrusted(root: Root, kind = "extension", name?: string): Promise<boolean> {
+    if (root.trustedByDefault) return true;
+    if (root.plugin && !root.plugin.enabled) return false;
+    if (!this.hooksObj) return false;
+    const key = `${root.tier}|${root.dir}|${kind}|${name ?? ""}`;
+    const cached = this.trustCache.get(key);
+    if (cached !== undefined) return cached;
+    const v = (await this.hooksObj.trust.call({ root, kind, name })) === true;
+    this.trustCache.set(key, v);
+    return v;
+  }
+
+  /** Fire an activation event: every lazy extension listening to it activates (dependencies first). */
+  async activate(event: string): Promise<void> {
+    const targets = this.records.filter((r) => r.state === "lazy" && listensTo(r.manifest!, event));
+    for (const rec of targets) {
+      try {
+        await this.activateRecord(rec, []);
+      } catch (e) {
+        // reported and disabled; the others still load
+        this.log.error(errorMessage(e));
+      }
+    }
+  }
+
+  private async activateRecord(rec: ExtRecord, chain: string[]): Promise<void> {
+    if (rec.state === "active") return;
+    if (rec.activating) return rec.activating;
+    if (rec.state !== "lazy") {
+      throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' cannot be activated: ${rec.state}${rec.reason ? ` (${rec.reason})` : ""}`);
+    }
+    if (!this.container) await this.start();
+    rec.activating = (async () => {
+      const m = rec.manifest!;
+      for (const s of m.requires ?? []) {
+        const dep = this.serviceProvider.get(s)!;
+        if (dep === rec) continue;
+        try {
+          await this.activateRecord(dep, [...chain, rec.id]);
+        } catch (e) {
+          rec.state = "failed";
+          rec.reason = `its dependency '${dep.id}' failed: ${errorMessage(e)}`;
+          throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' not activated: required extension '${dep.id}' failed`, { cause: e });
+        }
+      }
+      for (const s of m.optional ?? []) {
+        const dep = this.serviceProvider.get(s);
+        if (dep && dep !== rec && dep.state === "lazy") await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
+      }
+      const t0 = performance.now();
+      try {
+        const entry = path.join(rec.codeDir, m.main);
+        const mod = (await import(pathToFileURL(entry).href)) as { default?: Extension; activate?: Extension["activate"] };
+        const ext: Extension | undefined = mod.default ?? (mod.activate ? { activate: mod.activate } : undefined);
+        if (!ext || typeof ext.activate !== "function") throw new Error(`${entry} has no default export with an activate() function`);
+        rec.module = ext;
+        rec.scope = this.container!.createScope();
+        await ext.activate(this.contextFor(rec));
+        for (const s of m.provides ?? []) {
+          if (!this.container!.hasRegistration(s)) {
+            throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `extension '${rec.id}' declares service '${s}' in "provides" but did not register it`);
+          }
+        }
+        rec.state = "active";
+        rec.loadMs = performance.now() - t0;
+      } catch (e) {
+        rec.state = "failed";
+        rec.loadMs = performance.now() - t0;
+        rec.reason = errorMessage(e);
+        throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });
+      }
+    })();
+    try {
+      await rec.activating;
+    } finally {
+      rec.activating = undefined;
+    }
+  }
+
+  private contextFor(rec: ExtRecord): ExtensionContext {
+    const m = rec.manifest!;
+    const declared = new Set([...(m.requires ?? []), ...(m.optional ?? []), ...(m.provides ?? [])]);
+    const container = this.container!;
+    const scope = rec.scope!;
+    const kernel = this;
+    const get = <T>(name: string): T => {
+      if (!declared.has(name)) {
+        throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' resolved service '${name}' without declaring it in "requires"`);
+      }
+      if (!container.hasRegistration(name)) {
+        throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `service '${name}' is not available to '${rec.id}' (its provider is not active)`);
+      }
+      return scope.resolve<T>(name);
+    };
+    const prefix = `[${rec.id}] `;
+    return {
+      id: rec.id,
+      tier: rec.root.tier,
+      dir: rec.dir,
+      manifest: m,
+      paths: this.paths,
+      env: this.env,
+      log: {
+        debug: (s) => this.log.debug(prefix + s),
+        info: (s) => this.log.info(prefix + s),
+        warn: (s) => this.log.warn(prefix + s),
+        error: (s) => this.log.error(prefix + s),
+      },
+      config: this.config,
+      kernelHooks: this.hooks,
+      services: {
+        get,
+        tryGet: <T>(name: string) => (declared.has(name) && container.hasRegistration(name) ? scope.resolve<T>(name) : undefined),
+        has: (name: string) => declared.has(name) && container.hasRegistration(name),
+      },
+      provide<T>(name: string, value: T) {
+        if (!(m.provides ?? []).includes(name)) {
+          throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' registered service '${name}' without declaring it in "provides"`);
+        }
+        container.register(name, kernel.asValue!(value));
+      },
+      registerCommand(name: string, handler: CommandHandler) {
+        if (kernel.commandOwner.get(name) !== rec) throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' registered command '${name}' that its manifest does not contribute`);
+        kernel.commandHandlers.set(name, handler);
+      },
+      registerSlash(name: string, handler: SlashHandler) {
+        if (kernel.slashOwner.get(name) !== rec) throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' registered slash command '/${name}' that its manifest does not contribute`);
+        kernel.slashHandlers.set(name, handler);
+        const c = m.contributes?.slashCommands?.find((x) => x.name === name);
+        for (const a of c?.aliases ?? []) kernel.slashHandlers.set(a, handler);
+      },
+      registerReader<T extends WalkItem>(reader: Reader<T>) {
+        if (kernel.readers.has(reader.id)) throw new OcError(ErrorCodes.DUPLICATE_SERVICE, `walk reader '${reader.id}' registered twice (by '${rec.id}')`);
+        kernel.readers.set(reader.id, reader as unknown as Reader<WalkItem>);
+      },
+      walk<T extends WalkItem>(readerId: string): Array<Discovered<T>> {
+        const r = kernel.readers.get(readerId);
+        if (!r) throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `no walk reader '${readerId}'`);
+        return kernel.walk.run(r) as unknown as Array<Discovered<T>>;
+      },
+      activate: (event: string) => this.activate(event),
+      contributions: () => this.contributions(),
+      introspect: () => this.introspect(),
+      isTrusted: (root: Root) => this.isTrusted(root, "code"),
+    } as ExtensionContext;
+  }
+
+  /**
+   * For hosts: activate the provider of a service and resolve it. Hosts drive sessions through
+   * services and never import extension code.
+   */
+  async service<T>(name: string): Promise<T> {
+    const rec = this.serviceProvider.get(name);
+    if (!rec) throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `no enabled extension provides service '${name}'`, { hint: "see oceancode inspect" });
+    await this.start();
+    await this.activateRecord(rec, []);
+    return this.container!.resolve<T>(name);
+  }
+
+  hasService(name: string): boolean {
+    return this.serviceProvider.has(name);
+  }
+
+  contributions(): ContributionView[] {
+    return [...this.byId.values()]
+      .filter((r) => r.state === "lazy" || r.state === "active")
+      .map((r) => ({ extension: r.id, tier: r.root.tier, manifest: r.manifest! }));
+  }
+
+  /** Activate the owner of a CLI subcommand and run it. Returns undefined when nobody contributes it. */
+  async runCommand(name: string, argv: string[], io: CommandIO): Promise<number | undefined> {
+    const owner = this.commandOwner.get(name);
+    if (!owner) return undefined;
+    if (owner.state === "held") {
+      throw new OcError(ErrorCodes.ACTIVATION_FAILED, `command '${name}' comes from extension '${owner.id}' (${owner.root.tier} tier), which is ${owner.reason}`, {
+        hint: owner.heldFor === "untrusted" ? "trust the project with: oceancode trust repo on" : "enable the plugin",
+      });
+    }
+    await this.start();
+    await this.activate(`onCommand:${name}`);
+    if (owner.state !== "active") {
+      throw new OcError(ErrorCodes.ACTIVATION_FAILED, `command '${name}' is unavailable: extension '${owner.id}' is ${owner.state}${owner.reason ? ` (${owner.reason})` : ""}`);
+    }
+    const h = this.commandHandlers.get(name);
+    if (!h) throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${owner.id}' contributes command '${name}' but registered no handler for it`);
+    return h(argv, io);
+  }
+
+  /** Run a slash command; false when no extension contributes it. */
+  async runSlash(name: string, args: string, host: SlashHost): Promise<boolean> {
+    const owner = this.slashOwner.get(name);
+    if (!owner || (owner.state !== "lazy" && owner.state !== "active")) return false;
+    await this.activate(`onSlash:${owner.manifest!.contributes!.slashCommands!.find((c) => c.name === name || c.aliases?.includes(name))!.name}`);
+    const h = this.slashHandlers.get(name);
+    if (!h) throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${owner.id}' contributes /${name} but registered no handler`);
+    await h(args, host);
+    return true;
+  }
+
+  introspect(): KernelIntrospection {
+    const extensions: ExtensionInfo[] = this.records.map((r) => ({
+      id: r.id,
+      qualifiedId: r.qualifiedId,
+      version: r.manifest?.version,
+      tier: r.root.tier,
+      dir: r.dir,
+      state: r.state,
+      reason: r.reason,
+      loadMs: r.loadMs,
+      manifest: r.manifest,
+    }));
+    return {
+      kernelVersion: KERNEL_VERSION,
+      extensions,
+      config: this.config,
+      configFiles: { ...this.files, requirements: this.requirements.file },
+      requirements: { status: this.requirements.status, file: this.requirements.file, reason: "reason" in this.requirements ? this.requirements.reason : undefined },
+      warnings: [...this.warnings],
+      bootMs: this.bootMs,
+    };
+  }
+
+  async shutdown(reason = "exit"): Promise<void> {
+    if (!this.hooksObj) return;
+    await this.hooksObj.shutdown.call({ reason });
+    for (const r of this.records) {
+      if (r.state === "active" && r.module?.deactivate) {
+        try {
+          await r.module.deactivate();
+        } catch (e) {
+          this.log.error(`extension '${r.id}' failed to deactivate: ${errorMessage(e)}`);
+        }
+      }
+    }
+  }
+}
+
+function listensTo(m: Manifest, event: string): boolean {
+  if ((m.activation ?? []).includes(event)) return true;
+  if (event.startsWith("onCommand:")) return (m.contributes?.commands ?? []).some((c) => `onCommand:${c.name}` === event);
+  if (event.startsWith("onSlash:")) return (m.contributes?.slashCommands ?? []).some((c) => `onSlash:${c.name}` === event);
+  return false;
+}
+
+const KERNEL_CONFIG_SCHEMA = {
+  type: "object",
+  properties: {
+    disabled: { type: "array", items: { type: "string" } },
+    enabled: { type: "array", items: { type: "string" } },
+    replace: { type: "object", additionalProperties: { type: "string" } },
+  },
+};
+
+/**
+ * extensions.disabled / enabled / replace, read layer by layer (lowest first): an `enabled` only
+ * clears a disable made by a lower layer, so no layer re-enables what a higher one disabled.
+ */
+export function extensionControl(layers: ConfigLayer[]): { disabled: Map<string, string>; replace: Record<string, string> } {
+  const disabled = new Map<string, string>();
+  const replace: Record<string, string> = {};
+  for (const l of layers) {
+    const ext = l.value.extensions;
+    if (!isPlainObject(ext)) continue;
+    const where = `${l.name} config (${l.file ?? l.name})`;
+    for (const id of Array.isArray(ext.enabled) ? ext.enabled : []) if (typeof id === "string") disabled.delete(id);
+    for (const id of Array.isArray(ext.disabled) ? ext.disabled : []) if (typeof id === "string") disabled.set(id, where);
+    if (isPlainObject(ext.replace)) for (const [k, v] of Object.entries(ext.replace)) if (typeof v === "string") replace[k] = v;
+  }
+  return { disabled, replace };
+}

@@ -1,0 +1,72 @@
+/**
+ * Signed managed requirements: requirements.json beside the managed config, with requirements.json.sig
+ * (base64 ed25519 signature of the file's exact bytes), checked against $OC_REQUIREMENTS_PUBKEY
+ * (64 hex chars = the raw 32-byte public key). Unsigned or tampered: refused, never applied.
+ */
+import fs from "node:fs";
+import crypto from "node:crypto";
+import { compileSchema, validate, formatProblem } from "./schema.js";
+import { parseJsonc } from "./jsonc.js";
+import requirementsSchema from "../schemas/requirements.schema.json" with { type: "json" };
+
+export interface Requirements {
+  /** dotted config key -> pinned value */
+  config?: Record<string, unknown>;
+  extensions?: { allow?: string[]; locked?: string[] };
+  permissions?: { disableBypassPermissionsMode?: boolean };
+  mcp?: { allow?: string[] };
+}
+
+export type RequirementsState =
+  | { status: "not-enforced"; file: string; reason: string }
+  | { status: "absent"; file: string }
+  | { status: "applied"; file: string; requirements: Requirements }
+  | { status: "refused"; file: string; reason: string };
+
+const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+export function publicKeyFromHex(hex: string): crypto.KeyObject {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error("OC_REQUIREMENTS_PUBKEY must be 64 hex characters (a raw ed25519 public key)");
+  return crypto.createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(hex, "hex")]), format: "der", type: "spki" });
+}
+
+export function loadRequirements(file: string, pubkeyHex: string | undefined): RequirementsState {
+  if (!pubkeyHex) {
+    return fs.existsSync(file)
+      ? { status: "not-enforced", file, reason: "OC_REQUIREMENTS_PUBKEY is not set" }
+      : { status: "absent", file };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    return { status: "absent", file };
+  }
+  let key: crypto.KeyObject;
+  try {
+    key = publicKeyFromHex(pubkeyHex.trim());
+  } catch (e) {
+    return { status: "refused", file, reason: (e as Error).message };
+  }
+  let sig: Buffer;
+  try {
+    sig = Buffer.from(fs.readFileSync(`${file}.sig`, "utf8").trim(), "base64");
+  } catch {
+    return { status: "refused", file, reason: `no signature file ${file}.sig (unsigned requirements are never applied)` };
+  }
+  let ok = false;
+  try {
+    ok = crypto.verify(null, bytes, key, sig);
+  } catch {
+    ok = false;
+  }
+  if (!ok) return { status: "refused", file, reason: `signature does not match ${file} (tampered, or signed with another key)` };
+  try {
+    const doc = parseJsonc(bytes.toString("utf8"));
+    const problems = validate(compileSchema("requirements", requirementsSchema), doc.value, { doc });
+    if (problems.length) return { status: "refused", file, reason: problems.map((p) => formatProblem(file, p)).join("; ") };
+    return { status: "applied", file, requirements: doc.value as Requirements };
+  } catch (e) {
+    return { status: "refused", file, reason: `${file}: ${(e as Error).message}` };
+  }
+}

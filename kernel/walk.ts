@@ -1,0 +1,215 @@
+/**
+ * The discovery walk: one pass over the tiers, narrowest scope first
+ *   local -> repo -> user -> plugin -> bundled
+ * and, in each tier, one root per ecosystem (.oceancode, .claude, .opencode, .grok) that exists.
+ * Readers (the kernel's extension reader; later skills, rules, agents, hooks, MCP readers) are handed
+ * each root of the ecosystems they read and return named items. Names that collide are qualified
+ * (`<tier>:<name>`, then `<tier>.<ecosystem>:<name>`); unique names stay bare; the first (narrowest)
+ * copy wins. The walk reads files only; it runs nothing, so it is idempotent and deterministic.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import type { Paths } from "./paths.js";
+
+export const TIERS = ["local", "repo", "user", "plugin", "bundled"] as const;
+export type Tier = (typeof TIERS)[number];
+export const ECOSYSTEMS = ["oceancode", "claude", "opencode", "grok"] as const;
+export type Ecosystem = (typeof ECOSYSTEMS)[number];
+
+export interface Root {
+  tier: Tier;
+  ecosystem: Ecosystem;
+  /** the ecosystem folder (e.g. <project>/.claude, ~/.oceancode, a plugin's install dir) */
+  dir: string;
+  /** the project this walk is for */
+  project: string;
+  /** repo and plugin roots start untrusted; the trust gate decides before their code runs */
+  trustedByDefault: boolean;
+  /** plugin roots: the plugin's name and whether it is enabled */
+  plugin?: { name: string; enabled: boolean; trusted: boolean; source: string };
+  /** bundled roots: where compiled code lives when it differs from `dir` */
+  codeDir?: string;
+}
+
+export interface WalkItem {
+  name: string;
+}
+
+export interface Reader<T extends WalkItem> {
+  id: string;
+  ecosystems: readonly Ecosystem[];
+  read(root: Root): T[];
+}
+
+export interface Discovered<T extends WalkItem> {
+  item: T;
+  root: Root;
+  /** bare when unique, else qualified */
+  qualifiedName: string;
+  /** a narrower copy with the same bare name won */
+  shadowed: boolean;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Is `rel` (inside `project`) tracked by the project's own git checkout? */
+function trackedInGit(project: string, rel: string): boolean {
+  if (!fs.existsSync(path.join(project, ".git")) && !hasGitAbove(project)) return false;
+  const r = spawnSync("git", ["-C", project, "ls-files", "--", rel], { encoding: "utf8", timeout: 5000 });
+  return r.status === 0 && r.stdout.trim().length > 0;
+}
+function hasGitAbove(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, ".git"))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+interface PluginRecord {
+  name: string;
+  path: string;
+  enabled?: boolean;
+  trusted?: boolean;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Plugins installed in oceancode's own store and those Claude Code installed for this user/project. */
+function pluginRoots(paths: Paths): Root[] {
+  const roots: Root[] = [];
+  const store = readJson(path.join(paths.userOcDir, "plugins", "installed.json")) as { plugins?: PluginRecord[] } | undefined;
+  for (const p of store?.plugins ?? []) {
+    if (typeof p?.name !== "string" || typeof p.path !== "string" || !isDir(p.path)) continue;
+    roots.push({
+      tier: "plugin",
+      ecosystem: "oceancode",
+      dir: path.resolve(p.path),
+      project: paths.project,
+      trustedByDefault: p.trusted === true,
+      plugin: { name: p.name, enabled: p.enabled !== false, trusted: p.trusted === true, source: "oceancode" },
+    });
+  }
+  // Claude Code: only the version dirs installed_plugins.json records for user scope or this project.
+  const cc = readJson(path.join(paths.home, ".claude", "plugins", "installed_plugins.json")) as
+    | { plugins?: Record<string, Array<{ scope?: string; projectPath?: string; installPath?: string }>> }
+    | undefined;
+  const settings = readJson(path.join(paths.home, ".claude", "settings.json")) as { enabledPlugins?: Record<string, boolean> } | undefined;
+  const seen = new Set<string>();
+  for (const [key, installs] of Object.entries(cc?.plugins ?? {})) {
+    if (!Array.isArray(installs)) continue;
+    for (const inst of installs) {
+      const applies = inst.scope === "user" || (inst.projectPath && path.resolve(inst.projectPath) === paths.project);
+      if (!applies || !inst.installPath || !isDir(inst.installPath) || seen.has(key)) continue;
+      seen.add(key);
+      const name = key.split("@")[0] ?? key;
+      roots.push({
+        tier: "plugin",
+        ecosystem: "claude",
+        dir: path.resolve(inst.installPath),
+        project: paths.project,
+        trustedByDefault: false,
+        plugin: { name, enabled: settings?.enabledPlugins?.[key] !== false, trusted: false, source: "claude" },
+      });
+    }
+  }
+  return roots.sort((a, b) => (a.plugin!.name < b.plugin!.name ? -1 : a.plugin!.name > b.plugin!.name ? 1 : 0));
+}
+
+export interface WalkOptions {
+  paths: Paths;
+  /** the bundled root: manifests (and data) in `dir`, compiled code in `codeDir` */
+  bundled?: { dir: string; codeDir: string };
+}
+
+export class DiscoveryWalk {
+  private cachedRoots?: Root[];
+  constructor(private readonly opts: WalkOptions) {}
+
+  /** Every root, in walk order (narrowest first). Computed once per walk. */
+  roots(): Root[] {
+    if (this.cachedRoots) return this.cachedRoots;
+    const { paths } = this.opts;
+    const roots: Root[] = [];
+    const projectOc = path.join(paths.project, ".oceancode");
+    // a project .oceancode/ is the local tier unless the checkout itself tracks it (then: repo, untrusted)
+    const ocIsProjectDir = projectOc !== paths.userOcDir && isDir(projectOc);
+    const ocTracked = ocIsProjectDir && trackedInGit(paths.project, ".oceancode");
+    if (ocIsProjectDir && !ocTracked) roots.push({ tier: "local", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: true });
+    if (ocIsProjectDir && ocTracked) roots.push({ tier: "repo", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: false });
+    const repoDirs: Array<[Ecosystem, string]> = [
+      ["claude", ".claude"],
+      ["opencode", ".opencode"],
+      ["grok", ".grok"],
+    ];
+    for (const [eco, d] of repoDirs) {
+      const dir = path.join(paths.project, d);
+      if (paths.project !== paths.home && isDir(dir)) roots.push({ tier: "repo", ecosystem: eco, dir, project: paths.project, trustedByDefault: false });
+    }
+    const userDirs: Array<[Ecosystem, string]> = [
+      ["oceancode", paths.userOcDir],
+      ["claude", path.join(paths.home, ".claude")],
+      ["opencode", path.join(paths.home, ".config", "opencode")],
+      ["grok", path.join(paths.home, ".grok")],
+    ];
+    for (const [eco, dir] of userDirs) if (isDir(dir)) roots.push({ tier: "user", ecosystem: eco, dir, project: paths.project, trustedByDefault: true });
+    roots.push(...pluginRoots(paths));
+    if (this.opts.bundled) {
+      roots.push({
+        tier: "bundled",
+        ecosystem: "oceancode",
+        dir: this.opts.bundled.dir,
+        codeDir: this.opts.bundled.codeDir,
+        project: paths.project,
+        trustedByDefault: true,
+      });
+    }
+    this.cachedRoots = roots;
+    return roots;
+  }
+
+  /** Hand each matching root to the reader; qualify colliding names. */
+  run<T extends WalkItem>(reader: Reader<T>): Array<Discovered<T>> {
+    const found: Array<{ item: T; root: Root }> = [];
+    for (const root of this.roots()) {
+      if (!reader.ecosystems.includes(root.ecosystem)) continue;
+      for (const item of reader.read(root)) found.push({ item, root });
+    }
+    return qualify(found);
+  }
+}
+
+/** The collision rule: unique names stay bare; colliding members are qualified; first copy wins. */
+export function qualify<T extends WalkItem>(found: Array<{ item: T; root: Root }>): Array<Discovered<T>> {
+  const byName = new Map<string, number>();
+  for (const f of found) byName.set(f.item.name, (byName.get(f.item.name) ?? 0) + 1);
+  const tierCount = new Map<string, number>();
+  for (const f of found) {
+    const k = `${f.root.tier}:${f.item.name}`;
+    tierCount.set(k, (tierCount.get(k) ?? 0) + 1);
+  }
+  const winners = new Set<string>();
+  return found.map(({ item, root }) => {
+    const n = byName.get(item.name)!;
+    let qualifiedName = item.name;
+    if (n > 1) {
+      qualifiedName =
+        tierCount.get(`${root.tier}:${item.name}`)! > 1 ? `${root.tier}.${root.ecosystem}:${item.name}` : `${root.tier}:${item.name}`;
+    }
+    const shadowed = winners.has(item.name);
+    winners.add(item.name);
+    return { item, root, qualifiedName, shadowed };
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Run the real, compiled CLI (dist/hosts/cli/main.js) in a temp HOME and project.
+ * Tests use this to drive oceancode the way a user does.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLI = path.join(REPO_ROOT, "dist", "hosts", "cli", "main.js");
+
+export interface Sandbox {
+  home: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  write(rel: string, content: string, base?: "home" | "project"): string;
+  cleanup(): void;
+}
+
+/** A temp HOME and project dir, with an env that points every oceancode path inside them. */
+export function makeSandbox(prefix = "oc-test-"): Sandbox {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const home = path.join(root, "home");
+  const project = path.join(root, "project");
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(project, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_STATE_HOME: path.join(home, ".local", "state"),
+    OC_MANAGED_CONFIG: path.join(root, "managed", "managed.json"),
+    NO_COLOR: "1",
+  };
+  return {
+    home,
+    project,
+    env,
+    write(rel, content, base = "project") {
+      const file = path.join(base === "home" ? home : project, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+      return file;
+    },
+    cleanup() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI synchronously (stdin closed). */
+export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): RunResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    input: opts.input ?? "",
+    encoding: "utf8",
+    timeout: opts.timeoutMs ?? 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Run the CLI asynchronously (for servers started in the same test process). */
+export function runCliAsync(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
