@@ -1,0 +1,102 @@
+/** The doctor's checks: each returns lines; a line with status "FAIL" counts as a problem. */
+import fs from "node:fs";
+import path from "node:path";
+import type { KernelIntrospection, ExtensionState } from "../../kernel/api.js";
+
+export type Status = "ok" | "info" | "warn" | "FAIL";
+export interface CheckLine {
+  status: Status;
+  check: string;
+  detail: string;
+}
+
+const line = (status: Status, check: string, detail: string): CheckLine => ({ status, check, detail });
+
+/**
+ * Config files. The kernel refuses to boot on a broken or mistyped file, so when doctor runs every
+ * file that exists has parsed and validated; doctor still re-checks readability (a file can change
+ * under a long-lived host) and lists the absent ones so a user sees which paths are looked at.
+ */
+export function configChecks(info: KernelIntrospection): CheckLine[] {
+  const out: CheckLine[] = [];
+  const loaded = new Set(info.config.layers.map((l) => l.file).filter((f): f is string => typeof f === "string"));
+  const files: Array<[string, string]> = [
+    ...info.configFiles.global.map((f): [string, string] => ["global", f]),
+    ...info.configFiles.project.map((f): [string, string] => ["project", f]),
+    ["managed", info.configFiles.managed],
+  ];
+  for (const [layer, file] of files) {
+    const check = `config ${layer} ${file}`;
+    if (!fs.existsSync(file)) {
+      out.push(line("info", check, "absent"));
+      continue;
+    }
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch (e) {
+      out.push(line("FAIL", check, `unreadable (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions`));
+      continue;
+    }
+    out.push(line("ok", check, loaded.has(file) ? "parsed and valid" : "present"));
+  }
+  for (const w of info.config.warnings) out.push(line("warn", "config", w));
+  return out;
+}
+
+const STATES: ExtensionState[] = ["active", "lazy", "disabled", "held", "failed", "shadowed"];
+
+export function extensionChecks(info: KernelIntrospection): CheckLine[] {
+  const counts = new Map<ExtensionState, number>(STATES.map((s) => [s, 0]));
+  for (const e of info.extensions) counts.set(e.state, (counts.get(e.state) ?? 0) + 1);
+  const failed = counts.get("failed") ?? 0;
+  const out: CheckLine[] = [
+    line(failed ? "FAIL" : "ok", "extensions", STATES.map((s) => `${s}=${counts.get(s) ?? 0}`).join(" ")),
+  ];
+  for (const e of info.extensions) {
+    if (e.state === "failed") out.push(line("FAIL", `extension ${e.qualifiedId} (${e.tier})`, `failed: ${e.reason ?? "unknown"}`));
+    else if (e.state === "held" || e.state === "disabled") out.push(line("info", `extension ${e.qualifiedId} (${e.tier})`, `${e.state}: ${e.reason ?? ""}`));
+  }
+  return out;
+}
+
+export function requirementsCheck(info: KernelIntrospection): CheckLine {
+  const r = info.requirements;
+  const check = `requirements ${r.file}`;
+  switch (r.status) {
+    case "applied":
+      return line("ok", check, "signature valid, applied");
+    case "absent":
+      return line("info", check, "absent");
+    case "not-enforced":
+      return line("warn", check, `not enforced: ${r.reason ?? "no OC_REQUIREMENTS_PUBKEY"}`);
+    default:
+      return line("FAIL", check, `refused: ${r.reason ?? "invalid"}`);
+  }
+}
+
+/** Writable data dir: probe with a real write when it exists, else the nearest existing parent. */
+export function dataDirCheck(dataDir: string): CheckLine {
+  const check = `data dir ${dataDir}`;
+  if (fs.existsSync(dataDir)) {
+    const probe = path.join(dataDir, `.doctor-${process.pid}`);
+    try {
+      fs.writeFileSync(probe, "");
+      fs.rmSync(probe, { force: true });
+      return line("ok", check, "writable");
+    } catch (e) {
+      return line("FAIL", check, `not writable (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions or set XDG_DATA_HOME`);
+    }
+  }
+  let parent = path.dirname(dataDir);
+  while (!fs.existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+  try {
+    fs.accessSync(parent, fs.constants.W_OK);
+    return line("ok", check, `absent; will be created under ${parent}`);
+  } catch {
+    return line("FAIL", check, `absent and ${parent} is not writable; fix its permissions or set XDG_DATA_HOME`);
+  }
+}
+
+export function formatLine(l: CheckLine): string {
+  return `${l.status.padEnd(4)} ${l.check}: ${l.detail}`;
+}
