@@ -12,8 +12,8 @@ export interface TrustQuery {
 
 export function createKernelHooks() {
   return defineHooks({
-    /** series: the kernel has started; before any onStartup activation completes. */
-    boot: new SeriesHook<{ project: string }>("kernel.boot", "series: fired once when the kernel starts"),
+    /** series: the kernel has started; fired once, right after the onStartup extensions activated (only they can tap it). */
+    boot: new SeriesHook<{ project: string }>("kernel.boot", "series: fired once when the kernel starts, after onStartup activation"),
     /** series: the layered config is resolved (fires once, after boot). */
     configResolved: new SeriesHook<ResolvedConfig>("kernel.configResolved", "series: the resolved config, once per start"),
     /** series: startup activation finished; ids of the extensions now active. */

@@ -343,8 +343,9 @@ export class Kernel {
     this.container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
     this.asValue = asValue;
     this.hooksObj = createKernelHooks();
-    await this.hooksObj.boot.call({ project: this.paths.project });
+    // onStartup extensions activate first so they can tap boot and configResolved (nothing else could)
     await this.activate("onStartup");
+    await this.hooksObj.boot.call({ project: this.paths.project });
     await this.hooksObj.configResolved.call(this.config);
     for (const rec of this.records) {
       if (rec.state === "held" && rec.heldFor === "untrusted" && (await this.isTrusted(rec.root, "extension", rec.id))) {
