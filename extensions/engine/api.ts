@@ -101,6 +101,9 @@ export interface ModelRequest {
   maxOutputTokens: number;
   /** provider-specific extras a tap may set (e.g. cache markers policy) */
   extra: Record<string, unknown>;
+  /** which session and step this request belongs to (deterministic providers key on it) */
+  sessionId: string;
+  sessionStep: number;
 }
 
 export type ProviderEvent =
@@ -130,6 +133,8 @@ export interface Provider {
   stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
   /** Optional catalogue entries this provider knows. */
   models?(): Array<Omit<ModelInfo, "known">>;
+  /** Optional: describe a model the catalogue does not list (e.g. a scripted file's own context window). */
+  describe?(name: string): Omit<ModelInfo, "known"> | undefined;
 }
 
 export interface ProviderRegistry {

@@ -1,0 +1,486 @@
+/**
+ * The session engine. It knows no feature: it runs the loop and calls its hooks.
+ * Per-step work is O(new content): rows are appended to the in-memory session; the window is chosen by
+ * contextBuild taps (the tideline) without rescanning history.
+ */
+import os from "node:os";
+import crypto from "node:crypto";
+import {
+  ProviderError,
+  emptyUsage,
+  type Answer,
+  type AssistantRow,
+  type AuthorizeResult,
+  type Decision,
+  type EngineHooks,
+  type EngineService,
+  type ModelInfo,
+  type ModelRequest,
+  type NoteRow,
+  type PromptOptions,
+  type Provider,
+  type QuestionHandler,
+  type Row,
+  type Session,
+  type SessionEvent,
+  type SessionInfo,
+  type StepContext,
+  type ToolCall,
+  type ToolCallContext,
+  type ToolContext,
+  type ToolResult,
+  type ToolRow,
+  type UserRow,
+  type TurnContext,
+  type TurnEndReason,
+  type TurnResult,
+  type Usage,
+} from "./api.js";
+import { createEngineHooks } from "./hooks.js";
+import { Tools, Providers } from "./registries.js";
+import { Catalogue } from "./models.js";
+import { isRetryable, backoffMs, sleep } from "./retry.js";
+
+export interface EngineOptions {
+  /** fire an activation event (providers load lazily on "onEvent:provider:<id>") */
+  activate(event: string): Promise<void>;
+  log: { warn(m: string): void; error(m: string): void; debug(m: string): void };
+  env: NodeJS.ProcessEnv;
+  maxRetries: number;
+  idleMinutes: number;
+  systemPromptExtra?: string;
+}
+
+export function newSessionId(): string {
+  // time-ordered so `ls` and SQL order agree; random tail for uniqueness
+  return `ses_${Date.now().toString(36).padStart(9, "0")}${crypto.randomBytes(5).toString("hex")}`;
+}
+
+export function maxStepsFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.OC_MAX_STEPS;
+  if (raw === undefined || raw === "") return 300;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`OC_MAX_STEPS must be a positive whole number (got '${raw}')`);
+  if (n === 0) throw new Error("OC_MAX_STEPS=0 is rejected: bound a long run with a budget or a clock instead");
+  return n;
+}
+
+function approxTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+export class Engine implements EngineService {
+  readonly hooks: EngineHooks = createEngineHooks();
+  readonly tools = new Tools();
+  readonly providers = new Providers();
+  readonly models: Catalogue;
+  private readonly sessions = new Map<string, Session>();
+  private readonly listeners = new Set<(e: SessionEvent) => void>();
+  private questionHandler?: QuestionHandler;
+  private readonly providerLoads = new Map<string, Promise<Provider | undefined>>();
+  private idleTimer?: NodeJS.Timeout;
+  private pendingNotices: string[] = [];
+
+  constructor(private readonly opts: EngineOptions) {
+    this.models = new Catalogue((id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`));
+    if (opts.idleMinutes > 0) {
+      this.idleTimer = setInterval(() => this.evictIdle(), 60_000);
+      this.idleTimer.unref();
+    }
+  }
+
+  // ------------------------------------------------------------ sessions
+
+  async createSession(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session> {
+    const parent = o.parentId ? this.sessions.get(o.parentId) : undefined;
+    const info: SessionInfo = {
+      id: newSessionId(),
+      parentId: o.parentId,
+      cwd: o.cwd,
+      model: o.model,
+      createdAt: Date.now(),
+      // a child inherits its parent's overrides (e.g. the /tideline setting) unless given its own
+      overrides: { ...(parent?.info.overrides ?? {}), ...(o.overrides ?? {}) },
+    };
+    const session: Session = { info, rows: [], totals: { usage: emptyUsage(), costUsd: 0, turns: 0, steps: 0 }, nextSeq: 1, lastActive: Date.now(), ext: new Map() };
+    this.sessions.set(info.id, session);
+    await this.hooks.sessionStart.call({ session, source: "startup" });
+    return session;
+  }
+
+  async openSession(id: string): Promise<Session> {
+    const open = this.sessions.get(id);
+    if (open) return open;
+    const stored = await this.hooks.loadSession.call({ id });
+    if (!stored) throw new Error(`no session '${id}' (see oceancode sessions)`);
+    const last = stored.rows[stored.rows.length - 1];
+    const session: Session = {
+      info: stored.info,
+      rows: stored.rows,
+      totals: stored.totals,
+      nextSeq: (last?.seq ?? 0) + 1,
+      lastActive: Date.now(),
+      ext: new Map(),
+    };
+    this.sessions.set(id, session);
+    await this.hooks.sessionStart.call({ session, source: "resume" });
+    return session;
+  }
+
+  async latestSessionId(cwd: string): Promise<string | undefined> {
+    let best: Session | undefined;
+    for (const s of this.sessions.values()) if (s.info.cwd === cwd && (!best || s.lastActive > best.lastActive)) best = s;
+    return best?.info.id ?? (await this.hooks.latestSession.call({ cwd }));
+  }
+
+  async closeSession(session: Session, reason: string): Promise<void> {
+    await this.hooks.sessionEnd.call({ session, reason });
+    this.sessions.delete(session.info.id);
+  }
+
+  /** A session idle past the limit leaves memory; openSession reloads it through storage. */
+  evictIdle(now = Date.now()): void {
+    const limit = this.opts.idleMinutes * 60_000;
+    for (const [id, s] of this.sessions) if (!s.ext.has("engine:busy") && now - s.lastActive > limit) this.sessions.delete(id);
+  }
+
+  isOpen(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
+  setQuestionHandler(handler: QuestionHandler | undefined): void {
+    this.questionHandler = handler;
+  }
+
+  subscribe(listener: (e: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    if (this.idleTimer) clearInterval(this.idleTimer);
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  private async provider(model: ModelInfo): Promise<Provider> {
+    let p = this.providers.get(model.provider);
+    if (p) return p;
+    let load = this.providerLoads.get(model.provider);
+    if (!load) {
+      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(() => this.providers.get(model.provider));
+      this.providerLoads.set(model.provider, load);
+    }
+    p = await load;
+    if (!p) throw new ProviderError("bad_request", `no provider '${model.provider}' for model '${model.id}' (is its extension installed and enabled? see oceancode inspect)`);
+    return p;
+  }
+
+  private async modelInfo(id: string): Promise<ModelInfo> {
+    const slash = id.indexOf("/");
+    if (slash <= 0) throw new ProviderError("bad_request", `model '${id}' must be written provider/model (e.g. anthropic/claude-sonnet-4-5, scripted/echo)`);
+    const providerId = id.slice(0, slash);
+    const p = this.providers.get(providerId) ?? (await this.provider({ provider: providerId, id } as ModelInfo));
+    const described = p.describe?.(id.slice(slash + 1));
+    if (described) return { ...described, known: true };
+    return this.models.resolve(id);
+  }
+
+  private systemPrompt(session: Session): string[] {
+    const base = [
+      "You are oceancode, a coding agent working in the user's project. Use the tools to read, search, edit and run code; keep answers short and concrete.",
+      `Working directory: ${session.info.cwd}\nPlatform: ${os.platform()}`,
+    ];
+    if (this.opts.systemPromptExtra) base.push(this.opts.systemPromptExtra);
+    return base;
+  }
+
+  private push<R extends Row>(session: Session, row: Omit<R, "seq">): R {
+    const full = { ...row, seq: session.nextSeq++ } as R;
+    session.rows.push(full);
+    return full;
+  }
+
+  // ------------------------------------------------------------ the loop
+
+  async prompt(session: Session, text: string, o: PromptOptions = {}): Promise<TurnResult> {
+    const emit = (e: SessionEvent) => {
+      o.onEvent?.(e);
+      for (const l of this.listeners) l(e);
+    };
+    const sid = session.info.id;
+    const notice = (level: "info" | "warn" | "error", t: string) => emit({ type: "notice", sessionId: sid, level, text: t });
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    if (o.signal?.aborted) controller.abort();
+    const signal = controller.signal;
+    session.ext.set("engine:busy", true);
+    session.lastActive = Date.now();
+    let turn = session.totals.turns + 1;
+    let finalText = "";
+    let reason: TurnEndReason = "end_turn";
+    let error: string | undefined;
+    try {
+      const maxSteps = maxStepsFromEnv(this.opts.env);
+      session.totals.turns = turn;
+      emit({ type: "turn_start", sessionId: sid, turn, text });
+      const turnCtx: TurnContext = { session, turn, signal };
+      const input = await this.hooks.userPrompt.call({ text, context: [] }, turnCtx);
+      if (input.blocked) {
+        notice("warn", `prompt blocked by ${input.blocked.by}: ${input.blocked.reason}`);
+        reason = "blocked";
+        return { turn, reason, text: "", error: input.blocked.reason };
+      }
+      this.push<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, turn, step: 0, at: Date.now() });
+      let stepInTurn = 0;
+      let continuations = 0;
+      let stopHookActive = false;
+      for (;;) {
+        if (signal.aborted) {
+          reason = "aborted";
+          break;
+        }
+        if (stepInTurn >= maxSteps) {
+          // the cap is a boundary, not a stop: close this turn and carry on in a fresh one
+          await this.hooks.afterTurn.call({ session, turn, reason: "step_cap", rows: [] });
+          emit({ type: "turn_end", sessionId: sid, turn, reason: "step_cap", text: finalText });
+          turn += 1;
+          session.totals.turns = turn;
+          stepInTurn = 0;
+          this.push<NoteRow>(session, { role: "note", text: `[step cap ${maxSteps} reached: continuing the same work in a fresh turn]`, turn, step: 0, at: Date.now() });
+          emit({ type: "turn_start", sessionId: sid, turn, text: "(continued)" });
+        }
+        stepInTurn += 1;
+        session.totals.steps += 1;
+        const stepStart = performance.now();
+        const model = await this.modelInfo(session.info.model);
+        for (const n of this.pendingNotices.splice(0)) notice("warn", n);
+        const stepCtx: StepContext = { ...turnCtx, turn, step: stepInTurn, sessionStep: session.totals.steps, model };
+        const outcome = await this.runModel(session, stepCtx, emit);
+        if (outcome.kind === "error") {
+          reason = outcome.reason;
+          error = outcome.message;
+          if (outcome.reason === "error") notice("error", outcome.message);
+          break;
+        }
+        const { assistant, usage, stopReason } = outcome;
+        finalText = assistant.text || finalText;
+        let toolRow: ToolRow | undefined;
+        if (assistant.toolCalls.length > 0) {
+          const results: ToolResult[] = [];
+          for (const call of assistant.toolCalls) results.push(await this.runTool(session, stepCtx, call, emit, signal));
+          toolRow = this.push<ToolRow>(session, { role: "tool", results, turn, step: stepInTurn, at: Date.now() });
+        }
+        const added = approxTokens(assistant.text) + (toolRow ? toolRow.results.reduce((n, r) => n + approxTokens(r.content), 0) : 0);
+        const gaugeTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens + added - approxTokens(assistant.text);
+        await this.hooks.afterStep.call({ ctx: stepCtx, assistant, tools: toolRow, usage, gaugeTokens, durationMs: performance.now() - stepStart });
+        emit({ type: "step_end", sessionId: sid, turn, step: stepInTurn, usage, gaugeTokens });
+        emit({ type: "usage", sessionId: sid, totals: session.totals });
+        if (signal.aborted) {
+          reason = "aborted";
+          break;
+        }
+        if (assistant.toolCalls.length > 0) continue;
+        if (stopReason === "max_tokens") {
+          reason = "max_tokens";
+          break;
+        }
+        const d = await this.hooks.stop.call({ ...turnCtx, turn, lastAssistantText: assistant.text, continuations, stopHookActive });
+        if (d && d.continue) {
+          continuations += 1;
+          stopHookActive = true;
+          notice("info", `continuing: ${d.by}: ${d.reason}`);
+          this.push<NoteRow>(session, { role: "note", text: d.reason, turn, step: stepInTurn, at: Date.now() });
+          continue;
+        }
+        reason = "end_turn";
+        break;
+      }
+      return { turn, reason, text: finalText, error };
+    } catch (e) {
+      reason = signal.aborted ? "aborted" : "error";
+      error = e instanceof Error ? e.message : String(e);
+      if (reason === "error") notice("error", error);
+      return { turn, reason, text: finalText, error };
+    } finally {
+      o.signal?.removeEventListener("abort", onAbort);
+      session.ext.delete("engine:busy");
+      session.lastActive = Date.now();
+      if (reason !== "blocked") {
+        const turnRows: Row[] = [];
+        for (let i = session.rows.length - 1; i >= 0 && session.rows[i]!.turn === turn; i--) turnRows.unshift(session.rows[i]!);
+        await this.hooks.afterTurn.call({ session, turn, reason, rows: turnRows }).catch(() => undefined);
+      }
+      emit({ type: "turn_end", sessionId: sid, turn, reason, text: finalText });
+    }
+  }
+
+  /** One model request with retries; the too-long refusal gets the promptTooLong hook and one retry. */
+  private async runModel(
+    session: Session,
+    ctx: StepContext,
+    emit: (e: SessionEvent) => void,
+  ): Promise<
+    | { kind: "ok"; assistant: AssistantRow; usage: Usage; stopReason: string }
+    | { kind: "error"; reason: TurnEndReason; message: string }
+  > {
+    const sid = session.info.id;
+    let tooLongRetried = false;
+    let attempt = 0;
+    for (;;) {
+      const request = await this.buildRequest(session, ctx);
+      const provider = await this.provider(ctx.model);
+      let text = "";
+      const calls: ToolCall[] = [];
+      let usage: Usage = emptyUsage();
+      let stopReason = "end_turn";
+      try {
+        for await (const ev of provider.stream(request, ctx.signal)) {
+          if (ev.type === "text_delta") {
+            text += ev.text;
+            emit({ type: "text_delta", sessionId: sid, text: ev.text });
+          } else if (ev.type === "tool_call") calls.push(ev.call);
+          else if (ev.type === "usage") usage = ev.usage;
+          else if (ev.type === "done") stopReason = ev.stopReason;
+        }
+      } catch (e) {
+        if (ctx.signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) return { kind: "error", reason: "aborted", message: "interrupted" };
+        if (e instanceof ProviderError && e.kind === "prompt_too_long" && !tooLongRetried) {
+          tooLongRetried = true;
+          emit({ type: "notice", sessionId: sid, level: "warn", text: "the provider refused the request as too long; cutting the window and retrying once" });
+          await this.hooks.promptTooLong.call(ctx);
+          continue;
+        }
+        if (isRetryable(e) && attempt < this.opts.maxRetries) {
+          const wait = backoffMs(e, attempt);
+          attempt += 1;
+          emit({ type: "notice", sessionId: sid, level: "warn", text: `${e.kind}${e.status ? ` (${e.status})` : ""}: ${e.message}; retry ${attempt}/${this.opts.maxRetries} in ${Math.round(wait)} ms` });
+          try {
+            await sleep(wait, ctx.signal);
+          } catch {
+            return { kind: "error", reason: "aborted", message: "interrupted" };
+          }
+          continue;
+        }
+        const msg = e instanceof ProviderError ? `${e.kind}${e.status ? ` (${e.status})` : ""}: ${e.message}` : e instanceof Error ? e.message : String(e);
+        return { kind: "error", reason: "error", message: msg };
+      }
+      const assistant = this.push<AssistantRow>(session, {
+        role: "assistant",
+        text,
+        toolCalls: calls,
+        usage,
+        model: ctx.model.id,
+        turn: ctx.turn,
+        step: ctx.step,
+        at: Date.now(),
+      });
+      const t = session.totals;
+      t.usage = {
+        inputTokens: t.usage.inputTokens + usage.inputTokens,
+        outputTokens: t.usage.outputTokens + usage.outputTokens,
+        cacheReadTokens: t.usage.cacheReadTokens + usage.cacheReadTokens,
+        cacheWriteTokens: t.usage.cacheWriteTokens + usage.cacheWriteTokens,
+      };
+      t.costUsd += this.models.cost(ctx.model, usage);
+      return { kind: "ok", assistant, usage, stopReason };
+    }
+  }
+
+  private async buildRequest(session: Session, ctx: StepContext): Promise<ModelRequest> {
+    const window = await this.hooks.contextBuild.call({ rows: session.rows, preface: [], system: this.systemPrompt(session) }, ctx);
+    const rows: Row[] = window.preface.length
+      ? [{ role: "note", text: window.preface.join("\n"), seq: 0, turn: ctx.turn, step: 0, at: 0 } as NoteRow, ...window.rows]
+      : window.rows;
+    const outCap = this.opts.env.OC_MAX_OUTPUT_TOKENS ? Math.min(Number(this.opts.env.OC_MAX_OUTPUT_TOKENS), ctx.model.maxOutputTokens) : ctx.model.maxOutputTokens;
+    return this.hooks.modelRequest.call(
+      {
+        model: ctx.model,
+        system: window.system,
+        rows,
+        tools: this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        maxOutputTokens: outCap > 0 ? outCap : ctx.model.maxOutputTokens,
+        extra: {},
+        sessionId: session.info.id,
+        sessionStep: ctx.sessionStep,
+      },
+      ctx,
+    );
+  }
+
+  private async runTool(session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
+    const sid = session.info.id;
+    const tool = this.tools.get(call.name);
+    const cwd = session.info.cwd;
+    const ctx: ToolCallContext = {
+      ...step,
+      call,
+      tool,
+      cwd,
+      claude: { toolName: tool?.claudeName ?? call.name, toolInput: tool?.toClaudeInput ? tool.toClaudeInput(call.input, cwd) : call.input },
+    };
+    emit({ type: "tool_call_start", sessionId: sid, call });
+    const finish = async (raw: ToolResult): Promise<ToolResult> => {
+      const result = await this.hooks.toolResult.call(raw, ctx);
+      emit({ type: "tool_call_end", sessionId: sid, call, result });
+      return result;
+    };
+    if (!tool) return finish({ callId: call.id, name: call.name, content: `unknown tool '${call.name}'; available: ${this.tools.list().map((t) => t.name).join(", ")}`, isError: true });
+    if (signal.aborted) return finish({ callId: call.id, name: call.name, content: "interrupted before it ran", isError: true });
+
+    let decision: AuthorizeResult = (await this.hooks.authorizeToolCall.call(ctx)) ?? { action: "allow", by: "default" };
+    let input = call.input;
+    if (decision.updatedInput) {
+      input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
+      ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
+    }
+    if (decision.action === "ask") {
+      const question = { sessionId: sid, tool: call.name, subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input), reason: decision.reason, rule: decision.rule };
+      let answer: Answer = "reject";
+      if (this.questionHandler) {
+        try {
+          answer = await this.questionHandler(question, signal);
+        } catch {
+          answer = "reject";
+        }
+      }
+      emit({ type: "question", sessionId: sid, question, answer });
+      await this.hooks.permissionAnswered.call({ ctx, decision, answer });
+      decision =
+        answer === "reject"
+          ? { action: "deny", by: "user", reason: this.questionHandler ? `the user rejected this call (${decision.reason})` : `this call needs approval and no one can answer here (${decision.reason})` }
+          : { action: "allow", by: "user", reason: answer };
+    }
+    if (decision.action === "deny") {
+      const d: Decision = decision;
+      await this.hooks.permissionDenied.call({ ctx, decision: d });
+      return finish({ callId: call.id, name: call.name, content: `Permission denied by ${d.by}: ${d.reason}`, isError: true });
+    }
+    const toolCtx: ToolContext = {
+      session: session.info,
+      call,
+      cwd,
+      signal,
+      state: this.toolState(session),
+      prepareSpawn: (spec) => this.hooks.childProcess.call({ ...spec, env: spec.env ?? { ...process.env } }, { sessionId: sid }),
+    };
+    let out;
+    try {
+      out = await this.hooks.executeTool.call(ctx, () => tool.run(input, toolCtx));
+    } catch (e) {
+      out = { content: `tool '${call.name}' failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
+    }
+    const truncated = out.metadata?.truncated as ToolResult["truncated"] | undefined;
+    return finish({ callId: call.id, name: call.name, content: out.content, isError: out.isError === true, ...(truncated ? { truncated } : {}) });
+  }
+
+  private toolState(session: Session): Map<string, unknown> {
+    let s = session.ext.get("engine:toolState") as Map<string, unknown> | undefined;
+    if (!s) {
+      s = new Map();
+      session.ext.set("engine:toolState", s);
+    }
+    return s;
+  }
+}

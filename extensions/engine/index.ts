@@ -1,0 +1,19 @@
+/** The engine extension: builds the Engine and provides it as service "engine". */
+import type { ExtensionContext } from "../../kernel/api.js";
+import { Engine } from "./engine.js";
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const cfg = ctx.config.section<{ max_retries?: number; idle_minutes?: number; system_prompt?: string }>("engine");
+    const engine = new Engine({
+      activate: (event) => ctx.activate(event),
+      log: ctx.log,
+      env: ctx.env,
+      maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
+      idleMinutes: cfg.idle_minutes ?? 15,
+      systemPromptExtra: cfg.system_prompt,
+    });
+    ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
+    ctx.provide("engine", engine);
+  },
+};

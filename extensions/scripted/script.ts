@@ -1,0 +1,55 @@
+/** The scripted model's file format (see docs/scripted-model.md) and its loader. */
+import fs from "node:fs";
+
+export interface ScriptToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  id?: string;
+}
+
+export interface ScriptStep {
+  text?: string;
+  tool_calls?: ScriptToolCall[];
+  /** total delay before the answer streams (abortable) */
+  delay_ms?: number;
+  /** how many text_delta pieces to stream (default: up to 8, split on spaces) */
+  chunks?: number;
+  /** fail the first `times` attempts of this step with a provider error, then answer normally */
+  error?: { kind: "rate_limit" | "overloaded" | "server" | "prompt_too_long" | "auth" | "network" | "bad_request"; message?: string; status?: number; times?: number; retry_after_ms?: number };
+  /** repeat this step n times (expands in place) */
+  repeat?: number;
+  /** override the reported usage */
+  usage?: { input?: number; output?: number };
+  stop_reason?: "end_turn" | "max_tokens";
+}
+
+export interface Script {
+  context_window?: number;
+  max_output_tokens?: number;
+  steps: ScriptStep[];
+  /** the answer once the steps run out (default: "(script finished)") */
+  after?: ScriptStep;
+}
+
+export class ScriptError extends Error {}
+
+export function loadScript(file: string): Script {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new ScriptError(`cannot read scripted model file ${file}: ${(e as Error).message}`);
+  }
+  const s = raw as Script;
+  if (!s || !Array.isArray(s.steps)) throw new ScriptError(`${file}: expected {"steps": [...]} (see docs/scripted-model.md)`);
+  const steps: ScriptStep[] = [];
+  s.steps.forEach((st, i) => {
+    if (typeof st !== "object" || st === null) throw new ScriptError(`${file}: steps[${i}] must be an object`);
+    for (const [j, c] of (st.tool_calls ?? []).entries()) {
+      if (typeof c?.name !== "string" || typeof c.input !== "object") throw new ScriptError(`${file}: steps[${i}].tool_calls[${j}] needs "name" and "input"`);
+    }
+    const n = st.repeat ?? 1;
+    for (let k = 0; k < n; k++) steps.push(st);
+  });
+  return { ...s, steps };
+}
