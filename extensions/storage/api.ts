@@ -26,6 +26,20 @@ export interface SessionEventRecord {
   data: Record<string, unknown>;
 }
 
+/** The writer's health (metrics endpoint: oceancode_writer_lag_ms, doctor --storage). */
+export interface StorageStats {
+  dbPath: string;
+  /** writes queued, not yet committed */
+  queued: number;
+  /** age of the oldest queued write: what a crash now would lose */
+  lagMs: number;
+  committedOps: number;
+  batches: number;
+  /** writes given up (database unusable, or a write for a session that was never stored) */
+  dropped: number;
+  lastError?: string;
+}
+
 export interface StorageService {
   readonly dbPath: string;
   /** Wait until every queued write is committed. */
@@ -41,6 +55,8 @@ export interface StorageService {
   deleteSession(id: string): Promise<void>;
   /** Sessions idle longer than `days` (retention sweep). */
   staleSessions(days: number): Promise<string[]>;
+  /** Writer health; optional so a replacement store need not offer it. */
+  stats?(): StorageStats;
 }
 
 export type { Row, SessionInfo, SessionTotals, StoredSession };

@@ -1,0 +1,359 @@
+/**
+ * SqliteStore: the StorageService over oceancode.db. Reads are synchronous SQLite queries made after
+ * settle(); writes go through the one Writer (write-behind). It also tracks, per open session, the
+ * last row it queued, so each step queues only its new rows (work per step does not grow with the
+ * session's length).
+ */
+import type Database from "better-sqlite3";
+import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
+import type { SessionEventRecord, SessionSummary, StorageService, StorageStats } from "./api.js";
+import { openDb, StorageOpenError, type OpenedDb } from "./db.js";
+import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
+
+export interface StoreOptions {
+  file: string;
+  onError(message: string): void;
+  onInfo?(message: string): void;
+  maxBatch?: number;
+  retryMs?: readonly number[];
+}
+
+interface Tracked {
+  /** highest row seq queued for this session */
+  lastSeq: number;
+  /** next event seq (lazy: read from the db on the first event) */
+  nextEvent?: number;
+  title?: string;
+}
+
+interface SessionDbRow {
+  id: string;
+  parent_id: string | null;
+  cwd: string;
+  model: string;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  overrides: string;
+  totals: string;
+}
+
+export function emptyTotals(): SessionTotals {
+  return { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, turns: 0, steps: 0 };
+}
+
+function parseObject(text: string | null | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function parseTotals(text: string): SessionTotals {
+  const o = parseObject(text) as Partial<SessionTotals>;
+  const base = emptyTotals();
+  return { ...base, ...o, usage: { ...base.usage, ...(o.usage ?? {}) } };
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+const isConstraint = (e: unknown): boolean => typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code.startsWith("SQLITE_CONSTRAINT");
+
+export class SqliteStore implements StorageService, WriteTarget {
+  readonly dbPath: string;
+  private opened: OpenedDb | undefined;
+  private openError: StorageOpenError | undefined;
+  private stmts: ReturnType<SqliteStore["prepare"]> | undefined;
+  private readonly writer: Writer;
+  private readonly tracked = new Map<string, Tracked>();
+  private closed = false;
+  private readonly onExit = () => this.flushNow();
+
+  constructor(private readonly opts: StoreOptions) {
+    this.dbPath = opts.file;
+    this.writer = new Writer({ target: this, onError: opts.onError, onRecover: opts.onInfo, maxBatch: opts.maxBatch, retryMs: opts.retryMs });
+    process.on("exit", this.onExit);
+  }
+
+  // ------------------------------------------------------------ db access
+
+  /** Open (and migrate) on first use. A permanent failure is remembered and rethrown. */
+  db(): Database.Database {
+    if (this.opened) return this.opened.db;
+    if (this.openError) throw this.openError;
+    if (this.closed) throw new StorageOpenError(`${this.dbPath}: the store is closed`);
+    try {
+      this.opened = openDb(this.dbPath);
+    } catch (e) {
+      if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked/i.test(e.message)) this.openError = e;
+      throw e;
+    }
+    const m = this.opened.migration;
+    if (m.applied.length && m.from > 0) this.opts.onInfo?.(`${this.dbPath}: migrated schema v${m.from} -> v${m.to}`);
+    this.stmts = this.prepare(this.opened.db);
+    return this.opened.db;
+  }
+
+  private prepare(db: Database.Database) {
+    return {
+      upsertSession: db.prepare(
+        `INSERT INTO sessions (id, parent_id, cwd, model, title, created_at, updated_at, overrides, totals)
+         VALUES (@id, @parentId, @cwd, @model, @title, @createdAt, @updatedAt, @overrides, COALESCE(@totals, '{}'))
+         ON CONFLICT(id) DO UPDATE SET parent_id = excluded.parent_id, cwd = excluded.cwd, model = excluded.model,
+           title = COALESCE(excluded.title, sessions.title), overrides = excluded.overrides,
+           totals = COALESCE(@totals, sessions.totals), updated_at = MAX(sessions.updated_at, excluded.updated_at)`,
+      ),
+      row: db.prepare(`INSERT OR REPLACE INTO rows (session_id, seq, turn, step, role, json) VALUES (?, ?, ?, ?, ?, ?)`),
+      totals: db.prepare(`UPDATE sessions SET totals = ?, updated_at = MAX(updated_at, ?), title = COALESCE(title, ?) WHERE id = ?`),
+      event: db.prepare(`INSERT OR REPLACE INTO events (session_id, seq, at, kind, json) VALUES (?, ?, ?, ?, ?)`),
+      del: db.prepare(`DELETE FROM sessions WHERE id = ?`),
+      maxRowSeq: db.prepare(`SELECT MAX(seq) AS m FROM rows WHERE session_id = ?`),
+      maxEventSeq: db.prepare(`SELECT MAX(seq) AS m FROM events WHERE session_id = ?`),
+    };
+  }
+
+  // ------------------------------------------------------------ WriteTarget (called by the writer only)
+
+  runBatch(ops: readonly WriteOp[], onSkip: (op: WriteOp, error: unknown) => void): void {
+    const db = this.db();
+    const s = this.stmts!;
+    db.transaction(() => {
+      for (const op of ops) {
+        try {
+          switch (op.t) {
+            case "session":
+              s.upsertSession.run(op);
+              break;
+            case "row":
+              s.row.run(op.sessionId, op.seq, op.turn, op.step, op.role, op.json);
+              break;
+            case "totals":
+              s.totals.run(op.totals, op.updatedAt, op.title, op.sessionId);
+              break;
+            case "event":
+              s.event.run(op.sessionId, op.seq, op.at, op.kind, op.json);
+              break;
+            case "delete":
+              s.del.run(op.sessionId);
+              break;
+          }
+        } catch (e) {
+          // a constraint failure (e.g. a row whose session was never stored) undoes only that statement
+          if (!isConstraint(e)) throw e;
+          onSkip(op, e);
+        }
+      }
+    }).immediate();
+  }
+
+  isPermanent(e: unknown): boolean {
+    return e === this.openError && e !== undefined;
+  }
+
+  // ------------------------------------------------------------ write-behind (engine taps call these)
+
+  private sessionOp(info: SessionInfo, totals?: SessionTotals, title?: string): WriteOp {
+    return {
+      t: "session",
+      id: info.id,
+      parentId: info.parentId ?? null,
+      cwd: info.cwd,
+      model: info.model,
+      title: info.title ?? title ?? null,
+      createdAt: info.createdAt,
+      updatedAt: Date.now(),
+      overrides: JSON.stringify(info.overrides ?? {}),
+      totals: totals ? JSON.stringify(totals) : null,
+    };
+  }
+
+  /** A session opened: queue its row first, so no row of it can ever be committed before it. */
+  sessionStarted(session: Session, source: "startup" | "resume"): void {
+    const known = this.tracked.get(session.info.id);
+    if (known) return void this.writer.enqueue(this.sessionOp(session.info));
+    const last = session.rows[session.rows.length - 1];
+    const t: Tracked = { lastSeq: source === "resume" && last ? last.seq : Number.NEGATIVE_INFINITY };
+    this.tracked.set(session.info.id, t);
+    this.writer.enqueue(this.sessionOp(session.info, session.totals));
+  }
+
+  /** After a step or a turn: queue the rows not queued yet (in seq order) and the new totals. */
+  sessionProgress(session: Session): void {
+    let t = this.tracked.get(session.info.id);
+    if (!t) t = this.adopt(session);
+    const rows = session.rows;
+    let i = rows.length;
+    while (i > 0 && rows[i - 1]!.seq > t.lastSeq) i--; // walk back over the new rows only
+    for (; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (t.title === undefined && r.role === "user" && r.text.trim()) t.title = titleFrom(r.text);
+      this.writer.enqueue({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
+      t.lastSeq = r.seq;
+    }
+    this.writer.enqueue({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
+  }
+
+  /** A session we did not see start (e.g. opened before this extension activated). */
+  private adopt(session: Session): Tracked {
+    let lastSeq = Number.NEGATIVE_INFINITY;
+    try {
+      const m = (this.db(), this.stmts!.maxRowSeq.get(session.info.id) as { m: number | null }).m;
+      if (m !== null) lastSeq = m;
+    } catch {
+      // db unavailable: queue everything; rows are written idempotently
+    }
+    const t: Tracked = { lastSeq };
+    this.tracked.set(session.info.id, t);
+    this.writer.enqueue(this.sessionOp(session.info, session.totals));
+    return t;
+  }
+
+  /** The session left memory (closed or evicted): forget its tracking; its writes stay queued. */
+  forget(sessionId: string): void {
+    this.tracked.delete(sessionId);
+  }
+
+  // ------------------------------------------------------------ StorageService
+
+  settle(): Promise<void> {
+    return this.writer.settle();
+  }
+
+  stats(): StorageStats {
+    return { dbPath: this.dbPath, ...this.writer.stats() };
+  }
+
+  recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {
+    let t = this.tracked.get(sessionId);
+    if (!t) {
+      t = { lastSeq: Number.NEGATIVE_INFINITY };
+      try {
+        const m = (this.db(), this.stmts!.maxRowSeq.get(sessionId) as { m: number | null }).m;
+        if (m !== null) t.lastSeq = m;
+      } catch {
+        /* db unavailable */
+      }
+      this.tracked.set(sessionId, t);
+    }
+    if (t.nextEvent === undefined) {
+      t.nextEvent = 1;
+      try {
+        const m = (this.db(), this.stmts!.maxEventSeq.get(sessionId) as { m: number | null }).m;
+        if (m !== null) t.nextEvent = m + 1;
+      } catch {
+        /* db unavailable: events start at 1 */
+      }
+    }
+    this.writer.enqueue({ t: "event", sessionId, seq: t.nextEvent++, at: Date.now(), kind, json: JSON.stringify(data) });
+  }
+
+  saveInfo(info: SessionInfo): void {
+    this.writer.enqueue(this.sessionOp(info));
+  }
+
+  private async settled(): Promise<Database.Database> {
+    // read what is on disk even when the writer is failing: it is still an in-order prefix
+    await this.settle().catch(() => undefined);
+    return this.db();
+  }
+
+  async listSessions(opts: { cwd?: string; limit?: number } = {}): Promise<SessionSummary[]> {
+    const db = await this.settled();
+    const limit = Math.max(1, Math.min(opts.limit ?? 1000, 100000));
+    const rows = (
+      opts.cwd !== undefined
+        ? db.prepare(`SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`).all(opts.cwd, limit)
+        : db.prepare(`SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?`).all(limit)
+    ) as SessionDbRow[];
+    return rows.map((r) => {
+      const totals = parseTotals(r.totals);
+      return {
+        id: r.id,
+        ...(r.parent_id ? { parentId: r.parent_id } : {}),
+        cwd: r.cwd,
+        model: r.model,
+        ...(r.title ? { title: r.title } : {}),
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+        turns: totals.turns,
+        steps: totals.steps,
+      };
+    });
+  }
+
+  async loadSession(id: string): Promise<StoredSession | undefined> {
+    const db = await this.settled();
+    const s = db.prepare(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionDbRow | undefined;
+    if (!s) return undefined;
+    const rows = (db.prepare(`SELECT json FROM rows WHERE session_id = ? ORDER BY seq`).all(id) as Array<{ json: string }>).map((r) => JSON.parse(r.json) as Row);
+    const info: SessionInfo = {
+      id: s.id,
+      ...(s.parent_id ? { parentId: s.parent_id } : {}),
+      cwd: s.cwd,
+      model: s.model,
+      createdAt: s.created_at,
+      ...(s.title ? { title: s.title } : {}),
+      overrides: parseObject(s.overrides),
+    };
+    return { info, rows, totals: parseTotals(s.totals) };
+  }
+
+  async latestSessionId(cwd: string): Promise<string | undefined> {
+    const db = await this.settled();
+    const r = db.prepare(`SELECT id FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as { id: string } | undefined;
+    return r?.id;
+  }
+
+  async events(sessionId: string, kind?: string): Promise<SessionEventRecord[]> {
+    const db = await this.settled();
+    const rows = (
+      kind === undefined
+        ? db.prepare(`SELECT * FROM events WHERE session_id = ? ORDER BY seq`).all(sessionId)
+        : db.prepare(`SELECT * FROM events WHERE session_id = ? AND kind = ? ORDER BY seq`).all(sessionId, kind)
+    ) as Array<{ session_id: string; seq: number; at: number; kind: string; json: string }>;
+    return rows.map((r) => ({ sessionId: r.session_id, seq: r.seq, at: r.at, kind: r.kind, data: parseObject(r.json) }));
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    this.tracked.delete(id);
+    this.writer.enqueue({ t: "delete", sessionId: id });
+    await this.settle();
+  }
+
+  async staleSessions(days: number): Promise<string[]> {
+    const db = await this.settled();
+    const cutoff = Date.now() - days * 86_400_000;
+    return (db.prepare(`SELECT id FROM sessions WHERE updated_at < ? ORDER BY updated_at`).all(cutoff) as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  // ------------------------------------------------------------ lifecycle
+
+  /** Commit everything queued, synchronously (best effort). */
+  flushNow(): boolean {
+    if (this.writer.pending === 0) return true;
+    try {
+      return this.writer.flushNow();
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.flushNow();
+    this.closed = true;
+    process.off("exit", this.onExit);
+    try {
+      this.opened?.db.close();
+    } catch {
+      /* already closed */
+    }
+    this.opened = undefined;
+  }
+}

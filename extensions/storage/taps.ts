@@ -1,0 +1,20 @@
+/**
+ * Taps on the engine's hooks. Every write tap only enqueues (synchronous, no disk), so a step never
+ * waits on the database; the readers (loadSession, latestSession) settle the writer first.
+ */
+import type { EngineService } from "../engine/api.js";
+import type { SqliteStore } from "./store.js";
+
+export function tapEngine(engine: EngineService, store: SqliteStore, name: string): void {
+  const h = engine.hooks;
+  h.sessionStart.tap({ name, stage: "STAGE_AUDIT" }, ({ session, source }) => store.sessionStarted(session, source));
+  h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.ctx.session));
+  h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session));
+  h.sessionEnd.tap({ name, stage: "STAGE_AUDIT" }, async ({ session }) => {
+    store.sessionProgress(session);
+    store.forget(session.info.id);
+    await store.settle().catch(() => undefined);
+  });
+  h.loadSession.tap({ name }, ({ id }) => store.loadSession(id));
+  h.latestSession.tap({ name }, ({ cwd }) => store.latestSessionId(cwd));
+}
