@@ -6,6 +6,7 @@
  * so an error names the file, line and key path.
  */
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { OcError, ErrorCodes } from "./errors.js";
 import { parseJsonc, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
@@ -127,34 +128,54 @@ export function configFiles(paths: Paths, env: NodeJS.ProcessEnv): ConfigFiles {
   };
 }
 
+type CosmiconfigSync = typeof import("cosmiconfig").cosmiconfigSync;
+let explorer: ReturnType<CosmiconfigSync> | undefined;
+let lastDoc: JsoncDocument | undefined;
+
+/**
+ * cosmiconfig (loaded on first use: runs without config files never pay for it) with one JSONC loader
+ * for .json and .jsonc, so comments and trailing commas work in both and errors keep their positions.
+ */
+function configExplorer(): ReturnType<CosmiconfigSync> {
+  if (!explorer) {
+    const { cosmiconfigSync } = createRequire(import.meta.url)("cosmiconfig") as typeof import("cosmiconfig");
+    const jsoncLoader = (_file: string, content: string): unknown => {
+      lastDoc = content.trim() === "" ? undefined : parseJsonc(content);
+      return lastDoc?.value ?? {};
+    };
+    explorer = cosmiconfigSync("oceancode", { cache: false, loaders: { ".json": jsoncLoader, ".jsonc": jsoncLoader, noExt: jsoncLoader } });
+  }
+  return explorer;
+}
+
 /** Read one config file. Missing: undefined. Broken or unreadable: a coded error naming the file. */
 export function readConfigFile(file: string, name: LayerName): ConfigLayer | undefined {
-  let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new OcError(ErrorCodes.CONFIG_UNREADABLE, `${file}: cannot read config file (${code ?? String(e)})`, {
-      hint: "fix its permissions or remove it",
-    });
+    fs.accessSync(file, fs.constants.F_OK);
+  } catch {
+    return undefined;
   }
-  if (text.trim() === "") return { name, file, value: {} };
-  let doc: JsoncDocument;
+  let value: unknown;
   try {
-    doc = parseJsonc(text);
+    lastDoc = undefined;
+    value = configExplorer().load(file)?.config ?? {};
   } catch (e) {
     if (e instanceof JsoncSyntaxError) {
       throw new OcError(ErrorCodes.CONFIG_PARSE, `${file}:${e.line}: broken JSON: ${e.message}`, {
         hint: "fix the syntax (comments and trailing commas are allowed)",
       });
     }
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new OcError(ErrorCodes.CONFIG_UNREADABLE, `${file}: cannot read config file (${code ?? String(e)})`, {
+      hint: "fix its permissions or remove it",
+    });
   }
-  if (!isPlainObject(doc.value)) {
+  const doc = lastDoc;
+  if (!isPlainObject(value)) {
     throw new OcError(ErrorCodes.CONFIG_INVALID, `${file}:1: (root): expected an object`, { hint: 'write a JSON object, e.g. {"ledger": {}}' });
   }
-  return { name, file, value: doc.value, doc };
+  return { name, file, value, doc };
 }
 
 export interface LoadConfigOptions {

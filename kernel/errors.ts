@@ -37,7 +37,7 @@ export class OcError extends Error {
   }
   /** One line for a terminal: code, message, hint. */
   toLine(): string {
-    return `${this.code}: ${this.message}${this.hint ? ` (${this.hint})` : ""}`;
+    return `${this.code}: ${this.message}${this.hint ? `; ${this.hint}` : ""}`;
   }
 }
 
