@@ -125,6 +125,8 @@ export async function readManifest(dir: string, codeDir: string, folderName: str
   if (!validate(value)) {
     const first = validate.errors?.[0];
     const segs = first ? first.instancePath.split("/").slice(1) : [];
+    // an unknown field: point at the field itself, not at the object holding it
+    if (first?.keyword === "additionalProperties") segs.push(String((first.params as { additionalProperty?: string }).additionalProperty));
     let line = "";
     try {
       const l = lineOfPath(parseJsonc(text), segs);
