@@ -183,8 +183,11 @@ export class SqliteStore implements StorageService, WriteTarget {
     this.writer.enqueue(this.sessionOp(session.info, session.totals));
   }
 
-  /** After a step or a turn: queue the rows not queued yet (in seq order) and the new totals. */
-  sessionProgress(session: Session): void {
+  /**
+   * After a step or a turn: queue the rows not queued yet (in seq order), then the new totals. At a
+   * turn's end (`full`) the session's info is written too (a resumed run may change model or overrides).
+   */
+  sessionProgress(session: Session, full = false): void {
     let t = this.tracked.get(session.info.id);
     if (!t) t = this.adopt(session);
     const rows = session.rows;
@@ -196,7 +199,8 @@ export class SqliteStore implements StorageService, WriteTarget {
       this.writer.enqueue({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
       t.lastSeq = r.seq;
     }
-    this.writer.enqueue({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
+    if (full) this.writer.enqueue(this.sessionOp(session.info, session.totals, t.title));
+    else this.writer.enqueue({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
   }
 
   /** A session we did not see start (e.g. opened before this extension activated). */

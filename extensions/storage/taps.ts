@@ -9,9 +9,9 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
   const h = engine.hooks;
   h.sessionStart.tap({ name, stage: "STAGE_AUDIT" }, ({ session, source }) => store.sessionStarted(session, source));
   h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.ctx.session));
-  h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session));
+  h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session, true));
   h.sessionEnd.tap({ name, stage: "STAGE_AUDIT" }, async ({ session }) => {
-    store.sessionProgress(session);
+    store.sessionProgress(session, true);
     store.forget(session.info.id);
     await store.settle().catch(() => undefined);
   });

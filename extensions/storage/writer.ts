@@ -158,7 +158,7 @@ export class Writer {
     try {
       this.opts.target.runBatch(batch, (op, e) => {
         this.dropped++;
-        this.opts.onError(`skipped a ${op.t} write for session ${"sessionId" in op ? op.sessionId : op.id}: ${(e as Error).message}`);
+        this.opts.onError(`skipped an unstorable ${op.t} write for session ${"sessionId" in op ? op.sessionId : op.id}: ${(e as Error).message}`);
       });
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
