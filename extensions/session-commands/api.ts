@@ -1,0 +1,37 @@
+/**
+ * What a host offers the session slash commands (/help, /clear, /exit, /models, /resume).
+ * The pager passes an object of this shape to kernel.runSlash(); other hosts (serve, ACP) may pass a
+ * subset: a command whose action is missing replies that the host cannot do it.
+ */
+import type { SlashHost } from "../../kernel/api.js";
+
+export interface PickItem {
+  id: string;
+  label: string;
+}
+
+export interface PagerSlashHost extends SlashHost {
+  /** "pager" for Ocean pager */
+  readonly hostKind: string;
+  readonly sessionId?: string;
+  /** print a reply in the transcript */
+  reply(text: string): void;
+  /** the session's current model ("provider/model") */
+  currentModel?(): string;
+  /** use this model from the next message on */
+  setModel?(id: string): void;
+  /** start a fresh session (the old one is closed); resolves to the new id */
+  newSession?(): Promise<string>;
+  /** reopen a stored session */
+  resume?(id: string): Promise<void>;
+  /** leave the host */
+  exit?(): void;
+  /** show a picker; resolves to the chosen id, undefined when cancelled */
+  pick?(title: string, items: PickItem[], selected?: string): Promise<string | undefined>;
+  /** the session's working directory (for /resume's list) */
+  readonly cwd?: string;
+}
+
+export function isPagerSlashHost(h: SlashHost): h is PagerSlashHost {
+  return typeof (h as { hostKind?: unknown }).hostKind === "string";
+}

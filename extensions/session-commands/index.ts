@@ -1,0 +1,104 @@
+/**
+ * Session slash commands: /help, /clear, /exit, /models, /resume. Each calls an action on the host
+ * (PagerSlashHost); lists come from manifests (/help), the engine's model catalogue (/models) and the
+ * storage service (/resume), all optional.
+ */
+import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import type { StorageService } from "../storage/api.js";
+import { isPagerSlashHost, type PagerSlashHost } from "./api.js";
+
+/** The pager's keys, for /help. */
+export const KEYS_HELP = [
+  "enter send · shift+enter, alt+enter or \\+enter newline · ↑↓ history",
+  "/ commands (tab completes) · esc esc stop the running turn · ctrl+r expand tool output",
+  "ctrl+c stop / clear / quit · ctrl+d quit on an empty line",
+];
+
+export function helpText(ctx: Pick<ExtensionContext, "contributions">): string {
+  const rows: Array<[string, string]> = [];
+  for (const c of ctx.contributions()) {
+    for (const s of c.manifest.contributes?.slashCommands ?? []) rows.push([s.usage ?? `/${s.name}`, s.summary]);
+  }
+  rows.sort((a, b) => a[0].localeCompare(b[0]));
+  const w = Math.min(28, Math.max(...rows.map((r) => r[0].length)));
+  return ["Slash commands:", ...rows.map(([u, s]) => `  ${u.padEnd(w)}  ${s}`), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n");
+}
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (s < 90) return `${s}s ago`;
+  if (s < 5400) return `${Math.round(s / 60)}m ago`;
+  if (s < 129600) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+function cannot(host: SlashHost, what: string): void {
+  host.reply(`${what} is not available in this host`);
+}
+
+function pagerHost(host: SlashHost, what: string): PagerSlashHost | undefined {
+  if (isPagerSlashHost(host)) return host;
+  cannot(host, what);
+  return undefined;
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const engine = () => ctx.services.tryGet<EngineService>("engine");
+    const storage = () => ctx.services.tryGet<StorageService>("storage");
+
+    ctx.registerSlash("help", (_args, host) => host.reply(helpText(ctx)));
+
+    ctx.registerSlash("exit", (_args, host) => {
+      const h = pagerHost(host, "/exit");
+      if (!h?.exit) return h && cannot(h, "/exit");
+      h.exit();
+    });
+
+    ctx.registerSlash("clear", async (_args, host) => {
+      const h = pagerHost(host, "/clear");
+      if (!h?.newSession) return h && cannot(h, "/clear");
+      const id = await h.newSession();
+      h.reply(`new session ${id}`);
+    });
+
+    ctx.registerSlash("models", async (args, host) => {
+      const h = pagerHost(host, "/models");
+      if (!h) return;
+      const e = engine();
+      if (!e) return h.reply("/models: the engine is not loaded");
+      if (!h.setModel) return cannot(h, "/models");
+      const models = e.models.list();
+      let chosen: string | undefined = args.trim() || undefined;
+      if (!chosen) {
+        if (!h.pick) return h.reply(models.map((m) => m.id).join("\n"));
+        const items = models.map((m) => ({ id: m.id, label: `${m.id}  ${Math.round(m.contextWindow / 1000)}k ctx${m.known ? "" : " (defaults)"}` }));
+        chosen = await h.pick("MODEL — pick the model for your next message", items, h.currentModel?.());
+        if (!chosen) return h.reply("model unchanged");
+      }
+      if (!chosen.includes("/")) return h.reply(`/models: '${chosen}' is not a provider/model id (e.g. anthropic/claude-sonnet-4-5)`);
+      h.setModel(chosen);
+      h.reply(`model: ${chosen} (from your next message on)`);
+    });
+
+    ctx.registerSlash("resume", async (args, host) => {
+      const h = pagerHost(host, "/resume");
+      if (!h) return;
+      if (!h.resume) return cannot(h, "/resume");
+      let id: string | undefined = args.trim() || undefined;
+      if (!id) {
+        const s = storage();
+        if (!s) return h.reply("/resume: sessions are not stored (the storage extension is off)");
+        await s.settle();
+        const list = (await s.listSessions({ cwd: h.cwd, limit: 50 })).filter((x) => x.id !== h.sessionId);
+        if (!list.length) return h.reply("/resume: no earlier sessions in this directory");
+        if (!h.pick) return h.reply(list.map((x) => `${x.id}  ${x.title ?? ""}`).join("\n"));
+        const items = list.map((x) => ({ id: x.id, label: `${ago(x.updatedAt)}  ${x.turns} turns  ${(x.title ?? x.id).slice(0, 50)}` }));
+        id = await h.pick("SESSIONS — resume one", items);
+        if (!id) return h.reply("resume cancelled");
+      }
+      await h.resume(id);
+    });
+  },
+};

@@ -1,0 +1,100 @@
+/** The modal parts of the pager: permission prompt, picker, output viewer, slash popup. Presentational only. */
+import React from "react";
+import { Box, Text } from "ink";
+import type { Question } from "../../../extensions/engine/api.js";
+import type { PickerState, ToolItem } from "../store.js";
+import { toolInputSummary, wrapRows } from "../format.js";
+import { useTheme } from "./theme.js";
+
+export function QuestionPrompt({ q, width, maxRows }: { q: Question; width: number; maxRows: number }): React.ReactElement {
+  const t = useTheme();
+  const subject = wrapRows(q.subject, width - 4);
+  const keep = Math.max(1, maxRows - 5);
+  const shown = subject.slice(0, keep);
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={t.c("yellow")} paddingX={1}>
+      <Text bold color={t.c("yellow")}>{`Allow ${q.tool}?`}</Text>
+      {shown.map((l, i) => (
+        <Text key={i}>{l}</Text>
+      ))}
+      {subject.length > keep ? <Text color={t.c("gray")}>{`… +${subject.length - keep} lines`}</Text> : null}
+      <Text wrap="truncate-end">{`why: ${q.reason}${q.rule ? ` (rule: ${q.rule})` : ""}`}</Text>
+      <Text>
+        <Text bold>y</Text> once · <Text bold>a</Text> always · <Text bold>n</Text> reject
+      </Text>
+    </Box>
+  );
+}
+
+/** Show `rows` entries around the selection. */
+export function windowAround(n: number, index: number, rows: number): [number, number] {
+  if (n <= rows) return [0, n];
+  const start = Math.max(0, Math.min(n - rows, index - Math.floor(rows / 2)));
+  return [start, start + rows];
+}
+
+export function Picker({ p, maxRows }: { p: PickerState; maxRows: number }): React.ReactElement {
+  const t = useTheme();
+  const rows = Math.max(1, Math.min(10, maxRows - 3));
+  const [a, b] = windowAround(p.items.length, p.index, rows);
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={t.c("cyan")} paddingX={1}>
+      <Text bold>{p.title}</Text>
+      {p.items.length === 0 ? <Text color={t.c("gray")}>(nothing to pick)</Text> : null}
+      {p.items.slice(a, b).map((it, i) => {
+        const sel = a + i === p.index;
+        return (
+          <Text key={it.id} inverse={sel} wrap="truncate-end">
+            {sel ? "❯ " : "  "}
+            {it.label}
+          </Text>
+        );
+      })}
+      <Text color={t.c("gray")}>↑↓ move · enter pick · esc cancel</Text>
+    </Box>
+  );
+}
+
+export function OutputViewer({ tool, index, count, scroll, width, rows }: { tool: ToolItem; index: number; count: number; scroll: number; width: number; rows: number }): React.ReactElement {
+  const t = useTheme();
+  const lines = wrapRows(tool.output ?? "", width - 2);
+  const h = Math.max(1, rows - 3);
+  const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - h)));
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="truncate-end">{`${tool.call.name}(${toolInputSummary(tool.call.name, tool.call.input)}) — output ${index + 1}/${count}`}</Text>
+      {lines.slice(top, top + h).map((l, i) => (
+        <Text key={top + i} color={tool.isError ? t.c("red") : undefined}>
+          {l || " "}
+        </Text>
+      ))}
+      <Text color={t.c("gray")} wrap="truncate-end">{`lines ${lines.length ? top + 1 : 0}-${Math.min(lines.length, top + h)} of ${lines.length} · ↑↓ pgup pgdn scroll · ←→ other calls · esc close`}</Text>
+    </Box>
+  );
+}
+
+export interface SlashEntry {
+  name: string;
+  usage?: string;
+  summary: string;
+}
+
+export function SlashPopup({ entries, index, maxRows, width }: { entries: SlashEntry[]; index: number; maxRows: number; width: number }): React.ReactElement {
+  const t = useTheme();
+  const rows = Math.max(1, Math.min(8, maxRows));
+  const [a, b] = windowAround(entries.length, index, rows);
+  if (entries.length === 0) return <Text color={t.c("gray")}>no matching command</Text>;
+  const nameW = Math.min(16, Math.max(...entries.map((e) => e.name.length + 1)));
+  return (
+    <Box flexDirection="column">
+      {entries.slice(a, b).map((e, i) => {
+        const sel = a + i === index;
+        return (
+          <Text key={e.name} inverse={sel} wrap="truncate-end">
+            {`${sel ? "❯" : " "} /${e.name.padEnd(nameW)} ${e.summary}`.slice(0, Math.max(10, width - 1))}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

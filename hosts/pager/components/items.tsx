@@ -1,0 +1,69 @@
+/** How one transcript item looks. Finished items render once (inside <Static>). */
+import React from "react";
+import { Box, Text } from "ink";
+import type { Item, ToolItem } from "../store.js";
+import { collapse, toolInputSummary } from "../format.js";
+import { useTheme } from "./theme.js";
+
+export const EXPAND_KEY = "ctrl+r";
+
+export function ToolCallView({ item, width }: { item: ToolItem; width: number }): React.ReactElement {
+  const t = useTheme();
+  const summary = toolInputSummary(item.call.name, item.call.input);
+  const head = `${item.call.name}(${summary})`;
+  const shownHead = head.length > width - 2 ? `${head.slice(0, width - 3)}…` : head;
+  let body: React.ReactElement | null = null;
+  if (!item.done) body = <Text color={t.c("gray")}>  ⎿ running…</Text>;
+  else {
+    const { shown, hidden } = collapse(item.output ?? "", 3);
+    body = (
+      <Box flexDirection="column">
+        {shown.map((l, i) => (
+          <Text key={i} color={item.isError ? t.c("red") : undefined} wrap="truncate-end">
+            {i === 0 ? "  ⎿ " : "    "}
+            {l}
+          </Text>
+        ))}
+        {hidden > 0 ? <Text color={t.c("gray")}>{`    … +${hidden} lines (${EXPAND_KEY} to expand)`}</Text> : null}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text color={item.isError ? t.c("red") : t.c("green")}>● </Text>
+        <Text bold>{shownHead}</Text>
+      </Text>
+      {body}
+    </Box>
+  );
+}
+
+export function ItemView({ item, width }: { item: Item; width: number }): React.ReactElement {
+  const t = useTheme();
+  switch (item.kind) {
+    case "user":
+      return (
+        <Box marginTop={1}>
+          <Text bold color={t.c("cyan")}>{"> "}</Text>
+          <Text bold>{item.text}</Text>
+        </Box>
+      );
+    case "assistant":
+      return <Text>{item.text}</Text>;
+    case "tool":
+      return <ToolCallView item={item} width={width} />;
+    case "reply":
+      return <Text color={t.c("magenta")}>{item.text}</Text>;
+    case "notice": {
+      const mark = item.level === "error" ? "✗ " : item.level === "warn" ? "! " : "· ";
+      const col = item.level === "error" ? "red" : item.level === "warn" ? "yellow" : "gray";
+      return (
+        <Text color={t.c(col)}>
+          {mark}
+          {item.text}
+        </Text>
+      );
+    }
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Drives one pager session through services only: the engine (prompt, events, asks), the kernel's
+ * slash commands, and the tideline meter when present. The React tree talks to this through PagerActions.
+ */
+import type { Answer, EngineService, Question, Session } from "../../extensions/engine/api.js";
+import type { PagerSlashHost, PickItem } from "../../extensions/session-commands/api.js";
+import type { SlashHost } from "../../kernel/api.js";
+import type { PagerActions } from "./components/app.js";
+import type { SlashEntry } from "./components/dialogs.js";
+import type { MeterView } from "./format.js";
+import { parseSlash } from "./composer-model.js";
+import { buildMeter, type TidelineService } from "./meter.js";
+import { PagerStore, rowsToItems } from "./store.js";
+
+/** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
+export interface KernelLike {
+  slashCommands(): Array<{ name: string; usage?: string; summary: string }>;
+  runSlash(name: string, args: string, host: SlashHost): Promise<boolean>;
+}
+
+export class PagerController implements PagerActions {
+  readonly store = new PagerStore();
+  session!: Session;
+  private running?: AbortController;
+  private unsubscribe?: () => void;
+  private questions: Promise<unknown> = Promise.resolve();
+  private exitResolve!: (code: number) => void;
+  /** resolves with the exit code when the user leaves */
+  readonly exited = new Promise<number>((r) => (this.exitResolve = r));
+
+  constructor(
+    private readonly kernel: KernelLike,
+    private readonly engine: EngineService,
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number },
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = this.engine.subscribe((e) => this.store.apply(e));
+    this.engine.setQuestionHandler((q, signal) => this.ask(q, signal));
+    await this.openNew();
+  }
+
+  private async openNew(): Promise<void> {
+    this.session = await this.engine.createSession({ cwd: this.opts.cwd, model: this.opts.model });
+    this.store.sessionId = this.session.info.id;
+    this.store.model = this.session.info.model;
+    this.store.gaugeTokens = 0;
+    this.store.totals = this.session.totals;
+    this.store.changed();
+  }
+
+  /** Asks are shown one at a time; an aborted turn dismisses its prompt as a reject. */
+  private ask(q: Question, signal: AbortSignal): Promise<Answer> {
+    const next = this.questions.then(
+      () =>
+        new Promise<Answer>((resolve) => {
+          if (signal.aborted) return resolve("reject");
+          const entry = { question: q, resolve };
+          const onAbort = () => {
+            if (this.store.question === entry) {
+              this.store.question = undefined;
+              this.store.changed();
+            }
+            resolve("reject");
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.store.question = {
+            question: q,
+            resolve: (a) => {
+              signal.removeEventListener("abort", onAbort);
+              resolve(a);
+            },
+          };
+          this.store.changed();
+        }),
+    );
+    this.questions = next.catch(() => undefined);
+    return next;
+  }
+
+  slashCommands(): SlashEntry[] {
+    return this.kernel.slashCommands();
+  }
+
+  meter(): MeterView {
+    const model = this.engine.models.resolve(this.session?.info.model ?? this.opts.model);
+    let meter;
+    try {
+      meter = this.session && this.opts.tideline ? this.opts.tideline.meter(this.session) : undefined;
+    } catch {
+      meter = undefined; // a meter that throws must not take the pager down
+    }
+    return buildMeter({ model, totals: this.store.totals, gaugeTokens: this.store.gaugeTokens, meter, capUsd: this.opts.capUsd });
+  }
+
+  abort(): void {
+    this.running?.abort();
+  }
+
+  exit(code = 0): void {
+    this.running?.abort();
+    this.exitResolve(code);
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.engine.setQuestionHandler(undefined);
+    if (this.session) await this.engine.closeSession(this.session, "exit").catch(() => undefined);
+  }
+
+  submit(text: string): void {
+    if (text.startsWith("/")) void this.slash(text);
+    else void this.prompt(text);
+  }
+
+  async prompt(text: string): Promise<void> {
+    const s = this.store;
+    s.post({ kind: "user", text });
+    const ac = new AbortController();
+    this.running = ac;
+    s.busy = true;
+    s.changed();
+    try {
+      const r = await this.engine.prompt(this.session, text, { signal: ac.signal });
+      if (r.error) s.post({ kind: "notice", level: "error", text: r.error });
+      else if (r.reason === "blocked") s.post({ kind: "notice", level: "warn", text: "the prompt was blocked" });
+    } catch (e) {
+      s.post({ kind: "notice", level: "error", text: e instanceof Error ? e.message : String(e) });
+    } finally {
+      if (this.running === ac) this.running = undefined;
+      s.busy = false;
+      s.totals = this.session.totals;
+      s.changed();
+    }
+  }
+
+  async slash(text: string): Promise<void> {
+    const s = this.store;
+    const p = parseSlash(text);
+    if (!p) {
+      s.post({ kind: "notice", level: "error", text: `not a command: ${text} (see /help)` });
+      return;
+    }
+    try {
+      const ok = await this.kernel.runSlash(p.name, p.args, this.slashHost());
+      if (!ok) s.post({ kind: "notice", level: "error", text: `unknown command /${p.name} (see /help)` });
+    } catch (e) {
+      s.post({ kind: "notice", level: "error", text: `/${p.name}: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  /** The actions slash commands may call (see extensions/session-commands/api.ts). */
+  slashHost(): PagerSlashHost {
+    const self = this;
+    return {
+      hostKind: "pager",
+      get sessionId() {
+        return self.session?.info.id;
+      },
+      get session() {
+        return self.session;
+      },
+      cwd: this.opts.cwd,
+      reply: (text: string) => self.store.post({ kind: "reply", text }),
+      currentModel: () => self.session.info.model,
+      setModel: (id: string) => {
+        self.session.info.model = id;
+        self.store.model = id;
+        self.store.changed();
+      },
+      newSession: async () => {
+        self.running?.abort();
+        const old = self.session;
+        await self.openNew();
+        await self.engine.closeSession(old, "clear").catch(() => undefined);
+        return self.session.info.id;
+      },
+      resume: async (id: string) => {
+        const next = await self.engine.openSession(id);
+        const old = self.session;
+        self.session = next;
+        self.store.sessionId = next.info.id;
+        self.store.model = next.info.model;
+        self.store.totals = next.totals;
+        self.store.gaugeTokens = 0;
+        self.store.post({ kind: "notice", level: "info", text: `resumed ${next.info.id} (${next.totals.turns} turns; the last rows follow)` });
+        for (const it of rowsToItems(next.rows)) self.store.add(it);
+        self.store.changed();
+        if (old !== next) await self.engine.closeSession(old, "resume").catch(() => undefined);
+      },
+      exit: () => self.exit(0),
+      pick: (title: string, items: PickItem[], selected?: string) =>
+        new Promise<string | undefined>((resolve) => {
+          const index = Math.max(0, items.findIndex((i) => i.id === selected));
+          self.store.picker = { title, items, index, resolve };
+          self.store.changed();
+        }),
+    };
+  }
+}

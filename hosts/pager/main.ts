@@ -1,0 +1,57 @@
+/**
+ * Ocean pager host: `oceancode` with no subcommand. Boots the session extensions, opens a fresh
+ * session and renders the ink UI. Needs a terminal on both stdin and stdout.
+ */
+import React from "react";
+import { render } from "ink";
+import type { Kernel } from "../../kernel/kernel.js";
+import type { CommandIO } from "../../kernel/api.js";
+import type { EngineService } from "../../extensions/engine/api.js";
+import { PagerApp } from "./components/app.js";
+import { colorFromEnv } from "./components/theme.js";
+import { PagerController } from "./controller.js";
+import type { TidelineService } from "./meter.js";
+
+export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
+
+/** The model a fresh pager session starts on: $OC_MODEL, else config `model`, else the scripted echo model. */
+export function pagerModel(env: NodeJS.ProcessEnv, configured: unknown): string {
+  if (env.OC_MODEL) return env.OC_MODEL;
+  if (typeof configured === "string" && configured) return configured;
+  return "scripted/echo";
+}
+
+export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }): Promise<number> {
+  if (argv.length) {
+    io.stderr.write(`oceancode: unexpected argument '${argv[0]}' (the pager takes no message; for one prompt use oceancode run "<message>")\n`);
+    return 2;
+  }
+  const out = io.stdout as NodeJS.WriteStream;
+  const inp = io.stdin as NodeJS.ReadStream;
+  if (!inp.isTTY || !out.isTTY) {
+    io.stderr.write(`${NOT_A_TTY}\n`);
+    return 2;
+  }
+  await kernel.activate("onSession");
+  if (!kernel.hasService("engine")) {
+    io.stderr.write("oceancode: no enabled extension provides the session engine; see oceancode inspect\n");
+    return 1;
+  }
+  const engine = await kernel.service<EngineService>("engine");
+  const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model: pagerModel(io.env, kernel.config.get("model")), tideline });
+  await ctl.start();
+  if (opts.listen) ctl.store.post({ kind: "notice", level: "warn", text: `--listen ${opts.listen}: the HTTP listener is not available yet; the pager runs without it` });
+  if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
+
+  const app = render(React.createElement(PagerApp, { store: ctl.store, actions: ctl, color: colorFromEnv(io.env) }), {
+    stdout: out,
+    stdin: inp,
+    stderr: io.stderr as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+  });
+  const code = await ctl.exited;
+  app.unmount();
+  await ctl.close();
+  return code;
+}

@@ -1,0 +1,198 @@
+/**
+ * The pager's state, fed by SessionEvents. Finished transcript items are append-only (rendered once in
+ * ink's <Static>); only the live step (streaming text + running tool calls) changes per token, so the
+ * work per event does not grow with the session's length.
+ */
+import type { Answer, Question, Row, SessionEvent, SessionTotals, ToolCall } from "../../extensions/engine/api.js";
+import type { MeterView } from "./format.js";
+
+export interface ToolItem {
+  kind: "tool";
+  id: number;
+  call: ToolCall;
+  output?: string;
+  isError?: boolean;
+  done: boolean;
+}
+export type Item =
+  | { kind: "user"; id: number; text: string }
+  | { kind: "assistant"; id: number; text: string }
+  | ToolItem
+  | { kind: "notice"; id: number; level: "info" | "warn" | "error"; text: string }
+  | { kind: "reply"; id: number; text: string };
+
+/** Distributes Omit over the union so each variant keeps its own fields. */
+export type NewItem = Item extends infer T ? (T extends Item ? Omit<T, "id"> : never) : never;
+
+/** An append-only list whose view object changes identity only when it grows (what <Static> needs). */
+export class AppendLog<T> {
+  private items: T[] = [];
+  private cached: { length: number; view: T[] } = { length: 0, view: [] };
+  push(item: T): void {
+    this.items.push(item);
+  }
+  get length(): number {
+    return this.items.length;
+  }
+  at(i: number): T | undefined {
+    return this.items[i];
+  }
+  /** An array-like for <Static>: a new object per length, O(1) to make; slice(i) copies only the tail. */
+  view(): T[] {
+    if (this.cached.length !== this.items.length) {
+      const items = this.items;
+      const length = items.length;
+      const view = { length, slice: (start?: number) => items.slice(start ?? 0, length) } as unknown as T[];
+      this.cached = { length, view };
+    }
+    return this.cached.view;
+  }
+}
+
+export interface PendingQuestion {
+  question: Question;
+  resolve(a: Answer): void;
+}
+export interface PickerState {
+  title: string;
+  items: Array<{ id: string; label: string }>;
+  index: number;
+  resolve(id: string | undefined): void;
+}
+
+export class PagerStore {
+  readonly done = new AppendLog<Item>();
+  /** every tool item, for the output viewer (append-only too) */
+  readonly tools: ToolItem[] = [];
+  liveText = "";
+  liveTools: ToolItem[] = [];
+  busy = false;
+  sessionId = "";
+  model = "";
+  totals: SessionTotals = { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, turns: 0, steps: 0 };
+  /** last step's window size in tokens (the gauge), from step_end */
+  gaugeTokens = 0;
+  meter?: MeterView;
+  question?: PendingQuestion;
+  picker?: PickerState;
+  /** index into `tools` while the output viewer is open */
+  viewer?: { tool: number; scroll: number };
+  private nextId = 1;
+  private version = 0;
+  private listeners = new Set<() => void>();
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+  getVersion = (): number => this.version;
+
+  changed(): void {
+    this.version++;
+    for (const fn of this.listeners) fn();
+  }
+
+  add(item: NewItem): Item {
+    const it = { ...item, id: this.nextId++ } as Item;
+    this.done.push(it);
+    if (it.kind === "tool") this.tools.push(it);
+    return it;
+  }
+
+  /** Put an item in the transcript and re-render. */
+  post(item: NewItem): void {
+    this.add(item);
+    this.changed();
+  }
+
+  /** Move the live text and the finished leading tool calls into the transcript. */
+  private flush(all: boolean): void {
+    if (this.liveText.trim()) this.add({ kind: "assistant", text: this.liveText.replace(/\s+$/, "") });
+    this.liveText = "";
+    while (this.liveTools.length && (all || this.liveTools[0]!.done)) {
+      const t = this.liveTools.shift()!;
+      this.done.push(t);
+      this.tools.push(t);
+    }
+  }
+
+  apply(e: SessionEvent): void {
+    if (this.sessionId && e.sessionId !== this.sessionId) return;
+    switch (e.type) {
+      case "turn_start":
+        this.busy = true;
+        break;
+      case "text_delta":
+        this.liveText += e.text;
+        break;
+      case "tool_call_start": {
+        if (this.liveText.trim()) this.flush(false);
+        this.liveTools.push({ kind: "tool", id: this.nextId++, call: e.call, done: false });
+        break;
+      }
+      case "tool_call_end": {
+        const t = this.liveTools.find((x) => x.call.id === e.call.id);
+        if (t) {
+          t.output = e.result.content;
+          t.isError = e.result.isError;
+          t.done = true;
+        }
+        // finished tools leave the live area in order
+        while (this.liveTools.length && this.liveTools[0]!.done) {
+          const d = this.liveTools.shift()!;
+          this.done.push(d);
+          this.tools.push(d);
+        }
+        break;
+      }
+      case "step_end":
+        this.gaugeTokens = e.gaugeTokens;
+        this.flush(false);
+        break;
+      case "usage":
+        this.totals = e.totals;
+        break;
+      case "turn_end":
+        this.flush(true);
+        this.busy = false;
+        if (e.reason === "aborted") this.add({ kind: "notice", level: "warn", text: "stopped (esc esc)" });
+        else if (e.reason === "step_cap") this.add({ kind: "notice", level: "warn", text: "stopped: step cap reached" });
+        else if (e.reason === "max_tokens") this.add({ kind: "notice", level: "warn", text: "stopped: the model hit its output limit" });
+        break;
+      case "notice":
+        this.flush(false);
+        this.add({ kind: "notice", level: e.level, text: e.text });
+        break;
+      case "question": {
+        const verb = e.answer === "reject" ? "rejected" : e.answer === "always" ? "allowed always" : "allowed once";
+        this.add({ kind: "notice", level: e.answer === "reject" ? "warn" : "info", text: `${verb}: ${e.question.tool} ${firstLine(e.question.subject)}` });
+        break;
+      }
+    }
+    this.changed();
+  }
+}
+
+function firstLine(s: string): string {
+  const l = s.split("\n")[0] ?? "";
+  return l.length > 60 ? `${l.slice(0, 59)}…` : l;
+}
+
+/** Items for the tail of a reopened session's history (the last `limit` rows only). */
+export function rowsToItems(rows: readonly Row[], limit = 20): NewItem[] {
+  const tail = rows.slice(Math.max(0, rows.length - limit));
+  const results = new Map<string, { content: string; isError: boolean }>();
+  for (const r of tail) if (r.role === "tool") for (const x of r.results) results.set(x.callId, { content: x.content, isError: x.isError });
+  const out: NewItem[] = [];
+  for (const r of tail) {
+    if (r.role === "user") out.push({ kind: "user", text: r.text });
+    else if (r.role === "assistant") {
+      if (r.text.trim()) out.push({ kind: "assistant", text: r.text.trim() });
+      for (const c of r.toolCalls) {
+        const res = results.get(c.id);
+        out.push({ kind: "tool", call: c, output: res?.content ?? "", isError: res?.isError ?? false, done: true });
+      }
+    }
+  }
+  return out;
+}
