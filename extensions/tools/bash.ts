@@ -1,0 +1,103 @@
+/**
+ * `bash {command, timeout?, description?, run_in_background?, workdir?}`: runs `bash -c <command>` composed
+ * through ctx.prepareSpawn (env stripping, sandbox), in its own process group so a timeout or an abort kills
+ * everything it started. Output is stdout and stderr interleaved in arrival order, then "exit code: N".
+ */
+import fs from "node:fs";
+import os from "node:os";
+import type { ToolDefinition, ToolOutput } from "../engine/api.js";
+import type { ToolsOptions } from "./api.js";
+import { MAX_BASH_TIMEOUT_MS } from "./api.js";
+import { reqString, optString, optNumber, toolPath, ToolInputError } from "./common.js";
+import { startJob } from "./jobs.js";
+import { OutputCollector, fullOutputPath } from "./output.js";
+import { killGroup, startChild } from "./process.js";
+
+function exitLine(code: number | null, signal: NodeJS.Signals | null): string {
+  if (code !== null) return `exit code: ${code}`;
+  const num = signal ? os.constants.signals[signal] : undefined;
+  return `exit code: ${num !== undefined ? 128 + num : "unknown"} (killed by ${signal ?? "a signal"})`;
+}
+
+export function bashTool(opts: ToolsOptions): ToolDefinition {
+  return {
+    name: "bash",
+    kind: "execute",
+    claudeName: "Bash",
+    description: [
+      "Run a shell command with bash -c in the working directory (or workdir). Output is stdout and stderr interleaved, followed by the exit code.",
+      `timeout is in milliseconds (default ${opts.bashTimeoutMs}, at most ${MAX_BASH_TIMEOUT_MS}); on timeout the whole process group is killed.`,
+      "run_in_background: true starts a job and returns its id at once; read it with job_output and stop it with job_kill (use this for servers and watchers).",
+    ].join(" "),
+    inputSchema: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "the command line" },
+        timeout: { type: "integer", minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: "milliseconds before the command is killed" },
+        description: { type: "string", description: "what the command does, in a few words" },
+        run_in_background: { type: "boolean", description: "start as a background job" },
+        workdir: { type: "string", description: "directory to run in (default: the working directory)" },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    },
+    toClaudeInput: (input) => {
+      const out: Record<string, unknown> = { command: input.command };
+      for (const k of ["description", "timeout", "run_in_background"]) if (input[k] !== undefined) out[k] = input[k];
+      return out;
+    },
+    fromClaudeInput: (input) => ({ ...input }),
+    ruleSubject: (input) => String(input.command ?? ""),
+    async run(input, ctx): Promise<ToolOutput> {
+      const command = reqString("bash", input, "command", "the command line to run");
+      const timeout = Math.min(optNumber("bash", input, "timeout", 1) ?? opts.bashTimeoutMs, MAX_BASH_TIMEOUT_MS);
+      const background = input.run_in_background === true || input.background === true;
+      const workdir = optString("bash", input, "workdir");
+      const cwd = workdir ? toolPath(opts, ctx, workdir) : ctx.cwd;
+      if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) throw new ToolInputError(`bash: workdir ${cwd} is not a directory`);
+      const spec = await ctx.prepareSpawn({ command: "bash", args: ["-c", command], cwd, purpose: "bash" });
+
+      if (background) {
+        const job = startJob(spec, command, ctx, opts);
+        return {
+          content: `Started background job ${job.id} (pid ${job.pid ?? "?"}). Read its output with job_output {"job_id": "${job.id}"}; stop it with job_kill {"job_id": "${job.id}"}.`,
+          metadata: { job_id: job.id, pid: job.pid ?? null },
+        };
+      }
+
+      if (ctx.signal.aborted) return { content: "bash: aborted before the command started", isError: true };
+      const collector = new OutputCollector(fullOutputPath(opts.dataDir, ctx.session.id, ctx.call.id), opts.maxOutputChars);
+      let last = "";
+      const { child, done } = startChild(spec, (s) => {
+        if (s) last = s;
+        collector.push(s);
+      });
+      let timedOut = false;
+      let aborted = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child);
+      }, timeout);
+      const onAbort = (): void => {
+        aborted = true;
+        killGroup(child);
+      };
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
+      const exit = await done.finally(() => {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener("abort", onAbort);
+      });
+      const sep = last === "" || last.endsWith("\n") ? "" : "\n";
+      if (timedOut) collector.push(`${sep}Command timed out after ${timeout} ms; its process group was killed.\n`);
+      else if (aborted) collector.push(`${sep}Command aborted; its process group was killed.\n`);
+      else collector.push(sep);
+      const { content, truncated } = collector.finish();
+      const body = content.trim() === "" ? "(no output)\n" : content;
+      return {
+        content: `${body}${exitLine(exit.code, exit.signal)}`,
+        isError: timedOut || aborted || exit.code !== 0,
+        metadata: { exit_code: exit.code, pid: child.pid ?? null, timed_out: timedOut, aborted, ...(truncated ? { truncated } : {}) },
+      };
+    },
+  };
+}

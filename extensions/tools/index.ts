@@ -1,0 +1,32 @@
+/**
+ * The core tools extension: bash (+ background jobs), read, write, edit, grep, glob, ls, registered with the
+ * engine's tool registry when a session host activates "onSession".
+ */
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import type { Refs } from "./api.js";
+import { createTools, toolsOptions } from "./tools.js";
+
+interface ToolsSection {
+  max_output_chars?: number;
+  bash_timeout_ms?: number;
+  ripgrep?: boolean;
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const section = ctx.config.section<ToolsSection>("tools");
+    const refs = ctx.config.section<Refs>("refs");
+    const opts = toolsOptions({
+      project: ctx.paths.project,
+      home: ctx.paths.home,
+      dataDir: ctx.paths.dataDir,
+      refs,
+      ...(section.max_output_chars !== undefined ? { maxOutputChars: section.max_output_chars } : {}),
+      ...(section.bash_timeout_ms !== undefined ? { bashTimeoutMs: section.bash_timeout_ms } : {}),
+      ...(section.ripgrep !== undefined ? { useRipgrep: section.ripgrep } : {}),
+    });
+    const engine = ctx.services.get<EngineService>("engine");
+    for (const tool of createTools(opts)) engine.tools.register(tool);
+  },
+};

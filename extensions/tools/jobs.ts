@@ -1,0 +1,222 @@
+/**
+ * Background jobs: `bash` with run_in_background starts one; `job_output` reads what it printed since the
+ * last read (from its log file, so memory never grows with a chatty job) and `job_kill` stops its process
+ * group. Jobs have no clock of their own; they end when they exit, on job_kill, or when this process exits.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import os from "node:os";
+import { StringDecoder } from "node:string_decoder";
+import type { ChildProcess } from "node:child_process";
+import type { SpawnSpec, ToolContext, ToolDefinition } from "../engine/api.js";
+import type { ToolsOptions } from "./api.js";
+import { optNumber, ToolInputError } from "./common.js";
+import { outputDir } from "./output.js";
+import { killGroup, startChild } from "./process.js";
+
+export interface Job {
+  id: string;
+  command: string;
+  pid: number | undefined;
+  child: ChildProcess;
+  logPath: string;
+  startedAt: number;
+  status: "running" | "exited" | "killed";
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+  done: Promise<void>;
+  /** bytes of the log already handed to the model */
+  readOffset: number;
+  decoder: StringDecoder;
+}
+
+interface JobTable {
+  next: number;
+  jobs: Map<string, Job>;
+}
+
+const KEY = "tools.jobs";
+/** every live job in this process, killed when the process exits so none is orphaned */
+const live = new Set<Job>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const j of live) {
+      if (j.pid !== undefined) {
+        try {
+          process.kill(-j.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+}
+
+export function jobTable(ctx: Pick<ToolContext, "state">): JobTable {
+  let t = ctx.state.get(KEY) as JobTable | undefined;
+  if (!t) {
+    t = { next: 1, jobs: new Map() };
+    ctx.state.set(KEY, t);
+  }
+  return t;
+}
+
+/** Kill every job of one session (a run with a wall clock ends its jobs with it). */
+export async function killSessionJobs(ctx: Pick<ToolContext, "state">): Promise<void> {
+  const jobs = [...jobTable(ctx).jobs.values()].filter((j) => j.status === "running");
+  for (const j of jobs) {
+    j.status = "killed";
+    killGroup(j.child);
+  }
+  await Promise.all(jobs.map((j) => j.done));
+}
+
+export function startJob(spec: SpawnSpec, command: string, ctx: ToolContext, opts: ToolsOptions): Job {
+  const table = jobTable(ctx);
+  const id = `job_${table.next++}`;
+  const logPath = path.join(outputDir(opts.dataDir, ctx.session.id), `${id}.log`);
+  fs.mkdirSync(path.dirname(logPath), { recursive: true });
+  const fd = fs.openSync(logPath, "w");
+  const { child, done } = startChild(spec, (s) => {
+    if (s) fs.writeSync(fd, s);
+  });
+  const job: Job = {
+    id,
+    command,
+    pid: child.pid,
+    child,
+    logPath,
+    startedAt: Date.now(),
+    status: "running",
+    readOffset: 0,
+    decoder: new StringDecoder("utf8"),
+    done: Promise.resolve(),
+  };
+  job.done = done.then((exit) => {
+    fs.closeSync(fd);
+    job.exit = exit;
+    if (job.status === "running") job.status = "exited";
+    live.delete(job);
+  });
+  table.jobs.set(id, job);
+  live.add(job);
+  installExitHook();
+  return job;
+}
+
+function exitText(job: Job): string {
+  const e = job.exit;
+  if (!e) return "";
+  if (e.code !== null) return `exit code: ${e.code}`;
+  const num = e.signal ? os.constants.signals[e.signal] : undefined;
+  return `exit code: ${num !== undefined ? 128 + num : "unknown"} (signal ${e.signal ?? "?"})`;
+}
+
+export function statusLine(job: Job): string {
+  if (job.status === "running") return `status: running (pid ${job.pid ?? "?"}, ${Math.round((Date.now() - job.startedAt) / 1000)}s)`;
+  return `status: ${job.status}${job.exit ? `, ${exitText(job)}` : ""}`;
+}
+
+/** New output since the last read (decoded without splitting a UTF-8 character). */
+export function readNew(job: Job): string {
+  let size: number;
+  try {
+    size = fs.statSync(job.logPath).size;
+  } catch {
+    return "";
+  }
+  if (size <= job.readOffset) return "";
+  const buf = Buffer.alloc(size - job.readOffset);
+  const fd = fs.openSync(job.logPath, "r");
+  try {
+    fs.readSync(fd, buf, 0, buf.length, job.readOffset);
+  } finally {
+    fs.closeSync(fd);
+  }
+  job.readOffset = size;
+  return job.decoder.write(buf);
+}
+
+function jobId(input: Record<string, unknown>, tool: string, ctx: ToolContext): Job {
+  const raw = input.job_id ?? input.bash_id ?? input.shell_id;
+  const table = jobTable(ctx);
+  const known = [...table.jobs.keys()];
+  if (typeof raw !== "string" || raw === "") {
+    throw new ToolInputError(`${tool}: 'job_id' is required (${known.length ? `jobs: ${known.join(", ")}` : "no background jobs in this session"})`);
+  }
+  const job = table.jobs.get(raw);
+  if (!job) throw new ToolInputError(`${tool}: no job '${raw}' in this session (${known.length ? `jobs: ${known.join(", ")}` : "none started"})`);
+  return job;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export function jobOutputTool(): ToolDefinition {
+  return {
+    name: "job_output",
+    kind: "read",
+    claudeName: "BashOutput",
+    description:
+      "Read a background job's new output since the last read, and its status (running, exited with its exit code, or killed). wait_ms waits up to that long for output or exit first.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        job_id: { type: "string", description: "the id bash returned, e.g. job_1" },
+        wait_ms: { type: "integer", minimum: 0, maximum: 600000, description: "wait up to this long for new output or the job's end (default 0)" },
+      },
+      required: ["job_id"],
+      additionalProperties: false,
+    },
+    toClaudeInput: (input) => ({ bash_id: input.job_id }),
+    fromClaudeInput: (input) => ({ job_id: input.bash_id ?? input.job_id, ...(input.wait_ms !== undefined ? { wait_ms: input.wait_ms } : {}) }),
+    ruleSubject: (input) => String(input.job_id ?? ""),
+    async run(input, ctx) {
+      const job = jobId(input, "job_output", ctx);
+      const wait = Math.min(optNumber("job_output", input, "wait_ms", 0) ?? 0, 600_000);
+      const until = Date.now() + wait;
+      let text = readNew(job);
+      while (text === "" && job.status === "running" && Date.now() < until && !ctx.signal.aborted) {
+        await sleep(Math.min(100, until - Date.now()), ctx.signal);
+        text = readNew(job);
+      }
+      if (job.status !== "running") text += readNew(job);
+      return {
+        content: `${job.id} ${statusLine(job)}\n${text === "" ? "(no new output)" : text}`,
+        metadata: { job_id: job.id, status: job.status, exit_code: job.exit?.code ?? null, log: job.logPath },
+      };
+    },
+  };
+}
+
+export function jobKillTool(): ToolDefinition {
+  return {
+    name: "job_kill",
+    kind: "execute",
+    claudeName: "KillShell",
+    description: "Stop a background job and every process it started (its process group).",
+    inputSchema: {
+      type: "object",
+      properties: { job_id: { type: "string", description: "the id bash returned, e.g. job_1" } },
+      required: ["job_id"],
+      additionalProperties: false,
+    },
+    toClaudeInput: (input) => ({ shell_id: input.job_id }),
+    fromClaudeInput: (input) => ({ job_id: input.shell_id ?? input.job_id }),
+    ruleSubject: (input) => String(input.job_id ?? ""),
+    async run(input, ctx) {
+      const job = jobId(input, "job_kill", ctx);
+      if (job.status !== "running") return { content: `${job.id} already ended (${statusLine(job)})`, metadata: { job_id: job.id, status: job.status } };
+      job.status = "killed";
+      killGroup(job.child);
+      await Promise.race([job.done, new Promise((r) => setTimeout(r, 3000).unref())]);
+      return { content: `${job.id} killed (${statusLine(job)})`, metadata: { job_id: job.id, status: job.status } };
+    },
+  };
+}

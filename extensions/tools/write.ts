@@ -1,0 +1,59 @@
+/** `write {file_path, content}`: create or overwrite a file (guarded by read-before-write and stale detection). */
+import fs from "node:fs";
+import path from "node:path";
+import type { ToolDefinition } from "../engine/api.js";
+import type { ToolsOptions } from "./api.js";
+import { reqString, toolPath, ToolInputError } from "./common.js";
+import { recordRead, writeRefusal } from "./guards.js";
+import { toolsState } from "./state.js";
+import { absoluteField, ruleSubjectPath } from "./subject.js";
+
+/** Stat a target; undefined when it does not exist. */
+export function statTarget(tool: string, file: string): fs.Stats | undefined {
+  try {
+    const st = fs.statSync(file);
+    if (st.isDirectory()) throw new ToolInputError(`${tool}: ${file} is a directory, not a file`);
+    return st;
+  } catch (e) {
+    if (e instanceof ToolInputError) throw e;
+    return undefined;
+  }
+}
+
+export function writeTool(opts: ToolsOptions): ToolDefinition {
+  return {
+    name: "write",
+    kind: "edit",
+    claudeName: "Write",
+    description:
+      "Write a whole file (creates parent directories). An existing file must have been read this session and be unchanged on disk since; prefer edit for changes to existing files.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        file_path: { type: "string", description: "the file to write (absolute, relative to the working directory, or @ref/path)" },
+        content: { type: "string", description: "the full new content" },
+      },
+      required: ["file_path", "content"],
+      additionalProperties: false,
+    },
+    toClaudeInput: (input, cwd) => absoluteField(opts, input, "file_path", cwd),
+    fromClaudeInput: (input) => ({ ...input }),
+    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.file_path, cwd),
+    async run(input, ctx) {
+      const file = toolPath(opts, ctx, reqString("write", input, "file_path", "the file to write"));
+      const content = input.content;
+      if (typeof content !== "string") throw new ToolInputError("write: 'content' is required and must be a string (the full file content)");
+      const state = toolsState(ctx);
+      const st = statTarget("write", file);
+      if (st) {
+        const refusal = writeRefusal(state, file, fs.readFileSync(file), st);
+        if (refusal) return { content: refusal, isError: true };
+      }
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+      recordRead(state, file, content);
+      const bytes = Buffer.byteLength(content);
+      return { content: st ? `Wrote ${bytes} bytes to ${file}` : `Created ${file} (${bytes} bytes)`, metadata: { path: file, bytes, created: !st } };
+    },
+  };
+}
