@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { migrate, type MigrationReport } from "./migrations.js";
+import { migrate, schemaVersion, SchemaTooNewError, LATEST_VERSION, type MigrationReport } from "./migrations.js";
 
 /** `OC_DB` (the CLI sets it from --db) wins over `<dataDir>/oceancode.db`. */
 export function resolveDbPath(env: NodeJS.ProcessEnv, dataDir: string): string {
@@ -38,6 +38,9 @@ export function openDb(file: string): OpenedDb {
   }
   try {
     db.pragma("busy_timeout = 5000");
+    // refuse a newer database before anything (even the journal mode) touches it
+    const found = schemaVersion(db);
+    if (found > LATEST_VERSION) throw new SchemaTooNewError(file, found);
     db.pragma("journal_mode = WAL");
     // NORMAL under WAL: a commit survives a process crash (kill -9); only power loss may drop the newest commits.
     db.pragma("synchronous = NORMAL");
@@ -46,7 +49,7 @@ export function openDb(file: string): OpenedDb {
     return { db, file, migration };
   } catch (e) {
     db.close();
-    if (e instanceof Error && e.name === "SchemaTooNewError") throw new StorageOpenError(e.message, { cause: e });
+    if (e instanceof SchemaTooNewError) throw new StorageOpenError(e.message, { cause: e });
     const msg = (e as Error).message;
     const hint = /not a database|malformed/i.test(msg) ? "the file is not an oceancode database; move it aside or pass --db <path>" : "check the file, or pass --db <path>";
     throw new StorageOpenError(`${file}: cannot use the database (${msg}); ${hint}`, { cause: e });

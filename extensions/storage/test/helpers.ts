@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
+import { expect } from "vitest";
 import type { Row, Session } from "../../engine/api.js";
 
 export function tempDir(prefix = "oc-storage-"): { dir: string; cleanup(): void } {
@@ -49,3 +51,38 @@ export function step(s: Session, opts: { newTurn?: boolean; text?: string; toolO
   s.totals.usage.inputTokens += 100;
   s.totals.usage.outputTokens += 10;
 }
+
+/**
+ * The on-disk prefix property: rows 1..k per session with no gap, no orphan row, events 1..m with no
+ * gap, no event (that names a row with rowSeq) ahead of its row, totals never ahead of the rows.
+ */
+export function checkPrefix(file: string): { rows: Map<string, number>; events: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    const orphans = db.prepare("SELECT COUNT(*) AS n FROM rows WHERE session_id NOT IN (SELECT id FROM sessions)").get() as { n: number };
+    expect(orphans.n).toBe(0);
+    const rows = new Map<string, number>();
+    for (const { session_id, n, mx, mn } of db.prepare("SELECT session_id, COUNT(*) AS n, MAX(seq) AS mx, MIN(seq) AS mn FROM rows GROUP BY session_id").all() as Array<{ session_id: string; n: number; mx: number; mn: number }>) {
+      expect({ session_id, mn, mx }).toEqual({ session_id, mn: 1, mx: n }); // 1..k, no gap
+      rows.set(session_id, n);
+    }
+    let events = 0;
+    for (const { session_id, n, mx } of db.prepare("SELECT session_id, COUNT(*) AS n, MAX(seq) AS mx FROM events GROUP BY session_id").all() as Array<{ session_id: string; n: number; mx: number }>) {
+      expect({ session_id, mx }).toEqual({ session_id, mx: n });
+      events += n;
+    }
+    const ahead = db.prepare("SELECT COUNT(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM rows r WHERE r.session_id = e.session_id AND r.seq = json_extract(e.json, '$.rowSeq'))").get() as { n: number };
+    expect(ahead.n).toBe(0);
+    // totals never run ahead of the rows they count
+    for (const s of db.prepare("SELECT id, totals FROM sessions").all() as Array<{ id: string; totals: string }>) {
+      const steps = (JSON.parse(s.totals) as { steps?: number }).steps ?? 0;
+      const onDisk = (db.prepare("SELECT COUNT(*) AS n FROM rows WHERE session_id = ? AND role = 'assistant'").get(s.id) as { n: number }).n;
+      expect(steps).toBeLessThanOrEqual(onDisk);
+    }
+    return { rows, events };
+  } finally {
+    db.close();
+  }
+}
+
