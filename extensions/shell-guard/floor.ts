@@ -1,0 +1,168 @@
+/**
+ * The dangerous floor (deny) and the catastrophic-delete guard (ask), on one peeled command.
+ * The floor: rm -r of /, git push --force, dd of=/dev/*, recursive chmod/chown of /, mkfs*, writes to
+ * block devices. The guard: recursive deletion of ~, the project root (or an ancestor of either), or
+ * of a target the parser cannot resolve (unset variable, $(...), xargs input), and find / -delete.
+ */
+import path from "node:path";
+import type { Resolved } from "./words.js";
+
+export interface Finding {
+  kind: "floor" | "guard";
+  reason: string;
+}
+
+export interface FloorContext {
+  cwd: string;
+  home: string;
+  project: string;
+  fromStdin: boolean;
+}
+
+const HARMLESS_DEV = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+|full|random|urandom)$/;
+
+/** Short flags may be combined (-rf, -Rf); long flags stand alone. */
+function hasFlag(args: string[], short: string[], long: string[]): boolean {
+  for (const a of args) {
+    if (a === "--") break;
+    if (a.startsWith("--")) {
+      if (long.includes(a.split("=")[0]!)) return true;
+    } else if (a.startsWith("-") && a.length > 1 && short.some((s) => a.slice(1).includes(s))) return true;
+  }
+  return false;
+}
+
+function operands(args: Resolved[]): Resolved[] {
+  const out: Resolved[] = [];
+  let end = false;
+  for (const a of args) {
+    if (!end && a.value === "--") {
+      end = true;
+      continue;
+    }
+    if (!end && a.known && a.value.startsWith("-") && a.value !== "-") continue;
+    out.push(a);
+  }
+  return out;
+}
+
+function isAncestorOrSelf(p: string, of: string): boolean {
+  const rel = path.relative(p, of);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+type Target = { kind: "root" } | { kind: "precious"; what: string } | { kind: "unknown" } | { kind: "ok" };
+
+/** What a deletion target means: "/" itself, the home or project (or an ancestor), unknowable, or fine. */
+function target(t: Resolved, ctx: FloorContext): Target {
+  if (!t.known) return { kind: "unknown" };
+  let v = t.value.trim();
+  if (v === "") return { kind: "unknown" };
+  // "/*", "/.*", "dir/*": the glob deletes the directory's contents, as bad as the directory
+  v = v.replace(/(\/+)(\.?\*|\.)$/, "$1") || "/";
+  const abs = path.resolve(ctx.cwd, v);
+  if (abs === "/") return { kind: "root" };
+  if (isAncestorOrSelf(abs, ctx.home)) return { kind: "precious", what: `the home directory (${ctx.home})` };
+  if (isAncestorOrSelf(abs, ctx.project)) return { kind: "precious", what: `the project root (${ctx.project})` };
+  return { kind: "ok" };
+}
+
+function recursiveDelete(name: string, targets: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
+  if (ctx.fromStdin) return { kind: "guard", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` };
+  let worst: Finding | undefined;
+  for (const t of targets) {
+    const k = target(t, ctx);
+    if (k.kind === "root") return { kind: "floor", reason: `${how} of / (dangerous floor)` };
+    if (k.kind === "precious") worst ??= { kind: "guard", reason: `${how} of ${k.what}` };
+    if (k.kind === "unknown") worst ??= { kind: "guard", reason: `${how} of '${t.value}', which cannot be resolved before it runs` };
+  }
+  void name;
+  return worst;
+}
+
+function gitSubcommand(args: Resolved[]): { sub: string; rest: Resolved[]; configOverride: boolean } {
+  let i = 0;
+  let configOverride = false;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "-C" || v === "--git-dir" || v === "--work-tree" || v === "--namespace" || v === "--exec-path") {
+      i++;
+      continue;
+    }
+    if (v === "-c" || v === "--config-env") {
+      configOverride = true;
+      i++;
+      continue;
+    }
+    if (v.startsWith("-")) continue;
+    break;
+  }
+  return { sub: args[i]?.value ?? "", rest: args.slice(i + 1), configOverride };
+}
+
+export { gitSubcommand, hasFlag, operands };
+
+export function checkFloor(argv: Resolved[], redirectTargets: Resolved[], ctx: FloorContext): Finding | undefined {
+  for (const r of redirectTargets) {
+    if (r.known && r.value.startsWith("/dev/") && !HARMLESS_DEV.test(r.value)) {
+      return { kind: "floor", reason: `writes to the device ${r.value} (dangerous floor)` };
+    }
+  }
+  if (!argv.length) return undefined;
+  const name = argv[0]!.value;
+  const args = argv.slice(1);
+  const flat = args.map((a) => a.value);
+  if (!argv[0]!.known) return undefined;
+
+  if (/^mkfs/.test(name) || name === "mke2fs" || name === "wipefs") return { kind: "floor", reason: `${name} formats a filesystem (dangerous floor)` };
+
+  if (name === "rm" || name === "rmdir" || name === "shred" || name === "unlink") {
+    const recursive = name === "rm" && hasFlag(flat, ["r", "R"], ["--recursive"]);
+    if (flat.includes("--no-preserve-root")) return { kind: "floor", reason: "rm --no-preserve-root (dangerous floor)" };
+    if (recursive) return recursiveDelete(name, operands(args), ctx, "recursive rm");
+    return undefined;
+  }
+
+  if (name === "find") {
+    const destructive = flat.some((a) => a === "-delete" || a === "-exec" || a === "-execdir" || a === "-ok" || a === "-okdir");
+    const deletes = flat.includes("-delete") || /(^|\s)(-exec|-execdir|-ok|-okdir)\s+(\S*\/)?(rm|shred|unlink)\b/.test(flat.join(" "));
+    if (!destructive || !deletes) return undefined;
+    const roots: Resolved[] = [];
+    for (const a of args) {
+      if (a.known && (a.value.startsWith("-") || a.value === "(" || a.value === "!")) break;
+      roots.push(a);
+    }
+    if (!roots.length) roots.push({ value: ".", known: true });
+    const f = recursiveDelete(name, roots, ctx, "find deleting");
+    // find / -delete asks (it is a guard, not the floor): it stops at the first permission error
+    return f && f.kind === "floor" ? { kind: "guard", reason: f.reason.replace(" (dangerous floor)", "") } : f;
+  }
+
+  if (name === "git") {
+    const { sub, rest } = gitSubcommand(args);
+    if (sub === "push") {
+      const r = rest.map((a) => a.value);
+      if (hasFlag(r, ["f"], ["--force", "--force-with-lease", "--force-if-includes"]) || r.some((a) => a.startsWith("+") && a.length > 1)) {
+        return { kind: "floor", reason: "git push --force rewrites shared history (dangerous floor)" };
+      }
+    }
+    return undefined;
+  }
+
+  if (name === "dd") {
+    const of = flat.find((a) => a.startsWith("of="));
+    if (of && of.slice(3).startsWith("/dev/") && !HARMLESS_DEV.test(of.slice(3))) return { kind: "floor", reason: `dd ${of} writes a raw device (dangerous floor)` };
+    return undefined;
+  }
+
+  if (name === "chmod" || name === "chown" || name === "chgrp") {
+    if (!hasFlag(flat, ["R"], ["--recursive"])) return undefined;
+    const ops = operands(args).slice(1); // the first operand is the mode / owner
+    for (const t of ops) {
+      const k = target(t, ctx);
+      if (k.kind === "root") return { kind: "floor", reason: `recursive ${name} of / (dangerous floor)` };
+    }
+    return undefined;
+  }
+  return undefined;
+}

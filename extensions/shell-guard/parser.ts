@@ -1,0 +1,22 @@
+/** Loads web-tree-sitter and the tree-sitter-bash grammar once per process. */
+import path from "node:path";
+import { createRequire } from "node:module";
+import { Parser, Language } from "web-tree-sitter";
+
+let ready: Promise<Parser> | undefined;
+
+function grammarPath(): string {
+  const req = createRequire(import.meta.url);
+  return path.join(path.dirname(req.resolve("tree-sitter-bash/package.json")), "tree-sitter-bash.wasm");
+}
+
+export function bashParser(): Promise<Parser> {
+  ready ??= (async () => {
+    await Parser.init();
+    const lang = await Language.load(grammarPath());
+    const p = new Parser();
+    p.setLanguage(lang);
+    return p;
+  })();
+  return ready;
+}

@@ -1,0 +1,111 @@
+/**
+ * Wrapper peeling: sudo, doas, env, nice, ionice, timeout, xargs, command, exec, nohup, time,
+ * stdbuf, setsid, watch, busybox, builtin, leading VAR=val and absolute paths (/bin/rm -> rm).
+ * What is left is the command that actually runs.
+ */
+import type { Resolved } from "./words.js";
+
+export interface Peeled {
+  argv: Resolved[];
+  wrappers: string[];
+  /** xargs supplies more arguments from stdin: the targets are unknowable */
+  fromStdin: boolean;
+}
+
+/** options that take a value, per wrapper */
+const VALUE_OPTS: Record<string, string[]> = {
+  sudo: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--chdir", "--prompt", "--role", "--type", "--other-user", "--close-from", "--host", "--command-timeout"],
+  doas: ["-u", "-C"],
+  env: ["-u", "-C", "--unset", "--chdir"],
+  nice: ["-n", "--adjustment"],
+  ionice: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  xargs: ["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-lines", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--replace", "--process-slot-var"],
+  stdbuf: ["-i", "-o", "-e", "--input", "--output", "--error"],
+  watch: ["-n", "-d", "--interval", "--differences"],
+  time: ["-f", "-o", "--format", "--output"],
+  setsid: [],
+  nohup: [],
+  exec: ["-a"],
+  command: [],
+  builtin: [],
+  busybox: [],
+  chrt: [],
+  caffeinate: [],
+  unbuffer: [],
+};
+
+export const WRAPPERS = new Set(Object.keys(VALUE_OPTS));
+
+export function baseName(cmd: string): string {
+  const i = cmd.lastIndexOf("/");
+  return i >= 0 && i < cmd.length - 1 ? cmd.slice(i + 1) : cmd;
+}
+
+const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+export function peel(argvIn: Resolved[]): Peeled {
+  let argv = argvIn.slice();
+  const wrappers: string[] = [];
+  let fromStdin = false;
+  for (let guard = 0; guard < 32; guard++) {
+    while (argv.length && ASSIGN.test(argv[0]!.value)) argv.shift();
+    if (!argv.length) break;
+    const head = argv[0]!;
+    const name = baseName(head.value);
+    if (name !== head.value) argv[0] = { value: name, known: head.known };
+    if (!head.known || !WRAPPERS.has(name)) break;
+    // `command -v x` / `command -V x` only looks a name up
+    if (name === "command" && argv.some((a) => a.value === "-v" || a.value === "-V")) break;
+    const valued = VALUE_OPTS[name]!;
+    let i = 1;
+    if (name === "env") {
+      // env -S "cmd args" splits its string into words
+      const out: Resolved[] = [];
+      for (; i < argv.length; i++) {
+        const v = argv[i]!.value;
+        if (v === "--") {
+          i++;
+          break;
+        }
+        if (v === "-S" || v === "--split-string") {
+          const s = argv[i + 1];
+          if (s) out.push(...s.value.split(/\s+/).filter(Boolean).map((value) => ({ value, known: s.known })));
+          i += 2;
+          break;
+        }
+        if (v.startsWith("-S") && v.length > 2) {
+          out.push(...v.slice(2).split(/\s+/).filter(Boolean).map((value) => ({ value, known: argv[i]!.known })));
+          i++;
+          break;
+        }
+        if (valued.includes(v)) {
+          i++;
+          continue;
+        }
+        if (v.startsWith("-") || ASSIGN.test(v)) continue;
+        break;
+      }
+      argv = [...out, ...argv.slice(i)];
+      wrappers.push(name);
+      continue;
+    }
+    for (; i < argv.length; i++) {
+      const v = argv[i]!.value;
+      if (v === "--") {
+        i++;
+        break;
+      }
+      if (!v.startsWith("-") || v === "-") break;
+      if (valued.includes(v)) i++;
+      else if (name === "nice" && /^-\d+$/.test(v)) continue;
+    }
+    if (name === "timeout" && i < argv.length) i++; // the duration
+    if (name === "chrt" && i < argv.length) i++; // the priority
+    if (name === "xargs") fromStdin = true;
+    wrappers.push(name);
+    argv = argv.slice(i);
+    if (name === "xargs" && argv.length === 0) argv = [{ value: "echo", known: true }];
+  }
+  return { argv, wrappers, fromStdin };
+}
