@@ -1,0 +1,48 @@
+/** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to ProviderError kinds. */
+import Anthropic from "@anthropic-ai/sdk";
+import { ProviderError } from "../engine/api.js";
+
+export const FIX_KEY = "store one with `oceancode key anthropic <key>`, set ANTHROPIC_API_KEY, or run `oceancode auth`";
+
+/** retry-after-ms, else retry-after (seconds or an HTTP date), in ms. */
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers?.get("retry-after");
+  if (!ra) return undefined;
+  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+interface ErrorBody {
+  type?: string;
+  message?: string;
+  error?: { type?: string; message?: string };
+}
+
+export function toProviderError(e: unknown, signal: AbortSignal): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (signal.aborted || e instanceof Anthropic.APIUserAbortError) return new ProviderError("aborted", "the request was cancelled");
+  if (e instanceof Anthropic.APIConnectionError) return new ProviderError("network", `cannot reach the Anthropic API: ${e.message}`);
+  if (!(e instanceof Anthropic.APIError)) {
+    // fetch body errors ("terminated", ECONNRESET) surface raw while the stream is read
+    return new ProviderError("network", `the Anthropic stream broke: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const body = (e.error ?? {}) as ErrorBody;
+  const type = body.error?.type ?? body.type ?? "";
+  const message = body.error?.message ?? body.message ?? e.message;
+  const status = e.status;
+  const where = status ? `Anthropic ${status}` : "Anthropic";
+  if (status === 429 || type === "rate_limit_error") return new ProviderError("rate_limit", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (status === 529 || type === "overloaded_error") return new ProviderError("overloaded", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (/prompt is too long|too many tokens|context (window|length)/i.test(message) || status === 413) {
+    return new ProviderError("prompt_too_long", `${where}: ${message}`, status);
+  }
+  if (status === 401 || status === 403 || type === "authentication_error" || type === "permission_error") {
+    return new ProviderError("auth", `${where}: ${message} — check the API key: ${FIX_KEY}`, status);
+  }
+  if ((status !== undefined && status >= 500) || type === "api_error") return new ProviderError("server", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (status === 408) return new ProviderError("network", `${where}: ${message}`, status);
+  return new ProviderError("bad_request", `${where}: ${message}`, status);
+}

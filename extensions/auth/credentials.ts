@@ -1,0 +1,77 @@
+/** The credentials service: env vars win, else auth.json. Re-reads the file only when it changed. */
+import fs from "node:fs";
+import path from "node:path";
+import type { CredentialSource, CredentialsService } from "./api.js";
+import { readAuthFile, writeAuthFile, type AuthFile } from "./store.js";
+
+const ENV_VARS: Record<string, string> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+};
+
+export function envVarFor(provider: string): string {
+  return ENV_VARS[provider] ?? `${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;
+}
+
+export function authFilePath(dataDir: string): string {
+  return path.join(dataDir, "auth.json");
+}
+
+export function createCredentials(opts: { dataDir: string; env: NodeJS.ProcessEnv; warn?: (msg: string) => void }): CredentialsService {
+  const file = authFilePath(opts.dataDir);
+  let cache: { stamp: string; data: AuthFile } | undefined;
+  let warned = "";
+
+  const load = (): AuthFile => {
+    let stamp: string;
+    try {
+      const st = fs.statSync(file);
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      return {};
+    }
+    if (cache?.stamp === stamp) return cache.data;
+    try {
+      cache = { stamp, data: readAuthFile(file) };
+      return cache.data;
+    } catch (e) {
+      // a broken file means "no stored keys" for reads; one warning per distinct problem
+      const msg = (e as Error).message;
+      if (msg !== warned) opts.warn?.(msg);
+      warned = msg;
+      return {};
+    }
+  };
+
+  const fromEnv = (provider: string): string | undefined => {
+    const v = opts.env[envVarFor(provider)];
+    return v && v.trim() ? v.trim() : undefined;
+  };
+
+  return {
+    file,
+    envVar: envVarFor,
+    get(provider) {
+      return fromEnv(provider) ?? load()[provider]?.key;
+    },
+    source(provider): CredentialSource | undefined {
+      if (fromEnv(provider)) return { kind: "env", variable: envVarFor(provider) };
+      return load()[provider] ? { kind: "file", file } : undefined;
+    },
+    set(provider, key) {
+      // read strictly: a malformed file is reported, never overwritten (it may hold other keys)
+      const data = readAuthFile(file);
+      data[provider] = { type: "api", key };
+      writeAuthFile(file, data);
+      cache = undefined;
+    },
+    remove(provider) {
+      const data = readAuthFile(file);
+      if (!data[provider]) return false;
+      delete data[provider];
+      writeAuthFile(file, data);
+      cache = undefined;
+      return true;
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * A fake Anthropic Messages API on 127.0.0.1 speaking the real wire format (SSE streaming and plain JSON),
+ * scriptable per request, recording every request body. Tests and benchmarks drive it through the real SDK:
+ *
+ *   const fake = await startFakeAnthropic();
+ *   fake.enqueue({ toolCalls: [{ name: "read", input: { path: "a.txt" } }] }, { text: "done" });
+ *   env.ANTHROPIC_BASE_URL = fake.url;  // the SDK appends /v1/messages
+ *   ... fake.requests[1].body.messages ...
+ *
+ * With the queue empty, `respond(fn)` decides; without it the reply is `ok: <last user text>`.
+ * Usage is computed by a prompt-cache model (cache_control breakpoints) unless a reply sets it.
+ */
+import type http from "node:http";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { PrefixCache, type PrefixBlock } from "./prefix-cache.js";
+
+export interface FakeToolCall {
+  id?: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface AnthropicUsageFields {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+export type AnthropicReply =
+  /** a normal answer: text, then tool calls (stop_reason tool_use when any) */
+  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string }
+  /** an HTTP error with Anthropic's error body (or `body` verbatim) */
+  | { type: "error"; status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: unknown }
+  /** stream message_start and `text`, then destroy the socket */
+  | { type: "drop"; text?: string }
+  /** an `event: error` inside a 200 stream (how overload often arrives mid-answer) */
+  | { type: "stream_error"; errorType?: string; message?: string; text?: string }
+  /** 400 invalid_request_error "prompt is too long: N tokens > M maximum" */
+  | { type: "too_long"; tokens?: number; max?: number };
+
+export interface AnthropicRequestBody {
+  model?: string;
+  max_tokens?: number;
+  stream?: boolean;
+  system?: string | Array<Record<string, unknown>>;
+  tools?: Array<Record<string, unknown>>;
+  messages?: Array<{ role: string; content: string | Array<Record<string, unknown>> }>;
+  [k: string]: unknown;
+}
+
+export type AnthropicRecorded = RecordedRequest<AnthropicRequestBody>;
+
+export interface FakeAnthropicOptions extends FakeServerOptions {
+  /** when set, requests whose x-api-key differs get 401 */
+  apiKey?: string;
+  /** characters per text_delta / input_json_delta (default 16) */
+  chunkChars?: number;
+  /** the prompt-cache model's minimum cacheable prefix in tokens (default 0; the real API uses 1024+) */
+  cacheMinTokens?: number;
+}
+
+export interface FakeAnthropicServer extends BaseServer<AnthropicRequestBody> {
+  enqueue(...replies: AnthropicReply[]): void;
+  /** decides replies once the queue is empty */
+  respond(fn: ((req: AnthropicRecorded) => AnthropicReply) | undefined): void;
+  /** replies still queued */
+  readonly pending: number;
+  /** usage totals the fake reported */
+  readonly totals: AnthropicUsageFields;
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  529: "overloaded_error",
+};
+
+/** The request as cache blocks: tools, system, then every message content block (markers stripped). */
+export function anthropicBlocks(body: AnthropicRequestBody): PrefixBlock[] {
+  const out: PrefixBlock[] = [];
+  const push = (b: Record<string, unknown>, prefix = "") => {
+    const { cache_control, ...rest } = b;
+    out.push({ json: prefix + JSON.stringify(rest), breakpoint: cache_control !== undefined });
+  };
+  for (const t of body.tools ?? []) push(t, "tool:");
+  if (typeof body.system === "string") out.push({ json: `system:${body.system}`, breakpoint: false });
+  else for (const s of body.system ?? []) push(s, "system:");
+  (body.messages ?? []).forEach((m, i) => {
+    if (typeof m.content === "string") out.push({ json: `${i}:${m.role}:${JSON.stringify(m.content)}`, breakpoint: false });
+    else for (const b of m.content) push(b, `${i}:${m.role}:`);
+  });
+  return out;
+}
+
+/** The API key a request carried: x-api-key, or a bearer token (newer SDKs send the key that way). */
+export function sentKey(req: AnthropicRecorded): string | undefined {
+  const x = req.headers["x-api-key"];
+  if (typeof x === "string") return x;
+  const auth = req.headers.authorization;
+  return typeof auth === "string" && auth.startsWith("Bearer ") ? auth.slice(7) : undefined;
+}
+
+export function lastUserText(body: AnthropicRequestBody): string {
+  const msgs = body.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i]!;
+    if (m.role !== "user") continue;
+    if (typeof m.content === "string") return m.content;
+    for (let j = m.content.length - 1; j >= 0; j--) if (m.content[j]!.type === "text") return String(m.content[j]!.text);
+  }
+  return "";
+}
+
+export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
+  const queue: AnthropicReply[] = [];
+  let responder: ((req: AnthropicRecorded) => AnthropicReply) | undefined;
+  const cache = new PrefixCache("breakpoints", opts.cacheMinTokens ?? 0);
+  const totals: AnthropicUsageFields = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const n = opts.chunkChars ?? 16;
+  let ids = 0;
+
+  const handle = (req: AnthropicRecorded, res: http.ServerResponse): void => {
+    if (req.method !== "POST" || !req.path.startsWith("/v1/messages")) {
+      return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `fake anthropic: no route ${req.method} ${req.path}` } });
+    }
+    if (req.path.startsWith("/v1/messages/count_tokens")) {
+      return sendJson(res, 200, { input_tokens: estimateTokens(req.raw) });
+    }
+    if (opts.apiKey !== undefined && sentKey(req) !== opts.apiKey) {
+      return sendJson(res, 401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+    }
+    const reply: AnthropicReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserText(req.body)}` };
+    const body = req.body;
+    switch (reply.type) {
+      case "error": {
+        const type = reply.errorType ?? ERROR_TYPES[reply.status] ?? "api_error";
+        return sendJson(res, reply.status, reply.body ?? { type: "error", error: { type, message: reply.message ?? `fake ${type}` } }, { "request-id": `req_fake_${ids++}`, ...reply.headers });
+      }
+      case "too_long": {
+        const tokens = reply.tokens ?? estimateTokens(req.raw);
+        const max = reply.max ?? 200_000;
+        return sendJson(res, 400, { type: "error", error: { type: "invalid_request_error", message: `prompt is too long: ${tokens} tokens > ${max} maximum` } });
+      }
+      default:
+        break;
+    }
+    const usage = computeUsage(reply.type === undefined || reply.type === "message" ? reply : {});
+    const msgId = `msg_fake_${ids++}`;
+    const start = { id: msgId, type: "message", role: "assistant", model: body.model ?? "fake", content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } };
+    if (reply.type === "drop" || reply.type === "stream_error") {
+      res.writeHead(200, sseHeaders());
+      let text = sse("message_start", { type: "message_start", message: start });
+      text += sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+      for (const c of chunks(reply.text ?? "partial answer", n)) text += sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: c } });
+      if (reply.type === "drop") return writeThenDrop(res, text);
+      text += sse("error", { type: "error", error: { type: reply.errorType ?? "overloaded_error", message: reply.message ?? "Overloaded" } });
+      res.end(text);
+      return;
+    }
+    const msg = reply as Extract<AnthropicReply, { type?: "message" }>;
+    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `toolu_fake_${ids++}`, name: c.name, input: c.input }));
+    const stopReason = msg.stopReason ?? (calls.length ? "tool_use" : "end_turn");
+    const outTokens = msg.usage?.output_tokens ?? Math.max(1, estimateTokens((msg.text ?? "") + calls.map((c) => JSON.stringify(c.input)).join("")));
+    const finalUsage = { ...usage, output_tokens: outTokens };
+    for (const k of Object.keys(totals) as Array<keyof AnthropicUsageFields>) totals[k] += finalUsage[k];
+
+    if (!body.stream) {
+      const content: unknown[] = [];
+      if (msg.text) content.push({ type: "text", text: msg.text });
+      for (const c of calls) content.push({ type: "tool_use", ...c });
+      return sendJson(res, 200, { ...start, content, stop_reason: stopReason, usage: finalUsage });
+    }
+    res.writeHead(200, sseHeaders());
+    let out = sse("message_start", { type: "message_start", message: start });
+    let index = 0;
+    if (msg.text !== undefined && msg.text !== "") {
+      out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+      out += sse("ping", { type: "ping" });
+      for (const c of chunks(msg.text, n)) out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: c } });
+      out += sse("content_block_stop", { type: "content_block_stop", index });
+      index++;
+    }
+    for (const c of calls) {
+      out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } });
+      for (const part of chunks(JSON.stringify(c.input), n)) out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } });
+      out += sse("content_block_stop", { type: "content_block_stop", index });
+      index++;
+    }
+    out += sse("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } });
+    out += sse("message_stop", { type: "message_stop" });
+    res.end(out);
+
+    function computeUsage(r: { usage?: Partial<AnthropicUsageFields> }): Omit<AnthropicUsageFields, "output_tokens"> {
+      const sim = cache.apply(anthropicBlocks(body));
+      return {
+        input_tokens: r.usage?.input_tokens ?? sim.inputTokens,
+        cache_read_input_tokens: r.usage?.cache_read_input_tokens ?? sim.readTokens,
+        cache_creation_input_tokens: r.usage?.cache_creation_input_tokens ?? sim.writeTokens,
+      };
+    }
+  };
+
+  const base = await startServer<AnthropicRequestBody>(opts, handle);
+  // defineProperties, not Object.assign: the getters must stay live
+  return Object.defineProperties(base, {
+    enqueue: { value: (...r: AnthropicReply[]) => void queue.push(...r) },
+    respond: { value: (fn: ((req: AnthropicRecorded) => AnthropicReply) | undefined) => void (responder = fn) },
+    pending: { get: () => queue.length },
+    totals: { value: totals },
+  }) as FakeAnthropicServer;
+}
+
+function sse(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function sseHeaders(): http.OutgoingHttpHeaders {
+  return { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "request-id": `req_fake_${Date.now()}` };
+}
