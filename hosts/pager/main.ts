@@ -14,11 +14,11 @@ import type { TidelineService } from "./meter.js";
 
 export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
 
-/** The model a fresh pager session starts on: $OC_MODEL, else config `model`, else the scripted echo model. */
+/** The model a fresh pager session starts on, chosen as `oceancode run` does: config `model`, else $OC_MODEL, else the default. */
 export function pagerModel(env: NodeJS.ProcessEnv, configured: unknown): string {
-  if (env.OC_MODEL) return env.OC_MODEL;
   if (typeof configured === "string" && configured) return configured;
-  return "scripted/echo";
+  if (env.OC_MODEL) return env.OC_MODEL;
+  return "anthropic/claude-sonnet-4-5";
 }
 
 export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }): Promise<number> {

@@ -1,0 +1,141 @@
+/**
+ * A real terminal for UI tests: runs a command inside a detached tmux session (a real PTY) and reads
+ * the screen back with capture-pane. start / send / key / waitFor / screen / resize / close.
+ *
+ *   const t = await startPty({ args: [CLI], env: sb.env, cwd: sb.project, cols: 80, rows: 24 });
+ *   await t.waitFor("❯");
+ *   t.send("hello"); t.key("Enter");
+ *   await t.waitFor("ok: hello");
+ *   t.close();
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface PtyOptions {
+  /** program and its args; default program is node */
+  command?: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  cols?: number;
+  rows?: number;
+}
+
+export interface Pty {
+  readonly name: string;
+  /** type literal text (no key names interpreted) */
+  send(text: string): void;
+  /** press keys by tmux name: Enter, Escape, Up, C-c, S-Enter, BSpace … */
+  key(...keys: string[]): void;
+  /** the visible screen, one string (rows joined by \n) */
+  screen(): string;
+  /** the screen plus the scrollback */
+  history(): string;
+  /** resolve when `text` (string or RegExp) is on the screen (or in history with `inHistory`) */
+  waitFor(text: string | RegExp, timeoutMs?: number, opts?: { inHistory?: boolean }): Promise<string>;
+  /** resolve when `text` is no longer on the screen */
+  waitGone(text: string | RegExp, timeoutMs?: number): Promise<string>;
+  resize(cols: number, rows: number): void;
+  /** is the program still running? */
+  alive(): boolean;
+  /** the program's exit status once it ended (undefined while running) */
+  exitStatus(): number | undefined;
+  close(): void;
+}
+
+export function hasTmux(): boolean {
+  return spawnSync("tmux", ["-V"]).status === 0;
+}
+
+function shq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+let counter = 0;
+
+export function startPty(o: PtyOptions): Pty {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-pty-"));
+  const sock = path.join(dir, "tmux.sock");
+  const name = `oc${process.pid}x${++counter}`;
+  const statusFile = path.join(dir, "status");
+  const cols = o.cols ?? 80;
+  const rows = o.rows ?? 24;
+  const env = { ...(o.env ?? process.env), TERM: "xterm-256color" };
+  // the exported env is the whole environment the program sees (tmux's server env is not inherited)
+  const exports = Object.entries(env)
+    .filter(([k, v]) => v !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+    .map(([k, v]) => `export ${k}=${shq(String(v))}`)
+    .join("; ");
+  const prog = [o.command ?? process.execPath, ...o.args].map(shq).join(" ");
+  const script = `env -i /bin/sh -c ${shq(`${exports}; cd ${shq(o.cwd ?? process.cwd())}; ${prog}; echo $? > ${shq(statusFile)}; sleep 600`)}`;
+  const tmux = (...a: string[]) => execFileSync("tmux", ["-S", sock, ...a], { encoding: "utf8" });
+  execFileSync("tmux", ["-S", sock, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), script], { env: { PATH: process.env.PATH, HOME: os.tmpdir(), TERM: "xterm-256color" } });
+  tmux("set-option", "-t", name, "status", "off");
+  tmux("set-option", "-t", name, "history-limit", "20000");
+  tmux("set-window-option", "-t", name, "window-size", "manual");
+
+  const screen = () => {
+    try {
+      return tmux("capture-pane", "-p", "-t", name);
+    } catch {
+      return "";
+    }
+  };
+  const history = () => {
+    try {
+      return tmux("capture-pane", "-p", "-S", "-20000", "-t", name);
+    } catch {
+      return "";
+    }
+  };
+  const matches = (s: string, t: string | RegExp) => (typeof t === "string" ? s.includes(t) : t.test(s));
+  const poll = async (test: () => boolean, what: string, timeoutMs: number, read: () => string): Promise<string> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      if (test()) return read();
+      if (Date.now() > until) throw new Error(`pty: timed out after ${timeoutMs}ms waiting for ${what}\n--- screen ---\n${read()}\n--------------`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  };
+  const exitStatus = () => {
+    try {
+      return Number(fs.readFileSync(statusFile, "utf8").trim());
+    } catch {
+      return undefined;
+    }
+  };
+
+  return {
+    name,
+    send(text) {
+      tmux("send-keys", "-t", name, "-l", text);
+    },
+    key(...keys) {
+      tmux("send-keys", "-t", name, ...keys);
+    },
+    screen,
+    history,
+    waitFor(text, timeoutMs = 15_000, opts = {}) {
+      const read = opts.inHistory ? history : screen;
+      return poll(() => matches(read(), text), JSON.stringify(String(text)), timeoutMs, read);
+    },
+    waitGone(text, timeoutMs = 15_000) {
+      return poll(() => !matches(screen(), text), `${String(text)} to disappear`, timeoutMs, screen);
+    },
+    resize(c, r) {
+      tmux("resize-window", "-t", name, "-x", String(c), "-y", String(r));
+    },
+    alive: () => exitStatus() === undefined,
+    exitStatus,
+    close() {
+      try {
+        tmux("kill-server");
+      } catch {
+        /* already gone */
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
