@@ -50,7 +50,8 @@ export function extensionChecks(info: KernelIntrospection): CheckLine[] {
   for (const e of info.extensions) counts.set(e.state, (counts.get(e.state) ?? 0) + 1);
   const failed = counts.get("failed") ?? 0;
   const out: CheckLine[] = [
-    line(failed ? "FAIL" : "ok", "extensions", STATES.map((s) => `${s}=${counts.get(s) ?? 0}`).join(" ")),
+    // the summary is not a problem of its own: each failed extension gets its own FAIL line
+    line(failed ? "warn" : "ok", "extensions", STATES.map((s) => `${s}=${counts.get(s) ?? 0}`).join(" ")),
   ];
   for (const e of info.extensions) {
     if (e.state === "failed") out.push(line("FAIL", `extension ${e.qualifiedId} (${e.tier})`, `failed: ${e.reason ?? "unknown"}`));
@@ -89,6 +90,9 @@ export function dataDirCheck(dataDir: string): CheckLine {
   }
   let parent = path.dirname(dataDir);
   while (!fs.existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+  if (!fs.statSync(parent).isDirectory()) {
+    return line("FAIL", check, `cannot be created: ${parent} is a file, not a directory; move it or set XDG_DATA_HOME`);
+  }
   try {
     fs.accessSync(parent, fs.constants.W_OK);
     return line("ok", check, `absent; will be created under ${parent}`);

@@ -1,8 +1,8 @@
 /** `oceancode doctor [--storage]`: one line per health check, then DOCTOR_OK or DOCTOR_FAIL problems=<n>. */
 import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
-import type { StorageService } from "../storage/api.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
@@ -15,17 +15,14 @@ function size(file: string): number {
   }
 }
 
-async function storageChecks(ctx: ExtensionContext): Promise<CheckLine[]> {
-  const storage = ctx.services.tryGet<StorageService>("storage");
-  if (!storage) return [{ status: "warn", check: "storage", detail: "no active extension provides the storage service" }];
-  const sessions = await storage.listSessions();
-  return [
-    {
-      status: "ok",
-      check: `storage ${storage.dbPath}`,
-      detail: `${size(storage.dbPath)} bytes (wal ${size(`${storage.dbPath}-wal`)} bytes) sessions=${sessions.length}`,
-    },
-  ];
+/**
+ * --storage: sizes of the database files, read from disk without opening the database (opening it
+ * would activate the storage extension and, through its optional services, the engine).
+ */
+function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): CheckLine[] {
+  const db = env.OC_DB ? path.resolve(env.OC_DB) : path.join(ctx.paths.dataDir, "oceancode.db");
+  if (!fs.existsSync(db)) return [{ status: "info", check: `storage ${db}`, detail: "absent (created by the first session)" }];
+  return [{ status: "ok", check: `storage ${db}`, detail: `${size(db)} bytes (wal ${size(`${db}-wal`)} bytes)` }];
 }
 
 export default {
@@ -51,11 +48,7 @@ export default {
         dataDirCheck(ctx.paths.dataDir),
       ];
       if (storage) {
-        try {
-          lines.push(...(await storageChecks(ctx)));
-        } catch (e) {
-          lines.push({ status: "FAIL", check: "storage", detail: (e as Error).message });
-        }
+        lines.push(...storageChecks(ctx, io.env));
       }
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;
