@@ -1,0 +1,101 @@
+/**
+ * The hooks extension's public types: hook sources as discovered, and the outcome records it writes
+ * (storage event kind "hook"). Hosts (pager /hooks, serve GET /hooks) read these shapes.
+ */
+import type { Tier, Ecosystem } from "../../kernel/walk.js";
+
+/** The nine events this runner implements (Claude Code's names). */
+export const HOOK_EVENTS = [
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionDenied",
+  "Stop",
+  "SubagentStop",
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export function isHookEvent(s: string): s is HookEvent {
+  return (HOOK_EVENTS as readonly string[]).includes(s);
+}
+
+export interface CommandHandler {
+  type: "command";
+  command: string;
+  /** seconds */
+  timeout?: number;
+  /** the shell that runs `<shell> -c <command>` (default sh) */
+  shell?: string;
+}
+export interface HttpHandler {
+  type: "http";
+  url: string;
+  headers?: Record<string, string>;
+  /** env names a header value may expand ($VAR / ${VAR}); others stay literal */
+  allowedEnvVars?: string[];
+  timeout?: number;
+}
+export type HandlerSpec = CommandHandler | HttpHandler;
+
+export interface HookGroup {
+  event: HookEvent;
+  /** absent / "" / "*" = every value */
+  matcher?: string;
+  handlers: HandlerSpec[];
+}
+
+export type SourceStatus = "loaded" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+
+export interface HookSource {
+  /** absolute path of the file */
+  path: string;
+  tier: Tier;
+  ecosystem: Ecosystem;
+  plugin?: string;
+  status: SourceStatus;
+  /** why unreadable / invalid */
+  error?: string;
+  groups: HookGroup[];
+  /** handlers of another type (prompt, agent) or under an event this runner does not implement */
+  skipped: number;
+  /** Claude Code reads this file too (its settings files and its plugins' hooks) */
+  sharedWithClaudeCode: boolean;
+}
+
+/** What `hooks list --json` and `/hooks` print. */
+export interface HooksReport {
+  repo_trusted: boolean;
+  sources: Array<{
+    path: string;
+    tier: Tier;
+    ecosystem: Ecosystem;
+    plugin?: string;
+    status: SourceStatus;
+    error?: string;
+    skipped: number;
+    shared_with_claude_code: boolean;
+    handlers: Array<{ event: HookEvent; matcher: string; type: HandlerSpec["type"]; command?: string; url?: string; timeout?: number }>;
+  }>;
+}
+
+export type HookDecision = "allow" | "deny" | "ask" | "defer" | "block" | "continue" | "context" | "none" | "error" | "timeout";
+
+/** One handler's outcome, recorded with provenance (storage event kind "hook"). */
+export interface HookOutcomeRecord {
+  event: HookEvent;
+  source: string;
+  tier: Tier;
+  ecosystem: Ecosystem;
+  handler: string;
+  matcher: string;
+  decision: HookDecision;
+  reason?: string;
+  exitCode?: number | null;
+  ms: number;
+  /** the tool call, for tool events */
+  tool?: string;
+  toolUseId?: string;
+}

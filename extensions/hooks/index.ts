@@ -1,0 +1,64 @@
+/**
+ * The hooks extension: discovers hook files through the walk (reader "hooks"), holds the ones that
+ * are not trusted, and runs the rest on the engine's hooks (see taps.ts for the ordering).
+ * `oceancode hooks ...` only reads and edits files; it runs no handler.
+ */
+import path from "node:path";
+import type { ExtensionContext, CommandIO, SlashHost, Root } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import type { StorageService } from "../storage/api.js";
+import type { TrustService } from "../trust/api.js";
+import type { HookOutcomeRecord } from "./api.js";
+import { hooksReader, READER_ID, type SourceItem } from "./sources.js";
+import { HookRegistry, applyTrust, report, formatReport } from "./registry.js";
+import { hooksCommand } from "./cli.js";
+import { installTaps, EXT_ID } from "./taps.js";
+
+let registry: HookRegistry | undefined;
+
+export default {
+  async activate(ctx: ExtensionContext) {
+    ctx.registerReader(hooksReader);
+    const trust = ctx.services.tryGet<TrustService>("trust");
+    // repo trust is read fresh from the store, so a `trust repo on` elsewhere applies at the next reload
+    const trusted = async (root: Root): Promise<boolean> => (root.tier === "repo" && trust ? trust.repoTrusted(root.project) : ctx.isTrusted(root));
+    const repoTrusted = () => (trust ? trust.repoTrusted(ctx.paths.project) : false);
+    const reg = new HookRegistry(() => applyTrust(ctx.walk<SourceItem>(READER_ID), trusted));
+    registry = reg;
+    await reg.reload();
+
+    ctx.registerCommand("hooks", (argv: string[], io: CommandIO) => hooksCommand(argv, io, async () => report(await reg.reload(), repoTrusted())));
+    ctx.registerSlash("hooks", async (args: string, host: SlashHost) => {
+      const a = args.trim();
+      if (a === "reload" || a === "r") await reg.reload();
+      else if (a !== "") {
+        host.reply("usage: /hooks [reload]");
+        return;
+      }
+      host.reply(formatReport(report(reg.sources, repoTrusted())).join("\n"));
+    });
+
+    const engine = ctx.services.tryGet<EngineService>("engine");
+    if (!engine) return;
+    const storage = ctx.services.tryGet<StorageService>("storage");
+    installTaps({
+      engine,
+      project: ctx.paths.project,
+      env: ctx.env,
+      sources: () => reg.sources,
+      record: (sessionId: string, r: HookOutcomeRecord) => storage?.recordEvent(sessionId, "hook", { ...r }),
+      trace: (r: HookOutcomeRecord) =>
+        ctx.log.info(`hook ${r.event}${r.tool ? `(${r.tool})` : ""} -> ${r.decision}${r.reason ? `: ${r.reason.split("\n")[0]}` : ""} [${r.tier} ${r.source}: ${r.handler}]`),
+      notice: (_sessionId: string, text: string) => ctx.log.info(`hook message: ${text}`),
+    });
+    reg.watch([path.join(ctx.paths.project, ".claude"), path.join(ctx.paths.home, ".claude")], 250, (err) => {
+      if (err) ctx.log.warn(`hooks reload failed: ${String(err)}`);
+      else ctx.log.info("hooks reloaded (a Claude Code settings file changed)");
+    });
+  },
+  deactivate() {
+    registry?.close();
+    registry = undefined;
+  },
+};
+export { EXT_ID };

@@ -1,0 +1,134 @@
+/**
+ * The hooks walk reader: which files hold hooks in each root, and parsing them into groups.
+ * Reading runs nothing; trust is applied afterwards (registry.ts), so held sources still list.
+ *   oceancode roots: settings.json, hooks.json (a plugin root: hooks/hooks.json)
+ *   claude roots:    settings.json (+ settings.local.json in the project) (a plugin root: hooks/hooks.json)
+ *   grok roots:      hooks/*.json
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Reader, Root } from "../../kernel/walk.js";
+import { isHookEvent, type HandlerSpec, type HookGroup, type HookSource } from "./api.js";
+
+export const READER_ID = "hooks";
+
+/** A discovered file, before trust: status is loaded | unreadable | invalid here. */
+export interface SourceItem {
+  name: string;
+  source: HookSource;
+}
+
+export function hookFiles(root: Root): string[] {
+  if (root.tier === "bundled") return [];
+  if (root.tier === "plugin") return [path.join(root.dir, "hooks", "hooks.json")];
+  switch (root.ecosystem) {
+    case "oceancode":
+      return [path.join(root.dir, "settings.json"), path.join(root.dir, "hooks.json")];
+    case "claude":
+      return root.tier === "user" ? [path.join(root.dir, "settings.json")] : [path.join(root.dir, "settings.json"), path.join(root.dir, "settings.local.json")];
+    case "grok": {
+      const dir = path.join(root.dir, "hooks");
+      try {
+        return fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith(".json"))
+          .sort()
+          .map((f) => path.join(dir, f));
+      } catch {
+        return [];
+      }
+    }
+    default:
+      return [];
+  }
+}
+
+type Parsed = { groups: HookGroup[]; skipped: number } | { error: string };
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+function parseHandler(h: unknown): HandlerSpec | undefined {
+  if (!isObj(h)) return undefined;
+  const timeout = typeof h.timeout === "number" && h.timeout > 0 ? h.timeout : undefined;
+  if (h.type === "command" && typeof h.command === "string" && h.command.trim() !== "") {
+    return { type: "command", command: h.command, ...(timeout ? { timeout } : {}), ...(typeof h.shell === "string" && h.shell ? { shell: h.shell } : {}) };
+  }
+  if (h.type === "http" && typeof h.url === "string" && /^https?:\/\//.test(h.url)) {
+    const headers: Record<string, string> = {};
+    if (isObj(h.headers)) for (const [k, v] of Object.entries(h.headers)) if (typeof v === "string") headers[k] = v;
+    const allowed = Array.isArray(h.allowedEnvVars) ? h.allowedEnvVars.filter((x): x is string => typeof x === "string") : undefined;
+    return { type: "http", url: h.url, headers, ...(allowed ? { allowedEnvVars: allowed } : {}), ...(timeout ? { timeout } : {}) };
+  }
+  return undefined;
+}
+
+/** Parse the `hooks` object of a settings/hooks file. Unsupported handlers are counted, never fatal. */
+export function parseHooks(hooks: unknown): Parsed {
+  if (!isObj(hooks)) return { error: `"hooks" must be an object of event name -> list of groups` };
+  const groups: HookGroup[] = [];
+  let skipped = 0;
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) return { error: `"hooks.${event}" must be a list of groups` };
+    for (const g of list) {
+      const inner = isObj(g) && Array.isArray(g.hooks) ? g.hooks : undefined;
+      if (!inner) return { error: `every group in "hooks.${event}" needs a "hooks" list` };
+      if (!isHookEvent(event)) {
+        skipped += inner.length;
+        continue;
+      }
+      const handlers: HandlerSpec[] = [];
+      for (const h of inner) {
+        const spec = parseHandler(h);
+        if (spec) handlers.push(spec);
+        else skipped++;
+      }
+      const matcher = isObj(g) && typeof g.matcher === "string" ? g.matcher : undefined;
+      if (handlers.length > 0) groups.push({ event, ...(matcher !== undefined ? { matcher } : {}), handlers });
+    }
+  }
+  return { groups, skipped };
+}
+
+/** Read one file. undefined when it does not exist or carries no hooks at all (a plain settings file). */
+export function readSource(file: string, root: Root): HookSource | undefined {
+  const base: Omit<HookSource, "status" | "groups" | "skipped"> = {
+    path: file,
+    tier: root.tier,
+    ecosystem: root.ecosystem,
+    ...(root.plugin ? { plugin: root.plugin.name } : {}),
+    sharedWithClaudeCode: root.ecosystem === "claude",
+  };
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    return { ...base, status: "unreadable", error: (e as Error).message, groups: [], skipped: 0 };
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ...base, status: "invalid", error: `not valid JSON: ${(e as Error).message}`, groups: [], skipped: 0 };
+  }
+  if (!isObj(doc)) return { ...base, status: "invalid", error: "the file must hold a JSON object", groups: [], skipped: 0 };
+  if (doc.hooks === undefined) return undefined;
+  const p = parseHooks(doc.hooks);
+  if ("error" in p) return { ...base, status: "invalid", error: p.error, groups: [], skipped: 0 };
+  return { ...base, status: "loaded", groups: p.groups, skipped: p.skipped };
+}
+
+export const hooksReader: Reader<SourceItem> = {
+  id: READER_ID,
+  ecosystems: ["oceancode", "claude", "grok"],
+  read(root: Root): SourceItem[] {
+    const out: SourceItem[] = [];
+    for (const f of hookFiles(root)) {
+      const source = readSource(f, root);
+      if (source) out.push({ name: `${root.tier}:${f}`, source });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,209 @@
+/**
+ * Wiring the nine events to the engine's hooks.
+ *
+ * Ordering on authorizeToolCall (a fail-closed bail hook, first decision wins):
+ *   -350  hooks (PreToolUse)  runs the handlers; bails only on DENY (final: nothing reopens it). A
+ *                             rewrite (updatedInput) replaces ctx.call / ctx.claude here, BEFORE the
+ *                             floor, so the floor and the rules judge what will actually run.
+ *   STAGE_FLOOR (-300)        the dangerous floor (shell-guard)
+ *   STAGE_POLICY (-200)       permission rules and modes (a deny rule always beats a hook)
+ *   -150  hooks (ask)         a hook's ASK, when no floor or rule settled the call first
+ *   ...                       guards, the last-resort ask
+ *   +350  hooks (rewrite)     when a hook rewrote the input and nobody decided: allow + updatedInput,
+ *                             which is the engine's default anyway, carrying the rewritten input
+ * A hook's ALLOW never bails: it cannot skip the floor, a deny rule or an ask rule (as in Claude Code,
+ * where allow skips the prompt but not deny or ask rules).
+ */
+import type {
+  EngineService,
+  Session,
+  ToolCallContext,
+  ToolResult,
+  PromptInput,
+  TurnContext,
+  StopContext,
+  StopDecision,
+  AuthorizeResult,
+  Decision,
+} from "../engine/api.js";
+import type { HookEvent, HookOutcomeRecord, HookSource } from "./api.js";
+import { dispatch, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
+
+export const EXT_ID = "hooks";
+export const MAX_STOP_CONTINUATIONS = 8;
+export const STAGE_PRETOOL = -350;
+export const STAGE_PRETOOL_ASK = -150;
+export const STAGE_PRETOOL_REWRITE = 350;
+
+interface SessionState {
+  /** SessionStart context waiting for the first prompt */
+  pending: string[];
+  stopCount: number;
+}
+
+export interface TapDeps {
+  engine: EngineService;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  sources(): readonly HookSource[];
+  record(sessionId: string, r: HookOutcomeRecord): void;
+  trace(r: HookOutcomeRecord): void;
+  /** the user should see this (systemMessage, non-blocking stderr) */
+  notice(sessionId: string, text: string): void;
+}
+
+function stateOf(session: Session): SessionState {
+  let s = session.ext.get(EXT_ID) as SessionState | undefined;
+  if (!s) {
+    s = { pending: [], stopCount: 0 };
+    session.ext.set(EXT_ID, s);
+  }
+  return s;
+}
+
+function permissionMode(session: Session): string {
+  const m = session.info.overrides.permissionMode ?? session.info.overrides.permission_mode;
+  return typeof m === "string" ? m : "default";
+}
+
+/** Claude Code's common fields; hook_event_name and cwd only when the event did not set them. */
+export function payloadFor(session: Session, event: HookEvent, fields: Record<string, unknown>): Record<string, unknown> {
+  const p: Record<string, unknown> = { session_id: session.info.id, ...fields };
+  const transcript = session.info.overrides.transcriptPath;
+  if (typeof transcript === "string") p.transcript_path = transcript;
+  p.permission_mode ??= permissionMode(session);
+  p.hook_event_name ??= event;
+  p.cwd ??= session.info.cwd;
+  return p;
+}
+
+export function installTaps(deps: TapDeps): void {
+  const { engine } = deps;
+  const h = engine.hooks;
+  const preToolVerdicts = new WeakMap<ToolCallContext, DispatchResult>();
+  const preToolContext = new Map<string, string[]>();
+
+  const run = async (
+    session: Session,
+    event: HookEvent,
+    fields: Record<string, unknown>,
+    opts: { matchValue?: string; tool?: string; toolUseId?: string; signal?: AbortSignal } = {},
+  ): Promise<DispatchResult> => {
+    const env: DispatchEnv = {
+      project: deps.project,
+      env: deps.env,
+      baseEnv: async (ev) => {
+        const spec = await h.childProcess.call({ command: "sh", args: [], cwd: deps.project, env: { ...deps.env }, purpose: `hook:${ev}` }, { sessionId: session.info.id });
+        return spec.env;
+      },
+      record: (r) => deps.record(session.info.id, r),
+      trace: deps.trace,
+    };
+    const res = await dispatch(env, deps.sources(), event, payloadFor(session, event, fields), opts);
+    for (const m of res.systemMessages) deps.notice(session.info.id, m);
+    return res;
+  };
+
+  h.sessionStart.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async ({ session, source }) => {
+    const res = await run(session, "SessionStart", { source }, { matchValue: source });
+    stateOf(session).pending.push(...res.context);
+  });
+
+  h.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async ({ session, reason }) => {
+    await run(session, "SessionEnd", { reason }, { matchValue: reason });
+  });
+
+  h.userPrompt.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
+    const st = stateOf(tc.session);
+    const context = [...input.context, ...st.pending.splice(0)];
+    if (input.blocked) return { ...input, context };
+    const res = await run(tc.session, "UserPromptSubmit", { prompt: input.text }, { signal: tc.signal });
+    if (res.decision === "block") return { ...input, context, blocked: { reason: res.reasons.join("\n") || "blocked by a UserPromptSubmit hook", by: EXT_ID } };
+    return { ...input, context: [...context, ...res.context] };
+  });
+
+  // PreToolUse: deny here, before the rules; remember the rest for the ask tap and the result.
+  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL }, async (ctx: ToolCallContext): Promise<AuthorizeResult | undefined> => {
+    const res = await run(
+      ctx.session,
+      "PreToolUse",
+      { tool_name: ctx.claude.toolName, tool_input: ctx.claude.toolInput, tool_use_id: ctx.call.id },
+      { matchValue: ctx.claude.toolName, tool: ctx.claude.toolName, toolUseId: ctx.call.id, signal: ctx.signal },
+    );
+    if (res.ran === 0) return undefined;
+    if (res.context.length > 0) preToolContext.set(ctx.call.id, res.context);
+    if (res.decision === "deny") return { action: "deny", reason: res.reasons.join("\n") || "denied by a PreToolUse hook", by: EXT_ID };
+    if (res.updatedInput) {
+      // merged in Claude Code's field names, then mapped back to ours
+      const claudeInput = { ...ctx.claude.toolInput, ...res.updatedInput };
+      const ours = ctx.tool?.fromClaudeInput ? ctx.tool.fromClaudeInput(claudeInput) : claudeInput;
+      // a new call object: the assistant row keeps what the model asked for
+      ctx.call = { ...ctx.call, input: ours };
+      ctx.claude = { toolName: ctx.claude.toolName, toolInput: claudeInput };
+    }
+    preToolVerdicts.set(ctx, res);
+    return undefined;
+  });
+
+  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL_ASK }, (ctx: ToolCallContext): AuthorizeResult | undefined => {
+    const res = preToolVerdicts.get(ctx);
+    if (res?.decision === "ask") {
+      return { action: "ask", reason: res.reasons.join("\n") || "a PreToolUse hook asks", by: EXT_ID, ...(res.updatedInput ? { updatedInput: ctx.claude.toolInput } : {}) };
+    }
+    return undefined;
+  });
+
+  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL_REWRITE }, (ctx: ToolCallContext): AuthorizeResult | undefined => {
+    const res = preToolVerdicts.get(ctx);
+    if (!res?.updatedInput) return undefined;
+    return { action: "allow", reason: "input rewritten by a PreToolUse hook", by: EXT_ID, updatedInput: ctx.claude.toolInput };
+  });
+
+  h.permissionDenied.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, async ({ ctx, decision }: { ctx: ToolCallContext; decision: Decision }) => {
+    await run(
+      ctx.session,
+      "PermissionDenied",
+      { tool_name: ctx.claude.toolName, tool_input: ctx.claude.toolInput, tool_use_id: ctx.call.id, reason: "reason" in decision ? decision.reason : undefined },
+      { matchValue: ctx.claude.toolName, tool: ctx.claude.toolName, toolUseId: ctx.call.id },
+    );
+  });
+
+  h.toolResult.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async (result: ToolResult, ctx: ToolCallContext): Promise<ToolResult> => {
+    const event: HookEvent = result.isError ? "PostToolUseFailure" : "PostToolUse";
+    const fields: Record<string, unknown> = { tool_name: ctx.claude.toolName, tool_input: ctx.claude.toolInput, tool_use_id: ctx.call.id };
+    if (result.isError) fields.error = result.content;
+    else fields.tool_response = toolResponse(ctx.claude.toolName, result, ctx.claude.toolInput);
+    const res = await run(ctx.session, event, fields, { matchValue: ctx.claude.toolName, tool: ctx.claude.toolName, toolUseId: ctx.call.id, signal: ctx.signal });
+    const extra: string[] = [];
+    if (res.decision === "block") extra.push(`${event} hook feedback:\n${res.reasons.join("\n")}`);
+    const ctxLines = [...(preToolContext.get(ctx.call.id) ?? []), ...res.context];
+    preToolContext.delete(ctx.call.id);
+    if (ctxLines.length > 0) extra.push(`Additional context from hooks:\n${ctxLines.join("\n")}`);
+    if (extra.length === 0) return result;
+    return { ...result, content: `${result.content}\n\n${extra.join("\n\n")}` };
+  });
+
+  h.stop.tap({ name: EXT_ID, stage: "STAGE_DEFAULT" }, async (sc: StopContext): Promise<StopDecision | undefined> => {
+    const st = stateOf(sc.session);
+    // a new run (one prompt) starts with no continuation granted yet
+    if (sc.continuations === 0 && !sc.stopHookActive) st.stopCount = 0;
+    const event: HookEvent = sc.session.info.parentId ? "SubagentStop" : "Stop";
+    if (st.stopCount >= MAX_STOP_CONTINUATIONS) {
+      const cap: HookOutcomeRecord = { event, source: "(hooks)", tier: "bundled", ecosystem: "oceancode", handler: "(cap)", matcher: "", decision: "none", reason: `continuation cap (${MAX_STOP_CONTINUATIONS}) reached; the run settles`, ms: 0 };
+      deps.record(sc.session.info.id, cap);
+      deps.trace(cap);
+      return undefined;
+    }
+    const res = await run(sc.session, event, { stop_hook_active: sc.stopHookActive || st.stopCount > 0, last_assistant_message: sc.lastAssistantText }, { signal: sc.signal });
+    if (res.decision !== "continue" || res.stop) return undefined;
+    st.stopCount++;
+    return { continue: true, reason: res.reasons.join("\n"), by: EXT_ID };
+  });
+}
+
+/** tool_response in Claude Code's shape where we know it; a generic one otherwise. */
+function toolResponse(toolName: string, r: ToolResult, input: Record<string, unknown>): Record<string, unknown> {
+  if (toolName === "Bash") return { stdout: r.content, stderr: "", interrupted: false, isImage: false };
+  if (toolName === "Write" || toolName === "Edit") return { filePath: input.file_path, success: !r.isError };
+  return { content: r.content };
+}

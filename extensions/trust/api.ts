@@ -1,0 +1,49 @@
+/**
+ * The trust store's public API. Service name: "trust" (TrustService).
+ * ~/.oceancode/trust.json is keyed by the project's absolute path; every field is optional on disk.
+ */
+
+/** One project's trust decisions. */
+export interface ProjectTrust {
+  /** may the repo tier's hooks and .mcp.json servers execute? */
+  repo: boolean;
+  /** per-server overrides that beat `repo` */
+  mcp: Record<string, boolean>;
+  /** servers held disabled at any tier */
+  disabled_mcp: string[];
+  /** servers explicitly enabled (beats a config entry's enabled: false) */
+  enabled_mcp: string[];
+  /** skills explicitly enabled for this project */
+  enabled_skills: string[];
+}
+
+export interface TrustService {
+  /** the trust.json path */
+  readonly file: string;
+  /** The project's record, read fresh from disk. A corrupt or missing file reads as "nothing trusted". */
+  get(project: string): ProjectTrust;
+  /** Is the repo tier trusted for this project? (fresh read) */
+  repoTrusted(project: string): boolean;
+  /** A server's effective trust when it comes from an untrusted tier: its override, else `repo`. */
+  mcpTrusted(project: string, name: string): boolean;
+  /**
+   * Change one project's record atomically (temp file + rename). Throws TrustFileError when the file
+   * on disk is corrupt: nothing is overwritten, so nothing is lost.
+   */
+  update(project: string, change: (t: ProjectTrust) => void): ProjectTrust;
+}
+
+/** Raised by `update` when trust.json cannot be parsed (the user must fix or remove it). */
+export class TrustFileError extends Error {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`${file} is not a valid trust file (${detail}): fix it or delete it; nothing was changed`);
+    this.name = "TrustFileError";
+  }
+}
+
+export function emptyTrust(): ProjectTrust {
+  return { repo: false, mcp: {}, disabled_mcp: [], enabled_mcp: [], enabled_skills: [] };
+}
