@@ -1,0 +1,45 @@
+/** Map openai SDK errors to ProviderError kinds. */
+import OpenAI from "openai";
+import { ProviderError } from "../engine/api.js";
+
+export const FIX_KEY = "store one with `oceancode key openai <key>`, set OPENAI_API_KEY, or run `oceancode auth` (a local server needs provider.openai.base_url or OPENAI_BASE_URL instead)";
+
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers?.get("retry-after");
+  if (!ra) return undefined;
+  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+interface ErrorBody {
+  message?: string;
+  type?: string;
+  code?: string | null;
+  error?: { message?: string; type?: string; code?: string | null };
+}
+
+export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (signal.aborted || e instanceof OpenAI.APIUserAbortError) return new ProviderError("aborted", "the request was cancelled");
+  if (e instanceof OpenAI.APIConnectionError) return new ProviderError("network", `cannot reach ${baseURL}: ${e.message}`);
+  if (!(e instanceof OpenAI.APIError)) return new ProviderError("network", `the stream from ${baseURL} broke: ${e instanceof Error ? e.message : String(e)}`);
+  const body = (e.error ?? {}) as ErrorBody;
+  const inner = body.error ?? body;
+  const message = inner.message ?? e.message;
+  const code = inner.code ?? e.code ?? "";
+  const status = e.status;
+  const where = status ? `${baseURL} ${status}` : baseURL;
+  if (code === "insufficient_quota") return new ProviderError("bad_request", `${where}: ${message} (billing: the account has no quota left)`, status);
+  if (status === 429 || code === "rate_limit_exceeded") return new ProviderError("rate_limit", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (code === "context_length_exceeded" || /maximum context length|context length|context window|prompt is too long|too many tokens/i.test(message) || status === 413) {
+    return new ProviderError("prompt_too_long", `${where}: ${message}`, status);
+  }
+  if (status === 401 || status === 403) return new ProviderError("auth", `${where}: ${message} — check the API key: ${FIX_KEY}`, status);
+  if (status === 529 || /overloaded/i.test(message)) return new ProviderError("overloaded", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (status === undefined || status >= 500) return new ProviderError("server", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (status === 408) return new ProviderError("network", `${where}: ${message}`, status);
+  return new ProviderError("bad_request", `${where}: ${message}`, status);
+}

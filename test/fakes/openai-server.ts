@@ -1,0 +1,140 @@
+/**
+ * A fake OpenAI chat completions API on 127.0.0.1 (also stands in for Ollama / vLLM / llama.cpp), real wire
+ * format: `chat.completion.chunk` SSE deltas incl. tool_calls, a usage chunk when stream_options.include_usage,
+ * then `data: [DONE]`. Scriptable per request and recording every request body:
+ *
+ *   const fake = await startFakeOpenAI();
+ *   env.OPENAI_BASE_URL = fake.baseURL;   // http://127.0.0.1:<port>/v1
+ *
+ * Usage comes from an automatic prefix-cache model (cached_tokens) unless a reply sets it.
+ */
+import type http from "node:http";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { PrefixCache } from "./prefix-cache.js";
+import type { FakeToolCall } from "./anthropic-server.js";
+
+export interface OpenAIUsageFields {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+}
+
+export type OpenAIReply =
+  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<OpenAIUsageFields>; finishReason?: string }
+  | { type: "error"; status: number; message?: string; code?: string; errorType?: string; headers?: Record<string, string>; body?: unknown }
+  | { type: "drop"; text?: string }
+  /** 400 context_length_exceeded, worded like OpenAI */
+  | { type: "too_long"; tokens?: number; max?: number };
+
+export interface OpenAIRequestBody {
+  model?: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  tools?: Array<Record<string, unknown>>;
+  messages?: Array<{ role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }>;
+  [k: string]: unknown;
+}
+
+export type OpenAIRecorded = RecordedRequest<OpenAIRequestBody>;
+
+export interface FakeOpenAIOptions extends FakeServerOptions {
+  /** when set, requests whose bearer token differs get 401 */
+  apiKey?: string;
+  chunkChars?: number;
+  cacheMinTokens?: number;
+}
+
+export interface FakeOpenAIServer extends BaseServer<OpenAIRequestBody> {
+  /** url + "/v1": what OPENAI_BASE_URL / provider.openai.base_url take */
+  baseURL: string;
+  enqueue(...replies: OpenAIReply[]): void;
+  respond(fn: ((req: OpenAIRecorded) => OpenAIReply) | undefined): void;
+  readonly pending: number;
+}
+
+export function lastUserContent(body: OpenAIRequestBody): string {
+  const msgs = body.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i]!.role === "user") return typeof msgs[i]!.content === "string" ? (msgs[i]!.content as string) : JSON.stringify(msgs[i]!.content);
+  return "";
+}
+
+export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
+  const queue: OpenAIReply[] = [];
+  let responder: ((req: OpenAIRecorded) => OpenAIReply) | undefined;
+  const cache = new PrefixCache("automatic", opts.cacheMinTokens ?? 0);
+  const n = opts.chunkChars ?? 16;
+  let ids = 0;
+
+  const handle = (req: OpenAIRecorded, res: http.ServerResponse): void => {
+    if (req.method !== "POST" || req.path !== "/v1/chat/completions") {
+      return sendJson(res, 404, { error: { message: `fake openai: no route ${req.method} ${req.path}`, type: "invalid_request_error", code: "not_found" } });
+    }
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      return sendJson(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
+    }
+    const body = req.body;
+    const reply: OpenAIReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserContent(body)}` };
+    if (reply.type === "error") {
+      return sendJson(res, reply.status, reply.body ?? { error: { message: reply.message ?? `fake error ${reply.status}`, type: reply.errorType ?? "api_error", code: reply.code ?? null } }, reply.headers);
+    }
+    if (reply.type === "too_long") {
+      const tokens = reply.tokens ?? estimateTokens(req.raw);
+      const max = reply.max ?? 128_000;
+      return sendJson(res, 400, {
+        error: {
+          message: `This model's maximum context length is ${max} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+          type: "invalid_request_error",
+          param: "messages",
+          code: "context_length_exceeded",
+        },
+      });
+    }
+    const id = `chatcmpl-fake${ids++}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model ?? "fake", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+
+    if (reply.type === "drop") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      let out = chunk({ role: "assistant", content: "" });
+      for (const c of chunks(reply.text ?? "partial answer", n)) out += chunk({ content: c });
+      return writeThenDrop(res, out);
+    }
+    const msg = reply;
+    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_fake${ids++}`, name: c.name, args: JSON.stringify(c.input) }));
+    const sim = cache.apply((body.messages ?? []).map((m) => ({ json: JSON.stringify(m), breakpoint: true })));
+    const toolsTokens = estimateTokens(JSON.stringify(body.tools ?? []));
+    const prompt = msg.usage?.prompt_tokens ?? sim.totalTokens + toolsTokens;
+    const cached = msg.usage?.cached_tokens ?? sim.readTokens;
+    const completion = msg.usage?.completion_tokens ?? Math.max(1, estimateTokens((msg.text ?? "") + calls.map((c) => c.args).join("")));
+    const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } };
+    const finish = msg.finishReason ?? (calls.length ? "tool_calls" : "stop");
+
+    if (!body.stream) {
+      const message: Record<string, unknown> = { role: "assistant", content: msg.text ?? null, refusal: null };
+      if (calls.length) message.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
+      return sendJson(res, 200, { id, object: "chat.completion", created, model: body.model ?? "fake", choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage });
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    let out = chunk({ role: "assistant", content: "" });
+    if (msg.text) for (const c of chunks(msg.text, n)) out += chunk({ content: c });
+    calls.forEach((c, index) => {
+      out += chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] });
+      for (const part of chunks(c.args, n)) out += chunk({ tool_calls: [{ index, function: { arguments: part } }] });
+    });
+    out += chunk({}, finish);
+    if (body.stream_options?.include_usage) out += `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model ?? "fake", choices: [], usage })}\n\n`;
+    out += "data: [DONE]\n\n";
+    res.end(out);
+  };
+
+  const base = await startServer<OpenAIRequestBody>(opts, handle);
+  return Object.defineProperties(base, {
+    baseURL: { value: `${base.url}/v1` },
+    enqueue: { value: (...r: OpenAIReply[]) => void queue.push(...r) },
+    respond: { value: (fn: ((req: OpenAIRecorded) => OpenAIReply) | undefined) => void (responder = fn) },
+    pending: { get: () => queue.length },
+  }) as FakeOpenAIServer;
+}
