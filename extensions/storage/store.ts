@@ -191,16 +191,18 @@ export class SqliteStore implements StorageService, WriteTarget {
     let t = this.tracked.get(session.info.id);
     if (!t) t = this.adopt(session);
     const rows = session.rows;
+    const group: WriteOp[] = [];
     let i = rows.length;
     while (i > 0 && rows[i - 1]!.seq > t.lastSeq) i--; // walk back over the new rows only
     for (; i < rows.length; i++) {
       const r = rows[i]!;
       if (t.title === undefined && r.role === "user" && r.text.trim()) t.title = titleFrom(r.text);
-      this.writer.enqueue({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
+      group.push({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
       t.lastSeq = r.seq;
     }
-    if (full) this.writer.enqueue(this.sessionOp(session.info, session.totals, t.title));
-    else this.writer.enqueue({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
+    if (full) group.push(this.sessionOp(session.info, session.totals, t.title));
+    else group.push({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
+    this.writer.enqueueGroup(group); // one step commits whole or not at all
   }
 
   /** A session we did not see start (e.g. opened before this extension activated). */

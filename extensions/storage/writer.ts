@@ -53,6 +53,8 @@ export interface WriterStats {
 interface Queued {
   op: WriteOp;
   at: number;
+  /** last op of a group (a step's rows + totals): batches end only here, so a step is never split */
+  end: boolean;
 }
 
 export class Writer {
@@ -81,11 +83,18 @@ export class Writer {
   }
 
   enqueue(op: WriteOp): void {
+    this.enqueueGroup([op]);
+  }
+
+  /** Queue ops that must commit together (never split across transactions). */
+  enqueueGroup(ops: readonly WriteOp[]): void {
+    if (ops.length === 0) return;
     if (this.disabled !== undefined) {
-      this.dropped++;
+      this.dropped += ops.length;
       return;
     }
-    this.q.push({ op, at: Date.now() });
+    const at = Date.now();
+    for (let i = 0; i < ops.length; i++) this.q.push({ op: ops[i]!, at, end: i === ops.length - 1 });
     this.schedule();
   }
 
@@ -152,7 +161,8 @@ export class Writer {
   }
 
   private flushBatch(): boolean {
-    const end = Math.min(this.q.length, this.head + this.maxBatch);
+    let end = Math.min(this.q.length, this.head + this.maxBatch);
+    while (end < this.q.length && !this.q[end - 1]!.end) end++; // finish the group
     const batch: WriteOp[] = [];
     for (let i = this.head; i < end; i++) batch.push(this.q[i]!.op);
     try {

@@ -72,8 +72,13 @@ export function checkPrefix(file: string): { rows: Map<string, number>; events: 
       expect({ session_id, mx }).toEqual({ session_id, mx: n });
       events += n;
     }
-    const ahead = db.prepare("SELECT COUNT(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM rows r WHERE r.session_id = e.session_id AND r.seq = json_extract(e.json, '$.rowSeq'))").get() as { n: number };
+    const ahead = db.prepare("SELECT COUNT(*) AS n FROM events e WHERE json_extract(e.json, '$.rowSeq') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM rows r WHERE r.session_id = e.session_id AND r.seq = json_extract(e.json, '$.rowSeq'))").get() as { n: number };
     expect(ahead.n).toBe(0);
+    // a step is never split: an assistant row that called tools is followed by its tool row
+    const split = db.prepare(
+      "SELECT COUNT(*) AS n FROM rows a WHERE a.role = 'assistant' AND json_array_length(a.json, '$.toolCalls') > 0 AND NOT EXISTS (SELECT 1 FROM rows t WHERE t.session_id = a.session_id AND t.seq = a.seq + 1 AND t.role = 'tool')",
+    ).get() as { n: number };
+    expect(split.n).toBe(0);
     // totals never run ahead of the rows they count
     for (const s of db.prepare("SELECT id, totals FROM sessions").all() as Array<{ id: string; totals: string }>) {
       const steps = (JSON.parse(s.totals) as { steps?: number }).steps ?? 0;
