@@ -1,0 +1,56 @@
+/**
+ * The session ledger's public API (service "ledger"). The ledger owns its files (one writer):
+ *   <root>/<session id>/transcript/turn-0001.md   every step verbatim, tool outputs whole
+ *   <root>/<session id>/index.md, index.json        turns, first/last seq, titles
+ *   <root>/<session id>/SESSION.md                  the living page
+ *   <root>/<session id>/journal.jsonl               the journal tree (entries with id + parent, active leaf)
+ */
+
+export interface JournalEntry {
+  id: string;
+  /** undefined for the root */
+  parent?: string;
+  seq: number;
+  role: "user" | "assistant" | "tool" | "note";
+  turn: number;
+  step: number;
+  at: number;
+}
+
+export interface TurnIndexEntry {
+  turn: number;
+  file: string;
+  firstSeq: number;
+  lastSeq: number;
+  steps: number;
+  title: string;
+  startedAt: number;
+  endedAt?: number;
+  reason?: string;
+  /** every row of the turn is past the tideline (merged into SESSION.md) */
+  pastTideline: boolean;
+}
+
+export interface LedgerService {
+  readonly enabled: boolean;
+  /** the ledger root (ledger.dir or <data dir>/session-ledger) */
+  readonly root: string;
+  /** <root>/<session id> */
+  dirOf(sessionId: string): string;
+  /** Wait until every queued write is on disk. */
+  settle(): Promise<void>;
+  /** The tideline reports a cut: every row up to `seq` left the window. */
+  markPastTideline(sessionId: string, seq: number): void;
+  /** Journal entries of a session (every entry ever written, all branches). */
+  journal(sessionId: string): JournalEntry[];
+  /** The active leaf's id. */
+  activeLeaf(sessionId: string): string | undefined;
+  /** Entries from the root to the active leaf. */
+  activePath(sessionId: string): JournalEntry[];
+  /** Move the active leaf (undo/redo/fork). Never deletes an entry. */
+  setLeaf(sessionId: string, id: string): void;
+  /** Record a decision on SESSION.md; a decision with the same key is struck through, not deleted. */
+  decide(sessionId: string, key: string, text: string, turn: number): void;
+  /** Turns in the session's index (as last written). */
+  turns(sessionId: string): TurnIndexEntry[];
+}

@@ -1,0 +1,325 @@
+/**
+ * The ledger service: per-session transcripts, index files, SESSION.md and the journal, all written by the
+ * one LedgerWriter behind the step. afterStep only collects the new rows (scanning back from the end of
+ * session.rows to the last row it queued: O(new rows)) and queues them.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Logger } from "../../kernel/api.js";
+import type { Row, Session, StoredSession } from "../engine/api.js";
+import type { JournalEntry, LedgerService, TurnIndexEntry } from "./api.js";
+import { LedgerWriter } from "./writer.js";
+import { renderRow, turnHeader, lastSeqIn } from "./render.js";
+import { SessionPage, type PageData } from "./page.js";
+import { applyTurnFacts, type FactContext } from "./facts.js";
+import { Journal } from "./journal.js";
+
+export const turnFileName = (turn: number): string => `turn-${String(turn).padStart(4, "0")}.md`;
+
+interface OpenTurn {
+  turn: number;
+  file: string;
+  parts: string[];
+}
+
+export interface SessionLedger {
+  id: string;
+  dir: string;
+  cwd: string;
+  model: string;
+  lastQueuedSeq: number;
+  cur?: OpenTurn;
+  turns: TurnIndexEntry[];
+  turnByNum: Map<number, TurnIndexEntry>;
+  journal: Journal;
+  page: SessionPage;
+  facts: FactContext;
+  cutSeq: number;
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  const l = text.replace(/\s+/g, " ").trim();
+  return l.length > max ? `${l.slice(0, max - 1)}…` : l;
+}
+
+export class Ledger implements LedgerService {
+  readonly writer: LedgerWriter;
+  private sessions = new Map<string, SessionLedger>();
+
+  constructor(
+    readonly root: string,
+    readonly enabled: boolean,
+    private readonly log: Logger,
+  ) {
+    this.writer = new LedgerWriter(log);
+  }
+
+  dirOf(sessionId: string): string {
+    return path.join(this.root, sessionId);
+  }
+
+  settle(): Promise<void> {
+    return this.writer.settle();
+  }
+
+  /** Open (or load from disk) a session's ledger. `lastRowSeq` is what the database holds, for crash recovery. */
+  open(id: string, cwd: string, model: string, lastRowSeq?: number): SessionLedger {
+    const hit = this.sessions.get(id);
+    if (hit) return hit;
+    const dir = this.dirOf(id);
+    const index = readJson<{ turns: TurnIndexEntry[]; cutSeq?: number }>(path.join(dir, "index.json"));
+    const pageData = readJson<PageData>(path.join(dir, "page.json"));
+    const turns = index?.turns ?? [];
+    const st: SessionLedger = {
+      id,
+      dir,
+      cwd,
+      model,
+      lastQueuedSeq: 0,
+      turns,
+      turnByNum: new Map(turns.map((t) => [t.turn, t])),
+      journal: Journal.load(path.join(dir, "journal.jsonl")),
+      page: pageData ? new SessionPage(pageData) : SessionPage.empty(id),
+      facts: { cwd, model, files: new Map() },
+      cutSeq: index?.cutSeq ?? 0,
+    };
+    for (const l of st.page.data.sections["Files touched"] ?? []) {
+      const m = /^`(.+)` — ([a-z, ]+) \(t\d+\)$/.exec(l.text);
+      if (m) st.facts.files.set(m[1]!, new Set(m[2]!.split(", ")));
+    }
+    this.recoverTranscript(st, lastRowSeq);
+    this.sessions.set(id, st);
+    return st;
+  }
+
+  /** Pick up the newest transcript file so a reopened session keeps appending to it. */
+  private recoverTranscript(st: SessionLedger, lastRowSeq: number | undefined): void {
+    let files: string[] = [];
+    try {
+      files = fs.readdirSync(path.join(st.dir, "transcript")).filter((f) => /^turn-\d{4,}\.md$/.test(f)).sort();
+    } catch {
+      return;
+    }
+    const last = files[files.length - 1];
+    if (!last) return;
+    const file = path.join(st.dir, "transcript", last);
+    let text = fs.readFileSync(file, "utf8");
+    let seq = lastSeqIn(text);
+    if (lastRowSeq !== undefined && seq > lastRowSeq) {
+      // the transcript got ahead of the database before a crash: drop rows the database never saw
+      const m = new RegExp(`^### (?:user|note|assistant|tool) · seq (\\d+)`, "gm");
+      let cutAt = -1;
+      for (const h of text.matchAll(m)) if (Number(h[1]) > lastRowSeq) {
+        cutAt = h.index ?? -1;
+        break;
+      }
+      if (cutAt >= 0) text = text.slice(0, cutAt);
+      seq = lastSeqIn(text);
+    }
+    const turn = Number(/turn-(\d+)\.md/.exec(last)![1]);
+    st.cur = { turn, file, parts: [text] };
+    st.lastQueuedSeq = Math.max(seq, 0);
+    if (!st.turnByNum.has(turn)) {
+      const first = /· seq (\d+)/.exec(text);
+      const e: TurnIndexEntry = { turn, file: `transcript/${last}`, firstSeq: first ? Number(first[1]) : seq, lastSeq: seq, steps: 0, title: "", startedAt: Date.now(), pastTideline: false };
+      st.turns.push(e);
+      st.turnByNum.set(turn, e);
+    }
+    this.writer.put(file, () => st.cur && st.cur.file === file ? st.cur.parts.join("") : text);
+  }
+
+  /** Queue every row appended since the last call (scans back only over the new rows). */
+  collect(session: Session): void {
+    const st = this.open(session.info.id, session.info.cwd, session.info.model);
+    const rows = session.rows;
+    let i = rows.length;
+    while (i > 0 && rows[i - 1]!.seq > st.lastQueuedSeq) i--;
+    if (i === rows.length) return;
+    const fresh = rows.slice(i);
+    st.lastQueuedSeq = fresh[fresh.length - 1]!.seq;
+    const jfile = path.join(st.dir, "journal.jsonl");
+    let jtext = "";
+    for (const r of fresh) jtext += st.journal.add(r);
+    if (jtext) this.writer.append(jfile, jtext);
+    this.writer.job(async () => {
+      const full = await readFullOutputs(fresh);
+      for (const r of fresh) this.appendRow(st, r, full);
+    });
+  }
+
+  private appendRow(st: SessionLedger, row: Row, full: Map<string, string>): void {
+    if (!st.cur || st.cur.turn !== row.turn) {
+      const file = path.join(st.dir, "transcript", turnFileName(row.turn));
+      const cur: OpenTurn = { turn: row.turn, file, parts: [turnHeader(row.turn, st.id, row.at)] };
+      st.cur = cur;
+      this.writer.put(file, () => cur.parts.join(""));
+    }
+    st.cur.parts.push(renderRow(row, full));
+    let e = st.turnByNum.get(row.turn);
+    if (!e) {
+      e = { turn: row.turn, file: `transcript/${turnFileName(row.turn)}`, firstSeq: row.seq, lastSeq: row.seq, steps: 0, title: "", startedAt: row.at, pastTideline: false };
+      st.turns.push(e);
+      st.turnByNum.set(row.turn, e);
+    }
+    e.lastSeq = Math.max(e.lastSeq, row.seq);
+    e.steps = Math.max(e.steps, row.step);
+    if (!e.title && (row.role === "user" || row.role === "note")) e.title = oneLine(row.text, 80);
+    const cur = st.cur;
+    this.writer.put(cur.file, () => cur.parts.join(""));
+  }
+
+  /** A turn ended: its remaining rows, the index files and the page's mechanical facts. */
+  turnEnded(session: Session, turn: number, reason: string, turnRows: Row[]): void {
+    this.collect(session);
+    const st = this.open(session.info.id, session.info.cwd, session.info.model);
+    let rows = turnRows;
+    if (rows.length === 0) {
+      rows = [];
+      for (let i = session.rows.length - 1; i >= 0 && session.rows[i]!.turn >= turn; i--) if (session.rows[i]!.turn === turn) rows.unshift(session.rows[i]!);
+    }
+    st.model = session.info.model;
+    st.facts.model = session.info.model;
+    this.writer.job(() => {
+      const e = st.turnByNum.get(turn);
+      if (e) {
+        e.endedAt = Date.now();
+        e.reason = reason;
+        if (e.lastSeq <= st.cutSeq) e.pastTideline = true;
+      }
+      applyTurnFacts(st.page, rows, turn, st.facts);
+      this.putIndex(st);
+      this.putPage(st);
+    });
+  }
+
+  markPastTideline(sessionId: string, seq: number): void {
+    const st = this.sessions.get(sessionId);
+    if (!st || seq <= st.cutSeq) return;
+    st.cutSeq = seq;
+    this.writer.job(() => {
+      // a turn is merged only when every row of it is past the tideline (and it has ended)
+      for (const t of st.turns) if (!t.pastTideline && t.endedAt !== undefined && t.lastSeq <= seq) t.pastTideline = true;
+      this.putIndex(st);
+    });
+  }
+
+  putIndex(st: SessionLedger): void {
+    this.writer.put(path.join(st.dir, "index.json"), () => `${JSON.stringify({ session: st.id, cutSeq: st.cutSeq, turns: st.turns }, null, 2)}\n`);
+    this.writer.put(path.join(st.dir, "index.md"), () => renderIndex(st));
+  }
+
+  putPage(st: SessionLedger): void {
+    this.writer.put(path.join(st.dir, "page.json"), () => JSON.stringify(st.page.data));
+    this.writer.put(path.join(st.dir, "SESSION.md"), () => st.page.render());
+  }
+
+  journal(sessionId: string): JournalEntry[] {
+    return [...this.loaded(sessionId).journal.entries];
+  }
+  activeLeaf(sessionId: string): string | undefined {
+    return this.loaded(sessionId).journal.leaf;
+  }
+  activePath(sessionId: string): JournalEntry[] {
+    return this.loaded(sessionId).journal.path();
+  }
+  setLeaf(sessionId: string, id: string): void {
+    const st = this.loaded(sessionId);
+    this.writer.append(path.join(st.dir, "journal.jsonl"), st.journal.setLeaf(id));
+  }
+  decide(sessionId: string, key: string, text: string, turn: number): void {
+    const st = this.loaded(sessionId);
+    st.page.decide(key, text, turn);
+    this.putPage(st);
+  }
+  turns(sessionId: string): TurnIndexEntry[] {
+    return [...this.loaded(sessionId).turns];
+  }
+
+  private loaded(sessionId: string): SessionLedger {
+    return this.sessions.get(sessionId) ?? this.open(sessionId, "", "");
+  }
+
+  /** Forget an open session's state (it closed); its files stay. */
+  close(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  /** Rebuild a session's ledger from the database: transcripts, indexes and page, mechanically. */
+  async rebuild(stored: StoredSession): Promise<{ dir: string; turns: number; rows: number }> {
+    const id = stored.info.id;
+    await this.settle();
+    this.sessions.delete(id);
+    const dir = this.dirOf(id);
+    // transcripts, index and page are derived files: start them over; the journal (history) is kept
+    for (const f of ["index.json", "index.md", "page.json", "SESSION.md"]) fs.rmSync(path.join(dir, f), { force: true });
+    fs.rmSync(path.join(dir, "transcript"), { recursive: true, force: true });
+    const st = this.open(id, stored.info.cwd, stored.info.model);
+    const session: Session = { info: stored.info, rows: stored.rows, totals: stored.totals, nextSeq: (stored.rows.at(-1)?.seq ?? 0) + 1, lastActive: Date.now(), ext: new Map() };
+    this.collect(session);
+    const byTurn = new Map<number, Row[]>();
+    for (const r of stored.rows) {
+      const list = byTurn.get(r.turn) ?? [];
+      list.push(r);
+      byTurn.set(r.turn, list);
+    }
+    for (const [turn, rows] of byTurn) {
+      this.writer.job(() => {
+        const e = st.turnByNum.get(turn);
+        if (e) {
+          e.endedAt = rows.at(-1)!.at;
+          e.reason = "rebuilt";
+        }
+        applyTurnFacts(st.page, rows, turn, st.facts);
+      });
+    }
+    this.writer.job(() => {
+      this.putIndex(st);
+      this.putPage(st);
+    });
+    await this.settle();
+    return { dir, turns: byTurn.size, rows: stored.rows.length };
+  }
+
+  /** Retention: remove a session's ledger directory. */
+  removeDir(sessionId: string): void {
+    this.sessions.delete(sessionId);
+    const dir = this.dirOf(sessionId);
+    fs.rmSync(dir, { recursive: true, force: true });
+    this.writer.forgetDirs(dir);
+  }
+}
+
+async function readFullOutputs(rows: Row[]): Promise<Map<string, string>> {
+  const full = new Map<string, string>();
+  for (const r of rows) {
+    if (r.role !== "tool") continue;
+    for (const res of r.results) {
+      const p = res.truncated?.fullPath;
+      if (!p) continue;
+      try {
+        full.set(res.callId, await fs.promises.readFile(p, "utf8"));
+      } catch {
+        // the full copy is gone: the transcript keeps what the model saw and says so
+      }
+    }
+  }
+  return full;
+}
+
+function renderIndex(st: SessionLedger): string {
+  const out = [`# Ledger of session \`${st.id}\``, ""];
+  if (st.cutSeq > 0) out.push(`Every row up to seq ${st.cutSeq} is past the tideline; turns wholly past it are merged into [SESSION.md](SESSION.md).`, "");
+  out.push("| Turn | Transcript | Seq | Steps | Started | Past tideline | Title |", "|---:|---|---|---:|---|---|---|");
+  for (const t of st.turns) {
+    out.push(`| ${t.turn} | [${path.basename(t.file)}](${t.file}) | ${t.firstSeq}–${t.lastSeq} | ${t.steps} | ${new Date(t.startedAt).toISOString()} | ${t.pastTideline ? "yes" : "no"} | ${t.title.replace(/\|/g, "\\|")} |`);
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,56 @@
+/** Rows to Markdown, verbatim: every text and tool output whole, fenced so nothing can break out. */
+import type { Row, ToolResult } from "../engine/api.js";
+
+/** A fence longer than any backtick run in the text. */
+export function fence(text: string): string {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+function block(text: string, lang = ""): string {
+  const f = fence(text);
+  return `${f}${lang}\n${text}${text.endsWith("\n") ? "" : "\n"}${f}\n`;
+}
+
+export function turnHeader(turn: number, sessionId: string, at: number): string {
+  return `# Turn ${turn}\n\nsession \`${sessionId}\` · started ${new Date(at).toISOString()}\n\n`;
+}
+
+/** `full` maps a tool call id to its whole output when the model saw a truncated copy. */
+export function renderRow(row: Row, full?: Map<string, string>): string {
+  switch (row.role) {
+    case "user": {
+      let s = `### user · seq ${row.seq}\n\n${block(row.text)}\n`;
+      for (const c of row.context ?? []) s += `context added for the model:\n\n${block(c)}\n`;
+      return s;
+    }
+    case "note":
+      return `### note · seq ${row.seq}\n\n${block(row.text)}\n`;
+    case "assistant": {
+      const u = row.usage;
+      const usage = u ? ` · in ${u.inputTokens} / out ${u.outputTokens} / cache read ${u.cacheReadTokens} / cache write ${u.cacheWriteTokens}` : "";
+      let s = `### assistant · seq ${row.seq} · step ${row.step}${row.model ? ` · ${row.model}` : ""}${usage}\n\n`;
+      if (row.text) s += `${block(row.text, "markdown")}\n`;
+      for (const c of row.toolCalls) s += `**tool call** \`${c.name}\` · id \`${c.id}\`\n\n${block(JSON.stringify(c.input, null, 2), "json")}\n`;
+      return s;
+    }
+    case "tool": {
+      let s = `### tool · seq ${row.seq} · step ${row.step}\n\n`;
+      for (const r of row.results) s += renderResult(r, full?.get(r.callId));
+      return s;
+    }
+  }
+}
+
+function renderResult(r: ToolResult, whole: string | undefined): string {
+  const flags = [r.isError ? "error" : "", r.truncated ? `full output ${r.truncated.fullBytes} bytes${whole === undefined ? " (the full copy was not readable; this is what the model saw)" : "; the model saw a truncated copy"}` : ""].filter(Boolean);
+  return `**result** \`${r.name}\` · id \`${r.callId}\`${flags.length ? ` · ${flags.join(" · ")}` : ""}\n\n${block(whole ?? r.content)}\n`;
+}
+
+/** The highest `seq N` a transcript file holds (to resume after a crash). */
+export function lastSeqIn(markdown: string): number {
+  let max = 0;
+  for (const m of markdown.matchAll(/^### (?:user|note|assistant|tool) · seq (\d+)/gm)) max = Math.max(max, Number(m[1]));
+  return max;
+}

@@ -1,0 +1,125 @@
+/**
+ * The ledger's one writer. Steps queue jobs (render rows, note facts) and return at once; a single loop
+ * runs the jobs in order and then writes every file they dirtied, each replaced atomically (temp file +
+ * rename) so a reader never sees a torn file. Files dirtied several times before a flush are written
+ * once (coalescing), so a fast run costs one write per file per flush, not per step.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Logger } from "../../kernel/api.js";
+
+let tmpCounter = 0;
+
+/** Replace a file atomically: write a temp file beside it, then rename over it. */
+export async function writeAtomic(file: string, data: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
+  await fs.promises.writeFile(tmp, data);
+  await fs.promises.rename(tmp, file);
+}
+
+export function writeAtomicSync(file: string, data: string): void {
+  const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+type Job = () => void | Promise<void>;
+
+export class LedgerWriter {
+  private jobs: Job[] = [];
+  private dirty = new Map<string, () => string>();
+  private appends = new Map<string, string[]>();
+  private running: Promise<void> | undefined;
+  private madeDirs = new Set<string>();
+  private failedOnce = false;
+  bytesWritten = 0;
+
+  constructor(private readonly log: Logger) {}
+
+  /** Queue work that runs in order on the writer (rendering, reading full tool outputs). */
+  job(fn: Job): void {
+    this.jobs.push(fn);
+    this.kick();
+  }
+
+  /** Mark a file dirty; `content` is read when the writer flushes (latest state wins). */
+  put(file: string, content: () => string): void {
+    this.dirty.set(file, content);
+    this.kick();
+  }
+
+  /** Append text to a file (the journal); appends are flushed in order. */
+  append(file: string, text: string): void {
+    const a = this.appends.get(file);
+    if (a) a.push(text);
+    else this.appends.set(file, [text]);
+    this.kick();
+  }
+
+  /** Resolves when every queued job and write is on disk. */
+  async settle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private kick(): void {
+    if (!this.running) this.running = this.loop().finally(() => (this.running = undefined));
+  }
+
+  private async loop(): Promise<void> {
+    // let the step that queued us return first: the write happens behind it
+    await new Promise<void>((r) => setImmediate(r));
+    while (this.jobs.length || this.dirty.size || this.appends.size) {
+      while (this.jobs.length) {
+        const j = this.jobs.shift()!;
+        try {
+          await j();
+        } catch (e) {
+          this.fail(e);
+        }
+      }
+      const appends = [...this.appends];
+      this.appends.clear();
+      for (const [file, parts] of appends) {
+        try {
+          await this.ensureDir(file);
+          const text = parts.join("");
+          await fs.promises.appendFile(file, text);
+          this.bytesWritten += text.length;
+        } catch (e) {
+          this.fail(e);
+        }
+      }
+      const files = [...this.dirty];
+      this.dirty.clear();
+      for (const [file, content] of files) {
+        try {
+          await this.ensureDir(file);
+          const text = content();
+          await writeAtomic(file, text);
+          this.bytesWritten += text.length;
+        } catch (e) {
+          this.fail(e);
+        }
+      }
+    }
+  }
+
+  private async ensureDir(file: string): Promise<void> {
+    const d = path.dirname(file);
+    if (this.madeDirs.has(d)) return;
+    await fs.promises.mkdir(d, { recursive: true });
+    this.madeDirs.add(d);
+  }
+
+  /** Writing is best effort: a full disk never fails a step (logged once). */
+  private fail(e: unknown): void {
+    if (this.failedOnce) return;
+    this.failedOnce = true;
+    this.log.error(`ledger: a write failed (${e instanceof Error ? e.message : String(e)}); the session goes on, the ledger may lag`);
+  }
+
+  /** Forget a directory we created (it was removed by retention). */
+  forgetDirs(prefix: string): void {
+    for (const d of [...this.madeDirs]) if (d.startsWith(prefix)) this.madeDirs.delete(d);
+  }
+}

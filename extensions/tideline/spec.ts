@@ -1,0 +1,8 @@
+import { parseTidelineSpec, type TidelineSpec } from "./api.js";
+
+/** The throwing form the run host calls: `--tideline` values are refused with one line and the usage. */
+export function parseSpec(text: string): TidelineSpec {
+  const p = parseTidelineSpec(text);
+  if (!p.ok) throw new Error(`--tideline: ${p.error}`);
+  return p.spec;
+}

@@ -1,0 +1,58 @@
+/** Per-session tideline state, kept in session.ext under the extension id. */
+import type { Session, Row } from "../engine/api.js";
+import type { TidelineLine } from "./api.js";
+import { BlockTracker } from "./blocks.js";
+
+export interface TidelineState {
+  tracker: BlockTracker;
+  /** the line in force for the current turn (re-resolved at each turn's first step) */
+  line?: TidelineLine;
+  lineTurn: number;
+  /** a cut happened since the last contextBuild: make sure the ledger wrote those rows first */
+  cutPending: boolean;
+  /** last measured gauge (after cuts), for the meter */
+  contextWindow: number;
+  model: string;
+}
+
+export const EXT_ID = "tideline";
+
+export function stateOf(session: Session): TidelineState {
+  let s = session.ext.get(EXT_ID) as TidelineState | undefined;
+  if (!s) {
+    s = { tracker: new BlockTracker(), lineTurn: 0, cutPending: false, contextWindow: 0, model: session.info.model };
+    session.ext.set(EXT_ID, s);
+  }
+  return s;
+}
+
+/** Rough size of a row in tokens (bytes / 4), used only to place the window when a session is reopened. */
+export function estimateRowTokens(row: Row): number {
+  let chars = 0;
+  if (row.role === "tool") for (const r of row.results) chars += r.content.length + 40;
+  else if (row.role === "assistant") {
+    chars += row.text.length;
+    for (const c of row.toolCalls) chars += JSON.stringify(c.input).length + 40;
+  } else chars += row.text.length + (row.role === "user" ? (row.context ?? []).join("").length : 0);
+  return Math.ceil(chars / 4) + 4;
+}
+
+/**
+ * A reopened session: keep about `keep` tokens of the newest rows and put the cut just before a row
+ * that can open a window (a user or assistant row, never a tool result). Scans back from the end only
+ * as far as the kept part.
+ */
+export function resumeCutSeq(rows: Row[], keep: number): number {
+  let total = 0;
+  let i = rows.length - 1;
+  for (; i >= 0; i--) {
+    total += estimateRowTokens(rows[i]!);
+    if (total > keep) break;
+  }
+  if (i < 0) return 0;
+  // move forward to a row that may start a window
+  let j = i + 1;
+  while (j < rows.length && rows[j]!.role === "tool") j++;
+  if (j >= rows.length) return rows[rows.length - 1]!.seq;
+  return rows[j]!.seq - 1;
+}
