@@ -31,6 +31,8 @@ export interface Pty {
   key(...keys: string[]): void;
   /** the visible screen, one string (rows joined by \n) */
   screen(): string;
+  /** the visible screen with its SGR escapes (colour, bold, inverse) */
+  styled(): string;
   /** the screen plus the scrollback */
   history(): string;
   /** resolve when `text` (string or RegExp) is on the screen (or in history with `inHistory`) */
@@ -43,6 +45,18 @@ export interface Pty {
   /** the program's exit status once it ended (undefined while running) */
   exitStatus(): number | undefined;
   close(): void;
+}
+
+/** SGR colour parameters (foreground/background, 8/16/256/rgb) found in styled text. */
+export function colourCodes(styled: string): string[] {
+  const out: string[] = [];
+  for (const m of styled.matchAll(/\x1b\[([0-9;]*)m/g)) {
+    for (const p of (m[1] ?? "").split(";")) {
+      const n = Number(p);
+      if ((n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107)) out.push(p);
+    }
+  }
+  return out;
 }
 
 export function hasTmux(): boolean {
@@ -116,6 +130,13 @@ export function startPty(o: PtyOptions): Pty {
       tmux("send-keys", "-t", name, ...keys);
     },
     screen,
+    styled() {
+      try {
+        return tmux("capture-pane", "-p", "-e", "-t", name);
+      } catch {
+        return "";
+      }
+    },
     history,
     waitFor(text, timeoutMs = 15_000, opts = {}) {
       const read = opts.inHistory ? history : screen;

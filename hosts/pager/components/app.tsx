@@ -10,7 +10,7 @@ import * as C from "../composer-model.js";
 import { tailRows, type MeterView } from "../format.js";
 import { ItemView, ToolCallView } from "./items.js";
 import { ComposerView } from "./composer.js";
-import { StatusBar } from "./status-bar.js";
+import { StatusBar, statusRows as statusRowCount } from "./status-bar.js";
 import { OutputViewer, Picker, QuestionPrompt, SlashPopup, type SlashEntry } from "./dialogs.js";
 import { ThemeContext, makeTheme } from "./theme.js";
 
@@ -196,7 +196,7 @@ export function PagerApp({ store, actions, color }: { store: PagerStore; actions
   // ---- layout: keep the live area below the terminal's height (ink repaints everything past it)
   const width = Math.max(20, columns);
   const meter = actions.meter();
-  const statusRows = 2 + (width < 100 ? 1 : 0);
+  const statusRows = 1 + statusRowCount(meter, width);
   const composerRows = Math.min(6, Math.max(1, comp.value.split("\n").length)) + 2;
   const popupRows = popupOpen ? Math.min(8, Math.max(1, entries.length)) : 0;
   const liveBudget = Math.max(2, rows - statusRows - composerRows - popupRows - 2);

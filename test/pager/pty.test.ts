@@ -1,0 +1,189 @@
+/**
+ * The real pager (compiled CLI) in a real terminal: tmux at 80x24, a temp HOME, the scripted model.
+ * Permission prompts come from a user-tier extension (plain ESM in the temp HOME) that registers a
+ * `probe` tool and asks for it through engine.authorizeToolCall, exactly as a third-party policy would.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { colourCodes, hasTmux, startPty, type Pty } from "../helpers/pty.js";
+
+let sb: Sandbox | undefined;
+let t: Pty | undefined;
+afterEach(() => {
+  t?.close();
+  sb?.cleanup();
+  t = undefined;
+  sb = undefined;
+});
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function open(s: Sandbox, env: NodeJS.ProcessEnv = {}, cols = 80, rows = 24): Pty {
+  return startPty({ args: [CLI, "--dir", s.project], env: { ...s.env, ...env }, cwd: s.project, cols, rows });
+}
+
+async function type(p: Pty, text: string): Promise<void> {
+  p.send(text);
+  await pause(120);
+  p.key("Enter");
+}
+
+function installAsker(s: Sandbox): string {
+  const ran = path.join(s.home, "probe-ran.txt");
+  s.write(
+    ".oceancode/extensions/asker/manifest.json",
+    JSON.stringify({ id: "asker", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }),
+    "home",
+  );
+  s.write(
+    ".oceancode/extensions/asker/index.js",
+    `import fs from "node:fs";
+export default { activate(ctx) {
+  const engine = ctx.services.get("engine");
+  engine.tools.register({ name: "probe", description: "test tool", kind: "execute", inputSchema: { type: "object" }, claudeName: "Probe",
+    run: async (input) => { fs.appendFileSync(${JSON.stringify(ran)}, String(input.command) + "\\n"); return { content: "probe ran: " + input.command }; } });
+  engine.hooks.authorizeToolCall.tap({ name: "asker" }, (c) => c.call.name === "probe"
+    ? { action: "ask", reason: "probe commands need approval", by: "asker", rule: "probe * ask" } : undefined);
+} };`,
+    "home",
+  );
+  return ran;
+}
+
+describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
+  it("type hello, see ok: hello; the status bar shows model, context, tideline, tokens, spend", async () => {
+    sb = makeSandbox();
+    t = open(sb, { OC_MODEL: "scripted/echo" });
+    await t.waitFor("❯");
+    await type(t, "hello");
+    const screen = await t.waitFor("ok: hello");
+    expect(screen).toContain("> hello");
+    const s2 = await t.waitGone("working…");
+    expect(s2).toMatch(/scripted\/echo · ctx \S+\/200k · ↑\S+ ↓\S+ · \$0\.00/);
+    expect(s2).toMatch(/tideline (@40% \(80k\): \S+ to go|off)/);
+    expect(s2.split("\n").every((l) => l.length <= 80)).toBe(true);
+    // NO_COLOR (the sandbox sets it): bold and inverse only, no colour codes
+    expect(colourCodes(t.styled())).toEqual([]);
+  });
+
+  it("uses colour when NO_COLOR is not set", async () => {
+    sb = makeSandbox();
+    const env = { ...sb.env, OC_MODEL: "scripted/echo" };
+    delete env.NO_COLOR;
+    t = startPty({ args: [CLI, "--dir", sb.project], env, cwd: sb.project });
+    await t.waitFor("❯");
+    expect(colourCodes(t.styled()).length).toBeGreaterThan(0);
+  });
+
+  it("slash commands: /help lists manifests' commands, an unknown one is refused, /models opens the picker", async () => {
+    sb = makeSandbox();
+    t = open(sb, { OC_MODEL: "scripted/echo" });
+    await t.waitFor("❯");
+    t.send("/he");
+    await t.waitFor("/help");
+    t.key("Enter");
+    const help = await t.waitFor("Keys:");
+    expect(help).toContain("/resume");
+    await type(t, "/nope");
+    await t.waitFor("unknown command /nope (see /help)");
+    await type(t, "/models");
+    await t.waitFor("MODEL");
+    expect(t.screen()).toContain("scripted/echo");
+    t.key("Escape");
+    await t.waitFor("model unchanged");
+    await t.waitFor("Type a message");
+  });
+
+  it("a permission prompt answered y runs the tool; answered n rejects it", async () => {
+    sb = makeSandbox();
+    const ran = installAsker(sb);
+    sb.write(
+      "script.json",
+      JSON.stringify({
+        steps: [
+          { text: "trying", tool_calls: [{ name: "probe", input: { command: "echo first" } }] },
+          { text: "after first" },
+          { text: "again", tool_calls: [{ name: "probe", input: { command: "echo second" } }] },
+          { text: "after second" },
+        ],
+      }),
+    );
+    t = open(sb, { OC_MODEL: "scripted/script.json" });
+    await t.waitFor("❯");
+    await type(t, "go");
+    let s = await t.waitFor("Allow probe?");
+    expect(s).toContain("why: probe commands need approval (rule: probe * ask)");
+    expect(s).toContain("y once · a always · n reject");
+    t.send("y");
+    await t.waitFor("after first");
+    expect(fs.readFileSync(ran, "utf8")).toBe("echo first\n");
+    await t.waitGone("working…");
+    await type(t, "go again");
+    await t.waitFor(/Allow probe\?[\s\S]*echo second/);
+    t.send("n");
+    s = await t.waitFor("after second");
+    expect(t.history()).toContain("rejected: probe");
+    expect(fs.readFileSync(ran, "utf8")).toBe("echo first\n");
+  });
+
+  it("esc esc stops a long scripted turn", async () => {
+    sb = makeSandbox();
+    sb.write("slow.json", JSON.stringify({ steps: [{ text: "never shown", delay_ms: 30_000 }] }));
+    t = open(sb, { OC_MODEL: "scripted/slow.json" });
+    await t.waitFor("❯");
+    await type(t, "take your time");
+    await t.waitFor("working…");
+    t.key("Escape");
+    await pause(100);
+    t.key("Escape");
+    const s = await t.waitFor("stopped", 5_000);
+    expect(s).not.toContain("never shown");
+    await t.waitGone("working…", 5_000);
+  });
+
+  it("resizes: the status bar and composer redraw at the new width", async () => {
+    sb = makeSandbox();
+    t = open(sb, { OC_MODEL: "scripted/echo" });
+    await t.waitFor("❯");
+    t.resize(60, 20);
+    await pause(400);
+    let s = t.screen();
+    expect(s.split("\n").every((l) => l.length <= 60)).toBe(true);
+    expect(s).toContain("scripted/echo");
+    t.resize(100, 30);
+    await pause(400);
+    await type(t, "still here");
+    s = await t.waitFor("ok: still here");
+    expect(s).toContain("tideline");
+    expect(t.alive()).toBe(true);
+  });
+
+  it("/exit leaves with code 0", async () => {
+    sb = makeSandbox();
+    t = open(sb, { OC_MODEL: "scripted/echo" });
+    await t.waitFor("❯");
+    await type(t, "/exit");
+    for (let i = 0; i < 100 && t.alive(); i++) await pause(50);
+    expect(t.exitStatus()).toBe(0);
+  });
+});
+
+describe("pager without a terminal", () => {
+  it("prints a clear message and exits 2", () => {
+    sb = makeSandbox();
+    const r = runCli(["--dir", sb.project], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("oceancode: the pager needs a terminal; for scripts use oceancode run");
+  });
+
+  it("--tui ocean is refused, --tui pager accepted", () => {
+    sb = makeSandbox();
+    const r = runCli(["--tui", "ocean"], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the native TUI was removed; oceancode starts Ocean pager");
+    const p = runCli(["--tui", "pager", "--dir", sb.project], { env: sb.env });
+    expect(p.stderr).toContain("the pager needs a terminal");
+  });
+});
