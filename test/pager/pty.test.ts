@@ -160,10 +160,11 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     expect(t.alive()).toBe(true);
   });
 
-  it("/exit leaves with code 0", async () => {
+  it("--listen says honestly that the listener is not there yet; /exit leaves with code 0", async () => {
     sb = makeSandbox();
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "127.0.0.1:4096"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
     await t.waitFor("❯");
+    expect(t.screen()).toContain("--listen 127.0.0.1:4096: the HTTP listener is not available yet");
     await type(t, "/exit");
     for (let i = 0; i < 100 && t.alive(); i++) await pause(50);
     expect(t.exitStatus()).toBe(0);
@@ -185,5 +186,27 @@ describe("pager without a terminal", () => {
     expect(r.stderr).toContain("the native TUI was removed; oceancode starts Ocean pager");
     const p = runCli(["--tui", "pager", "--dir", sb.project], { env: sb.env });
     expect(p.stderr).toContain("the pager needs a terminal");
+  });
+});
+
+describe.skipIf(!hasTmux())("status bar gauge with a small tideline", () => {
+  it("shows the tideline position and tokens to go after a cut", async () => {
+    sb = makeSandbox();
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { percent: 40, block: 4000 } } }));
+    const big = "x".repeat(200);
+    const steps = [1, 2, 3, 4, 5, 6].map((i) => ({ text: `step ${i} ${big}`, usage: { input: 6000 * i, output: 100 }, tool_calls: [{ name: "nosuchtool", input: { i } }] }));
+    sb.write("cut.json", JSON.stringify({ context_window: 50_000, steps: [...steps, { text: "all done" }] }));
+    t = open(sb, { OC_MODEL: "scripted/cut.json" });
+    await t.waitFor("❯");
+    await type(t, "fill the window");
+    await t.waitFor("all done");
+    const s = await t.waitGone("working…");
+    expect(s).toMatch(/tideline @40% \(20k\): \S+ to go/);
+    // the provider reported up to 36k input, but the window after the cut sits under the 20k line
+    const used = /ctx (\S+)\/50k/.exec(s)?.[1] ?? "";
+    expect(used.endsWith("k") ? parseFloat(used) * 1000 : Number(used)).toBeLessThan(20_000);
+    await type(t, "/context");
+    const ctx = await t.waitFor(/cuts\s+[1-9]/);
+    expect(ctx).toMatch(/past the tideline/);
   });
 });
