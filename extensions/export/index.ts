@@ -1,0 +1,85 @@
+/** `oceancode export <id> (--md | --atif) [--out <path>|-]`: settles the writers first, so the step that just ended is included. */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import type { StorageService } from "../storage/api.js";
+import type { LedgerService } from "../ledger/api.js";
+import { exportMarkdown } from "./markdown.js";
+import { exportAtif } from "./atif.js";
+
+export const EXPORT_USAGE = "usage: oceancode export (--md | --atif) [--out <path>|-] [--db <path>] [--directory <dir>] <session-id>";
+
+function agentVersion(dir: string): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(dir, "..", "..", "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return "0.0.0";
+  }
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    ctx.registerCommand("export", async (argv: string[], io: CommandIO) => {
+      const bad = (msg: string) => {
+        io.stderr.write(`oceancode export: ${msg}\n${EXPORT_USAGE}\n`);
+        return 2;
+      };
+      let values: Record<string, string | boolean | undefined>;
+      let positionals: string[];
+      try {
+        ({ values, positionals } = parseArgs({
+          args: argv,
+          options: { md: { type: "boolean" }, atif: { type: "boolean" }, out: { type: "string", short: "o" }, db: { type: "string" }, directory: { type: "string" }, dir: { type: "string" }, help: { type: "boolean", short: "h" } },
+          allowPositionals: true,
+          strict: true,
+        }));
+      } catch (e) {
+        return bad((e as Error).message);
+      }
+      if (values.help) {
+        io.stdout.write(`${EXPORT_USAGE}\n`);
+        return 0;
+      }
+      if (values.md === values.atif) return bad("pass exactly one of --md or --atif");
+      if (positionals.length !== 1) return bad(positionals.length === 0 ? "a session id is required" : `one session id only (got ${positionals.join(" ")})`);
+      const id = positionals[0]!;
+      const storage = ctx.services.get<StorageService>("storage");
+      const ledger = ctx.services.tryGet<LedgerService>("ledger");
+      const engine = ctx.services.tryGet<EngineService>("engine");
+      await ledger?.settle();
+      await storage.settle();
+      const stored = await storage.loadSession(id);
+      if (!stored) {
+        io.stderr.write(`oceancode export: no session '${id}' in ${storage.dbPath} (list them with oceancode sessions)\n`);
+        return 1;
+      }
+      let text: string;
+      if (values.md) {
+        const dir = ledger?.enabled !== false && ledger ? ledger.dirOf(id) : undefined;
+        text = exportMarkdown(stored, dir && fs.existsSync(path.join(dir, "transcript")) ? dir : undefined);
+      } else {
+        const cost = engine ? (model: string, u: Parameters<EngineService["models"]["cost"]>[1]) => {
+          const m = engine.models.resolve(model);
+          return m.known ? engine.models.cost(m, u) : undefined;
+        } : undefined;
+        text = `${JSON.stringify(exportAtif(stored, agentVersion(ctx.dir), cost), null, 2)}\n`;
+      }
+      const out = typeof values.out === "string" ? values.out : "-";
+      if (out === "-") io.stdout.write(text);
+      else {
+        const file = path.resolve(out);
+        try {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, text);
+        } catch (e) {
+          io.stderr.write(`oceancode export: cannot write ${file}: ${(e as Error).message}\n`);
+          return 1;
+        }
+        io.stderr.write(`exported ${id} to ${file}\n`);
+      }
+      return 0;
+    });
+  },
+};
