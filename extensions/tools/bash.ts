@@ -36,6 +36,7 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
         timeout: { type: "integer", minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: "milliseconds before the command is killed" },
         description: { type: "string", description: "what the command does, in a few words" },
         run_in_background: { type: "boolean", description: "start as a background job" },
+        background: { type: "boolean", description: "same as run_in_background" },
         workdir: { type: "string", description: "directory to run in (default: the working directory)" },
       },
       required: ["command"],

@@ -83,6 +83,9 @@ export function startJob(spec: SpawnSpec, command: string, ctx: ToolContext, opt
   const { child, done } = startChild(spec, (s) => {
     if (s) fs.writeSync(fd, s);
   });
+  // a job must not keep the process alive: when the host is done it exits, and the exit hook kills the job
+  child.unref();
+  for (const s of [child.stdout, child.stderr]) (s as unknown as { unref?: () => void } | null)?.unref?.();
   const job: Job = {
     id,
     command,
