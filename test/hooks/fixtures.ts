@@ -34,7 +34,7 @@ export function recorded(file: string): RecordedRequest[] {
 export function nodeHook(sb: Sandbox, name: string, body: string): string {
   const file = sb.write(
     `hooks/${name}.mjs`,
-    `let raw = "";\nprocess.stdin.on("data", (d) => (raw += d));\nprocess.stdin.on("end", () => {\n  const input = JSON.parse(raw);\n${body}\n});\n`,
+    `let raw = "";\nprocess.stdin.on("data", (d) => (raw += d));\nprocess.stdin.on("end", async () => {\n  const input = JSON.parse(raw);\n${body}\n});\n`,
   );
   return `node ${JSON.stringify(file)}`;
 }
