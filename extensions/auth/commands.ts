@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
 import type { CredentialsService } from "./api.js";
-import { ask, readAll } from "./prompt.js";
+import { createPrompter, readAll } from "./prompt.js";
 
 const KEY_USAGE = "usage: oceancode key [<provider>] [<api-key>]   (one argument: an Anthropic key; no key: read from stdin)";
 const AUTH_USAGE = "usage: oceancode auth   (on a terminal it asks; otherwise pipe \"<provider> <api-key>\" on stdin)";
@@ -97,18 +97,22 @@ export async function authCommand(deps: CommandDeps, argv: string[], io: Command
     }
     return store(deps, io, "auth", words[0]!, words[1]!);
   }
+  const prompter = createPrompter(io.stdin, io.stdout);
   try {
     const menu = known.map((p, i) => `  ${i + 1}) ${p}`).join("\n");
-    const choice = (await ask(io.stdin, io.stdout, `Which provider?\n${menu}\nprovider [1]: `)).trim();
+    io.stdout.write("API key login (a Claude Pro/Max subscription login is not available in this build).\n");
+    const choice = (await prompter.ask(`Which provider?\n${menu}\nprovider [1]: `)).trim();
     const provider = choice === "" ? known[0]! : (known[Number(choice) - 1] ?? (known.includes(choice) ? choice : undefined));
     if (!provider) {
       io.stderr.write(`oceancode auth: unknown provider '${choice}' (known: ${known.join(", ")})\n`);
       return 2;
     }
-    const key = (await ask(io.stdin, io.stdout, `${provider} API key (input hidden): `, true)).trim();
+    const key = (await prompter.ask(`${provider} API key (input hidden): `, true)).trim();
     return store(deps, io, "auth", provider, key);
   } catch (e) {
     io.stderr.write(`oceancode auth: ${(e as Error).message}; nothing stored\n`);
     return 1;
+  } finally {
+    prompter.close();
   }
 }

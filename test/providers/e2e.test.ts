@@ -81,6 +81,14 @@ describe("oceancode run on anthropic/<model>", () => {
     expect(anthropic.requests.map(sentKey)).toEqual(["sk-from-file-1234", "sk-env-wins"]);
   });
 
+  it("a too-long refusal goes through the engine's promptTooLong path: one retry", async () => {
+    anthropic.enqueue({ type: "too_long", tokens: 210_000, max: 200_000 }, { text: "fits now" });
+    const r = await run("anthropic/claude-sonnet-4-5", { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url }, "hi");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("fits now");
+    expect(anthropic.requests).toHaveLength(2);
+  });
+
   it("no credentials: exit 1 with the ways to fix it, and nothing sent", async () => {
     const r = await run("anthropic/claude-sonnet-4-5", { ANTHROPIC_BASE_URL: anthropic.url }, "hi");
     expect(r.code).toBe(1);
