@@ -20,8 +20,20 @@ export default {
       const s = ctx.config.section<{ safe_list_extra?: string[] }>("shell");
       return { safeListExtra: Array.isArray(s.safe_list_extra) ? s.safe_list_extra.filter((x) => typeof x === "string") : [] };
     };
+    // the floor, policy and guard taps classify the same command: keep the last few results
+    const cache = new Map<string, ReturnType<typeof classifyCommand>>();
     const service: ShellGuardService = {
-      classify: (command, opts) => classifyCommand(command, { home: ctx.paths.home, project: ctx.paths.project, ...shell(), ...opts }),
+      classify: (command, opts) => {
+        const o = { home: ctx.paths.home, project: ctx.paths.project, ...shell(), ...opts };
+        const key = JSON.stringify([command, o.cwd, o.project, o.home, o.safeListExtra, o.allow, o.deny]);
+        let hit = cache.get(key);
+        if (!hit) {
+          hit = classifyCommand(command, o);
+          if (cache.size >= 64) cache.delete(cache.keys().next().value!);
+          cache.set(key, hit);
+        }
+        return hit;
+      },
     };
     ctx.provide("shell-guard", service);
     const engine = ctx.services.tryGet<EngineService>("engine");

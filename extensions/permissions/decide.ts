@@ -1,0 +1,164 @@
+/**
+ * One permission decision. Order (the first that settles wins):
+ *   1. the dangerous floor (shell guard) and the .env read guard: deny
+ *   2. the rules (last match wins): a deny is final, no mode reopens it
+ *   3. the shell guard's catastrophic / unknowable shapes: ask, in every mode
+ *   4. the mode's rules, layered last; the read-only safe list turns a generic (`*`) ask or mode deny
+ *      on bash into allow; the external-directory ask for paths outside the project (refs roots allowed)
+ *   5. dontAsk: a remaining ask becomes a deny
+ */
+import path from "node:path";
+import type { ShellGuardService, Segment } from "../shell-guard/api.js";
+import { resolveToolPath, isSecretEnvFile, isInside, type Refs } from "../tools/api.js";
+import { lastMatch, toolKey, EXTERNAL_BASE, type Rule, type Action } from "./rules.js";
+import { modeRules, type Mode } from "./modes.js";
+
+export interface Decided {
+  action: Action;
+  reason: string;
+  /** the rule that decided, as written */
+  rule: string;
+  layer: string;
+  file?: string;
+  /** the rule to save when the user answers "always" */
+  always?: string;
+  segments?: Array<Segment & { decision: Action; rule: string; layer: string; file?: string }>;
+}
+
+export interface DecideInput {
+  tool: string;
+  /** the command for bash, the path for file tools, else a string form of the input */
+  subject: string;
+  cwd: string;
+  project: string;
+  home: string;
+  mode: Mode;
+  rules: readonly Rule[];
+  refs?: Refs;
+  safeListExtra?: string[];
+  guard?: ShellGuardService;
+}
+
+const FILE_TOOLS = new Set(["read", "edit", "glob", "grep", "ls", "list"]);
+
+function fromRule(r: Rule, reason: string): Omit<Decided, "always"> {
+  return { action: r.action, reason, rule: r.text, layer: r.layer, ...(r.file ? { file: r.file } : {}) };
+}
+
+/** Rules then mode for one key: a rule deny is final; a mode rule that matches overrides the rest. */
+function evalKey(key: string, subjects: string[], rules: readonly Rule[], mode: Mode): { rule: Rule; final: boolean } {
+  const user = lastMatch(rules, key, subjects)!;
+  if (user.action === "deny") return { rule: user, final: true };
+  const m = lastMatch(modeRules(mode), key, subjects);
+  return { rule: m ?? user, final: false };
+}
+
+/** Tools whose second word is a subcommand: "always" saves "git commit *", not "git *". */
+const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "yarn", "pnpm", "bun", "cargo", "go", "make", "docker", "kubectl", "pip", "pip3", "uv", "poetry", "gh", "brew", "apt", "apt-get", "deno", "dotnet", "mvn", "gradle", "terraform"]);
+
+function prefixRule(command: string): string {
+  const words = command.trim().split(/\s+/);
+  const head = words[1] && SUBCOMMAND_TOOLS.has(words[0]!) && /^[a-z][\w.-]*$/.test(words[1]) ? words.slice(0, 2) : words.slice(0, 1);
+  return `bash ${head.join(" ")} *`;
+}
+
+function finish(d: Decided, mode: Mode): Decided {
+  if (d.action === "ask" && mode === "dontAsk") {
+    return { ...d, action: "deny", reason: `${d.reason} (dontAsk mode refuses what would ask)`, layer: "mode", rule: "dontAsk" };
+  }
+  return d;
+}
+
+async function decideBash(inp: DecideInput): Promise<Decided> {
+  const segments: Segment[] = inp.guard
+    ? (await inp.guard.classify(inp.subject, { cwd: inp.cwd, project: inp.project, home: inp.home, safeListExtra: inp.safeListExtra })).segments
+    : [{ text: inp.subject, command: inp.subject.trim(), verdict: "ask", kind: "plain", reason: "shell guard not installed" }];
+  const out: NonNullable<Decided["segments"]> = [];
+  for (const s of segments) {
+    const subjects = [s.command, s.text];
+    if (s.kind === "floor") {
+      out.push({ ...s, decision: "deny", rule: "dangerous floor", layer: "floor" });
+      continue;
+    }
+    const { rule, final } = evalKey("bash", subjects, inp.rules, inp.mode);
+    if (final) {
+      out.push({ ...s, decision: "deny", reason: `${rule.text} matched '${s.command}'`, rule: rule.text, layer: rule.layer, file: rule.file });
+      continue;
+    }
+    if (s.kind === "guard") {
+      out.push({ ...s, decision: "ask", rule: "shell guard", layer: "guard" });
+      continue;
+    }
+    if (s.kind === "safe" && rule.action !== "allow" && rule.pattern === "*") {
+      out.push({ ...s, decision: "allow", reason: `${s.reason} (read-only safe list)`, rule: "safe list", layer: "safe-list" });
+      continue;
+    }
+    out.push({ ...s, decision: rule.action, reason: `${rule.text} matched '${s.command}'`, rule: rule.text, layer: rule.layer, file: rule.file });
+  }
+  if (!out.length) return { action: "allow", reason: "empty command", rule: BASE_TEXT, layer: "default", segments: out };
+  const pick = out.find((s) => s.decision === "deny") ?? out.find((s) => s.decision === "ask") ?? out.find((s) => s.layer !== "default" && s.layer !== "safe-list") ?? out[0]!;
+  const d: Decided = {
+    action: pick.decision,
+    reason: pick.decision === "allow" ? (out.length > 1 ? "every segment is allowed" : pick.reason) : `${pick.reason}: ${pick.text}`,
+    rule: pick.rule,
+    layer: pick.layer,
+    ...(pick.file ? { file: pick.file } : {}),
+    segments: out,
+  };
+  if (d.action === "ask" && pick.layer !== "guard") d.always = `${prefixRule(pick.command)} allow`;
+  return finish(d, inp.mode);
+}
+const BASE_TEXT = "* * allow";
+
+async function decideFile(inp: DecideInput, key: string): Promise<Decided> {
+  const resolved = resolveToolPath(inp.subject || ".", { cwd: inp.cwd, refs: inp.refs, project: inp.project, home: inp.home });
+  const abs = resolved.path;
+  const inside = isInside(abs, inp.project);
+  const rel = inside ? path.relative(inp.project, abs) || "." : abs;
+  const subjects = [rel, abs, inp.subject];
+  if (key === "read" && isSecretEnvFile(abs)) {
+    return { action: "deny", reason: `${rel}: .env files hold secrets and are never read (.env.example reads)`, rule: ".env guard", layer: "file-guard" };
+  }
+  const { rule, final } = evalKey(key, subjects, inp.rules, inp.mode);
+  if (final) return fromRule(rule, `${rule.text} matched '${rel}'`);
+  let d: Decided = { ...fromRule(rule, rule.action === "allow" ? `${rule.text} matched '${rel}'` : `${rule.text} matched '${rel}'`) };
+  if (rule.action === "ask") d.always = `${key} ${rel} allow`;
+  if (!inside) {
+    const viaRef = resolved.ref?.inside === true;
+    if (!viaRef) {
+      const ext = evalKey("external_directory", [abs, path.dirname(abs)], [EXTERNAL_BASE, ...inp.rules.filter((r) => r.tool !== "*")], inp.mode);
+      const escaped = resolved.ref && !resolved.ref.inside ? ` (@${resolved.ref.name} walks out of its root ${resolved.ref.root})` : "";
+      if (ext.rule.action === "deny") return fromRule(ext.rule, `${abs} is outside the project${escaped}`);
+      if (ext.rule.action === "ask" && d.action === "allow") {
+        d = { ...fromRule(ext.rule, `${abs} is outside the project ${inp.project}${escaped}`), always: `external_directory ${path.dirname(abs)}/* allow` };
+      }
+    }
+  }
+  return finish(d, inp.mode);
+}
+
+export async function decide(inp: DecideInput): Promise<Decided> {
+  const key = toolKey(inp.tool);
+  if (key === "bash") return decideBash(inp);
+  if (FILE_TOOLS.has(key)) return decideFile(inp, key);
+  const { rule } = evalKey(key, [inp.subject], inp.rules, inp.mode);
+  const d: Decided = fromRule(rule, `${rule.text} matched ${key}`);
+  if (d.action === "ask") d.always = `${key} * allow`;
+  return finish(d, inp.mode);
+}
+
+/** Tools whose last rule for their key is a `*` deny are not offered to the model. */
+export function removedTools(names: string[], rules: readonly Rule[], mode: Mode): Set<string> {
+  const all = [...rules, ...modeRules(mode)];
+  const out = new Set<string>();
+  for (const n of names) {
+    const key = toolKey(n);
+    let last: Rule | undefined;
+    for (const r of all) if (r.tool === key || r.tool === "*") last = r;
+    // a rule deny is final, so a later mode rule cannot bring the tool back
+    const userDeny = [...rules].reverse().find((r) => r.tool === key || r.tool === "*");
+    if (userDeny?.action === "deny" && userDeny.pattern === "*") out.add(n);
+    else if (last?.action === "deny" && last.pattern === "*" && !last.keepsTool) out.add(n);
+  }
+  return out;
+}

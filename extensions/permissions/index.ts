@@ -1,0 +1,112 @@
+/**
+ * Permissions extension: rules + modes + the external-directory ask as an authorizeToolCall tap at
+ * STAGE_POLICY (deny and ask bail; allow lets later taps such as PreToolUse hooks still speak),
+ * tools with a `*` deny removed from the request (modelRequest), "always" answers saved as rules
+ * (permissionAnswered), and `oceancode permissions check`.
+ */
+import fs from "node:fs";
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { EngineService, ToolCallContext, AuthorizeResult } from "../engine/api.js";
+import type { ShellGuardService } from "../shell-guard/api.js";
+import type { Refs } from "../tools/api.js";
+import type { PermissionsService, PermissionMode, PermissionDecision } from "./api.js";
+import { gatherRules, claudeDefaultMode } from "./sources.js";
+import { decide, removedTools } from "./decide.js";
+import { isMode, type Mode } from "./modes.js";
+import { saveRule } from "./save.js";
+import { toolKey, type Rule } from "./rules.js";
+import { runCheckCommand } from "./check.js";
+
+/** Managed requirements can disable bypassPermissions (the kernel verified the file's signature). */
+function bypassDisabled(ctx: ExtensionContext): { disabled: boolean; file?: string } {
+  const req = ctx.introspect().requirements;
+  if (req.status !== "applied") return { disabled: false };
+  try {
+    const doc = JSON.parse(fs.readFileSync(req.file, "utf8")) as { permissions?: { disableBypassPermissionsMode?: unknown } };
+    const v = doc.permissions?.disableBypassPermissionsMode;
+    return { disabled: v === true || v === "disable", file: req.file };
+  } catch {
+    return { disabled: false };
+  }
+}
+
+/** The string a rule matches: the command for bash, the path for file tools. */
+function subjectOf(call: ToolCallContext): string {
+  const i = call.call.input;
+  for (const k of ["command", "file_path", "path", "filePath", "url", "pattern"]) if (typeof i[k] === "string") return i[k] as string;
+  try {
+    return call.tool?.ruleSubject?.(i, call.cwd) ?? JSON.stringify(i);
+  } catch {
+    return JSON.stringify(i);
+  }
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const project = ctx.paths.project;
+    const home = ctx.paths.home;
+    const set = gatherRules(ctx.config, project, home);
+    const rules: Rule[] = set.rules;
+    for (const w of set.warnings) ctx.log.warn(w);
+    const guard = ctx.services.tryGet<ShellGuardService>("shell-guard");
+    const shellCfg = ctx.config.section<{ safe_list_extra?: unknown }>("shell");
+    const safeListExtra = Array.isArray(shellCfg.safe_list_extra) ? shellCfg.safe_list_extra.filter((s): s is string => typeof s === "string") : [];
+    const refs = (ctx.config.get("refs") ?? {}) as Refs;
+
+    const resolveMode = (requested: string): { mode: PermissionMode; note?: string } => {
+      if (!isMode(requested)) return { mode: "default", note: `unknown permission mode '${requested}'; using default` };
+      if (requested === "bypassPermissions") {
+        const b = bypassDisabled(ctx);
+        if (b.disabled) return { mode: "default", note: `bypassPermissions is disabled by ${b.file}; using default` };
+      }
+      return { mode: requested };
+    };
+    const configured = (): string => {
+      const v = ctx.config.get("permission_mode");
+      return typeof v === "string" ? v : (claudeDefaultMode(project, home) ?? "default");
+    };
+    const modeOf = (overrides?: Record<string, unknown>): PermissionMode => {
+      const o = overrides?.permission_mode;
+      return resolveMode(typeof o === "string" ? o : configured()).mode;
+    };
+    const check = async (tool: string, subject: string, opts: { cwd?: string; mode?: PermissionMode } = {}): Promise<PermissionDecision> =>
+      decide({ tool, subject, cwd: opts.cwd ?? project, project, home, mode: (opts.mode ?? modeOf()) as Mode, rules, refs, safeListExtra, guard });
+
+    const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings] };
+    ctx.provide("permissions", service);
+    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured()));
+
+    const engine = ctx.services.tryGet<EngineService>("engine");
+    if (!engine) return;
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_POLICY" }, async (call): Promise<AuthorizeResult | undefined> => {
+      const d = await decide({
+        tool: call.call.name,
+        subject: subjectOf(call),
+        cwd: call.cwd,
+        project: call.session.info.cwd || project,
+        home,
+        mode: modeOf(call.session.info.overrides),
+        rules,
+        refs,
+        safeListExtra,
+        guard,
+      });
+      if (d.action === "allow") return undefined;
+      const rule = d.file ? `${d.rule} (${d.layer}: ${d.file})` : `${d.rule} (${d.layer})`;
+      if (d.action === "deny") return { action: "deny", reason: d.reason, by: ctx.id, rule };
+      return { action: "ask", reason: d.reason, by: ctx.id, rule, ...(d.always ? { always: d.always } : {}) };
+    });
+    engine.hooks.permissionAnswered.tap({ name: ctx.id }, ({ ctx: call, decision, answer }) => {
+      if (answer !== "always" || decision.action !== "ask" || !decision.always) return;
+      const file = saveRule(call.session.info.cwd || project, decision.always);
+      const parsed = decision.always.split(" ");
+      const action = parsed.pop() as Rule["action"];
+      rules.push({ tool: toolKey(parsed[0]!), pattern: parsed.slice(1).join(" ") || "*", action, text: decision.always, layer: "project", file });
+      ctx.log.info(`saved "${decision.always}" to ${file}`);
+    });
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (req, step) => {
+      const gone = removedTools(req.tools.map((t) => t.name), rules, modeOf(step.session.info.overrides) as Mode);
+      return gone.size ? { ...req, tools: req.tools.filter((t) => !gone.has(t.name)) } : req;
+    });
+  },
+};

@@ -1,0 +1,40 @@
+/** Save an "always" answer as a rule in the project's local config (.oceancode/oceancode.json). */
+import fs from "node:fs";
+import path from "node:path";
+import jsonc from "jsonc-parser";
+
+export function projectConfigFile(project: string): string {
+  return path.join(project, ".oceancode", "oceancode.json");
+}
+
+/**
+ * Append `rule` to the file's `permission` list, keeping every other key and comment. Atomic: written
+ * to a temp file beside it, then renamed over it. A rule already present is not added twice.
+ */
+export function saveRule(project: string, rule: string): string {
+  const file = projectConfigFile(project);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let text = "{}\n";
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  if (text.trim() === "") text = "{}\n";
+  const errors: jsonc.ParseError[] = [];
+  const doc = jsonc.parse(text, errors, { allowTrailingComma: true }) as unknown;
+  if (errors.length || typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new Error(`${file}: not a JSON object; the rule "${rule}" was not saved (fix the file and answer again)`);
+  }
+  const list = (doc as { permission?: unknown }).permission;
+  if (Array.isArray(list) && list.includes(rule)) return file;
+  const fmt = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
+  const edits = Array.isArray(list)
+    ? jsonc.modify(text, ["permission", -1], rule, { ...fmt, isArrayInsertion: true })
+    : jsonc.modify(text, ["permission"], [rule], fmt);
+  const out = jsonc.applyEdits(text, edits);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(tmp, out.endsWith("\n") ? out : `${out}\n`);
+  fs.renameSync(tmp, file);
+  return file;
+}
