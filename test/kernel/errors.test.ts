@@ -52,6 +52,14 @@ describe("manifest errors (before any extension code runs)", () => {
     expect(k.introspect().extensions[0]).toMatchObject({ id: "bad", state: "disabled" });
   });
 
+  it("kernel ranges: caret ranges and other semver ranges are honoured", async () => {
+    const ranges: Record<string, string> = { r1: "^0.1.0", r2: "^0.2.0", r3: "^0.0.9", r4: ">=0.1.0 <1", r5: "0.x", r6: "^1.0.0" };
+    for (const [id, kernel] of Object.entries(ranges)) t.addExt({ id, manifest: baseManifest(id, { kernel }) });
+    const k = await t.discover();
+    const states = Object.fromEntries(k.introspect().extensions.map((e) => [e.id, e.state]));
+    expect(states).toEqual({ r1: "lazy", r2: "disabled", r3: "disabled", r4: "lazy", r5: "lazy", r6: "disabled" });
+  });
+
   it("a kernel range this kernel does not satisfy disables the extension with a warning", async () => {
     t.addExt({ id: "future", manifest: baseManifest("future", { kernel: "^9.0.0" }) });
     const k = await t.discover();
