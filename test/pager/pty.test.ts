@@ -210,3 +210,21 @@ describe.skipIf(!hasTmux())("status bar gauge with a small tideline", () => {
     expect(ctx).toMatch(/past the tideline/);
   });
 });
+
+describe.skipIf(!hasTmux())("sessions from inside the pager", () => {
+  it("/clear starts a new session; /resume lists the earlier one and reopens it", async () => {
+    sb = makeSandbox();
+    t = open(sb, { OC_MODEL: "scripted/echo" });
+    await t.waitFor("❯");
+    await type(t, "remember the walrus");
+    await t.waitFor("ok: remember the walrus");
+    await t.waitGone("working…");
+    await type(t, "/clear");
+    await t.waitFor(/new session \S+/);
+    await type(t, "/resume");
+    await t.waitFor("SESSIONS");
+    t.key("Enter");
+    const s = await t.waitFor(/resumed \S+ \(1 turns/);
+    expect(s).toContain("> remember the walrus");
+  });
+});
