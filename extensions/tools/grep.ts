@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext, ToolDefinition, ToolOutput } from "../engine/api.js";
 import type { ToolsOptions } from "./api.js";
-import { isSecretEnvFile } from "./api.js";
+import { isSecretEnvFile, realPathLoose } from "./api.js";
 import { reqString, optString, optBool, optNumber, toolPath, ToolInputError } from "./common.js";
 import { DEFAULT_SKIP, walkFiles } from "./filewalk.js";
 import { globToRegExp } from "./glob-match.js";
@@ -57,7 +57,7 @@ export function grepJs(q: GrepQuery): GrepHit[] {
   const hits: GrepHit[] = [];
   const select = globFilter(q.glob);
   const searchFile = (abs: string): void => {
-    if (isSecretEnvFile(abs)) return;
+    if (isSecretEnvFile(abs) || isSecretEnvFile(realPathLoose(abs))) return;
     let buf: Buffer;
     try {
       if (fs.statSync(abs).size > MAX_FILE_BYTES) return;
@@ -103,7 +103,7 @@ export function findRipgrep(envPath = process.env.PATH ?? ""): string | null {
 }
 
 export async function grepRipgrep(q: GrepQuery, ctx: ToolContext): Promise<GrepHit[]> {
-  const args = ["--no-config", "--color=never", "--hidden", "--glob", "!.git", "--null", "--no-messages", "--max-columns", String(MAX_LINE)];
+  const args = ["--no-config", "--color=never", "--hidden", "--glob", "!.git", "--glob", "!node_modules", "--null", "--no-messages", "--max-columns", String(MAX_LINE)];
   if (q.ignoreCase) args.push("-i");
   if (q.glob) args.push("--glob", q.glob);
   if (q.mode === "files_with_matches") args.push("-l");
@@ -116,7 +116,7 @@ export async function grepRipgrep(q: GrepQuery, ctx: ToolContext): Promise<GrepH
   const abort = (): void => void child.kill("SIGKILL");
   ctx.signal.addEventListener("abort", abort, { once: true });
   const { code } = await done.finally(() => ctx.signal.removeEventListener("abort", abort));
-  if (code === 2 && out.trim() !== "" && !out.includes("\0")) throw new ToolInputError(`grep: ${out.trim()}`);
+  if (code === 2 && out.trim() !== "" && !out.includes("\0")) throw new ToolInputError(`grep: invalid regular expression '${q.pattern}': ${out.trim()}`);
   const hits: GrepHit[] = [];
   if (q.mode === "files_with_matches") {
     // with -l, --null ends each path with NUL instead of a newline
@@ -145,7 +145,8 @@ function display(file: string, cwd: string): string {
 
 export function formatHits(hits: GrepHit[], mode: GrepMode, cwd: string, headLimit: number | undefined): ToolOutput {
   if (hits.length === 0) return { content: "No matches found", metadata: { matches: 0 } };
-  const sorted = mode === "content" ? hits : [...hits].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // ripgrep searches files in parallel: order by path (stable, so a file's lines stay in order)
+  const sorted = [...hits].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
   const shown = headLimit !== undefined ? sorted.slice(0, headLimit) : sorted;
   const lines = shown.map((h) =>
     mode === "content" ? `${display(h.file, cwd)}:${h.line}:${h.text}` : mode === "count" ? `${display(h.file, cwd)}:${h.count}` : display(h.file, cwd),

@@ -22,8 +22,9 @@ export function fileKey(p: string): string {
   return realPathLoose(p);
 }
 
+/** Refuse a secrets file, also when reached through a symlink with an innocent name. */
 export function envRefusal(p: string): string | undefined {
-  return isSecretEnvFile(p)
+  return isSecretEnvFile(p) || isSecretEnvFile(realPathLoose(p))
     ? `refused: ${p} looks like a secrets file (.env, *.env, *.env.*), which is never read into the model; use .env.example for the shape, or ask the user for the values you need`
     : undefined;
 }

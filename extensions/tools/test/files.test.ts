@@ -56,6 +56,8 @@ describe("read", () => {
       expect(out.content, name).toContain("looks like a secrets file");
       expect(out.content, name).not.toContain("secret-value");
     }
+    fs.symlinkSync(".env", path.join(h.project, "innocent.txt"));
+    expect((await h.call("read", { file_path: "innocent.txt" })).content).toContain("looks like a secrets file");
     h.file(".env.example", "API_KEY=\n");
     expect((await h.call("read", { file_path: ".env.example" })).content).toBe("     1\tAPI_KEY=");
     h.file("environment.ts", "x\n");

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { globToRegExp } from "../glob-match.js";
-import { harness, type Harness } from "./helpers.js";
+import { findRipgrep } from "../grep.js";
+import { harness, harness as makeHarness, type Harness } from "./helpers.js";
 
 let h: Harness;
 afterEach(() => h?.cleanup());
@@ -35,15 +36,31 @@ describe("glob matcher", () => {
   });
 });
 
-describe("grep (built-in search)", () => {
-  it("lists matching files, honouring .gitignore and skipping .git, node_modules, binaries and .env", async () => {
+const hasRg = findRipgrep() !== null;
+// ripgrep runs where it is installed (.ci/run installs it); the built-in search runs everywhere
+describe.each([
+  { backend: "built-in", useRipgrep: false, run: true },
+  { backend: "ripgrep", useRipgrep: true, run: hasRg },
+])("grep ($backend)", ({ useRipgrep, run }) => {
+  const harness = (): Harness => {
+    const x = makeHarness({ useRipgrep });
+    return x;
+  };
+  it.runIf(run)("spawns through prepareSpawn only for ripgrep", async () => {
+    h = harness();
+    tree();
+    await h.call("grep", { pattern: "alpha" });
+    expect(h.spawned.map((s) => [s.command, s.purpose])).toEqual(useRipgrep ? [["rg", "grep"]] : []);
+  });
+
+  it.runIf(run)("lists matching files, honouring .gitignore and skipping .git, node_modules, binaries and .env", async () => {
     h = harness();
     tree();
     const out = await h.call("grep", { pattern: "alpha", "-i": true });
     expect(out.content).toBe(["Found 4 files", "README.md", "keep.log", "src/a.ts", "src/deep/c.ts"].join("\n"));
   });
 
-  it("content and count modes, case sensitivity, glob filter, head_limit", async () => {
+  it.runIf(run)("content and count modes, case sensitivity, glob filter, head_limit", async () => {
     h = harness();
     tree();
     expect((await h.call("grep", { pattern: "alpha", output_mode: "content", glob: "*.ts" })).content).toBe("src/a.ts:2:// TODO alpha\nsrc/deep/c.ts:1:const alpha = 3;");
@@ -53,7 +70,7 @@ describe("grep (built-in search)", () => {
     expect((await h.call("grep", { pattern: "nothing-here" })).content).toBe("No matches found");
   });
 
-  it("searches one file and refuses bad input clearly", async () => {
+  it.runIf(run)("searches one file and refuses bad input clearly", async () => {
     h = harness();
     tree();
     expect((await h.call("grep", { pattern: "beta", path: "src/b.tsx", output_mode: "content" })).content).toBe("src/b.tsx:1:export const beta = 2;");
