@@ -107,6 +107,24 @@ describe("oceancode hooks list", () => {
   });
 });
 
+describe("hooks list is cheap", () => {
+  it("imports no model SDK (it only reads files)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { CLI } = await import("../helpers/cli.js");
+    writeHooks(sb, ".oceancode/settings.json", { Stop: [{ hooks: [{ type: "command", command: "touch ran" }] }] });
+    const logger = sb.write(
+      "resolve-log.mjs",
+      `import { register } from "node:module";\nregister("data:text/javascript," + encodeURIComponent(\`export async function resolve(s, c, n) { const r = await n(s, c); if (/anthropic-ai|openai|@modelcontextprotocol/.test(r.url)) process.stderr.write("SDK " + r.url + "\\\\n"); return r; }\`));\n`,
+      "home",
+    );
+    const r = spawnSync(process.execPath, ["--import", logger, CLI, "--dir", sb.project, "--home", sb.home, "hooks", "list"], { env: sb.env, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("HOOKS_OK sources=1 handlers=1 loaded=1");
+    expect(r.stderr).not.toContain("SDK ");
+    expect(fs.existsSync(path.join(sb.project, "ran"))).toBe(false);
+  });
+});
+
 describe("oceancode hooks add / remove", () => {
   it("writes Claude Code's three files by scope, keeps other keys, and removes exactly one handler", () => {
     sb.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(ls)"] } }));
