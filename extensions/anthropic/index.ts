@@ -12,6 +12,7 @@ export default {
     const provider = createAnthropicProvider({
       apiKey: () => credentials?.get("anthropic") ?? (ctx.env.ANTHROPIC_API_KEY || undefined),
       baseURL: () => ctx.env.ANTHROPIC_BASE_URL || (ctx.config.get("provider.anthropic.base_url") as string | undefined) || undefined,
+      notice: (text) => ctx.log.warn(`anthropic: ${text}`),
       cacheTtl: () => (ctx.config.get("provider.anthropic.cache_ttl") as CacheTtl | undefined) ?? "1h",
     });
     for (const m of provider.models?.() ?? []) engine.models.add(m);

@@ -7,6 +7,10 @@ import type { ModelInfo } from "../engine/api.js";
 type Entry = [name: string, contextWindow: number, maxOutputTokens: number, input: number, output: number, aliases?: string[]];
 
 const ENTRIES: Entry[] = [
+  ["claude-fable-5-2", 1_000_000, 128_000, 10, 50],
+  ["claude-fable-5-1", 1_000_000, 128_000, 10, 50],
+  ["claude-fable-5", 1_000_000, 128_000, 10, 50],
+  ["claude-opus-4-8", 1_000_000, 128_000, 5, 25],
   ["claude-opus-4-7", 1_000_000, 128_000, 5, 25],
   ["claude-opus-4-6", 200_000, 128_000, 5, 25],
   ["claude-sonnet-4-6", 1_000_000, 64_000, 3, 15],

@@ -10,6 +10,8 @@ export interface AnthropicOptions {
   apiKey(): string | undefined;
   baseURL(): string | undefined;
   cacheTtl(): CacheTtl;
+  /** where SDK notices (e.g. "model X is deprecated") go, once per distinct text, instead of the console */
+  notice?(text: string): void;
 }
 
 type StopReason = Extract<ProviderEvent, { type: "done" }>["stopReason"];
@@ -47,7 +49,22 @@ function mergeUsage(u: Usage, f: UsageFields | undefined): void {
   if (typeof f.cache_creation_input_tokens === "number") u.cacheWriteTokens = f.cache_creation_input_tokens;
 }
 
+/**
+ * The SDK prints deprecation notices with console.warn inside create(), synchronously; on a terminal
+ * host that would scribble over the UI on every step. Capture them for the duration of that call only.
+ */
+function quietly<T>(call: () => T, notice: (text: string) => void): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => notice(args.map(String).join(" ").split("\n")[0]!);
+  try {
+    return call();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 export function createAnthropicProvider(opts: AnthropicOptions): Provider {
+  const seen = new Set<string>();
   let client: { key: string; baseURL: string | undefined; sdk: Anthropic } | undefined;
   const clientFor = (key: string, baseURL: string | undefined): Anthropic => {
     if (!client || client.key !== key || client.baseURL !== baseURL) {
@@ -67,7 +84,11 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
       const sdk = clientFor(key, opts.baseURL());
       let stream: AsyncIterable<Anthropic.RawMessageStreamEvent> & { controller: AbortController };
       try {
-        stream = await sdk.messages.create(toAnthropicRequest(req, opts.cacheTtl()), { signal });
+        stream = await quietly(() => sdk.messages.create(toAnthropicRequest(req, opts.cacheTtl()), { signal }), (t) => {
+          if (seen.has(t)) return;
+          seen.add(t);
+          opts.notice?.(t);
+        });
       } catch (e) {
         throw toProviderError(e, signal);
       }

@@ -66,6 +66,8 @@ export interface FakeAnthropicServer extends BaseServer<AnthropicRequestBody> {
   respond(fn: ((req: AnthropicRecorded) => AnthropicReply) | undefined): void;
   /** replies still queued */
   readonly pending: number;
+  /** forget queued replies, the responder and recorded requests (between tests sharing one server) */
+  reset(): void;
   /** usage totals the fake reported */
   readonly totals: AnthropicUsageFields;
 }
@@ -212,6 +214,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     enqueue: { value: (...r: AnthropicReply[]) => void queue.push(...r) },
     respond: { value: (fn: ((req: AnthropicRecorded) => AnthropicReply) | undefined) => void (responder = fn) },
     pending: { get: () => queue.length },
+    reset: {
+      value: () => {
+        queue.length = 0;
+        responder = undefined;
+        base.requests.length = 0;
+      },
+    },
     totals: { value: totals },
   }) as FakeAnthropicServer;
 }

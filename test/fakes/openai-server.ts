@@ -52,6 +52,8 @@ export interface FakeOpenAIServer extends BaseServer<OpenAIRequestBody> {
   enqueue(...replies: OpenAIReply[]): void;
   respond(fn: ((req: OpenAIRecorded) => OpenAIReply) | undefined): void;
   readonly pending: number;
+  /** forget queued replies, the responder and recorded requests (between tests sharing one server) */
+  reset(): void;
 }
 
 export function lastUserContent(body: OpenAIRequestBody): string {
@@ -136,5 +138,12 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     enqueue: { value: (...r: OpenAIReply[]) => void queue.push(...r) },
     respond: { value: (fn: ((req: OpenAIRecorded) => OpenAIReply) | undefined) => void (responder = fn) },
     pending: { get: () => queue.length },
+    reset: {
+      value: () => {
+        queue.length = 0;
+        responder = undefined;
+        base.requests.length = 0;
+      },
+    },
   }) as FakeOpenAIServer;
 }

@@ -201,3 +201,25 @@ describe("anthropic provider (real SDK, fake server)", () => {
     expect(fake.requests[1]!.raw).not.toContain("cache_control");
   });
 });
+
+describe("anthropic provider notices", () => {
+  it("the SDK's deprecation console.warn becomes one notice per text, not console output", async () => {
+    const fake = await startFakeAnthropic();
+    const notices: string[] = [];
+    const warned: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => void warned.push(a);
+    try {
+      const p = createAnthropicProvider({ apiKey: () => "k", baseURL: () => fake.url, cacheTtl: () => "1h", notice: (t) => notices.push(t) });
+      const old = model("anthropic", "claude-sonnet-4-5-20250929");
+      await drain(p, request(old, [rows.user("a")]));
+      await drain(p, request(old, [rows.user("b")]));
+    } finally {
+      console.warn = warn;
+      await fake.close();
+    }
+    expect(warned).toEqual([]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain("deprecated");
+  });
+});
