@@ -84,7 +84,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     t.send("/he");
     await t.waitFor("/help");
     t.key("Enter");
-    const help = await t.waitFor("Keys:");
+    const help = await t.waitFor("Keys:", 20_000, { inHistory: true });
     expect(help).toContain("/resume");
     await type(t, "/nope");
     await t.waitFor("unknown command /nope (see /help)");
