@@ -411,6 +411,8 @@ export interface EngineService {
   prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
   /** Hosts answer asks. */
   setQuestionHandler(handler: QuestionHandler | undefined): void;
+  /** Tell the user something about a session (e.g. a hook's systemMessage): a "notice" event to hosts. */
+  notice(sessionId: string, level: "info" | "warn" | "error", text: string): void;
   /** Subscribe to every session's events (hosts, meters). Returns an unsubscribe. */
   subscribe(listener: (e: SessionEvent) => void): () => void;
   closeSession(session: Session, reason: string): Promise<void>;

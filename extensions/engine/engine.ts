@@ -80,6 +80,8 @@ export class Engine implements EngineService {
   private readonly providerLoads = new Map<string, Promise<Provider | undefined>>();
   private idleTimer?: NodeJS.Timeout;
   private pendingNotices: string[] = [];
+  /** the running prompt's own onEvent, so notices from extensions reach the host that started it */
+  private readonly noticeSinks = new Map<string, (e: SessionEvent) => void>();
 
   constructor(private readonly opts: EngineOptions) {
     this.models = new Catalogue((id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`));
@@ -152,6 +154,11 @@ export class Engine implements EngineService {
     this.questionHandler = handler;
   }
 
+  notice(sessionId: string, level: "info" | "warn" | "error", text: string): void {
+    for (const l of this.listeners) l({ type: "notice", sessionId, level, text });
+    this.noticeSinks.get(sessionId)?.({ type: "notice", sessionId, level, text });
+  }
+
   subscribe(listener: (e: SessionEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -209,6 +216,7 @@ export class Engine implements EngineService {
       for (const l of this.listeners) l(e);
     };
     const sid = session.info.id;
+    if (o.onEvent) this.noticeSinks.set(sid, o.onEvent);
     const notice = (level: "info" | "warn" | "error", t: string) => emit({ type: "notice", sessionId: sid, level, text: t });
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -305,6 +313,7 @@ export class Engine implements EngineService {
       return { turn, reason, text: finalText, error };
     } finally {
       o.signal?.removeEventListener("abort", onAbort);
+      this.noticeSinks.delete(sid);
       session.ext.delete("engine:busy");
       session.lastActive = Date.now();
       if (reason !== "blocked") {
@@ -430,11 +439,10 @@ export class Engine implements EngineService {
     if (signal.aborted) return finish({ callId: call.id, name: call.name, content: "interrupted before it ran", isError: true });
 
     let decision: AuthorizeResult = (await this.hooks.authorizeToolCall.call(ctx)) ?? { action: "allow", by: "default" };
-    let input = call.input;
-    if (decision.updatedInput) {
-      input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
-      ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
-    }
+    // a tap may rewrite the input by returning updatedInput (Claude-shaped) or by replacing ctx.call
+    let input = ctx.call.input;
+    if (decision.updatedInput) input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
+    if (input !== call.input) ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
     if (decision.action === "ask") {
       const question = { sessionId: sid, tool: call.name, subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input), reason: decision.reason, rule: decision.rule };
       let answer: Answer = "reject";
