@@ -101,7 +101,7 @@ function satisfies(version: string, range: string): boolean {
 export class Kernel {
   readonly paths: Paths;
   readonly env: NodeJS.ProcessEnv;
-  readonly log: Logger;
+  log: Logger;
   readonly walk: DiscoveryWalk;
   private records: ExtRecord[] = [];
   private byId = new Map<string, ExtRecord>();
@@ -483,6 +483,7 @@ export class Kernel {
       paths: this.paths,
       env: this.env,
       log: {
+        // delegate at call time so a host's setLogger() also reaches extensions activated earlier
         debug: (s) => this.log.debug(prefix + s),
         info: (s) => this.log.info(prefix + s),
         warn: (s) => this.log.warn(prefix + s),
@@ -525,6 +526,11 @@ export class Kernel {
       introspect: () => this.introspect(),
       isTrusted: (root: Root) => this.isTrusted(root, "code"),
     } as ExtensionContext;
+  }
+
+  /** Hosts that own the terminal (the pager) route kernel and extension log lines to their own sink. */
+  setLogger(log: Logger): void {
+    this.log = log;
   }
 
   /**

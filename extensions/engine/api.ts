@@ -404,6 +404,8 @@ export interface EngineService {
   readonly providers: ProviderRegistry;
   readonly models: ModelCatalog;
   createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session>;
+  /** The model's catalogue entry, loading its provider first (unknown models get defaults). */
+  describeModel(id: string): Promise<ModelInfo>;
   /** Reopen a session (from memory, else through loadSession). */
   openSession(id: string): Promise<Session>;
   latestSessionId(cwd: string): Promise<string | undefined>;

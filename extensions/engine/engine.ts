@@ -105,6 +105,9 @@ export class Engine implements EngineService {
       overrides: { ...(parent?.info.overrides ?? {}), ...(o.overrides ?? {}) },
     };
     const session: Session = { info, rows: [], totals: { usage: emptyUsage(), costUsd: 0, turns: 0, steps: 0 }, nextSeq: 1, lastActive: Date.now(), ext: new Map() };
+    // load the model's provider now so hosts and meters see its catalogue entry before the first prompt;
+    // a missing provider is reported when the prompt runs
+    await this.describeModel(o.model).catch(() => undefined);
     this.sessions.set(info.id, session);
     await this.hooks.sessionStart.call({ session, source: "startup" });
     return session;
@@ -181,6 +184,10 @@ export class Engine implements EngineService {
     p = await load;
     if (!p) throw new ProviderError("bad_request", `no provider '${model.provider}' for model '${model.id}' (is its extension installed and enabled? see oceancode inspect)`);
     return p;
+  }
+
+  async describeModel(id: string): Promise<ModelInfo> {
+    return this.modelInfo(id);
   }
 
   private async modelInfo(id: string): Promise<ModelInfo> {
