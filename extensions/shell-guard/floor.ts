@@ -68,8 +68,7 @@ function target(t: Resolved, ctx: FloorContext): Target {
 }
 
 function recursiveDelete(name: string, targets: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
-  if (ctx.fromStdin) return { kind: "guard", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` };
-  let worst: Finding | undefined;
+  let worst: Finding | undefined = ctx.fromStdin ? { kind: "guard", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` } : undefined;
   for (const t of targets) {
     const k = target(t, ctx);
     if (k.kind === "root") return { kind: "floor", reason: `${how} of / (dangerous floor)` };

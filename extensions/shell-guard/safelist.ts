@@ -11,7 +11,7 @@ const READ_ONLY = new Set([
   "basename", "dirname", "realpath", "readlink", "true", "false", "test", "[", "jq", "less", "more", "nl", "od",
   "hexdump", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "column", "seq", "printenv", "ps", "pgrep",
   "uptime", "free", "nproc", "groups", "locale", "tty", "sleep", "join", "paste", "tac", "rev", "strings", "tr",
-  "fold", "expand", "unexpand", "lsof", "env",
+  "fold", "expand", "unexpand", "lsof", "env", "date",
 ]);
 
 const FIND_WRITES = ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"];

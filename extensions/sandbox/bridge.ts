@@ -1,0 +1,7 @@
+/**
+ * Runs inside the sandbox (argv: <unix socket> -- <command> <args...>): listens on 127.0.0.1 in the
+ * sandbox's own network namespace, forwards each connection to the relay's unix socket, and runs the
+ * command with HTTP(S)_PROXY pointing at it. Exits with the command's status.
+ */
+/** The bridge's source, run with `node -e` (CommonJS, no types: it must run from any build layout). */
+export const BRIDGE_JS = "const net = require(\"node:net\");\nconst { spawn } = require(\"node:child_process\");\n\nconst [sock, sep, cmd, ...args] = process.argv.slice(1);\nif (!sock || sep !== \"--\" || !cmd) {\n  process.stderr.write(\"usage: bridge <socket> -- <command> [args...]\\n\");\n  process.exit(2);\n}\nconst server = net.createServer((c) => {\n  const u = net.connect(sock);\n  u.on(\"error\", () => c.destroy());\n  c.on(\"error\", () => u.destroy());\n  c.pipe(u).pipe(c);\n});\nserver.listen(0, \"127.0.0.1\", () => {\n  const port = server.address().port;\n  const proxy = `http://127.0.0.1:${port}`;\n  const env = { ...process.env, HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: \"\", no_proxy: \"\" };\n  const child = spawn(cmd, args, { stdio: \"inherit\", env });\n  child.on(\"error\", (e) => {\n    process.stderr.write(`${cmd}: ${e.message}\\n`);\n    process.exit(127);\n  });\n  child.on(\"exit\", (code, signal) => process.exit(code ?? (signal ? 128 : 1)));\n});\n";
