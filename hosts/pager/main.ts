@@ -32,8 +32,15 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     io.stderr.write(`${NOT_A_TTY}\n`);
     return 2;
   }
+  // the pager owns the terminal: kernel and extension log lines become transcript notices, not stray stderr
+  const early: Array<{ level: "info" | "warn" | "error"; text: string }> = [];
+  let post: ((level: "info" | "warn" | "error", text: string) => void) | undefined;
+  const sink = (level: "info" | "warn" | "error") => (text: string) => (post ? post(level, text) : early.push({ level, text }));
+  const quiet = () => undefined;
+  kernel.setLogger({ debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") });
   await kernel.activate("onSession");
   if (!kernel.hasService("engine")) {
+    for (const e of early) io.stderr.write(`oceancode: ${e.level}: ${e.text}\n`);
     io.stderr.write("oceancode: no enabled extension provides the session engine; see oceancode inspect\n");
     return 1;
   }
@@ -41,6 +48,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
   const ctl = new PagerController(kernel, engine, { cwd: io.project, model: pagerModel(io.env, kernel.config.get("model")), tideline });
   await ctl.start();
+  post = (level, text) => ctl.store.post({ kind: "notice", level, text });
+  for (const e of early.splice(0)) post(e.level, e.text);
   if (opts.listen) ctl.store.post({ kind: "notice", level: "warn", text: `--listen ${opts.listen}: the HTTP listener is not available yet; the pager runs without it` });
   if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
 
