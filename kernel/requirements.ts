@@ -4,7 +4,8 @@
  * (64 hex chars = the raw 32-byte public key). Unsigned or tampered: refused, never applied.
  */
 import fs from "node:fs";
-import crypto from "node:crypto";
+import { createRequire } from "node:module";
+import type crypto from "node:crypto";
 import { compileSchema, validate, formatProblem } from "./schema.js";
 import { parseJsonc } from "./jsonc.js";
 import requirementsSchema from "../schemas/requirements.schema.json" with { type: "json" };
@@ -25,9 +26,14 @@ export type RequirementsState =
 
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
+/** node:crypto on first use: most runs have no requirements file to verify */
+function nodeCrypto(): typeof crypto {
+  return createRequire(import.meta.url)("node:crypto") as typeof crypto;
+}
+
 export function publicKeyFromHex(hex: string): crypto.KeyObject {
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error("OC_REQUIREMENTS_PUBKEY must be 64 hex characters (a raw ed25519 public key)");
-  return crypto.createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(hex, "hex")]), format: "der", type: "spki" });
+  return nodeCrypto().createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(hex, "hex")]), format: "der", type: "spki" });
 }
 
 export function loadRequirements(file: string, pubkeyHex: string | undefined): RequirementsState {
@@ -56,7 +62,7 @@ export function loadRequirements(file: string, pubkeyHex: string | undefined): R
   }
   let ok = false;
   try {
-    ok = crypto.verify(null, bytes, key, sig);
+    ok = nodeCrypto().verify(null, bytes, key, sig);
   } catch {
     ok = false;
   }
