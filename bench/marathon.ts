@@ -1,0 +1,141 @@
+/**
+ * bench/marathon: N steps of a few KB of tool output each through `oceancode run` against the fake
+ * Anthropic server at 0 ms latency, with the ledger and the tideline on (defaults: 40% line on a 200k model).
+ *
+ *   npm run build && node dist/bench/marathon.js [--steps 1000] [--kb 8]
+ *
+ * Prints: per-step engine overhead (everything but the provider call and the tool run: context build,
+ * request build, hooks, ledger, tideline) over the first and last 100 steps, RSS at start/end and peak,
+ * total prompt tokens, peak window, the share of prompt tokens that were a prefix of the previous request
+ * (cache reuse), cuts, summary calls, and bytes on disk. A probe extension (user tier, plain ESM in the
+ * temp HOME) takes the timings inside the run's own process, the way any third-party extension could.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { startFakeAnthropic } from "../test/fakes/anthropic-server.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
+
+const PROBE = `import fs from "node:fs";
+const out = process.env.OC_BENCH_PROBE;
+export default { activate(ctx) {
+  const h = ctx.services.get("engine").hooks;
+  let t0 = 0, t1 = 0, t2 = 0, tool = 0, lines = [];
+  const flush = () => { if (lines.length) { fs.appendFileSync(out, lines.join("")); lines = []; } };
+  h.contextBuild.tap({ name: "bench-probe", stage: -10000 }, (w) => { t0 = performance.now(); tool = 0; t2 = 0; return w; });
+  h.modelRequest.tap({ name: "bench-probe", stage: 10000 }, (r) => { t1 = performance.now(); return r; });
+  h.authorizeToolCall.tap({ name: "bench-probe", stage: -10000 }, () => { if (!t2) t2 = performance.now(); return undefined; });
+  h.executeTool.tap({ name: "bench-probe", stage: 10000 }, (next) => async (a) => { const s = performance.now(); try { return await next(a); } finally { tool += performance.now() - s; } });
+  h.afterStep.tap({ name: "bench-probe", stage: 10000 }, (rec) => {
+    const t3 = performance.now();
+    const overhead = (t1 - t0) + (t2 ? t3 - t2 - tool : 0);
+    lines.push(JSON.stringify({ step: rec.ctx.sessionStep, overhead, rss: process.memoryUsage().rss, gauge: rec.gaugeTokens }) + "\\n");
+    if (lines.length >= 100) flush();
+  });
+  h.sessionEnd.tap({ name: "bench-probe" }, flush);
+} };
+`;
+
+function du(p: string): number {
+  if (!fs.existsSync(p)) return 0;
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.size;
+  return fs.readdirSync(p).reduce((n, f) => n + du(path.join(p, f)), 0);
+}
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { steps: { type: "string", default: "1000" }, kb: { type: "string", default: "8" } }, strict: true });
+  const steps = Number(values.steps);
+  const kb = Number(values.kb);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-bench-marathon-"));
+  const home = path.join(tmp, "home");
+  const project = path.join(tmp, "project");
+  fs.mkdirSync(path.join(home, ".oceancode", "extensions", "bench-probe"), { recursive: true });
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "manifest.json"), JSON.stringify({ id: "bench-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }));
+  fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "index.js"), PROBE);
+  // one file per 100 steps' worth of distinct content; each step reads a different slice through bash
+  const line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\n"; // 73 bytes
+  const linesPerStep = Math.ceil((kb * 1024) / (line.length + 8));
+  const probeFile = path.join(tmp, "probe.jsonl");
+
+  const fake = await startFakeAnthropic();
+  let n = 0;
+  let maxWindow = 0;
+  let summaryCalls = 0;
+  const pointers = new Set<string>();
+  fake.respond((req) => {
+    n++;
+    const messages = JSON.stringify(req.body.messages);
+    maxWindow = Math.max(maxWindow, Math.ceil((messages.length + JSON.stringify(req.body.system ?? "").length) / 4));
+    const p = /past the tideline: every row up to seq (\d+)/.exec(messages);
+    if (p) pointers.add(p[1]!);
+    if (!req.body.tools?.length || /summari[sz]e the conversation/i.test(messages)) summaryCalls++;
+    fake.requests.length = 0; // keep the bench's own memory flat
+    if (n <= steps) return { text: `step ${n}`, toolCalls: [{ id: `toolu_${n}`, name: "bash", input: { command: `for i in $(seq 1 ${linesPerStep}); do echo "s${n}-$i ${line.trim()}"; done` } }] };
+    return { text: "marathon done" };
+  });
+
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_STATE_HOME: path.join(home, ".local", "state"),
+    OC_MANAGED_CONFIG: path.join(tmp, "managed.json"),
+    ANTHROPIC_API_KEY: "sk-bench",
+    ANTHROPIC_BASE_URL: fake.url,
+    OC_BENCH_PROBE: probeFile,
+    NO_COLOR: "1",
+  };
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [CLI, "run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "run the marathon"], { cwd: project, env, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    child.on("close", (c) => {
+      if (c !== 0) process.stderr.write(err);
+      resolve(c);
+    });
+  });
+  const wall = (performance.now() - started) / 1000;
+  await fake.close();
+
+  const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; gauge: number });
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)] ?? 0;
+  const first = probe.slice(1, 101).map((r) => r.overhead);
+  const last = probe.slice(-100).map((r) => r.overhead);
+  const rss = probe.map((r) => r.rss);
+  const t = fake.totals;
+  const prompt = t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens;
+  const ledger = path.join(home, ".local", "share", "oceancode", "session-ledger");
+  const db = path.join(home, ".local", "share", "oceancode");
+  const MB = 1024 * 1024;
+  // an agent that compacts near the limit of a 200k model keeps ~100k+ in every request on average
+  const compactingEstimate = steps * 100_000;
+  const lines = [
+    `marathon: ${fmt(steps)} steps x ${kb} KB tool output, anthropic/claude-sonnet-4-5 (200k) on the fake server at 0 ms; exit ${code}; ${wall.toFixed(1)} s wall`,
+    `engine overhead per step: first 100 mean ${mean(first).toFixed(2)} ms (p95 ${p(first, 0.95).toFixed(2)}), last 100 mean ${mean(last).toFixed(2)} ms (p95 ${p(last, 0.95).toFixed(2)})`,
+    `rss: start ${(rss[0]! / MB).toFixed(0)} MB, end ${(rss.at(-1)! / MB).toFixed(0)} MB, peak ${(Math.max(...rss) / MB).toFixed(0)} MB`,
+    `prompt tokens: total ${fmt(prompt)} (a compacting agent near the limit: ~${fmt(compactingEstimate)}); output ${fmt(t.output_tokens)}`,
+    `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
+    `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
+    `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
+    `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench/marathon: ${String(e)}\n`);
+  process.exitCode = 1;
+});
