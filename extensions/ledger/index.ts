@@ -35,7 +35,8 @@ export default {
     if (!enabled) return;
 
     let swept = false;
-    engine.hooks.sessionStart.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async ({ session, source }) => {
+    // before the tideline's tap (stage 0), so a resumed session's first cut is recorded in its index
+    engine.hooks.sessionStart.tap({ name: ctx.id, stage: -50 }, async ({ session, source }) => {
       if (!swept) {
         swept = true;
         const s = storage();

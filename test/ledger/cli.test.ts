@@ -190,6 +190,24 @@ describe("config: aliases and removed keys", () => {
   });
 });
 
+describe("ledger config", () => {
+  it("ledger.dir moves the ledger root; ledger.enabled: false writes no ledger", () => {
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { dir: "~/my-ledgers" } }));
+    const id = runSession("first task");
+    const dir = cli("ledger", "path", id).stdout.trim();
+    expect(dir).toBe(path.join(sb.home, "my-ledgers", id));
+    expect(fs.existsSync(path.join(dir, "transcript", "turn-0001.md"))).toBe(true);
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { enabled: false } }));
+    const off = runSession("second task");
+    expect(fs.existsSync(path.join(ledgerRoot(), off))).toBe(false);
+    expect(fs.existsSync(path.join(sb.home, "my-ledgers", off))).toBe(false);
+    // export still works from the database
+    const md = cli("export", off, "--md");
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("source: database rows");
+  });
+});
+
 describe("retention", () => {
   it("removes sessions idle past retention.days together with their ledger at the start of a run", async () => {
     const old = runSession("old task");
