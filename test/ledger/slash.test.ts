@@ -103,4 +103,22 @@ describe("run --tideline on a scripted session", () => {
     const starts = new Set(reqs.map((q) => q.rows.find((x) => x.role !== "note")!.seq));
     expect(starts.size).toBeLessThan(15);
   });
+
+  it("a too-long refusal cuts every closed block before the one retry", () => {
+    sb.write("big.txt", "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\n".repeat(100));
+    const read = { tool_calls: [{ name: "read", input: { file_path: "big.txt" } }] };
+    sb.write("script.json", JSON.stringify({ context_window: 200_000, steps: [{ ...read, repeat: 14 }, { ...read, error: { kind: "prompt_too_long", message: "prompt is too long", times: 1 } }, { text: "finished" }] }));
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { tokens: 100_000, block: 5_000 } } }));
+    const rec = path.join(sb.home, "requests.jsonl");
+    const r = runCli(["run", "--auto", "--model", "scripted/script.json", "go"], { cwd: sb.project, env: { ...sb.env, OC_SCRIPTED_RECORD: rec } });
+    expect(r.code).toBe(0);
+    const reqs = fs.readFileSync(rec, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { sessionStep: number; rows: Array<{ role: string; text?: string; seq: number }> });
+    const at15 = reqs.filter((q) => q.sessionStep === 15);
+    expect(at15).toHaveLength(2); // the refused request and the one retry
+    // far under the line before the refusal: no cut yet
+    expect(at15[0]!.rows[0]!.role).toBe("user");
+    expect(at15[1]!.rows[0]!.text).toMatch(/^\[Earlier content of this session is past the tideline: every row up to seq \d+/);
+    expect(at15[1]!.rows.length).toBeLessThan(at15[0]!.rows.length / 2);
+    expect(r.stdout).toContain("finished");
+  });
 });
