@@ -8,8 +8,9 @@ import type { KernelHooks } from "./kernel-hooks.js";
 import type { Tier, Root, Reader, WalkItem, Discovered } from "./walk.js";
 import type { Manifest } from "./manifest.js";
 import type { Paths } from "./paths.js";
+import type { Requirements } from "./requirements.js";
 
-export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance };
+export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements };
 export { Stages } from "./hooks.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks } from "./hooks.js";
 
@@ -115,7 +116,8 @@ export interface KernelIntrospection {
   extensions: ExtensionInfo[];
   config: ResolvedConfig;
   configFiles: { global: string[]; project: string[]; managed: string; requirements: string };
-  requirements: { status: string; file: string; reason?: string };
+  /** requirements.json status; `requirements` is set only when its signature verified and it applied */
+  requirements: { status: string; file: string; reason?: string; requirements?: Requirements };
   warnings: string[];
   bootMs: number;
 }

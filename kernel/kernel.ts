@@ -602,7 +602,12 @@ export class Kernel {
       extensions,
       config: this.config,
       configFiles: { ...this.files, requirements: this.requirements.file },
-      requirements: { status: this.requirements.status, file: this.requirements.file, reason: "reason" in this.requirements ? this.requirements.reason : undefined },
+      requirements: {
+        status: this.requirements.status,
+        file: this.requirements.file,
+        reason: "reason" in this.requirements ? this.requirements.reason : undefined,
+        requirements: this.requirements.status === "applied" ? structuredClone(this.requirements.requirements) : undefined,
+      },
       warnings: [...this.warnings],
       bootMs: this.bootMs,
     };
