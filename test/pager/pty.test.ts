@@ -128,6 +128,32 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     expect(fs.readFileSync(ran, "utf8")).toBe("echo first\n");
   });
 
+  it("bash * ask through the permissions extension: `a` (always) runs it and saves the rule in the project's config", async () => {
+    sb = makeSandbox();
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
+    sb.write(
+      "script.json",
+      JSON.stringify({
+        steps: [
+          { text: "making", tool_calls: [{ name: "bash", input: { command: "touch made-by-bash.txt" } }] },
+          { text: "made it" },
+        ],
+      }),
+    );
+    t = open(sb, { OC_MODEL: "scripted/script.json" });
+    await t.waitFor("❯");
+    await type(t, "make the file");
+    const s = await t.waitFor("Allow bash?");
+    expect(s).toContain("touch made-by-bash.txt");
+    t.send("a");
+    await t.waitFor("made it");
+    expect(fs.existsSync(path.join(sb.project, "made-by-bash.txt"))).toBe(true);
+    const saved = JSON.parse(fs.readFileSync(path.join(sb.project, ".oceancode", "oceancode.json"), "utf8")) as { permission: string[] };
+    expect(saved.permission[0]).toBe("bash * ask");
+    expect(saved.permission.length).toBe(2);
+    expect(saved.permission[1]).toMatch(/^bash .*touch.* allow$/);
+  });
+
   it("esc esc stops a long scripted turn", async () => {
     sb = makeSandbox();
     sb.write("slow.json", JSON.stringify({ steps: [{ text: "never shown", delay_ms: 30_000 }] }));
