@@ -34,7 +34,7 @@ export default { activate(ctx) {
   h.afterStep.tap({ name: "bench-probe", stage: 10000 }, (rec) => {
     const t3 = performance.now();
     const overhead = (t1 - t0) + (t2 ? t3 - t2 - tool : 0);
-    lines.push(JSON.stringify({ step: rec.ctx.sessionStep, overhead, rss: process.memoryUsage().rss, gauge: rec.gaugeTokens }) + "\\n");
+    lines.push(JSON.stringify({ step: rec.ctx.sessionStep, overhead, rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed, gauge: rec.gaugeTokens }) + "\\n");
     if (lines.length >= 100) flush();
   });
   h.sessionEnd.tap({ name: "bench-probe" }, flush);
@@ -51,7 +51,7 @@ function du(p: string): number {
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { steps: { type: "string", default: "1000" }, kb: { type: "string", default: "8" } }, strict: true });
+  const { values } = parseArgs({ options: { steps: { type: "string", default: "1000" }, kb: { type: "string", default: "8" }, "no-ledger": { type: "boolean" } }, strict: true });
   const steps = Number(values.steps);
   const kb = Number(values.kb);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-bench-marathon-"));
@@ -59,6 +59,11 @@ async function main(): Promise<void> {
   const project = path.join(tmp, "project");
   fs.mkdirSync(path.join(home, ".oceancode", "extensions", "bench-probe"), { recursive: true });
   fs.mkdirSync(project, { recursive: true });
+  // --no-ledger: the same run with the ledger (and so the tideline) off, for comparison
+  if (values["no-ledger"]) {
+    fs.mkdirSync(path.join(project, ".oceancode"), { recursive: true });
+    fs.writeFileSync(path.join(project, ".oceancode", "oceancode.json"), JSON.stringify({ ledger: { enabled: false } }));
+  }
   fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "manifest.json"), JSON.stringify({ id: "bench-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }));
   fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "index.js"), PROBE);
   // one file per 100 steps' worth of distinct content; each step reads a different slice through bash
@@ -108,7 +113,7 @@ async function main(): Promise<void> {
   const wall = (performance.now() - started) / 1000;
   await fake.close();
 
-  const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; gauge: number });
+  const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; heap: number; gauge: number });
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)] ?? 0;
   const first = probe.slice(1, 101).map((r) => r.overhead);
@@ -122,9 +127,9 @@ async function main(): Promise<void> {
   // an agent that compacts near the limit of a 200k model keeps ~100k+ in every request on average
   const compactingEstimate = steps * 100_000;
   const lines = [
-    `marathon: ${fmt(steps)} steps x ${kb} KB tool output, anthropic/claude-sonnet-4-5 (200k) on the fake server at 0 ms; exit ${code}; ${wall.toFixed(1)} s wall`,
+    `marathon${values["no-ledger"] ? " (ledger off)" : ""}: ${fmt(steps)} steps x ${kb} KB tool output, anthropic/claude-sonnet-4-5 (200k) on the fake server at 0 ms; exit ${code}; ${wall.toFixed(1)} s wall`,
     `engine overhead per step: first 100 mean ${mean(first).toFixed(2)} ms (p95 ${p(first, 0.95).toFixed(2)}), last 100 mean ${mean(last).toFixed(2)} ms (p95 ${p(last, 0.95).toFixed(2)})`,
-    `rss: start ${(rss[0]! / MB).toFixed(0)} MB, end ${(rss.at(-1)! / MB).toFixed(0)} MB, peak ${(Math.max(...rss) / MB).toFixed(0)} MB`,
+    `rss: start ${(rss[0]! / MB).toFixed(0)} MB, end ${(rss.at(-1)! / MB).toFixed(0)} MB, peak ${(Math.max(...rss) / MB).toFixed(0)} MB; heap used start ${(probe[0]!.heap / MB).toFixed(0)} MB, end ${(probe.at(-1)!.heap / MB).toFixed(0)} MB`,
     `prompt tokens: total ${fmt(prompt)} (a compacting agent near the limit: ~${fmt(compactingEstimate)}); output ${fmt(t.output_tokens)}`,
     `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
