@@ -60,6 +60,21 @@ function renderTurnFromRows(rows: Row[]): string {
   return s;
 }
 
+/** One heading level down, outside fenced blocks only (tool outputs stay verbatim). */
+export function shiftHeadings(text: string): string {
+  let open = 0;
+  return text
+    .split("\n")
+    .map((line) => {
+      const f = /^(`{3,})/.exec(line);
+      if (open === 0 && f) open = f[1]!.length;
+      else if (open > 0 && f && /^`+\s*$/.test(line) && f[1]!.length >= open) open = 0;
+      else if (open === 0 && /^#{1,5} /.test(line)) return `#${line}`;
+      return line;
+    })
+    .join("\n");
+}
+
 export function exportMarkdown(stored: StoredSession, ledgerDir: string | undefined, now = Date.now()): string {
   const { info, rows, totals } = stored;
   const turns = summarizeTurns(rows);
@@ -94,7 +109,7 @@ export function exportMarkdown(stored: StoredSession, ledgerDir: string | undefi
       try {
         text = fs.readFileSync(path.join(ledgerDir, "transcript", `turn-${String(t.turn).padStart(4, "0")}.md`), "utf8");
         // the transcript's own "# Turn N" heading becomes this document's "## Turn N"; its sections go one level down
-        text = text.replace(/^(#{1,5}) /gm, (_m, h: string) => `${h}# `);
+        text = shiftHeadings(text);
       } catch {
         text = undefined;
       }

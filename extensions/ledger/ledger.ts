@@ -9,7 +9,7 @@ import type { Logger } from "../../kernel/api.js";
 import type { Row, Session, StoredSession } from "../engine/api.js";
 import type { JournalEntry, LedgerService, TurnIndexEntry } from "./api.js";
 import { LedgerWriter } from "./writer.js";
-import { renderRow, turnHeader, lastSeqIn } from "./render.js";
+import { renderRow, turnHeader, lastSeqIn, rowHeadings } from "./render.js";
 import { SessionPage, type PageData } from "./page.js";
 import { applyTurnFacts, type FactContext } from "./facts.js";
 import { Journal } from "./journal.js";
@@ -115,21 +115,16 @@ export class Ledger implements LedgerService {
     let seq = lastSeqIn(text);
     if (lastRowSeq !== undefined && seq > lastRowSeq) {
       // the transcript got ahead of the database before a crash: drop rows the database never saw
-      const m = new RegExp(`^### (?:user|note|assistant|tool) · seq (\\d+)`, "gm");
-      let cutAt = -1;
-      for (const h of text.matchAll(m)) if (Number(h[1]) > lastRowSeq) {
-        cutAt = h.index ?? -1;
-        break;
-      }
-      if (cutAt >= 0) text = text.slice(0, cutAt);
+      const ahead = rowHeadings(text).find((h) => h.seq > lastRowSeq);
+      if (ahead) text = text.slice(0, ahead.index);
       seq = lastSeqIn(text);
     }
     const turn = Number(/turn-(\d+)\.md/.exec(last)![1]);
     st.cur = { turn, file, parts: [text] };
     st.lastQueuedSeq = Math.max(seq, 0);
     if (!st.turnByNum.has(turn)) {
-      const first = /· seq (\d+)/.exec(text);
-      const e: TurnIndexEntry = { turn, file: `transcript/${last}`, firstSeq: first ? Number(first[1]) : seq, lastSeq: seq, steps: 0, title: "", startedAt: Date.now(), pastTideline: false };
+      const first = rowHeadings(text)[0];
+      const e: TurnIndexEntry = { turn, file: `transcript/${last}`, firstSeq: first ? first.seq : seq, lastSeq: seq, steps: 0, title: "", startedAt: Date.now(), pastTideline: false };
       st.turns.push(e);
       st.turnByNum.set(turn, e);
     }

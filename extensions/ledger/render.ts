@@ -48,9 +48,25 @@ function renderResult(r: ToolResult, whole: string | undefined): string {
   return `**result** \`${r.name}\` · id \`${r.callId}\`${flags.length ? ` · ${flags.join(" · ")}` : ""}\n\n${block(whole ?? r.content)}\n`;
 }
 
+/** Row headings of a transcript (`### <role> · seq N`), skipping anything inside fenced blocks. */
+export function rowHeadings(markdown: string): Array<{ seq: number; index: number }> {
+  const out: Array<{ seq: number; index: number }> = [];
+  let open = 0; // length of the open fence, 0 when outside
+  let pos = 0;
+  for (const line of markdown.split("\n")) {
+    const f = /^(`{3,})/.exec(line);
+    if (open === 0 && f) open = f[1]!.length;
+    else if (open > 0 && f && /^`+\s*$/.test(line) && f[1]!.length >= open) open = 0;
+    else if (open === 0) {
+      const m = /^### (?:user|note|assistant|tool) · seq (\d+)/.exec(line);
+      if (m) out.push({ seq: Number(m[1]), index: pos });
+    }
+    pos += line.length + 1;
+  }
+  return out;
+}
+
 /** The highest `seq N` a transcript file holds (to resume after a crash). */
 export function lastSeqIn(markdown: string): number {
-  let max = 0;
-  for (const m of markdown.matchAll(/^### (?:user|note|assistant|tool) · seq (\d+)/gm)) max = Math.max(max, Number(m[1]));
-  return max;
+  return rowHeadings(markdown).reduce((m, h) => Math.max(m, h.seq), 0);
 }

@@ -9,6 +9,7 @@ import { LedgerWriter } from "../../extensions/ledger/writer.js";
 import { Ledger } from "../../extensions/ledger/ledger.js";
 import { applyTurnFacts, exitCodeOf } from "../../extensions/ledger/facts.js";
 import { renderRow, lastSeqIn } from "../../extensions/ledger/render.js";
+import { shiftHeadings } from "../../extensions/export/markdown.js";
 import type { Row, Session } from "../../extensions/engine/api.js";
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -163,6 +164,9 @@ describe("the writer", () => {
     const md = renderRow(tool(3, 1, 1, [{ callId: "c", name: "bash", content: "```\n### user · seq 99\n````" }]));
     expect(md).toContain("`````\n```\n### user · seq 99\n````\n`````");
     expect(lastSeqIn("### user · seq 4\n\n### tool · seq 7 · step 1\n")).toBe(7);
+    // a heading inside a tool output is content, not a row
+    expect(lastSeqIn(md)).toBe(3);
+    expect(shiftHeadings(`# Turn 1\n${md}`)).toBe(`## Turn 1\n${md.replace("### tool · seq 3", "#### tool · seq 3")}`);
   });
 
   it("a reopened session after a crash drops transcript rows the database never saw, then appends", async () => {
