@@ -1,4 +1,5 @@
 /** `oceancode ledger …`, `oceancode export …`, config aliases and removed keys, retention: the compiled CLI in a sandbox. */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -81,6 +82,37 @@ describe("oceancode ledger", () => {
     const page = fs.readFileSync(path.join(dir, "SESSION.md"), "utf8");
     expect(page).toContain("- keep the echo design (t1 merge)");
     expect(page).toContain("- write the docs (t1 merge)");
+  });
+});
+
+describe("ledger rebuild --merge on a terminal", () => {
+  // `script` gives the CLI a real pseudo-terminal; the answer is typed after the question appears
+  const onTty = (args: string[], answer: string) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const cmd = [process.execPath, path.join(REPO_ROOT, "dist", "hosts", "cli", "main.js"), ...args].map((a) => `'${a}'`).join(" ");
+      const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd: sb.project, env: sb.env, stdio: ["pipe", "pipe", "pipe"] });
+      let out = "";
+      let sent = false;
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (!sent && out.includes("[y/N]")) {
+          sent = true;
+          child.stdin.write(`${answer}\r`);
+        }
+      });
+      child.on("close", (code) => resolve({ code, out }));
+    });
+
+  it("asks y/N: n keeps the mechanical rebuild, y folds", async () => {
+    const id = runSession("first task");
+    expect(runCli(["run", "--auto", "--continue", "second task"], { cwd: sb.project, env: sb.env }).code).toBe(0);
+    const no = await onTty(["ledger", "rebuild", id, "--merge"], "n");
+    expect(no.out).toContain(`Fold the merge backlog (1 turn(s)) into SESSION.md with model calls to scripted/script.json? [y/N]`);
+    expect(no.out).toContain("not confirmed; the mechanical rebuild stands, nothing was sent to a model");
+    expect(no.code).toBe(1);
+    const yes = await onTty(["ledger", "rebuild", id, "--merge"], "y");
+    expect(yes.out).toContain("LEDGER_MERGED turns=1 lines=2");
+    expect(yes.code).toBe(0);
   });
 });
 
