@@ -39,6 +39,16 @@ export default {
       return l;
     };
 
+    /** The model's limits without asking the catalogue to guess (an unknown id there logs a notice). */
+    const modelOf = (id: string): ModelInfo => {
+      const listed = engine.models.list().find((m) => m.id === id);
+      if (listed) return listed;
+      const slash = id.indexOf("/");
+      const described = slash > 0 ? engine.providers.get(id.slice(0, slash))?.describe?.(id.slice(slash + 1)) : undefined;
+      if (described) return { ...described, known: true };
+      return engine.models.resolve(id);
+    };
+
     const ensureLine = (session: Session, st: TidelineState, model: ModelInfo, turn: number): TidelineLine => {
       if (!st.line || st.lineTurn !== turn) {
         st.line = lineFor(session, model);
@@ -63,18 +73,8 @@ export default {
             storage()?.saveInfo(info);
           }
         }
-        if (source === "resume" && session.rows.length > 0) {
-          // the tracker is in memory only: place the window as a cut would have left it
-          const model = engine.models.resolve(info.model);
-          const l = lineFor(session, model);
-          const st = stateOf(session);
-          const cut = resumeCutSeq(session.rows, Math.max(0, l.line - l.block));
-          if (cut > 0) {
-            st.tracker.cutSeq = cut;
-            st.cutPending = true;
-            ledger()?.markPastTideline(info.id, cut);
-          }
-        }
+        // the tracker is in memory only: the first step of a reopened session places the window as a cut would have
+        if (source === "resume" && session.rows.length > 0) stateOf(session).resumePending = true;
       });
       engine.hooks.sessionEnd.tap({ name: EXT_ID }, ({ session }) => {
         bySession.delete(session.info.id);
@@ -82,7 +82,16 @@ export default {
 
       engine.hooks.contextBuild.tap({ name: EXT_ID }, async (win, sctx) => {
         const st = stateOf(sctx.session);
-        ensureLine(sctx.session, st, sctx.model, sctx.turn);
+        const l = ensureLine(sctx.session, st, sctx.model, sctx.turn);
+        if (st.resumePending) {
+          st.resumePending = false;
+          const cut = resumeCutSeq(sctx.session.rows, Math.max(0, l.line - l.block));
+          if (cut > st.tracker.cutSeq) {
+            st.tracker.cutSeq = cut;
+            st.cutPending = true;
+            ledger()?.markPastTideline(sctx.session.info.id, cut);
+          }
+        }
         const cutSeq = st.tracker.cutSeq;
         if (cutSeq <= 0) return win;
         if (st.cutPending) {
@@ -129,7 +138,7 @@ export default {
 
     const meter = (session: Session): SessionMeter => {
       const st = session.ext.get(EXT_ID) as TidelineState | undefined;
-      const model = engine.models.resolve(session.info.model);
+      const model = modelOf(session.info.model);
       const line = enabled ? (st?.line ?? lineFor(session, model)) : undefined;
       const used = st?.tracker.gauge ?? 0;
       const t = session.totals;
@@ -181,7 +190,7 @@ export default {
       if (p.spec.kind === "default") delete session.info.overrides.tideline;
       else session.info.overrides.tideline = p.text;
       storage()?.saveInfo(session.info);
-      const l = lineFor(session, engine.models.resolve(session.info.model));
+      const l = lineFor(session, modelOf(session.info.model));
       const what = p.spec.kind === "default" ? "back to the configured default" : `set to ${p.text}`;
       host.reply(`tideline ${what} (${statusText(l, 0, enabled).replace(/: .*$/, "")}); applies from your next message on`);
     });

@@ -10,6 +10,8 @@ export interface TidelineState {
   lineTurn: number;
   /** a cut happened since the last contextBuild: make sure the ledger wrote those rows first */
   cutPending: boolean;
+  /** a reopened session: place the window at its first step */
+  resumePending?: boolean;
   /** last measured gauge (after cuts), for the meter */
   contextWindow: number;
   model: string;

@@ -121,4 +121,25 @@ describe("run --tideline on a scripted session", () => {
     expect(at15[1]!.rows.length).toBeLessThan(at15[0]!.rows.length / 2);
     expect(r.stdout).toContain("finished");
   });
+
+  it("a reopened session starts under its line: the first request after --continue is already cut", () => {
+    sb.write("big.txt", "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww\n".repeat(100));
+    sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 30 }, { text: "first done" }], after: { text: "second done" } }));
+    const rec = path.join(sb.home, "requests.jsonl");
+    const env = { ...sb.env, OC_SCRIPTED_RECORD: rec };
+    // no tideline while the history piles up, then a 20k line from the next message on
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { tokens: 90_000 } } }));
+    expect(runCli(["run", "--auto", "--model", "scripted/script.json", "pile up"], { cwd: sb.project, env }).code).toBe(0);
+    const before = fs.readFileSync(rec, "utf8").trim().split("\n").length;
+    const r = runCli(["run", "--auto", "--continue", "--tideline", "20k", "and now?"], { cwd: sb.project, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("second done");
+    expect(r.stderr).not.toContain("unknown model");
+    const reqs = fs.readFileSync(rec, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { rows: Array<{ role: string; text?: string }> });
+    const first = reqs[before]!;
+    expect(first.rows[0]!.text).toMatch(/^\[Earlier content of this session is past the tideline/);
+    expect(first.rows[1]!.role).not.toBe("tool");
+    expect(JSON.stringify(first.rows).length / 4).toBeLessThan(20_000);
+    expect(JSON.stringify(reqs[before - 1]!.rows).length / 4).toBeGreaterThan(30_000);
+  });
 });
