@@ -1,19 +1,8 @@
 /** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to ProviderError kinds. */
 import Anthropic from "@anthropic-ai/sdk";
-import { ProviderError } from "../engine/api.js";
+import { ProviderError, retryAfterMs } from "../engine/api.js";
 
 export const FIX_KEY = "store one with `oceancode key anthropic <key>`, set ANTHROPIC_API_KEY, or run `oceancode auth`";
-
-/** retry-after-ms, else retry-after (seconds or an HTTP date), in ms. */
-export function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get("retry-after-ms");
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const ra = headers?.get("retry-after");
-  if (!ra) return undefined;
-  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
-  const at = Date.parse(ra);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
 
 interface ErrorBody {
   type?: string;

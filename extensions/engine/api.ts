@@ -127,6 +127,17 @@ export class ProviderError extends Error {
   }
 }
 
+/** A provider's retry hint from HTTP headers: retry-after-ms, else retry-after (seconds or an HTTP date), in ms. */
+export function retryAfterMs(headers: { get(name: string): string | null } | undefined): number | undefined {
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers?.get("retry-after");
+  if (!ra) return undefined;
+  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
 export interface Provider {
   id: string;
   /** Stream one model response. Must stop promptly when `signal` aborts (throw ProviderError "aborted"). */

@@ -1,18 +1,8 @@
 /** Map openai SDK errors to ProviderError kinds. */
 import OpenAI from "openai";
-import { ProviderError } from "../engine/api.js";
+import { ProviderError, retryAfterMs } from "../engine/api.js";
 
 export const FIX_KEY = "store one with `oceancode key openai <key>`, set OPENAI_API_KEY, or run `oceancode auth` (a local server needs provider.openai.base_url or OPENAI_BASE_URL instead)";
-
-export function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get("retry-after-ms");
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const ra = headers?.get("retry-after");
-  if (!ra) return undefined;
-  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
-  const at = Date.parse(ra);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
 
 interface ErrorBody {
   message?: string;

@@ -56,3 +56,6 @@ export async function classify(command: string, opts: ClassifyOptions = {}): Pro
   const mod = await import("./classify.js");
   return mod.classifyCommand(command, opts);
 }
+
+/** Rule patterns (`*` any run, `?` one char; "git push *" also matches bare "git push"), shared with the permissions rules. */
+export { wildcard, matchBash } from "./pattern.js";
