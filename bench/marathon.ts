@@ -100,17 +100,20 @@ async function main(): Promise<void> {
     OC_BENCH_PROBE: probeFile,
     NO_COLOR: "1",
   };
+  let stderrTail = "";
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [CLI, "run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "run the marathon"], { cwd: project, env, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "-v", "run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "run the marathon"], { cwd: project, env, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
-    child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
     child.on("close", (c) => {
+      stderrTail = err;
       if (c !== 0) process.stderr.write(err);
       resolve(c);
     });
   });
   const wall = (performance.now() - started) / 1000;
+  const written = /ledger: ([\d.]+) MB written/.exec(stderrTail)?.[1];
   await fake.close();
 
   const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; heap: number; gauge: number });
@@ -134,6 +137,7 @@ async function main(): Promise<void> {
     `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
     `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
+    `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer)`,
     `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

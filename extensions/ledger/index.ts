@@ -62,6 +62,7 @@ export default {
       ledger.collect(session);
       await ledger.settle();
       ledger.close(session.info.id);
+      ctx.log.debug(`ledger: ${(ledger.writer.bytesWritten / 1_048_576).toFixed(1)} MB written so far (each transcript write replaces its turn file)`);
     });
     ctx.kernelHooks.shutdown.tap({ name: ctx.id }, () => ledger.settle());
   },

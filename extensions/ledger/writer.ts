@@ -25,16 +25,29 @@ export function writeAtomicSync(file: string, data: string): void {
 
 type Job = () => void | Promise<void>;
 
+/**
+ * A file rewritten less than this long ago waits (coalescing the steps in between) unless someone settles.
+ * With real model latency every step is on disk before the next one ends; a run at 0 ms latency lags by
+ * at most this interval instead of rewriting a long turn's file on every step.
+ */
+export const MIN_REWRITE_MS = 100;
+
 export class LedgerWriter {
   private jobs: Job[] = [];
   private dirty = new Map<string, () => string>();
   private appends = new Map<string, string[]>();
+  private lastWrite = new Map<string, number>();
   private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private urgent = 0;
   private madeDirs = new Set<string>();
   private failedOnce = false;
   bytesWritten = 0;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly minRewriteMs = MIN_REWRITE_MS,
+  ) {}
 
   /** Queue work that runs in order on the writer (rendering, reading full tool outputs). */
   job(fn: Job): void {
@@ -56,19 +69,36 @@ export class LedgerWriter {
     this.kick();
   }
 
-  /** Resolves when every queued job and write is on disk. */
+  /** Resolves when every queued job and write is on disk (waiting files are written now). */
   async settle(): Promise<void> {
-    while (this.running) await this.running;
+    this.urgent++;
+    try {
+      for (;;) {
+        if (this.running) await this.running;
+        else if (this.jobs.length || this.dirty.size || this.appends.size) this.kick();
+        else break;
+      }
+    } finally {
+      this.urgent--;
+    }
   }
 
   private kick(): void {
-    if (!this.running) this.running = this.loop().finally(() => (this.running = undefined));
+    if (this.running) return;
+    if (this.timer && this.urgent === 0 && this.jobs.length === 0 && this.appends.size === 0) return; // a flush is already scheduled
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+      // work queued while the loop was finishing
+      if (this.jobs.length || this.appends.size || (this.dirty.size && !this.timer)) this.kick();
+    });
   }
 
   private async loop(): Promise<void> {
     // let the step that queued us return first: the write happens behind it
     await new Promise<void>((r) => setImmediate(r));
-    while (this.jobs.length || this.dirty.size || this.appends.size) {
+    for (;;) {
       while (this.jobs.length) {
         const j = this.jobs.shift()!;
         try {
@@ -89,9 +119,15 @@ export class LedgerWriter {
           this.fail(e);
         }
       }
-      const files = [...this.dirty];
-      this.dirty.clear();
-      for (const [file, content] of files) {
+      let wait = Infinity;
+      for (const [file, content] of [...this.dirty]) {
+        const due = (this.lastWrite.get(file) ?? -Infinity) + this.minRewriteMs;
+        const now = performance.now();
+        if (this.urgent === 0 && now < due) {
+          wait = Math.min(wait, due - now);
+          continue;
+        }
+        this.dirty.delete(file);
         try {
           await this.ensureDir(file);
           const text = content();
@@ -100,6 +136,19 @@ export class LedgerWriter {
         } catch (e) {
           this.fail(e);
         }
+        this.lastWrite.set(file, performance.now());
+      }
+      if (this.jobs.length || this.appends.size) continue;
+      if (this.dirty.size === 0) return;
+      if (this.urgent > 0) continue;
+      if (wait !== Infinity) {
+        // come back when the earliest waiting file is due
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.kick();
+        }, Math.ceil(wait));
+        this.timer.unref();
+        return;
       }
     }
   }

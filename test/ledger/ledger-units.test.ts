@@ -136,6 +136,29 @@ describe("the writer", () => {
     expect(fs.readdirSync(path.dirname(f)).filter((x) => x.includes(".tmp-"))).toEqual([]);
   });
 
+  it("coalesces rewrites of a file that changes faster than every 100 ms; settle writes at once", async () => {
+    const w = new LedgerWriter(quiet);
+    const f = path.join(dir, "c.md");
+    let text = "";
+    for (let i = 0; i < 50; i++) {
+      text += `row ${i}\n`;
+      const snapshot = text;
+      w.put(f, () => snapshot);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const full = 50 * text.length; // what writing on every step would have cost, roughly x2
+    expect(w.bytesWritten).toBeLessThan(full / 4);
+    const t0 = performance.now();
+    await w.settle();
+    expect(performance.now() - t0).toBeLessThan(90);
+    expect(fs.readFileSync(f, "utf8")).toBe(text);
+    // a quiet file is written without waiting once its interval has passed
+    await new Promise((r) => setTimeout(r, 120));
+    w.put(f, () => "later\n");
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fs.readFileSync(f, "utf8")).toBe("later\n");
+  });
+
   it("the step does not wait: collect returns before anything is written; settle sees it", async () => {
     const ledger = new Ledger(dir, true, quiet);
     const s = session("ses_w", [user(1, 1, "hi"), asst(2, 1, 1, [], "hello")]);
