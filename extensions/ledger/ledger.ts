@@ -73,7 +73,12 @@ export class Ledger implements LedgerService {
   /** Open (or load from disk) a session's ledger. `lastRowSeq` is what the database holds, for crash recovery. */
   open(id: string, cwd: string, model: string, lastRowSeq?: number): SessionLedger {
     const hit = this.sessions.get(id);
-    if (hit) return hit;
+    if (hit) {
+      // opened earlier only to read its journal: now we know where it runs
+      if (!hit.cwd && cwd) hit.cwd = hit.facts.cwd = cwd;
+      if (!hit.model && model) hit.model = hit.facts.model = model;
+      return hit;
+    }
     const dir = this.dirOf(id);
     const index = readJson<{ turns: TurnIndexEntry[]; cutSeq?: number }>(path.join(dir, "index.json"));
     const pageData = readJson<PageData>(path.join(dir, "page.json"));
