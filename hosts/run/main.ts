@@ -119,7 +119,11 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
         io.stderr.write(`▸ ${e.call.name} ${JSON.stringify(e.call.input).slice(0, 200)}\n`);
         break;
       case "tool_call_end":
-        if (e.result.isError) io.stderr.write(`  ✗ ${e.result.content.split("\n")[0]!.slice(0, 200)}\n`);
+        if (e.result.isError) {
+          // the last line says most (bash ends with "exit code: N"; errors are one line)
+          const lines = e.result.content.trimEnd().split("\n");
+          io.stderr.write(`  ✗ ${lines[lines.length - 1]!.slice(0, 200)}\n`);
+        }
         break;
       case "notice":
         io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${e.text}\n`);
