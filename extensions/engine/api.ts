@@ -424,6 +424,12 @@ export interface EngineService {
   prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
   /** Hosts answer asks. */
   setQuestionHandler(handler: QuestionHandler | undefined): void;
+  /**
+   * Drop rows with seq <= uptoSeq from the open session's memory. For rows that already left the window
+   * and were handed to the stores (storage, ledger): memory then stays flat however long a session runs.
+   * Returns how many rows were dropped. Readers of old rows use storage (loadSession) or the ledger.
+   */
+  releaseRows(session: Session, uptoSeq: number): number;
   /** Tell the user something about a session (e.g. a hook's systemMessage): a "notice" event to hosts. */
   notice(sessionId: string, level: "info" | "warn" | "error", text: string): void;
   /** Subscribe to every session's events (hosts, meters). Returns an unsubscribe. */

@@ -149,6 +149,19 @@ export class Engine implements EngineService {
     for (const [id, s] of this.sessions) if (!s.ext.has("engine:busy") && now - s.lastActive > limit) this.sessions.delete(id);
   }
 
+  releaseRows(session: Session, uptoSeq: number): number {
+    const rows = session.rows;
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rows[mid]!.seq <= uptoSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) rows.splice(0, lo); // in place: holders of session.rows see the same array
+    return lo;
+  }
+
   isOpen(id: string): boolean {
     return this.sessions.has(id);
   }

@@ -121,6 +121,9 @@ export default {
         if (r.cuts > 0) {
           st.cutPending = true;
           ledger()?.markPastTideline(session.info.id, r.cutSeq);
+          // rows past the line were handed to storage (and the ledger) in earlier steps: with storage
+          // present they can leave memory, so a session's memory stays flat however long it runs
+          if (storage()) engine.releaseRows(session, r.cutSeq);
           ctx.log.debug(`tideline: session ${session.info.id}: cut ${r.cuts} block(s); every row up to seq ${r.cutSeq} left the window`);
         }
       });
