@@ -152,6 +152,15 @@ export class Ledger implements LedgerService {
     this.writer.job(async () => {
       const full = await readFullOutputs(fresh);
       for (const r of fresh) this.appendRow(st, r, full);
+      // facts are taken as rows arrive (upserts are keyed, so the turn-end pass repeats them harmlessly):
+      // rows past the tideline may leave memory before their turn ends
+      let from = 0;
+      for (let i = 1; i <= fresh.length; i++) {
+        if (i === fresh.length || fresh[i]!.turn !== fresh[from]!.turn) {
+          applyTurnFacts(st.page, fresh.slice(from, i), fresh[from]!.turn, st.facts);
+          from = i;
+        }
+      }
     });
   }
 

@@ -98,6 +98,9 @@ export default {
           // the pointer must only point at transcript lines that are already written
           await ledger()?.settle();
           st.cutPending = false;
+          // Rows past the line now leave memory when storage holds them, so a session's memory stays flat.
+          // Here, not in afterStep: every afterStep tap (storage, the ledger) has queued its rows by now.
+          if (storage()) engine.releaseRows(sctx.session, cutSeq);
         }
         let i = firstAfter(win.rows, cutSeq);
         while (i < win.rows.length && win.rows[i]!.role === "tool") i++; // never an orphaned tool result
@@ -121,9 +124,6 @@ export default {
         if (r.cuts > 0) {
           st.cutPending = true;
           ledger()?.markPastTideline(session.info.id, r.cutSeq);
-          // rows past the line were handed to storage (and the ledger) in earlier steps: with storage
-          // present they can leave memory, so a session's memory stays flat however long it runs
-          if (storage()) engine.releaseRows(session, r.cutSeq);
           ctx.log.debug(`tideline: session ${session.info.id}: cut ${r.cuts} block(s); every row up to seq ${r.cutSeq} left the window`);
         }
       });
