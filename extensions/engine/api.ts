@@ -71,6 +71,9 @@ export function emptyUsage(): Usage {
 
 // ---------------------------------------------------------------- models and providers
 
+/** The model a host uses when neither a flag, the `model` config key nor OC_MODEL names one. */
+export const DEFAULT_MODEL_ID = "anthropic/claude-sonnet-4-6";
+
 export interface ModelInfo {
   /** "provider/model" */
   id: string;

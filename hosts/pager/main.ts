@@ -6,7 +6,7 @@ import React from "react";
 import { render } from "ink";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import type { EngineService } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, type EngineService } from "../../extensions/engine/api.js";
 import { PagerApp } from "./components/app.js";
 import { colorFromEnv } from "./components/theme.js";
 import { PagerController } from "./controller.js";
@@ -18,7 +18,7 @@ export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use
 export function pagerModel(env: NodeJS.ProcessEnv, configured: unknown): string {
   if (typeof configured === "string" && configured) return configured;
   if (env.OC_MODEL) return env.OC_MODEL;
-  return "anthropic/claude-sonnet-4-5";
+  return DEFAULT_MODEL_ID;
 }
 
 export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import type { EngineService, SessionEvent, Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, type EngineService, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -80,7 +80,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       }
       session = await engine.openSession(id);
     } else {
-      const model = args.model ?? (kernel.config.get("model") as string | undefined) ?? io.env.OC_MODEL ?? "anthropic/claude-sonnet-4-5";
+      const model = args.model ?? (kernel.config.get("model") as string | undefined) ?? io.env.OC_MODEL ?? DEFAULT_MODEL_ID;
       session = await engine.createSession({ cwd: kernel.paths.project, model, overrides });
     }
   } catch (e) {
