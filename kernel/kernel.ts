@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { AwilixContainer } from "awilix";
 import { OcError, ErrorCodes, errorMessage } from "./errors.js";
 import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
-import { readManifest, extensionFolders, type Manifest, type ManifestEntry } from "./manifest.js";
+import { readManifest, extensionFolders, bundledFromIndex, type Manifest, type ManifestEntry } from "./manifest.js";
 import { configFiles, readLayers, loadConfig, ResolvedConfig, isPlainObject, type ConfigLayer, type SectionSchema } from "./config.js";
 import { loadRequirements, type RequirementsState } from "./requirements.js";
 import { KERNEL_VERSION } from "./version.js";
@@ -156,8 +156,7 @@ export class Kernel {
     const found: Array<{ item: ManifestEntry; root: Root }> = [];
     for (const root of this.walk.roots()) {
       if (root.ecosystem !== "oceancode") continue;
-      const folders = extensionFolders(root);
-      const entries = await Promise.all(folders.map((f) => readManifest(f.dir, f.codeDir, f.folder)));
+      const entries = bundledFromIndex(root) ?? (await Promise.all(extensionFolders(root).map((f) => readManifest(f.dir, f.codeDir, f.folder))));
       for (const item of entries) found.push({ item, root });
     }
     const discovered = qualify(found);

@@ -147,6 +147,39 @@ export async function readManifest(dir: string, codeDir: string, folderName: str
   return entry;
 }
 
+interface BundledIndex {
+  entries: Array<{ folder: string; mtimeMs: number; manifest: Manifest }>;
+}
+
+/**
+ * The bundled root's manifests from the build-time index (validated by kernel/precompile.ts), when it is
+ * fresh: the same folders and every manifest's mtime unchanged. Undefined means "read them one by one".
+ */
+export function bundledFromIndex(root: Root): ManifestEntry[] | undefined {
+  if (root.tier !== "bundled" || !root.codeDir) return undefined;
+  let index: BundledIndex;
+  try {
+    index = JSON.parse(fs.readFileSync(path.join(root.codeDir, "extensions", "index.json"), "utf8")) as BundledIndex;
+  } catch {
+    return undefined;
+  }
+  const folders = extensionFolders(root);
+  if (folders.length !== index.entries.length) return undefined;
+  const out: ManifestEntry[] = [];
+  for (let i = 0; i < folders.length; i++) {
+    const f = folders[i]!;
+    const e = index.entries[i]!;
+    if (e.folder !== f.folder) return undefined;
+    try {
+      if (fs.statSync(path.join(f.dir, "manifest.json")).mtimeMs !== e.mtimeMs) return undefined;
+    } catch {
+      return undefined;
+    }
+    out.push({ name: e.manifest.id, dir: f.dir, codeDir: f.codeDir, manifest: e.manifest });
+  }
+  return out;
+}
+
 /** The kernel's own walk reader: extension folders under <root>/extensions/<id>/. */
 export function extensionFolders(root: Root): Array<{ folder: string; dir: string; codeDir: string }> {
   const base = path.join(root.dir, "extensions");
@@ -159,7 +192,7 @@ export function extensionFolders(root: Root): Array<{ folder: string; dir: strin
   }
   return names
     .filter((n) => fs.existsSync(path.join(base, n, "manifest.json")))
-    .sort()
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((folder) => ({ folder, dir: path.join(base, folder), codeDir: path.join(codeBase, folder) }));
 }
 

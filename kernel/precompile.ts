@@ -8,7 +8,32 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 
 const schema = JSON.parse(fs.readFileSync(new URL("../../schemas/manifest.schema.json", import.meta.url), "utf8")) as object;
-const ajv = new Ajv2020({ allErrors: false, strict: false, code: { source: true } });
+// unicode: false: string lengths by .length, so the generated module needs no ajv runtime require
+const ajv = new Ajv2020({ allErrors: false, strict: false, unicode: false, code: { source: true } });
 const validate = ajv.compile(schema);
 const out = fileURLToPath(new URL("./manifest-validator.cjs", import.meta.url));
 fs.writeFileSync(out, standaloneCode.default(ajv, validate));
+
+/**
+ * Bundled manifests are validated here, once, and written to one index (dist/extensions/index.json) that
+ * the kernel reads instead of parsing and validating every file on each start. A broken bundled
+ * manifest fails the build. The kernel checks each entry's mtime, so an edited manifest is re-read.
+ */
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const extDir = `${root}extensions`;
+const entries: Array<{ folder: string; mtimeMs: number; manifest: unknown }> = [];
+let broken = 0;
+for (const folder of fs.readdirSync(extDir).sort()) {
+  const file = `${extDir}/${folder}/manifest.json`;
+  if (!fs.existsSync(file)) continue;
+  const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+  if (!validate(manifest)) {
+    broken++;
+    process.stderr.write(`${file}: invalid manifest: ${JSON.stringify(validate.errors?.[0])}\n`);
+    continue;
+  }
+  entries.push({ folder, mtimeMs: fs.statSync(file).mtimeMs, manifest });
+}
+if (broken) process.exit(1);
+fs.mkdirSync(`${root}dist/extensions`, { recursive: true });
+fs.writeFileSync(`${root}dist/extensions/index.json`, JSON.stringify({ entries }));

@@ -8,7 +8,6 @@ import { createRequire } from "node:module";
 import type crypto from "node:crypto";
 import { compileSchema, validate, formatProblem } from "./schema.js";
 import { parseJsonc } from "./jsonc.js";
-import requirementsSchema from "../schemas/requirements.schema.json" with { type: "json" };
 
 export interface Requirements {
   /** dotted config key -> pinned value */
@@ -25,6 +24,12 @@ export type RequirementsState =
   | { status: "refused"; file: string; reason: string };
 
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+/** The schema, read only when a signed file must be checked (from dist/kernel or, in tests, kernel/). */
+function requirementsSchema(): object {
+  const candidates = ["../../schemas/requirements.schema.json", "../schemas/requirements.schema.json"].map((r) => new URL(r, import.meta.url));
+  return JSON.parse(fs.readFileSync(candidates.find((u) => fs.existsSync(u))!, "utf8")) as object;
+}
 
 /** node:crypto on first use: most runs have no requirements file to verify */
 function nodeCrypto(): typeof crypto {
@@ -69,7 +74,7 @@ export function loadRequirements(file: string, pubkeyHex: string | undefined): R
   if (!ok) return { status: "refused", file, reason: `signature does not match ${file} (tampered, or signed with another key)` };
   try {
     const doc = parseJsonc(bytes.toString("utf8"));
-    const problems = validate(compileSchema("requirements", requirementsSchema), doc.value, { doc });
+    const problems = validate(compileSchema("requirements", requirementsSchema()), doc.value, { doc });
     if (problems.length) return { status: "refused", file, reason: problems.map((p) => formatProblem(file, p)).join("; ") };
     return { status: "applied", file, requirements: doc.value as Requirements };
   } catch (e) {

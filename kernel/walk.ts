@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import type { Paths } from "./paths.js";
 
 export const TIERS = ["local", "repo", "user", "plugin", "bundled"] as const;
@@ -62,6 +62,8 @@ function isDir(p: string): boolean {
 /** Is `rel` (inside `project`) tracked by the project's own git checkout? */
 function trackedInGit(project: string, rel: string): boolean {
   if (!fs.existsSync(path.join(project, ".git")) && !hasGitAbove(project)) return false;
+  // required here, not imported: only a project with its own .oceancode/ pays for child_process
+  const { spawnSync } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
   const r = spawnSync("git", ["-C", project, "ls-files", "--", rel], { encoding: "utf8", timeout: 5000 });
   return r.status === 0 && r.stdout.trim().length > 0;
 }
