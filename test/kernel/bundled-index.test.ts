@@ -7,10 +7,14 @@ import { bundledFromIndex } from "../../kernel/manifest.js";
 import type { Root } from "../../kernel/walk.js";
 
 let dir: string;
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+const made: string[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
 
 function setup(): Root {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-index-"));
+  made.push(dir);
   const manifest = { id: "alpha", version: "1.0.0", kernel: "^0.1.0", main: "index.js" };
   fs.mkdirSync(path.join(dir, "extensions", "alpha"), { recursive: true });
   const file = path.join(dir, "extensions", "alpha", "manifest.json");
