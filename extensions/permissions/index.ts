@@ -4,7 +4,6 @@
  * tools with a `*` deny removed from the request (modelRequest), "always" answers saved as rules
  * (permissionAnswered), and `oceancode permissions check`.
  */
-import fs from "node:fs";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ToolCallContext, AuthorizeResult } from "../engine/api.js";
 import type { ShellGuardService } from "../shell-guard/api.js";
@@ -17,17 +16,14 @@ import { saveRule } from "./save.js";
 import { toolKey, type Rule } from "./rules.js";
 import { runCheckCommand } from "./check.js";
 
-/** Managed requirements can disable bypassPermissions (the kernel verified the file's signature). */
+/**
+ * Managed requirements can disable bypassPermissions. The kernel's verified copy is used, never the file
+ * re-read: it could have changed since its signature was checked.
+ */
 function bypassDisabled(ctx: ExtensionContext): { disabled: boolean; file?: string } {
   const req = ctx.introspect().requirements;
-  if (req.status !== "applied") return { disabled: false };
-  try {
-    const doc = JSON.parse(fs.readFileSync(req.file, "utf8")) as { permissions?: { disableBypassPermissionsMode?: unknown } };
-    const v = doc.permissions?.disableBypassPermissionsMode;
-    return { disabled: v === true || v === "disable", file: req.file };
-  } catch {
-    return { disabled: false };
-  }
+  if (req.status !== "applied" || !req.requirements) return { disabled: false };
+  return { disabled: req.requirements.permissions?.disableBypassPermissionsMode === true, file: req.file };
 }
 
 /** The string a rule matches: the command for bash, the path for file tools. */
