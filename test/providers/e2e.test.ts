@@ -55,6 +55,17 @@ describe("oceancode run on anthropic/<model>", () => {
     expect(steps[1]!.usage!.cacheReadTokens).toBeGreaterThan(0);
   });
 
+  it("an unknown model still works with default limits and says so once", async () => {
+    anthropic.enqueue({ text: "first", toolCalls: [{ name: "read", input: { file_path: "notes.txt" } }] }, { text: "second" });
+    const env = { ANTHROPIC_BASE_URL: anthropic.url, ANTHROPIC_API_KEY: "k" };
+    const r = await run("anthropic/claude-nonexistent-9", env, "hi");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("second");
+    expect(anthropic.requests).toHaveLength(2);
+    expect(r.stderr.match(/unknown model 'anthropic\/claude-nonexistent-9'/g)).toHaveLength(1);
+    expect(anthropic.requests[0]!.body.model).toBe("claude-nonexistent-9");
+  });
+
   it("429 then success: the engine retries (the SDK does not)", async () => {
     anthropic.enqueue({ type: "error", status: 429, headers: { "retry-after": "0" } }, { text: "after the retry" });
     const r = await run("anthropic/claude-haiku-4-5", { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url }, "hi");
