@@ -12,18 +12,10 @@ import type { ShellGuardService, Segment } from "../shell-guard/api.js";
 import { resolveToolPath, isSecretEnvFile, isInside, type Refs } from "../tools/api.js";
 import { lastMatch, toolKey, EXTERNAL_BASE, type Rule, type Action } from "./rules.js";
 import { modeRules, type Mode } from "./modes.js";
+import type { PermissionDecision } from "./api.js";
 
-export interface Decided {
-  action: Action;
-  reason: string;
-  /** the rule that decided, as written */
-  rule: string;
-  layer: string;
-  file?: string;
-  /** the rule to save when the user answers "always" */
-  always?: string;
-  segments?: Array<Segment & { decision: Action; rule: string; layer: string; file?: string }>;
-}
+/** What decide() returns: the public decision type (api.ts). */
+export type Decided = PermissionDecision;
 
 export interface DecideInput {
   tool: string;
