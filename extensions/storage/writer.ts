@@ -4,6 +4,7 @@
  * on the disk. Because batches are contiguous slices of the queue and each commits atomically,
  * what is on disk is always an in-order prefix of what was enqueued.
  */
+import type { StorageStats } from "./api.js";
 
 export type WriteOp =
   | {
@@ -40,15 +41,8 @@ export interface WriterOptions {
   retryMs?: readonly number[];
 }
 
-export interface WriterStats {
-  queued: number;
-  /** age of the oldest queued write: what a crash now would lose */
-  lagMs: number;
-  committedOps: number;
-  batches: number;
-  dropped: number;
-  lastError?: string;
-}
+/** The writer's part of the storage stats (the service adds dbPath). */
+export type WriterStats = Omit<StorageStats, "dbPath">;
 
 interface Queued {
   op: WriteOp;
