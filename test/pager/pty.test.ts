@@ -113,7 +113,8 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     t = open(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
     await type(t, "go");
-    let s = await t.waitFor("Allow probe?");
+    // wait for the dialog's last line, so the whole dialog is on screen before asserting on it
+    let s = await t.waitFor(/Allow probe\?[\s\S]*y once · a always · n reject/);
     expect(s).toContain("why: probe commands need approval (rule: probe * ask)");
     expect(s).toContain("y once · a always · n reject");
     t.send("y");
@@ -143,7 +144,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     t = open(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
     await type(t, "make the file");
-    const s = await t.waitFor("Allow bash?");
+    const s = await t.waitFor(/Allow bash\?[\s\S]*y once · a always · n reject/);
     expect(s).toContain("touch made-by-bash.txt");
     t.send("a");
     await t.waitFor("made it");
