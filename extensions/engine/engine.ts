@@ -319,7 +319,8 @@ export class Engine implements EngineService {
           continuations += 1;
           stopHookActive = true;
           notice("info", `continuing: ${d.by}: ${d.reason}`);
-          this.push<NoteRow>(session, { role: "note", text: d.reason, turn, step: stepInTurn, at: Date.now() });
+          // labelled, so the transcript (and the model) show who continued the turn
+          this.push<NoteRow>(session, { role: "note", text: `[continued by ${d.by}] ${d.reason}`, turn, step: stepInTurn, at: Date.now() });
           continue;
         }
         reason = "end_turn";

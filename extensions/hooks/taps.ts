@@ -67,6 +67,15 @@ function permissionMode(session: Session): string {
 }
 
 /** Claude Code's common fields; hook_event_name and cwd only when the event did not set them. */
+/**
+ * Who decided, for the record the model and the ledger see: the deciding handler's tier, file and
+ * command ("hooks (repo /p/.claude/settings.json: ./guard.sh)"). Full outcomes go to storage events.
+ */
+function decidedBy(res: DispatchResult, decisions: readonly string[]): string {
+  const r = res.records.find((x) => decisions.includes(x.decision));
+  return r ? `${EXT_ID} (${r.tier} ${r.source}: ${r.handler})` : EXT_ID;
+}
+
 export function payloadFor(session: Session, event: HookEvent, fields: Record<string, unknown>): Record<string, unknown> {
   const p: Record<string, unknown> = { session_id: session.info.id, ...fields };
   const transcript = session.info.overrides.transcriptPath;
@@ -118,7 +127,7 @@ export function installTaps(deps: TapDeps): void {
     const context = [...input.context, ...st.pending.splice(0)];
     if (input.blocked) return { ...input, context };
     const res = await run(tc.session, "UserPromptSubmit", { prompt: input.text }, { signal: tc.signal });
-    if (res.decision === "block") return { ...input, context, blocked: { reason: res.reasons.join("\n") || "blocked by a UserPromptSubmit hook", by: EXT_ID } };
+    if (res.decision === "block") return { ...input, context, blocked: { reason: res.reasons.join("\n") || "blocked by a UserPromptSubmit hook", by: decidedBy(res, ["block"]) } };
     return { ...input, context: [...context, ...res.context] };
   });
 
@@ -132,7 +141,7 @@ export function installTaps(deps: TapDeps): void {
     );
     if (res.ran === 0) return undefined;
     if (res.context.length > 0) preToolContext.set(ctx.call.id, res.context);
-    if (res.decision === "deny") return { action: "deny", reason: res.reasons.join("\n") || "denied by a PreToolUse hook", by: EXT_ID };
+    if (res.decision === "deny") return { action: "deny", reason: res.reasons.join("\n") || "denied by a PreToolUse hook", by: decidedBy(res, ["deny"]) };
     if (res.updatedInput) {
       // merged in Claude Code's field names, then mapped back to ours
       const claudeInput = { ...ctx.claude.toolInput, ...res.updatedInput };
@@ -148,7 +157,7 @@ export function installTaps(deps: TapDeps): void {
   h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL_ASK }, (ctx: ToolCallContext): AuthorizeResult | undefined => {
     const res = preToolVerdicts.get(ctx);
     if (res?.decision === "ask") {
-      return { action: "ask", reason: res.reasons.join("\n") || "a PreToolUse hook asks", by: EXT_ID, ...(res.updatedInput ? { updatedInput: ctx.claude.toolInput } : {}) };
+      return { action: "ask", reason: res.reasons.join("\n") || "a PreToolUse hook asks", by: decidedBy(res, ["ask"]), ...(res.updatedInput ? { updatedInput: ctx.claude.toolInput } : {}) };
     }
     return undefined;
   });
@@ -197,7 +206,7 @@ export function installTaps(deps: TapDeps): void {
     const res = await run(sc.session, event, { stop_hook_active: sc.stopHookActive || st.stopCount > 0, last_assistant_message: sc.lastAssistantText }, { signal: sc.signal });
     if (res.decision !== "continue" || res.stop) return undefined;
     st.stopCount++;
-    return { continue: true, reason: res.reasons.join("\n"), by: EXT_ID };
+    return { continue: true, reason: res.reasons.join("\n"), by: decidedBy(res, ["continue"]) };
   });
 }
 

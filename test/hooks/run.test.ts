@@ -44,6 +44,14 @@ describe("PreToolUse", () => {
     expect(fs.existsSync(path.join(sb.project, "ran.txt"))).toBe(false);
     expect(firstToolResult()).toMatchObject({ isError: true });
     expect(firstToolResult()?.content).toContain("no shell today");
+    // the model, and so the ledger's transcript, see which hook denied it
+    expect(firstToolResult()?.content).toContain(`Permission denied by hooks (local ${settings}: echo 'no shell today' >&2; exit 2)`);
+    const ledgerDir = path.join(sb.home, ".local", "share", "oceancode", "session-ledger");
+    const transcript = fs
+      .readdirSync(ledgerDir)
+      .map((id) => fs.readFileSync(path.join(ledgerDir, id, "transcript", "turn-0001.md"), "utf8"))
+      .join("\n");
+    expect(transcript).toContain(`Permission denied by hooks (local ${settings}`);
     expect(r.stderr).toMatch(/hook PreToolUse\(Bash\) -> deny: no shell today \[local .*settings\.json/);
     const ev = hookEvents().find((e) => e.event === "PreToolUse");
     expect(ev).toMatchObject({ source: settings, tier: "local", decision: "deny", handler: "echo 'no shell today' >&2; exit 2", tool: "Bash" });
@@ -200,7 +208,8 @@ describe("Stop", () => {
     expect(stops[1]!.stop_hook_active).toBe(true);
     expect(stops[0]!.last_assistant_message).toBe("first");
     const notes = recorded(recFile)[1]!.rows.filter((r) => r.role === "note");
-    expect(notes.map((n) => n.text)).toContain("not done yet");
+    // the continuation reaches the model labelled with the handler that asked for it
+    expect(notes.map((n) => n.text)).toContainEqual(expect.stringMatching(/^\[continued by hooks \(\w+ \/.+: .+\)\] not done yet$/));
   });
 
   it("a stopReason continues; an exit-2 Stop is a plain deny and does not continue", () => {
