@@ -99,6 +99,28 @@ describe("oceancode CLI", () => {
 });
 
 /** bundled extensions whose manifest activates them at startup */
+interface ManifestLite {
+  id: string;
+  activation?: string[];
+  requires?: string[];
+  optional?: string[];
+  provides?: string[];
+}
+function bundledManifests(): ManifestLite[] {
+  const base = path.join(REPO_ROOT, "extensions");
+  return fs
+    .readdirSync(base)
+    .filter((id) => fs.existsSync(path.join(base, id, "manifest.json")))
+    .map((id) => JSON.parse(fs.readFileSync(path.join(base, id, "manifest.json"), "utf8")) as ManifestLite);
+}
+/** Extensions `inspect` may load: those listening to onEvent:inspect, and the providers of their services. */
+function inspectIds(): string[] {
+  const all = bundledManifests();
+  const listeners = all.filter((m) => (m.activation ?? []).includes("onEvent:inspect"));
+  const deps = listeners.flatMap((m) => [...(m.requires ?? []), ...(m.optional ?? [])]);
+  return [...listeners.map((m) => m.id), ...all.filter((m) => (m.provides ?? []).some((p) => deps.includes(p))).map((m) => m.id)];
+}
+
 function startupIds(): string[] {
   const base = path.join(REPO_ROOT, "extensions");
   return fs
@@ -123,7 +145,7 @@ describe("lazy activation", () => {
     expect(lines.some((l) => l.startsWith("require ") && l.includes("/node_modules/openai/"))).toBe(true);
   });
 
-  it("--help and inspect import no model SDK and no extension code but inspect's own", () => {
+  it("--help imports no extension code; inspect loads only itself, startup and inspect-row extensions; neither loads a model SDK", () => {
     for (const args of [["--help"], ["inspect"], ["inspect", "--json"]]) {
       const lines = loaded([CLI, "--dir", sb.project, ...args]);
       expect(lines.length).toBeGreaterThan(5);
@@ -132,9 +154,12 @@ describe("lazy activation", () => {
       const got = [...new Set(extCode)];
       if (args[0] === "--help") expect(got).toEqual([]); // manifests only
       else {
-        // inspect's own code, plus only what activates onStartup (e.g. the trust gate)
+        // inspect's own code, what activates onStartup (the trust gate), and the extensions that add
+        // inspect rows (hook sources) with the services they use; never a provider or the tools
         expect(got).toContain("inspect");
-        expect(got.filter((id) => id !== "inspect" && !startupIds().includes(id)), args.join(" ")).toEqual([]);
+        const allowed = new Set(["inspect", ...startupIds(), ...inspectIds()]);
+        expect(got.filter((id) => !allowed.has(id)), args.join(" ")).toEqual([]);
+        expect(got.filter((id) => ["anthropic", "openai", "scripted", "tools"].includes(id)), args.join(" ")).toEqual([]);
       }
     }
   });

@@ -9,6 +9,7 @@ import type { EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { TrustService } from "../trust/api.js";
 import type { HookOutcomeRecord } from "./api.js";
+import type { InspectService } from "../inspect/api.js";
 import { hooksReader, READER_ID, type SourceItem } from "./sources.js";
 import { HookRegistry, applyTrust, report, formatReport } from "./registry.js";
 import { hooksCommand } from "./cli.js";
@@ -38,6 +39,19 @@ export default {
       host.reply(formatReport(report(reg.sources, repoTrusted())).join("\n"));
     });
 
+    // `oceancode inspect`: one row per hook source, loaded or held (files are read, nothing runs)
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(async () =>
+      report(await reg.reload(), repoTrusted()).sources.map((s) => ({
+        kind: "hooks",
+        id: s.plugin ? `${s.plugin}:${path.basename(s.path)}` : s.path,
+        layer: s.tier,
+        source: s.path,
+        state: s.status,
+        ...(s.error ? { reason: s.error } : s.skipped ? { reason: `skipped: ${s.skipped} unsupported handlers` } : {}),
+        value: s.handlers.length,
+      })),
+    );
+
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     const storage = ctx.services.tryGet<StorageService>("storage");
@@ -49,7 +63,7 @@ export default {
       record: (sessionId: string, r: HookOutcomeRecord) => storage?.recordEvent(sessionId, "hook", { ...r }),
       trace: (r: HookOutcomeRecord) =>
         ctx.log.info(`hook ${r.event}${r.tool ? `(${r.tool})` : ""} -> ${r.decision}${r.reason ? `: ${r.reason.split("\n")[0]}` : ""} [${r.tier} ${r.source}: ${r.handler}]`),
-      notice: (_sessionId: string, text: string) => ctx.log.info(`hook message: ${text}`),
+      notice: (sessionId: string, text: string) => engine.notice(sessionId, "info", `hook: ${text}`),
     });
     reg.watch([path.join(ctx.paths.project, ".claude"), path.join(ctx.paths.home, ".claude")], 250, (err) => {
       if (err) ctx.log.warn(`hooks reload failed: ${String(err)}`);

@@ -1,17 +1,9 @@
 /** `oceancode inspect [--json]`: a provenance report built from the kernel's introspection. Boots nothing else. */
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO, KernelIntrospection } from "../../kernel/api.js";
+import type { InspectRow, InspectRowProvider, InspectService } from "./api.js";
 
-export interface InspectRow {
-  kind: "extension" | "config" | "requirements";
-  id: string;
-  layer: string;
-  source: string;
-  state?: string;
-  reason?: string;
-  load_ms?: number;
-  value?: unknown;
-}
+export type { InspectRow };
 
 export function inspectRows(info: KernelIntrospection): InspectRow[] {
   const rows: InspectRow[] = [];
@@ -45,6 +37,9 @@ function table(rows: InspectRow[]): string {
 
 export default {
   activate(ctx: ExtensionContext) {
+    const providers: InspectRowProvider[] = [];
+    const service: InspectService = { addRows: (p) => void providers.push(p) };
+    ctx.provide("inspect", service);
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;
       try {
@@ -53,7 +48,16 @@ export default {
         io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--json]\n`);
         return 2;
       }
+      // capability extensions (hooks, ...) load now and add their rows; nothing runs, files are only read
+      await ctx.activate("onEvent:inspect");
       const rows = inspectRows(ctx.introspect());
+      for (const p of providers) {
+        try {
+          rows.push(...(await p()));
+        } catch (e) {
+          rows.push({ kind: "error", id: "inspect", layer: "-", source: "-", reason: (e as Error).message });
+        }
+      }
       io.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : `${table(rows)}\n`);
       return 0;
     });
