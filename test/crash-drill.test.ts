@@ -4,11 +4,11 @@
  * prefix (no gap, no orphan, no step split), and `oceancode run --continue` resumes that same session
  * and carries on from the last committed step.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync } from "./helpers/cli.js";
+import { makeSandbox, runCliAsync } from "./helpers/cli.js";
+import { runAndKill as killRun, type KilledRun } from "./helpers/kill-run.js";
 import { checkPrefix } from "../extensions/storage/test/helpers.js";
 
 const STEPS = 80;
@@ -27,31 +27,8 @@ sb.write(
 const db = path.join(sb.home, "drill.db");
 
 /** Start a run, wait until it has finished `minSteps` steps, then SIGKILL it after a random delay. */
-function runAndKill(args: string[], minSteps: number): Promise<{ sessionId?: string; steps: number; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "--db", db, "--dir", sb.project, "run", "--format", "json", ...args], { cwd: sb.project, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let sessionId: string | undefined;
-    let steps = 0;
-    let armed = false;
-    child.stdout.on("data", (d: Buffer) => {
-      buf += d.toString();
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        const e = JSON.parse(line) as { type: string; sessionId?: string };
-        if (e.type === "session") sessionId = e.sessionId;
-        if (e.type === "step_end") steps++;
-        if (!armed && steps >= minSteps) {
-          armed = true;
-          setTimeout(() => child.kill("SIGKILL"), Math.floor(Math.random() * 200));
-        }
-      }
-    });
-    child.on("error", reject);
-    child.on("close", (_c, signal) => resolve({ sessionId, steps, signal }));
-  });
+function runAndKill(args: string[], minSteps: number): Promise<KilledRun> {
+  return killRun({ args: ["--db", db, "--dir", sb.project, "run", "--format", "json", ...args], cwd: sb.project, env: sb.env, afterSteps: minSteps, delayMs: Math.floor(Math.random() * 200) });
 }
 
 function sessionRows(id: string): Array<{ seq: number; turn: number; role: string; json: string }> {

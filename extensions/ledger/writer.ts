@@ -120,12 +120,15 @@ export class LedgerWriter {
         }
       }
       let wait = Infinity;
+      // In the order files first became dirty, stopping at the first one not yet due: a newer file (the
+      // next turn) is never on disk while an older one (the turn before) still waits for its last rows,
+      // so what a crash leaves is a prefix across files too.
       for (const [file, content] of [...this.dirty]) {
         const due = (this.lastWrite.get(file) ?? -Infinity) + this.minRewriteMs;
         const now = performance.now();
         if (this.urgent === 0 && now < due) {
-          wait = Math.min(wait, due - now);
-          continue;
+          wait = due - now;
+          break;
         }
         this.dirty.delete(file);
         try {

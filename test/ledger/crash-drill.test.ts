@@ -4,12 +4,12 @@
  * 1..n with no gap, each row whole: no torn file, no unclosed fence), they agree wherever both hold a
  * row, and `oceancode run --continue` carries on from the last committed step.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync } from "../helpers/cli.js";
+import { makeSandbox, runCliAsync } from "../helpers/cli.js";
+import { runAndKill as killRun } from "../helpers/kill-run.js";
 
 const KILLS = 20;
 const sb = makeSandbox("oc-ledger-crash-");
@@ -27,39 +27,7 @@ let seed = 20_261_130;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 
 function runAndKill(args: string[], afterSteps: number, jitterMs: number): Promise<{ sessionId?: string; steps: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "run", "--auto", "--format", "json", ...args], { cwd: sb.project, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
-    let sessionId: string | undefined;
-    let steps = 0;
-    let armed = false;
-    child.stdout.on("data", (d: Buffer) => {
-      buf += d.toString();
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        let e: { type: string; sessionId?: string };
-        try {
-          e = JSON.parse(line) as { type: string; sessionId?: string };
-        } catch {
-          continue;
-        }
-        if (e.type === "session") sessionId = e.sessionId;
-        if (e.type === "step_end") steps++;
-        if (!armed && steps >= afterSteps) {
-          armed = true;
-          setTimeout(() => child.kill("SIGKILL"), jitterMs);
-        }
-      }
-    });
-    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", () => {
-      clearTimeout(guard);
-      resolve({ sessionId, steps });
-    });
-  });
+  return killRun({ args: ["run", "--auto", "--format", "json", ...args], cwd: sb.project, env: sb.env, afterSteps, delayMs: jitterMs });
 }
 
 interface TranscriptRow {
