@@ -6,7 +6,7 @@ import { reqString, optBool, toolPath, ToolInputError } from "./common.js";
 import { recordRead, writeRefusal } from "./guards.js";
 import { looksBinary, numberLines } from "./read.js";
 import { toolsState } from "./state.js";
-import { absoluteField, ruleSubjectPath } from "./subject.js";
+import { pathMapping } from "./subject.js";
 import { statTarget } from "./write.js";
 
 export function countOccurrences(text: string, needle: string): number {
@@ -33,9 +33,7 @@ export function editTool(opts: ToolsOptions): ToolDefinition {
       required: ["file_path", "old_string", "new_string"],
       additionalProperties: false,
     },
-    toClaudeInput: (input, cwd) => absoluteField(opts, input, "file_path", cwd),
-    fromClaudeInput: (input) => ({ ...input }),
-    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.file_path, cwd),
+    ...pathMapping(opts, "file_path"),
     async run(input, ctx) {
       const file = toolPath(opts, ctx, reqString("edit", input, "file_path", "the file to change"));
       const oldS = reqString("edit", input, "old_string", "the exact text to replace");

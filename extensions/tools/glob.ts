@@ -6,7 +6,7 @@ import type { ToolsOptions } from "./api.js";
 import { reqString, optString, toolPath, ToolInputError } from "./common.js";
 import { DEFAULT_SKIP, walkFiles } from "./filewalk.js";
 import { globToRegExp, staticPrefix } from "./glob-match.js";
-import { absoluteField, ruleSubjectPath } from "./subject.js";
+import { pathMapping } from "./subject.js";
 
 export const GLOB_MAX_RESULTS = 200;
 
@@ -36,9 +36,7 @@ export function globTool(opts: ToolsOptions): ToolDefinition {
       required: ["pattern"],
       additionalProperties: false,
     },
-    toClaudeInput: (input, cwd) => absoluteField(opts, input, "path", cwd),
-    fromClaudeInput: (input) => ({ ...input }),
-    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.path, cwd),
+    ...pathMapping(opts, "path"),
     async run(input, ctx) {
       let pattern = reqString("glob", input, "pattern", "the glob to match");
       let root = toolPath(opts, ctx, optString("glob", input, "path") ?? ".");

@@ -13,7 +13,7 @@ import { DEFAULT_SKIP, walkFiles } from "./filewalk.js";
 import { globToRegExp } from "./glob-match.js";
 import { startChild } from "./process.js";
 import { looksBinary } from "./read.js";
-import { ruleSubjectPath, absoluteField } from "./subject.js";
+import { pathMapping } from "./subject.js";
 
 export type GrepMode = "files_with_matches" | "content" | "count";
 const MODES: readonly GrepMode[] = ["files_with_matches", "content", "count"];
@@ -176,9 +176,7 @@ export function grepTool(opts: ToolsOptions): ToolDefinition {
       required: ["pattern"],
       additionalProperties: false,
     },
-    toClaudeInput: (input, cwd) => absoluteField(opts, input, "path", cwd),
-    fromClaudeInput: (input) => ({ ...input }),
-    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.path, cwd),
+    ...pathMapping(opts, "path"),
     async run(input, ctx) {
       const pattern = reqString("grep", input, "pattern", "the regular expression to search for");
       const mode = (optString("grep", input, "output_mode") ?? "files_with_matches") as GrepMode;

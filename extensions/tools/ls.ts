@@ -5,7 +5,7 @@ import type { ToolDefinition } from "../engine/api.js";
 import type { ToolsOptions } from "./api.js";
 import { optString, toolPath, ToolInputError } from "./common.js";
 import { globToRegExp } from "./glob-match.js";
-import { absoluteField, ruleSubjectPath } from "./subject.js";
+import { pathMapping } from "./subject.js";
 
 export const LS_MAX_ENTRIES = 1000;
 
@@ -23,9 +23,7 @@ export function lsTool(opts: ToolsOptions): ToolDefinition {
       },
       additionalProperties: false,
     },
-    toClaudeInput: (input, cwd) => absoluteField(opts, { path: ".", ...input }, "path", cwd),
-    fromClaudeInput: (input) => ({ ...input }),
-    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.path, cwd),
+    ...pathMapping(opts, "path", "."),
     async run(input, ctx) {
       const dir = toolPath(opts, ctx, optString("ls", input, "path") ?? ".");
       const ignore = input.ignore;

@@ -5,7 +5,7 @@ import type { ToolsOptions } from "./api.js";
 import { reqString, optNumber, toolPath, ToolInputError } from "./common.js";
 import { envRefusal, recordRead } from "./guards.js";
 import { toolsState } from "./state.js";
-import { absoluteField, ruleSubjectPath } from "./subject.js";
+import { pathMapping } from "./subject.js";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -48,9 +48,7 @@ export function readTool(opts: ToolsOptions): ToolDefinition {
       required: ["file_path"],
       additionalProperties: false,
     },
-    toClaudeInput: (input, cwd) => absoluteField(opts, input, "file_path", cwd),
-    fromClaudeInput: (input) => ({ ...input }),
-    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.file_path, cwd),
+    ...pathMapping(opts, "file_path"),
     async run(input, ctx) {
       const given = reqString("read", input, "file_path", "the file to read");
       const offset = optNumber("read", input, "offset", 1) ?? 1;

@@ -6,7 +6,7 @@ import type { ToolsOptions } from "./api.js";
 import { reqString, toolPath, ToolInputError } from "./common.js";
 import { recordRead, writeRefusal } from "./guards.js";
 import { toolsState } from "./state.js";
-import { absoluteField, ruleSubjectPath } from "./subject.js";
+import { pathMapping } from "./subject.js";
 
 /** Stat a target; undefined when it does not exist. */
 export function statTarget(tool: string, file: string): fs.Stats | undefined {
@@ -36,9 +36,7 @@ export function writeTool(opts: ToolsOptions): ToolDefinition {
       required: ["file_path", "content"],
       additionalProperties: false,
     },
-    toClaudeInput: (input, cwd) => absoluteField(opts, input, "file_path", cwd),
-    fromClaudeInput: (input) => ({ ...input }),
-    ruleSubject: (input, cwd) => ruleSubjectPath(opts, input.file_path, cwd),
+    ...pathMapping(opts, "file_path"),
     async run(input, ctx) {
       const file = toolPath(opts, ctx, reqString("write", input, "file_path", "the file to write"));
       const content = input.content;
