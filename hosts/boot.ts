@@ -12,6 +12,8 @@ export interface HostFlags {
   project?: string;
   home?: string;
   verbose: boolean;
+  /** doctor and inspect: boot past broken config files (reported as warnings) so they can diagnose them */
+  tolerant?: boolean;
 }
 
 export async function bootKernel(flags: HostFlags, env: NodeJS.ProcessEnv = process.env): Promise<Kernel> {
@@ -20,6 +22,7 @@ export async function bootKernel(flags: HostFlags, env: NodeJS.ProcessEnv = proc
     paths,
     env,
     log: stderrLogger(flags.verbose),
+    tolerant: flags.tolerant,
     bundled: { dir: PACKAGE_ROOT, codeDir: path.join(PACKAGE_ROOT, "dist") },
   });
   for (const w of kernel.warnings) process.stderr.write(`oceancode: warning: ${w}\n`);

@@ -9,8 +9,10 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { OcError, ErrorCodes } from "./errors.js";
-import { parseJsonc, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
+import { parseJsonc, lineOfPath, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
 import { compileSchema, validate, formatProblem } from "./schema.js";
+import { tightenLayer } from "./untrusted.js";
+import { nearest } from "./nearest.js";
 import type { Paths } from "./paths.js";
 
 export type LayerName = "default" | "global" | "project" | "managed" | "requirements";
@@ -20,6 +22,10 @@ export interface ConfigLayer {
   file?: string;
   value: Record<string, unknown>;
   doc?: JsoncDocument;
+  /** an untrusted layer (repo tier): only what schemas mark `x-oc-untrusted` reaches the config */
+  untrusted?: boolean;
+  /** after loading, an untrusted layer's held keys (its `value` then holds only what was admitted) */
+  held?: string[];
 }
 
 export interface SectionSchema {
@@ -73,6 +79,7 @@ function mergeInto(
   prov: Map<string, Provenance>,
   from: Provenance,
   prefix: string,
+  append?: ReadonlySet<string>,
 ): void {
   for (const [k, v] of Object.entries(src)) {
     if (k === "$schema") continue;
@@ -83,7 +90,10 @@ function mergeInto(
         prov.delete(key);
         dst[k] = {};
       }
-      mergeInto(dst[k] as Record<string, unknown>, v, prov, from, key);
+      mergeInto(dst[k] as Record<string, unknown>, v, prov, from, key, append);
+    } else if (append?.has(key) && Array.isArray(v) && Array.isArray(dst[k])) {
+      dst[k] = [...(dst[k] as unknown[]), ...structuredClone(v)];
+      prov.set(key, from);
     } else {
       for (const p of [...prov.keys()]) if (p.startsWith(`${key}.`)) prov.delete(p);
       dst[k] = structuredClone(v);
@@ -99,6 +109,10 @@ export class ResolvedConfig {
     readonly layers: readonly ConfigLayer[],
     readonly warnings: readonly string[],
   ) {}
+  /** untrusted layers that had keys held back, with those keys */
+  get held(): Array<{ file: string; keys: string[] }> {
+    return this.layers.filter((l) => l.held?.length).map((l) => ({ file: l.file ?? l.name, keys: [...l.held!] }));
+  }
   section<T = Record<string, unknown>>(name: string): T {
     const v = this.value[name];
     return (v === undefined ? {} : structuredClone(v)) as T;
@@ -184,20 +198,41 @@ export interface LoadConfigOptions {
   sections: SectionSchema[];
   pins?: Record<string, unknown>;
   pinsFile?: string;
+  /** every section some installed extension declares (live or not): anything else is a warning */
+  knownSections?: readonly string[];
+  /** report invalid sections as warnings and drop them, instead of throwing (doctor, inspect) */
+  tolerant?: boolean;
 }
 
-/** Read the global, project and managed files that exist, lowest precedence first. */
-export function readLayers(files: ConfigFiles): ConfigLayer[] {
+/**
+ * Read the global, project and managed files that exist, lowest precedence first. `untrusted(file)`:
+ * a project file that arrived with the checkout while the repo is not trusted (tighten-only).
+ */
+export function readLayers(
+  files: ConfigFiles,
+  untrusted: (file: string) => boolean = () => false,
+  /** tolerant hosts (doctor, inspect): a broken file is reported here and skipped instead of thrown */
+  onError?: (e: OcError) => void,
+): ConfigLayer[] {
   const out: ConfigLayer[] = [];
+  const read = (f: string, name: LayerName): ConfigLayer | undefined => {
+    try {
+      return readConfigFile(f, name);
+    } catch (e) {
+      if (!onError || !(e instanceof OcError)) throw e;
+      onError(e);
+      return undefined;
+    }
+  };
   for (const f of files.global) {
-    const l = readConfigFile(f, "global");
+    const l = read(f, "global");
     if (l) out.push(l);
   }
   for (const f of files.project) {
-    const l = readConfigFile(f, "project");
-    if (l) out.push(l);
+    const l = read(f, "project");
+    if (l) out.push(untrusted(f) ? { ...l, untrusted: true } : l);
   }
-  const managed = readConfigFile(files.managed, "managed");
+  const managed = read(files.managed, "managed");
   if (managed) out.push(managed);
   return out;
 }
@@ -254,18 +289,32 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
         warned.add(msg);
       }
       const v = compileSchema(`config:${section}:${spec.owner}`, spec.schema);
-      for (const p of validate(v, layer.value[section], { prefix: [section], doc: layer.doc, ignoreUnknownKeys: true })) {
-        problems.push(formatProblem(layer.file ?? layer.name, p));
-      }
+      const found = validate(v, layer.value[section], { prefix: [section], doc: layer.doc, ignoreUnknownKeys: true }).map((p) => formatProblem(layer.file ?? layer.name, p));
+      if (found.length && opts.tolerant) {
+        warnings.push(...found.map((f) => `${f} (section '${section}' of this file ignored)`));
+        delete layer.value[section];
+      } else problems.push(...found);
     }
   }
   if (problems.length) {
     throw new OcError(ErrorCodes.CONFIG_INVALID, problems.join("\n"), { hint: "fix the value or remove the key" });
   }
 
+  if (opts.knownSections) warnings.push(...unknownSections(layers, opts.knownSections));
+
   const value: Record<string, unknown> = {};
   const prov = new Map<string, Provenance>();
-  for (const layer of layers) mergeInto(value, layer.value, prov, { layer: layer.name, file: layer.file }, "");
+  const schemas = new Map(opts.sections.map((s) => [s.section, s.schema]));
+  for (const layer of layers) {
+    let append: Set<string> | undefined;
+    if (layer.untrusted) {
+      const t = tightenLayer(layer.value, value, schemas);
+      layer.value = t.value;
+      layer.held = t.held;
+      append = t.append;
+    }
+    mergeInto(value, layer.value, prov, { layer: layer.name, file: layer.file }, "", append);
+  }
   if (opts.pins && Object.keys(opts.pins).length) {
     const pinned: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(opts.pins)) setPath(pinned, k.split("."), v);
@@ -274,4 +323,20 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
     mergeInto(value, pinned, prov, { layer: "requirements", file: opts.pinsFile }, "");
   }
   return new ResolvedConfig(value, prov, layers, warnings);
+}
+
+/** Top-level keys no extension declares: one warning each, naming the file, the line and the nearest known key. */
+function unknownSections(layers: readonly ConfigLayer[], known: readonly string[]): string[] {
+  const out: string[] = [];
+  const names = new Set(known);
+  for (const l of layers) {
+    if (l.name === "default") continue;
+    for (const k of Object.keys(l.value)) {
+      if (k === "$schema" || names.has(k)) continue;
+      const line = l.doc ? lineOfPath(l.doc, [k]) : undefined;
+      const near = nearest(k, known);
+      out.push(`${l.file ?? l.name}${line ? `:${line}` : ""}: unknown config section '${k}'${near ? ` (did you mean '${near}'?)` : ""}; it is ignored`);
+    }
+  }
+  return out;
 }

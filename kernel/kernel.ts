@@ -14,6 +14,7 @@ import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Dis
 import { readManifest, extensionFolders, bundledFromIndex, type Manifest, type ManifestEntry } from "./manifest.js";
 import { configFiles, readLayers, loadConfig, ResolvedConfig, isPlainObject, type ConfigLayer, type SectionSchema } from "./config.js";
 import { loadRequirements, type RequirementsState } from "./requirements.js";
+import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
 import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
@@ -39,6 +40,8 @@ export interface KernelOptions {
   /** bundled root: manifests under `dir`/extensions, compiled code under `codeDir`/extensions. Omit for a bare kernel. */
   bundled?: { dir: string; codeDir: string };
   log?: Logger;
+  /** diagnostic hosts (doctor, inspect): broken config files and sections become warnings, so they always run */
+  tolerant?: boolean;
 }
 
 interface ExtRecord {
@@ -116,6 +119,8 @@ export class Kernel {
   private hooksObj?: KernelHooks;
   private started = false;
   private trustCache = new Map<string, boolean>();
+  /** trust.json says repo=true for this project (read at discovery: config is gated before extension code runs) */
+  private repoTrusted = false;
   config!: ResolvedConfig;
   requirements!: RequirementsState;
   private files!: ReturnType<typeof configFiles>;
@@ -144,47 +149,56 @@ export class Kernel {
 
   private async discoverAll(): Promise<void> {
     this.files = configFiles(this.paths, this.env);
-    const rawLayers = readLayers(this.files);
+    // a repo-tier .oceancode/ (tracked by the checkout): its committed config files are tighten-only until trusted
+    const repoRoot = this.walk.roots().find((r) => r.tier === "repo" && r.ecosystem === "oceancode");
+    this.repoTrusted = repoTrustedOnDisk(this.paths.userOcDir, this.paths.project);
+    const committed = new Set((repoRoot?.tracked ?? []).map((f) => path.resolve(this.paths.project, f)));
+    const rawLayers = readLayers(
+      this.files,
+      (file) => !this.repoTrusted && committed.has(file),
+      this.opts.tolerant ? (e) => this.warnings.push(`${e.code}: ${e.message} (file ignored)`) : undefined,
+    );
     const managedDir = path.dirname(this.files.managed);
     this.requirements = loadRequirements(path.join(managedDir, "requirements.json"), this.env.OC_REQUIREMENTS_PUBKEY);
     if (this.requirements.status === "refused") {
       this.warnings.push(`${ErrorCodes.REQUIREMENTS_REFUSED}: ${this.requirements.reason}; requirements not applied`);
     }
-    const control = extensionControl(rawLayers);
+    const control = extensionControl(rawLayers.filter((l) => !l.untrusted));
 
-    // 1. manifests, walk order (narrowest first); the first copy of an id wins
+    // 1. manifests; the first copy of an id wins, trusted roots before held ones (a held extension never displaces a trusted one)
     const found: Array<{ item: ManifestEntry; root: Root }> = [];
     for (const root of this.walk.roots()) {
       if (root.ecosystem !== "oceancode") continue;
       const entries = bundledFromIndex(root) ?? (await Promise.all(extensionFolders(root).map((f) => readManifest(f.dir, f.codeDir, f.folder))));
       for (const item of entries) found.push({ item, root });
     }
-    const discovered = qualify(found);
-    for (const d of discovered) {
+    const ordered = [...found.filter((f) => this.rootTrusted(f.root)), ...found.filter((f) => !this.rootTrusted(f.root))];
+    const winner = new Map<string, Root>();
+    for (const d of qualify(ordered)) {
       const e = d.item;
-      const rec: ExtRecord = {
-        id: e.name,
-        qualifiedId: d.qualifiedName,
-        root: d.root,
-        dir: e.dir,
-        codeDir: e.codeDir,
-        manifest: e.manifest,
-        state: "lazy",
-      };
+      const rec: ExtRecord = { id: e.name, qualifiedId: d.qualifiedName, root: d.root, dir: e.dir, codeDir: e.codeDir, manifest: e.manifest, state: "lazy" };
       this.records.push(rec);
       if (d.shadowed) {
+        const won = winner.get(e.name)!;
         rec.state = "shadowed";
-        rec.reason = `a narrower tier's '${e.name}' wins`;
+        rec.reason = this.rootTrusted(d.root)
+          ? `a narrower tier's '${e.name}' wins`
+          : `held: untrusted; '${e.name}' is taken by the trusted ${won.tier} extension (a held extension never displaces a trusted one)`;
         continue;
       }
+      winner.set(e.name, d.root);
       this.byId.set(rec.id, rec);
       if (e.error) {
-        if (control.disabled.has(e.name)) {
-          rec.state = "disabled";
-          rec.reason = `disabled by ${control.disabled.get(e.name)}`;
-          continue;
-        }
-        throw e.error;
+        rec.state = control.disabled.has(e.name) ? "disabled" : "failed";
+        rec.reason = control.disabled.has(e.name) ? `disabled by ${control.disabled.get(e.name)}` : errorMessage(e.error);
+        if (rec.state === "failed") this.warnings.push(`extension '${e.name}' (${rec.root.tier}) failed: ${errorMessage(e.error)}`);
+      }
+    }
+    // a trusted extension that stands where a bundled safety extension would: allowed, never silent
+    for (const rec of this.records) {
+      if (rec.state === "shadowed" && rec.root.tier === "bundled" && rec.manifest?.safety && this.byId.get(rec.id)?.root.tier !== "bundled") {
+        const by = this.byId.get(rec.id)!;
+        this.warnings.push(`the safety extension '${rec.id}' is replaced by the ${by.root.tier} extension in ${by.dir}`);
       }
     }
 
@@ -210,6 +224,7 @@ export class Kernel {
       if (by && !locked.has(rec.id)) {
         rec.state = "disabled";
         rec.reason = `disabled by ${by}`;
+        if (m.safety) this.warnings.push(`the safety extension '${rec.id}' is disabled by ${by}`);
         continue;
       }
       if (by && locked.has(rec.id)) this.warnings.push(`extension '${rec.id}' is locked on by ${this.requirements.file}; ignoring the disable in ${by}`);
@@ -226,6 +241,7 @@ export class Kernel {
       if (locked.has(target)) throw new OcError(ErrorCodes.REPLACE_INVALID, `extension '${target}' is locked by ${this.requirements.file} and cannot be replaced`);
       t.state = "disabled";
       t.reason = `replaced by '${replacement}'`;
+      if (t.manifest?.safety) this.warnings.push(`the safety extension '${target}' is replaced by '${replacement}' (${r.root.tier}: ${r.dir})`);
     }
     for (const rec of this.byId.values()) {
       const rep = rec.manifest?.replaces;
@@ -241,7 +257,9 @@ export class Kernel {
     }
 
     // 3. services, commands, slash commands: add-only registries
-    const live = [...this.byId.values()].filter((r) => r.state === "lazy" || r.state === "held");
+    let live = [...this.byId.values()].filter((r) => r.state === "lazy" || r.state === "held");
+    live = this.dropHeldCollisions(live);
+    live = this.dropUnmetDependencies(live);
     for (const rec of live) {
       for (const s of rec.manifest!.provides ?? []) {
         const other = this.serviceProvider.get(s);
@@ -265,28 +283,20 @@ export class Kernel {
         }
       }
     }
-    for (const rec of live) {
-      for (const s of rec.manifest!.requires ?? []) {
-        if (this.serviceProvider.has(s)) continue;
-        const off = [...this.byId.values()].find((r) => (r.manifest?.provides ?? []).includes(s));
-        if (off) {
-          throw new OcError(
-            ErrorCodes.DEPENDENCY_DISABLED,
-            `extension '${rec.id}' requires service '${s}' from extension '${off.id}', which is ${off.state}${off.reason ? ` (${off.reason})` : ""}`,
-            { hint: `enable '${off.id}' or disable '${rec.id}'` },
-          );
-        }
-        throw new OcError(ErrorCodes.DEPENDENCY_MISSING, `extension '${rec.id}' requires service '${s}', which no installed extension provides`, {
-          hint: `install an extension that provides '${s}', or disable '${rec.id}'`,
-        });
-      }
-    }
     this.checkCycles(live);
 
-    // 4. config, with the section schemas of every live extension (and the kernel's own)
+    // 4. config. Section schemas come from live extensions whose code is trusted (a held one could
+    // otherwise mark its own keys safe for an untrusted layer); the first declaration of a section wins.
     const sections: SectionSchema[] = [];
+    const known = new Set<string>(["extensions"]);
+    for (const rec of this.records) for (const c of rec.manifest?.contributes?.config ?? []) known.add(c.section);
     for (const rec of live) {
+      if (!this.rootTrusted(rec.root)) continue;
       for (const c of rec.manifest!.contributes?.config ?? []) {
+        if (sections.some((x) => x.section === c.section)) {
+          this.warnings.push(`extension '${rec.id}' declares config section '${c.section}', which '${sections.find((x) => x.section === c.section)!.owner}' already owns; its schema is ignored`);
+          continue;
+        }
         const file = path.join(rec.dir, c.schema);
         let schema: object;
         try {
@@ -298,14 +308,67 @@ export class Kernel {
       }
     }
     sections.push({ section: "extensions", schema: KERNEL_CONFIG_SCHEMA, owner: "kernel" });
+    const pins = checkedPins(req?.config, sections);
+    for (const key of pins.refused) {
+      this.warnings.push(`${ErrorCodes.REQUIREMENTS_REFUSED}: ${this.requirements.file}: the pin '${key}' names a config key no extension declares; that pin is invalid and not applied`);
+    }
     this.config = loadConfig({
       layers: rawLayers,
       sections,
-      pins: req?.config,
+      pins: pins.valid,
       pinsFile: this.requirements.file,
+      knownSections: [...known],
+      tolerant: this.opts.tolerant,
     });
     this.warnings.push(...this.config.warnings);
+    for (const h of this.config.held) {
+      this.warnings.push(`${h.file}: held until you trust this project (oceancode trust repo on): ${h.keys.join(", ")}`);
+    }
     this.bootMs = performance.now() - this.bootStart;
+  }
+
+  /** Is this root's code trusted, as far as the files on disk say? (the trust hook may still hold it at start) */
+  private rootTrusted(root: Root): boolean {
+    if (root.trustedByDefault) return true;
+    if (root.tier === "repo") return this.repoTrusted;
+    return root.plugin?.enabled === true && root.plugin.trusted === true;
+  }
+
+  /** A held extension whose service, command or slash name a trusted one has loses it (and never breaks the boot). */
+  private dropHeldCollisions(live: ExtRecord[]): ExtRecord[] {
+    const names = (r: ExtRecord): string[] => [
+      ...(r.manifest!.provides ?? []).map((s) => `service '${s}'`),
+      ...(r.manifest!.contributes?.commands ?? []).map((c) => `command '${c.name}'`),
+      ...(r.manifest!.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => `slash command '/${n}'`)),
+    ];
+    const taken = new Map<string, ExtRecord>();
+    for (const r of live) if (this.rootTrusted(r.root)) for (const n of names(r)) taken.set(n, r);
+    return live.filter((r) => {
+      if (this.rootTrusted(r.root)) return true;
+      const clash = names(r).find((n) => taken.has(n));
+      if (!clash) return true;
+      r.state = "shadowed";
+      r.reason = `held: untrusted; its ${clash} belongs to the trusted '${taken.get(clash)!.id}' (a held extension never displaces a trusted one)`;
+      return false;
+    });
+  }
+
+  /** An extension whose required service nobody live provides fails (named, with the reason); the rest boot. */
+  private dropUnmetDependencies(live: ExtRecord[]): ExtRecord[] {
+    for (;;) {
+      const provided = new Set(live.flatMap((r) => r.manifest!.provides ?? []));
+      const rec = live.find((r) => (r.manifest!.requires ?? []).some((s) => !provided.has(s)));
+      if (!rec) return live;
+      const s = rec.manifest!.requires!.find((x) => !provided.has(x))!;
+      const off = [...this.byId.values()].find((r) => (r.manifest?.provides ?? []).includes(s)) ?? this.records.find((r) => (r.manifest?.provides ?? []).includes(s));
+      const why = off
+        ? `${ErrorCodes.DEPENDENCY_DISABLED}: extension '${rec.id}' requires service '${s}' from extension '${off.id}', which is ${off.state}${off.reason ? ` (${off.reason})` : ""}`
+        : `${ErrorCodes.DEPENDENCY_MISSING}: extension '${rec.id}' requires service '${s}', which no installed extension provides`;
+      rec.state = "failed";
+      rec.reason = why;
+      this.warnings.push(`${why}; '${rec.id}' is not loaded`);
+      live = live.filter((r) => r !== rec);
+    }
   }
 
   private checkCycles(live: ExtRecord[]): void {
@@ -632,6 +695,27 @@ function listensTo(m: Manifest, event: string): boolean {
   if (event.startsWith("onCommand:")) return (m.contributes?.commands ?? []).some((c) => `onCommand:${c.name}` === event);
   if (event.startsWith("onSlash:")) return (m.contributes?.slashCommands ?? []).some((c) => `onSlash:${c.name}` === event);
   return false;
+}
+
+/** Pins whose dotted key a section schema declares, and the ones no extension declares. */
+function checkedPins(pins: Record<string, unknown> | undefined, sections: readonly SectionSchema[]): { valid: Record<string, unknown>; refused: string[] } {
+  const valid: Record<string, unknown> = {};
+  const refused: string[] = [];
+  for (const [key, v] of Object.entries(pins ?? {})) {
+    const [head, ...rest] = key.split(".");
+    let schema: unknown = sections.find((s) => s.section === head)?.schema;
+    for (const seg of rest) {
+      if (!isPlainObject(schema)) break;
+      const props = isPlainObject(schema.properties) ? schema.properties : undefined;
+      if (props?.[seg] !== undefined) schema = props[seg];
+      else if (isPlainObject(schema.additionalProperties)) schema = schema.additionalProperties;
+      else schema = props ? undefined : schema; // a schema without properties (any object) takes any key
+      if (schema === undefined) break;
+    }
+    if (schema === undefined) refused.push(key);
+    else valid[key] = v;
+  }
+  return { valid, refused };
 }
 
 const KERNEL_CONFIG_SCHEMA = {

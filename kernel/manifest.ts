@@ -45,6 +45,8 @@ export interface Manifest {
   optional?: string[];
   provides?: string[];
   replaces?: string;
+  /** a safety extension: replacing or disabling it is never silent */
+  safety?: boolean;
   activation?: string[];
   contributes?: {
     commands?: CommandContribution[];

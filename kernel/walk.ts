@@ -28,6 +28,8 @@ export interface Root {
   trustedByDefault: boolean;
   /** plugin roots: the plugin's name and whether it is enabled */
   plugin?: { name: string; enabled: boolean; trusted: boolean; source: string };
+  /** a repo-tier .oceancode root: the files in it the checkout tracks (relative to the project) */
+  tracked?: string[];
   /** bundled roots: where compiled code lives when it differs from `dir` */
   codeDir?: string;
 }
@@ -59,13 +61,14 @@ function isDir(p: string): boolean {
   }
 }
 
-/** Is `rel` (inside `project`) tracked by the project's own git checkout? */
-function trackedInGit(project: string, rel: string): boolean {
-  if (!fs.existsSync(path.join(project, ".git")) && !hasGitAbove(project)) return false;
+/** The files under `rel` (inside `project`) that the project's own git checkout tracks, relative to the project. */
+function trackedInGit(project: string, rel: string): string[] {
+  if (!fs.existsSync(path.join(project, ".git")) && !hasGitAbove(project)) return [];
   // required here, not imported: only a project with its own .oceancode/ pays for child_process
   const { spawnSync } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+  // run in the project, ls-files prints paths relative to it
   const r = spawnSync("git", ["-C", project, "ls-files", "--", rel], { encoding: "utf8", timeout: 5000 });
-  return r.status === 0 && r.stdout.trim().length > 0;
+  return r.status === 0 ? r.stdout.split("\n").filter(Boolean) : [];
 }
 function hasGitAbove(dir: string): boolean {
   for (let d = dir; ; d = path.dirname(d)) {
@@ -148,9 +151,9 @@ export class DiscoveryWalk {
     const projectOc = path.join(paths.project, ".oceancode");
     // a project .oceancode/ is the local tier unless the checkout itself tracks it (then: repo, untrusted)
     const ocIsProjectDir = projectOc !== paths.userOcDir && isDir(projectOc);
-    const ocTracked = ocIsProjectDir && trackedInGit(paths.project, ".oceancode");
-    if (ocIsProjectDir && !ocTracked) roots.push({ tier: "local", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: true });
-    if (ocIsProjectDir && ocTracked) roots.push({ tier: "repo", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: false });
+    const tracked = ocIsProjectDir ? trackedInGit(paths.project, ".oceancode") : [];
+    if (ocIsProjectDir && !tracked.length) roots.push({ tier: "local", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: true });
+    if (ocIsProjectDir && tracked.length) roots.push({ tier: "repo", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: false, tracked });
     const repoDirs: Array<[Ecosystem, string]> = [
       ["claude", ".claude"],
       ["opencode", ".opencode"],

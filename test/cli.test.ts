@@ -61,9 +61,14 @@ describe("oceancode CLI", () => {
     expect(ok.code).toBe(0);
   });
 
-  it("broken JSONC in the project config: one line naming file:line, exit 1, no stack; -v shows the stack", () => {
+  it("broken JSONC in the project config: one line naming file:line, exit 1, no stack; -v shows the stack; doctor and inspect still run", () => {
     const file = sb.write(".oceancode/oceancode.jsonc", '{\n  "extensions": {}\n  "oops": 1\n}\n');
-    const r = cli("inspect");
+    const ins = cli("inspect");
+    expect(ins.code).toBe(0);
+    expect(ins.stderr).toContain(`OC_ERR_CONFIG_PARSE: ${file}:3: broken JSON`);
+    const doc = cli("doctor");
+    expect(doc.stdout).toContain(`FAIL config project ${file}: OC_ERR_CONFIG_PARSE: ${file}:3: broken JSON`);
+    const r = cli("sessions");
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     const lines = r.stderr.trim().split("\n");
@@ -71,17 +76,23 @@ describe("oceancode CLI", () => {
     expect(lines[0]).toContain(`${file}:3: broken JSON`);
     expect(lines[0]).toContain("OC_ERR_CONFIG_PARSE");
     expect(r.stderr).not.toMatch(STACK);
-    const v = cli("-v", "inspect");
+    const v = cli("-v", "sessions");
     expect(v.code).toBe(1);
     expect(v.stderr).toContain(`${file}:3: broken JSON`);
     expect(v.stderr).toMatch(STACK);
   });
 
-  it("a manifest with a wrong field in a user extension: one line naming the file, exit 1", () => {
+  it("a manifest with a wrong field in a user extension: that extension fails, named with file and line; the rest works", () => {
     const file = sb.write(".oceancode/extensions/bad/manifest.json", '{\n  "id": "bad",\n  "version": 1,\n  "kernel": "^0.1.0",\n  "main": "index.js"\n}\n', "home");
     const r = cli("inspect");
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(0);
     expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining(`OC_ERR_MANIFEST_INVALID: ${file}:3: version: expected string`)]);
+    expect(r.stdout).toMatch(/extension\s+bad\s+user\s+failed/);
+    const d = cli("doctor");
+    expect(d.stdout).toContain(`FAIL extension bad (user): failed: OC_ERR_MANIFEST_INVALID: ${file}:3`);
+    const run = cli("run", "--model", "scripted/echo", "hi");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("hi");
   });
 
   it("inspect --json shows each config key's winning layer and file", () => {

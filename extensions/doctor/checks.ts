@@ -13,9 +13,9 @@ export interface CheckLine {
 const line = (status: Status, check: string, detail: string): CheckLine => ({ status, check, detail });
 
 /**
- * Config files. The kernel refuses to boot on a broken or mistyped file, so when doctor runs every
- * file that exists has parsed and validated; doctor still re-checks readability (a file can change
- * under a long-lived host) and lists the absent ones so a user sees which paths are looked at.
+ * Config files. doctor boots the kernel tolerantly: a broken file or an invalid section is skipped with
+ * a warning instead of stopping the boot, so doctor can name it here as a FAIL. It also re-checks
+ * readability (a file can change under a long-lived host) and lists the absent ones.
  */
 export function configChecks(info: KernelIntrospection): CheckLine[] {
   const out: CheckLine[] = [];
@@ -37,9 +37,14 @@ export function configChecks(info: KernelIntrospection): CheckLine[] {
       out.push(line("FAIL", check, `unreadable (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions`));
       continue;
     }
-    out.push(line("ok", check, loaded.has(file) ? "parsed and valid" : "present"));
+    const broken = info.warnings.find((w) => w.startsWith("OC_ERR_CONFIG") && w.includes(file));
+    const invalid = info.warnings.filter((w) => w.startsWith(`${file}:`) && w.includes("of this file ignored"));
+    if (broken) out.push(line("FAIL", check, broken));
+    else if (invalid.length) for (const w of invalid) out.push(line("FAIL", check, w));
+    else out.push(line("ok", check, loaded.has(file) ? "parsed and valid" : "present"));
   }
-  for (const w of info.config.warnings) out.push(line("warn", "config", w));
+  // every boot warning: config mistakes, held repo config, a replaced safety extension, refused pins
+  for (const w of info.warnings) if (!w.startsWith("OC_ERR_CONFIG") && !w.includes("of this file ignored")) out.push(line("warn", "config", w));
   return out;
 }
 

@@ -23,6 +23,9 @@ export function inspectRows(info: KernelIntrospection): InspectRow[] {
     const p = info.config.provenance.get(k)!;
     rows.push({ kind: "config", id: k, layer: p.layer, source: p.file ?? "(built-in)", value: info.config.get(k) });
   }
+  for (const h of info.config.held) {
+    for (const key of h.keys) rows.push({ kind: "config", id: key, layer: "project", source: h.file, state: "held: untrusted", reason: "the repo is not trusted: oceancode trust repo on" });
+  }
   rows.push({ kind: "requirements", id: "requirements.json", layer: "requirements", source: info.requirements.file, state: info.requirements.status, ...(info.requirements.reason ? { reason: info.requirements.reason } : {}) });
   return rows;
 }

@@ -118,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
   const { bootKernel, reportError } = await import("../boot.js");
   let kernel: Kernel;
   try {
-    kernel = await bootKernel({ project: globals.project, home: globals.home, verbose: globals.verbose });
+    kernel = await bootKernel({ project: globals.project, home: globals.home, verbose: globals.verbose, tolerant: sub === "doctor" || sub === "inspect" });
   } catch (e) {
     return reportError(e, globals.verbose);
   }

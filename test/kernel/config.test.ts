@@ -59,11 +59,15 @@ describe("precedence and provenance", () => {
     expect(k.config.sourceOf("sect.a")?.file).toBe(alt);
   });
 
-  it("unknown keys and unknown sections are ignored", async () => {
-    t.write(files.project, '{ "sect": { "zzz": 1, "a": "x" }, "nobody": { "owns": "this" } }');
+  it("unknown keys are ignored; an unknown section is ignored with one warning naming file, line and the nearest key", async () => {
+    t.write(files.project, '{ "sect": { "zzz": 1, "a": "x" },\n  "nobody": { "owns": "this" },\n  "sects": {} }');
     const k = await t.discover();
     expect(k.config.get("sect.a")).toBe("x");
-    expect(k.warnings).toEqual([]);
+    expect(k.config.get("nobody")).toEqual({ owns: "this" });
+    expect(k.warnings).toEqual([
+      `${files.project}:2: unknown config section 'nobody'; it is ignored`,
+      `${files.project}:3: unknown config section 'sects' (did you mean 'sect'?); it is ignored`,
+    ]);
   });
 });
 

@@ -13,36 +13,44 @@ afterEach(() => t.cleanup());
 
 const file = (id: string) => path.join(t.bundled, "extensions", id, "manifest.json");
 
-describe("manifest errors (before any extension code runs)", () => {
+/** A broken extension is marked failed with one warning naming it; the rest of the kernel boots. */
+async function failedWith(id: string): Promise<{ state: string; reason: string; warning: string }> {
+  const k = await t.discover();
+  const rec = k.introspect().extensions.find((e) => e.id === id)!;
+  return { state: rec.state, reason: rec.reason ?? "", warning: k.warnings.find((w) => w.includes(`'${id}'`)) ?? "" };
+}
+
+describe("manifest errors (before any extension code runs): that extension fails, the rest boots", () => {
   it("a wrong field type names the file, line and field", async () => {
     t.addExt({ id: "bad", rawManifest: '{\n  "id": "bad",\n  "version": "1.0.0",\n  "kernel": "^0.1.0",\n  "main": "index.js",\n  "requires": "engine"\n}\n' });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.MANIFEST_INVALID);
-    expect(e.message).toBe(`${file("bad")}:6: requires: expected array`);
+    const f = await failedWith("bad");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toContain(`${ErrorCodes.MANIFEST_INVALID}: ${file("bad")}:6: requires: expected array`);
+    expect(f.warning).toContain(`${file("bad")}:6: requires: expected array`);
     expect(events()).toEqual([]);
   });
 
   it("an unknown field names the file, the field and its line", async () => {
     t.addExt({ id: "bad", rawManifest: '{\n  "id": "bad",\n  "version": "1.0.0",\n  "kernel": "^0.1.0",\n  "main": "index.js",\n  "colour": "blue"\n}\n' });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.MANIFEST_INVALID);
-    expect(e.message).toContain(file("bad"));
-    expect(e.message).toContain("unknown field 'colour'");
-    expect(e.message).toMatch(/manifest\.json:6:/);
+    const f = await failedWith("bad");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toContain(file("bad"));
+    expect(f.reason).toContain("unknown field 'colour'");
+    expect(f.reason).toMatch(/manifest\.json:6:/);
   });
 
   it("a missing id names the file and the field", async () => {
     t.addExt({ id: "noid", rawManifest: JSON.stringify({ version: "1.0.0", kernel: "^0.1.0", main: "index.js" }) });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.MANIFEST_INVALID);
-    expect(e.message).toBe(`${file("noid")}:1: missing required field 'id'`);
+    const f = await failedWith("noid");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toContain(`${ErrorCodes.MANIFEST_INVALID}: ${file("noid")}:1: missing required field 'id'`);
   });
 
   it("broken JSON names the file and line", async () => {
     t.addExt({ id: "broken", rawManifest: '{\n  "id": "broken",\n  "version": \n}\n' });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.MANIFEST_INVALID);
-    expect(e.message).toMatch(new RegExp(`^${file("broken").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4: broken JSON`));
+    const f = await failedWith("broken");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toMatch(new RegExp(`^${ErrorCodes.MANIFEST_INVALID}: ${file("broken").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4: broken JSON`));
   });
 
   it("a broken manifest of a disabled extension is ignored", async () => {
@@ -69,23 +77,35 @@ describe("manifest errors (before any extension code runs)", () => {
 });
 
 describe("dependency errors at boot", () => {
-  it("missing: names the extension and the service", async () => {
+  it("missing: that extension fails, naming itself and the service; the others boot", async () => {
     t.addExt({ id: "needy", manifest: baseManifest("needy", { requires: ["engine"] }) });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.DEPENDENCY_MISSING);
-    expect(e.message).toContain("'needy'");
-    expect(e.message).toContain("'engine'");
+    t.addExt({ id: "fine", manifest: baseManifest("fine") });
+    const f = await failedWith("needy");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toContain(ErrorCodes.DEPENDENCY_MISSING);
+    expect(f.warning).toContain("'engine'");
+    const k = await t.discover();
+    expect(k.introspect().extensions.find((e) => e.id === "fine")?.state).toBe("lazy");
+  });
+
+  it("a failed extension takes down what requires it, and nothing else", async () => {
+    t.addExt({ id: "broken", rawManifest: '{"id": "broken", "version": 1}' });
+    t.addExt({ id: "leaf", manifest: baseManifest("leaf", { provides: ["leafsvc"] }) });
+    t.addExt({ id: "mid", manifest: baseManifest("mid", { provides: ["mid"], requires: ["leafsvc"] }) });
+    const k = await t.discover();
+    const states = Object.fromEntries(k.introspect().extensions.map((e) => [e.id, e.state]));
+    expect(states).toEqual({ broken: "failed", leaf: "lazy", mid: "lazy" });
   });
 
   it("disabled provider: names both extensions", async () => {
     t.addExt({ id: "provider", manifest: baseManifest("provider", { provides: ["engine"] }) });
     t.addExt({ id: "needy", manifest: baseManifest("needy", { requires: ["engine"] }) });
     t.write(path.join(t.project, ".oceancode", "oceancode.jsonc"), '{ "extensions": { "disabled": ["provider"] } }');
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.DEPENDENCY_DISABLED);
-    expect(e.message).toContain("'needy'");
-    expect(e.message).toContain("'provider'");
-    expect(e.message).toContain("disabled");
+    const f = await failedWith("needy");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toContain(ErrorCodes.DEPENDENCY_DISABLED);
+    expect(f.reason).toContain("'provider'");
+    expect(f.reason).toContain("disabled");
   });
 
   it("cycle: names both extensions", async () => {

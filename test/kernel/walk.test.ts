@@ -122,12 +122,19 @@ describe("repo tier: a .oceancode/ the checkout tracks in git", () => {
     expect(fs.readFileSync(marker, "utf8")).toBe("ran");
   });
 
-  it("a repo-tier copy shadows a user copy of the same id (narrowest wins, even while held)", async () => {
+  it("a held repo-tier copy never displaces a trusted user copy of the same id; once trusted, the narrowest wins", async () => {
     t.addExt({ id: "evil", manifest: baseManifest("evil") }, path.join(t.home, ".oceancode"));
     git(t.project, "init", "-q");
     git(t.project, "add", ".oceancode");
     const k = await t.discover();
     expect(k.introspect().extensions.map((e) => [e.qualifiedId, e.state])).toEqual([
+      ["user:evil", "lazy"],
+      ["repo:evil", "shadowed"],
+    ]);
+    expect(k.introspect().extensions[1]?.reason).toContain("a held extension never displaces a trusted one");
+    t.write(path.join(t.home, ".oceancode", "trust.json"), JSON.stringify({ [t.project]: { repo: true } }));
+    const trusted = await t.discover();
+    expect(trusted.introspect().extensions.map((e) => [e.qualifiedId, e.state])).toEqual([
       ["repo:evil", "held"],
       ["user:evil", "shadowed"],
     ]);
