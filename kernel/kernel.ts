@@ -259,30 +259,10 @@ export class Kernel {
     // 3. services, commands, slash commands: add-only registries
     let live = [...this.byId.values()].filter((r) => r.state === "lazy" || r.state === "held");
     live = this.dropHeldCollisions(live);
+    // bundled extensions register first: an extension that clashes with one without declaring "replaces" is the one that fails
+    live = [...live.filter((r) => r.root.tier === "bundled"), ...live.filter((r) => r.root.tier !== "bundled")].filter((rec) => this.register(rec));
     live = this.dropUnmetDependencies(live);
-    for (const rec of live) {
-      for (const s of rec.manifest!.provides ?? []) {
-        const other = this.serviceProvider.get(s);
-        if (other) {
-          throw new OcError(ErrorCodes.DUPLICATE_SERVICE, `extensions '${other.id}' and '${rec.id}' both provide service '${s}'`, {
-            hint: `disable one, or declare "replaces" and select it with extensions.replace`,
-          });
-        }
-        this.serviceProvider.set(s, rec);
-      }
-      for (const c of rec.manifest!.contributes?.commands ?? []) {
-        const other = this.commandOwner.get(c.name);
-        if (other) throw new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the command '${c.name}'`, { hint: "disable one of them" });
-        this.commandOwner.set(c.name, rec);
-      }
-      for (const c of rec.manifest!.contributes?.slashCommands ?? []) {
-        for (const n of [c.name, ...(c.aliases ?? [])]) {
-          const other = this.slashOwner.get(n);
-          if (other) throw new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the slash command '/${n}'`, { hint: "disable one of them" });
-          this.slashOwner.set(n, rec);
-        }
-      }
-    }
+    for (const reg of [this.serviceProvider, this.commandOwner, this.slashOwner]) for (const [k, r] of reg) if (r.state === "failed") reg.delete(k);
     this.checkCycles(live);
 
     // 4. config. Section schemas come from live extensions whose code is trusted (a held one could
@@ -325,6 +305,39 @@ export class Kernel {
       this.warnings.push(`${h.file}: held until you trust this project (oceancode trust repo on): ${h.keys.join(", ")}`);
     }
     this.bootMs = performance.now() - this.bootStart;
+  }
+
+  /**
+   * Add an extension's services, commands and slash commands to the add-only registries. A clash is a
+   * coded error that fails this extension (named in a warning), never the boot: the first one keeps it.
+   */
+  private register(rec: ExtRecord): boolean {
+    const m = rec.manifest!;
+    const clash = (() => {
+      for (const s of m.provides ?? []) {
+        const other = this.serviceProvider.get(s);
+        if (other) return new OcError(ErrorCodes.DUPLICATE_SERVICE, `extensions '${other.id}' and '${rec.id}' both provide service '${s}'`, { hint: `disable one, or declare "replaces" and select it with extensions.replace` });
+      }
+      for (const c of m.contributes?.commands ?? []) {
+        const other = this.commandOwner.get(c.name);
+        if (other) return new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the command '${c.name}'`, { hint: "disable one of them" });
+      }
+      for (const n of (m.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])])) {
+        const other = this.slashOwner.get(n);
+        if (other) return new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the slash command '/${n}'`, { hint: "disable one of them" });
+      }
+      return undefined;
+    })();
+    if (clash) {
+      rec.state = "failed";
+      rec.reason = clash.toLine();
+      this.warnings.push(`${clash.toLine()}; '${rec.id}' is not loaded`);
+      return false;
+    }
+    for (const s of m.provides ?? []) this.serviceProvider.set(s, rec);
+    for (const c of m.contributes?.commands ?? []) this.commandOwner.set(c.name, rec);
+    for (const n of (m.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])])) this.slashOwner.set(n, rec);
+    return true;
   }
 
   /** Is this root's code trusted, as far as the files on disk say? (the trust hook may still hold it at start) */

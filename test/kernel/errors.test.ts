@@ -117,21 +117,23 @@ describe("dependency errors at boot", () => {
     expect(e.message).toContain("'beta'");
   });
 
-  it("duplicate service: names both providers", async () => {
+  it("duplicate service: the second provider fails with a coded error naming both; the first keeps it", async () => {
     t.addExt({ id: "one", manifest: baseManifest("one", { provides: ["store"] }) });
     t.addExt({ id: "two", manifest: baseManifest("two", { provides: ["store"] }) });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.DUPLICATE_SERVICE);
-    expect(e.message).toBe("extensions 'one' and 'two' both provide service 'store'");
+    const f = await failedWith("two");
+    expect(f.state).toBe("failed");
+    expect(f.reason).toContain(`${ErrorCodes.DUPLICATE_SERVICE}: extensions 'one' and 'two' both provide service 'store'`);
+    const k = await t.discover();
+    expect(k.introspect().extensions.find((e) => e.id === "one")?.state).toBe("lazy");
   });
 
   it("duplicate command: names both contributors", async () => {
     const cmd = { commands: [{ name: "go", usage: "oceancode go", summary: "go" }] };
     t.addExt({ id: "one", manifest: baseManifest("one", { contributes: cmd }) });
     t.addExt({ id: "two", manifest: baseManifest("two", { contributes: cmd }) });
-    const e = await caught(() => t.discover());
-    expect(e.code).toBe(ErrorCodes.DUPLICATE_COMMAND);
-    expect(e.message).toContain("'one' and 'two'");
+    const f = await failedWith("two");
+    expect(f.reason).toContain(ErrorCodes.DUPLICATE_COMMAND);
+    expect(f.reason).toContain("'one' and 'two'");
   });
 });
 

@@ -58,6 +58,22 @@ describe("requirements.json", () => {
     expect(k.warnings.some((w) => w.includes("'audit' is locked on"))).toBe(true);
   });
 
+  it("a pin of a key no extension declares is refused (named as invalid); the valid pins still apply", async () => {
+    const text = JSON.stringify({ config: { "sect.mode": "strict", "sect.nosuch": 1, "permissions.mode": "plan" } }, null, 2);
+    t.write(reqFile, text);
+    t.write(`${reqFile}.sig`, sign(text));
+    t.env.OC_REQUIREMENTS_PUBKEY = pubHex;
+    const k = await t.discover();
+    expect(k.config.get("sect.mode")).toBe("strict");
+    expect(k.config.get("sect.nosuch")).toBeUndefined();
+    expect(k.config.get("permissions")).toBeUndefined();
+    const refused = k.warnings.filter((w) => w.startsWith("OC_ERR_REQUIREMENTS_REFUSED"));
+    expect(refused).toEqual([
+      `OC_ERR_REQUIREMENTS_REFUSED: ${reqFile}: the pin 'sect.nosuch' names a config key no extension declares; that pin is invalid and not applied`,
+      `OC_ERR_REQUIREMENTS_REFUSED: ${reqFile}: the pin 'permissions.mode' names a config key no extension declares; that pin is invalid and not applied`,
+    ]);
+  });
+
   it("a tampered file is refused and nothing in it applies", async () => {
     const text = JSON.stringify(REQUIREMENTS, null, 2);
     t.write(`${reqFile}.sig`, sign(text));
