@@ -44,8 +44,10 @@ export interface Hunk {
 /** One hunk from the first to the last changed line, with up to 3 lines of context; [] when equal. */
 export function singleHunk(before: string, after: string, context = 3): Hunk[] {
   if (before === after) return [];
-  const a = before.split("\n");
-  const b = after.split("\n");
+  // a final newline ends the last line; it is not an empty line of its own
+  const split = (t: string): string[] => (t === "" ? [] : (t.endsWith("\n") ? t.slice(0, -1) : t).split("\n"));
+  const a = split(before);
+  const b = split(after);
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   let s = 0;
