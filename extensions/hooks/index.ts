@@ -16,7 +16,7 @@ import { hooksReader, READER_ID, type SourceItem } from "./sources.js";
 import { HookRegistry, applyTrust, report, formatReport } from "./registry.js";
 import { hooksCommand } from "./cli.js";
 import { installTaps, EXT_ID } from "./taps.js";
-import { Transcripts } from "./transcript.js";
+import { Transcripts, TRANSCRIPT_RETENTION_DAYS } from "./transcript.js";
 import { SourceNotices } from "./notices.js";
 import { KERNEL_VERSION } from "../../kernel/version.js";
 
@@ -61,12 +61,6 @@ export default {
     if (!engine) return;
     const storage = ctx.services.tryGet<StorageService>("storage");
     const notices = new SourceNotices((line) => ctx.log.warn(line));
-    let inSession = false;
-    // before the SessionStart handlers run (STAGE_ENRICH), so the notice comes first
-    engine.hooks.sessionStart.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, () => {
-      inSession = true;
-      notices.report(reg.sources);
-    });
     const transcripts = new Transcripts({
       root: path.join(ctx.paths.dataDir, "projects"),
       version: KERNEL_VERSION,
@@ -79,6 +73,16 @@ export default {
             },
           }
         : {}),
+    });
+    let inSession = false;
+    // before the SessionStart handlers run (STAGE_ENRICH), so the notice comes first
+    engine.hooks.sessionStart.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, ({ session }) => {
+      if (!inSession) {
+        const n = transcripts.sweep(session.info.cwd, session.info.id);
+        if (n > 0) ctx.log.info(`removed ${n} hook transcript(s) not written for ${TRANSCRIPT_RETENTION_DAYS} days`);
+      }
+      inSession = true;
+      notices.report(reg.sources);
     });
     installTaps({
       engine,

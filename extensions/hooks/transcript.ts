@@ -31,6 +31,8 @@ export interface TranscriptOptions {
 
 interface State {
   file: string;
+  /** the file is known to exist (saves a stat per hook when nothing is new) */
+  exists: boolean;
   /** every row up to this seq is in the file */
   doneSeq: number;
   lastUuid: string | null;
@@ -98,8 +100,36 @@ export function lastLine(file: string): string | undefined {
   }
 }
 
+/** Claude Code's default cleanupPeriodDays: transcripts untouched this long are removed. */
+export const TRANSCRIPT_RETENTION_DAYS = 30;
+
 export class Transcripts {
   constructor(private readonly opts: TranscriptOptions) {}
+
+  /** Remove this project's transcripts not written for `days` (never `keep`'s). One directory listing. */
+  sweep(cwd: string, keep: string, days = TRANSCRIPT_RETENTION_DAYS, now = Date.now()): number {
+    const dir = path.join(this.opts.root, projectSlug(cwd));
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.endsWith(".jsonl") || name === `${keep}.jsonl`) continue;
+      const file = path.join(dir, name);
+      try {
+        if (now - fs.statSync(file).mtimeMs > days * 86_400_000) {
+          fs.rmSync(file);
+          removed++;
+        }
+      } catch {
+        /* gone already, or not ours to remove */
+      }
+    }
+    return removed;
+  }
 
   pathFor(session: Session): string {
     return path.join(this.opts.root, projectSlug(session.info.cwd), `${session.info.id}.jsonl`);
@@ -127,8 +157,9 @@ export class Transcripts {
     let st = session.ext.get(STATE_KEY) as State | undefined;
     if (st) return st;
     const file = this.pathFor(session);
-    st = { file, doneSeq: 0, lastUuid: null, lastAssistantSeq: 0, written: new Set(), pending: [], chain: Promise.resolve() };
+    st = { file, exists: false, doneSeq: 0, lastUuid: null, lastAssistantSeq: 0, written: new Set(), pending: [], chain: Promise.resolve() };
     const last = lastLine(file);
+    st.exists = last !== undefined;
     if (last !== undefined) this.resumeFrom(session, st, last);
     session.ext.set(STATE_KEY, st);
     return st;
@@ -226,9 +257,10 @@ export class Transcripts {
       st.doneSeq = row.seq;
     }
     for (const p of st.pending.splice(0)) if (!inRows.has(resultKey(p.assistantSeq, p.result.callId))) pushResult(p.assistantSeq, p.result, p.at);
-    if (out.length === 0 && fs.existsSync(st.file)) return;
+    if (out.length === 0 && st.exists) return;
     fs.mkdirSync(path.dirname(st.file), { recursive: true, mode: 0o700 });
     fs.appendFileSync(st.file, out.map((l) => `${l}\n`).join(""), { mode: 0o600 });
+    st.exists = true;
   }
 
   private assistantMessage(session: Session, row: AssistantRow): Record<string, unknown> {

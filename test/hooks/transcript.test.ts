@@ -172,6 +172,47 @@ describe("transcript_path", () => {
     expect(new Set(rows.map((r) => r.uuid)).size).toBe(rows.length);
   });
 
+  it("hooks that appear mid-session get the whole session written; a torn last line (a crash mid-write) is cut", () => {
+    sb.write("script.json", JSON.stringify(script));
+    sb.write("notes.txt", "a note\n");
+    expect(run("first prompt").code).toBe(0); // no hooks yet: nothing written
+    const out = path.join(sb.home, "seen.jsonl");
+    const hook = checkerHook(out);
+    writeHooks(sb, ".oceancode/settings.json", { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }], Stop: [{ hooks: [{ type: "command", command: hook }] }] });
+    expect(run("second prompt", true).code).toBe(0);
+    const [prompt2, stop2] = lines(out).map((l) => JSON.parse(l) as Seen);
+    expect(prompt2!.errors).toEqual([]);
+    // the first run, complete: its prompt, 3 assistant lines, 3 tool results
+    const kinds = prompt2!.lines.map((l) => JSON.parse(l) as { type: string; message: { content: unknown } });
+    expect(kinds[0]).toMatchObject({ type: "user", message: { content: "first prompt" } });
+    expect(kinds.filter((k) => k.type === "assistant")).toHaveLength(3);
+    expect(prompt2!.toolResults).toHaveLength(3);
+    expect(stop2).toMatchObject({ lastText: "second run done", errors: [] });
+
+    // a crash left half a line behind: the next run cuts it and carries on the chain
+    const file = prompt2!.path;
+    const whole = fs.readFileSync(file, "utf8");
+    fs.appendFileSync(file, '{"parentUuid":"torn');
+    expect(run("third prompt", true).code).toBe(0);
+    const third = lines(out).map((l) => JSON.parse(l) as Seen).slice(2);
+    expect(third.map((s) => s.event)).toEqual(["UserPromptSubmit", "Stop"]);
+    for (const s of third) expect(s.errors).toEqual([]);
+    expect(fs.readFileSync(file, "utf8").startsWith(whole)).toBe(true);
+    expect(fs.readFileSync(file, "utf8")).not.toContain("torn");
+  });
+
+  it("this project's transcripts not written for 30 days are removed when a session starts", () => {
+    const dir = path.join(sb.home, ".local", "share", "oceancode", "projects", sb.project.replace(/[^A-Za-z0-9]/g, "-"));
+    const old = sb.write(path.relative(sb.project, path.join(dir, "ses_old.jsonl")), "{}\n");
+    const recent = sb.write(path.relative(sb.project, path.join(dir, "ses_recent.jsonl")), "{}\n");
+    const longAgo = new Date(Date.now() - 31 * 86_400_000);
+    fs.utimesSync(old, longAgo, longAgo);
+    sb.write("script.json", JSON.stringify({ steps: [{ text: "done" }] }));
+    expect(run("go").code).toBe(0);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(recent)).toBe(true);
+  });
+
   it("a session without any hook writes no transcript", () => {
     sb.write("script.json", JSON.stringify({ steps: [{ text: "hi", tool_calls: [{ name: "bash", input: { command: "true" } }] }, { text: "done" }] }));
     expect(run("go").code).toBe(0);
