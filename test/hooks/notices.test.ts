@@ -97,7 +97,7 @@ describe("a held (untrusted) hooks source", () => {
 });
 
 describe.skipIf(!hasTmux())("in the pager", () => {
-  it("a held source is named once, in the transcript, however many prompts follow", async () => {
+  it("a held source is named once, in the scrollback, however many prompts follow", async () => {
     const shared = writeHooks(sb, ".claude/settings.json", guard);
     pty = startPty({ args: [CLI, "--dir", sb.project], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project, cols: 200, rows: 40 });
     await pty.waitFor("❯");

@@ -41,6 +41,21 @@ describe("PostToolUse payload", () => {
     expect(typeof p!.transcript_path).toBe("string");
   });
 
+  it("Bash: each stream is capped like the output (tools.max_output_chars), cut in the middle", () => {
+    const seen = path.join(sb.home, "post.jsonl");
+    recordAll(seen);
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ tools: { max_output_chars: 1000 } }));
+    const cmd = "i=0; while [ $i -lt 400 ]; do echo line-$i; i=$((i+1)); done; echo small-err >&2";
+    expect(run([{ text: "x", tool_calls: [{ name: "bash", input: { command: cmd } }] }, { text: "ok" }]).code).toBe(0);
+    const [p] = lines(seen).map((l) => JSON.parse(l) as Payload);
+    const out = p!.tool_response.stdout as string;
+    expect(out.length).toBeLessThan(1100);
+    expect(out.startsWith("line-0\nline-1\n")).toBe(true);
+    expect(out.endsWith("line-399")).toBe(true);
+    expect(out).toMatch(/\[\d+ chars cut\]/);
+    expect(p!.tool_response.stderr).toBe("small-err");
+  });
+
   it("Write, Read and Edit: Claude Code's shapes, with originalFile and a structured patch", () => {
     const seen = path.join(sb.home, "post.jsonl");
     recordAll(seen);
