@@ -2,6 +2,8 @@
  * The hooks extension: discovers hook files through the walk (reader "hooks"), holds the ones that
  * are not trusted, and runs the rest on the engine's hooks (see taps.ts for the ordering).
  * `oceancode hooks ...` only reads and edits files; it runs no handler.
+ * In a session (run, pager) every source whose hooks are not running — invalid, unreadable, held
+ * untrusted — is named once on the log (notices.ts).
  */
 import path from "node:path";
 import type { ExtensionContext, CommandIO, SlashHost, Root } from "../../kernel/api.js";
@@ -14,6 +16,9 @@ import { hooksReader, READER_ID, type SourceItem } from "./sources.js";
 import { HookRegistry, applyTrust, report, formatReport } from "./registry.js";
 import { hooksCommand } from "./cli.js";
 import { installTaps, EXT_ID } from "./taps.js";
+import { Transcripts, TRANSCRIPT_RETENTION_DAYS } from "./transcript.js";
+import { SourceNotices } from "./notices.js";
+import { KERNEL_VERSION } from "../../kernel/version.js";
 
 let registry: HookRegistry | undefined;
 
@@ -55,6 +60,30 @@ export default {
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     const storage = ctx.services.tryGet<StorageService>("storage");
+    const notices = new SourceNotices((line) => ctx.log.warn(line));
+    const transcripts = new Transcripts({
+      root: path.join(ctx.paths.dataDir, "projects"),
+      version: KERNEL_VERSION,
+      tools: engine.tools,
+      ...(storage
+        ? {
+            storedRows: async (id: string) => {
+              await storage.settle();
+              return (await storage.loadSession(id))?.rows;
+            },
+          }
+        : {}),
+    });
+    let inSession = false;
+    // before the SessionStart handlers run (STAGE_ENRICH), so the notice comes first
+    engine.hooks.sessionStart.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, ({ session }) => {
+      if (!inSession) {
+        const n = transcripts.sweep(session.info.cwd, session.info.id);
+        if (n > 0) ctx.log.info(`removed ${n} hook transcript(s) not written for ${TRANSCRIPT_RETENTION_DAYS} days`);
+      }
+      inSession = true;
+      notices.report(reg.sources);
+    });
     installTaps({
       engine,
       project: ctx.paths.project,
@@ -64,10 +93,15 @@ export default {
       trace: (r: HookOutcomeRecord) =>
         ctx.log.info(`hook ${r.event}${r.tool ? `(${r.tool})` : ""} -> ${r.decision}${r.reason ? `: ${r.reason.split("\n")[0]}` : ""} [${r.tier} ${r.source}: ${r.handler}]`),
       notice: (sessionId: string, text: string) => engine.notice(sessionId, "info", `hook: ${text}`),
+      transcripts,
+      warn: (text: string) => ctx.log.warn(text),
     });
     reg.watch([path.join(ctx.paths.project, ".claude"), path.join(ctx.paths.home, ".claude")], 250, (err) => {
       if (err) ctx.log.warn(`hooks reload failed: ${String(err)}`);
-      else ctx.log.info("hooks reloaded (a Claude Code settings file changed)");
+      else {
+        ctx.log.info("hooks reloaded (a Claude Code settings file changed)");
+        if (inSession) notices.report(reg.sources);
+      }
     });
   },
   deactivate() {

@@ -7,7 +7,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import type { Reader, Root } from "../../kernel/walk.js";
+import type { ParseError } from "jsonc-parser";
+import { lineColAt, lineOfPath, parseJsonc } from "../../kernel/jsonc.js";
 import { isHookEvent, type HandlerSpec, type HookGroup, type HookSource } from "./api.js";
 
 export const READER_ID = "hooks";
@@ -43,7 +46,8 @@ export function hookFiles(root: Root): string[] {
   }
 }
 
-type Parsed = { groups: HookGroup[]; skipped: number } | { error: string };
+/** A shape error names the JSON path it is about, so the message can point at its line. */
+type Parsed = { groups: HookGroup[]; skipped: number } | { error: string; at: Array<string | number> };
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === "object" && !Array.isArray(v);
@@ -66,14 +70,14 @@ function parseHandler(h: unknown): HandlerSpec | undefined {
 
 /** Parse the `hooks` object of a settings/hooks file. Unsupported handlers are counted, never fatal. */
 export function parseHooks(hooks: unknown): Parsed {
-  if (!isObj(hooks)) return { error: `"hooks" must be an object of event name -> list of groups` };
+  if (!isObj(hooks)) return { error: `"hooks" must be an object of event name -> list of groups`, at: ["hooks"] };
   const groups: HookGroup[] = [];
   let skipped = 0;
   for (const [event, list] of Object.entries(hooks)) {
-    if (!Array.isArray(list)) return { error: `"hooks.${event}" must be a list of groups` };
-    for (const g of list) {
+    if (!Array.isArray(list)) return { error: `"hooks.${event}" must be a list of groups`, at: ["hooks", event] };
+    for (const [i, g] of list.entries()) {
       const inner = isObj(g) && Array.isArray(g.hooks) ? g.hooks : undefined;
-      if (!inner) return { error: `every group in "hooks.${event}" needs a "hooks" list` };
+      if (!inner) return { error: `every group in "hooks.${event}" needs a "hooks" list`, at: ["hooks", event, i] };
       if (!isHookEvent(event)) {
         skipped += inner.length;
         continue;
@@ -89,6 +93,36 @@ export function parseHooks(hooks: unknown): Parsed {
     }
   }
   return { groups, skipped };
+}
+
+type JsoncLib = typeof import("jsonc-parser");
+let jsoncLib: JsoncLib | undefined;
+
+/**
+ * `<file>:<line>:<column>: not valid JSON: <why>`. Claude Code reads its settings as strict JSON, so
+ * does this; the position comes from a strict jsonc-parser pass (JSON.parse's message carries none on
+ * every Node version), loaded only when a file is broken.
+ */
+export function jsonErrorAt(file: string, text: string, err: Error): string {
+  jsoncLib ??= createRequire(import.meta.url)("jsonc-parser") as JsoncLib;
+  const errors: ParseError[] = [];
+  jsoncLib.parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const m = /at position (\d+)/.exec(err.message);
+  const offset = errors[0]?.offset ?? (m ? Number(m[1]) : text.length);
+  const { line, column } = lineColAt(text, offset);
+  const why = err.message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, "");
+  return `${file}:${line}:${column}: not valid JSON: ${why}`;
+}
+
+/** `<file>:<line>: <why>` for a shape error, at the line of the JSON path it names. */
+function shapeErrorAt(file: string, text: string, error: string, at: Array<string | number>): string {
+  let line: number | undefined;
+  try {
+    line = lineOfPath(parseJsonc(text), at);
+  } catch {
+    line = undefined;
+  }
+  return `${file}${line ? `:${line}` : ""}: ${error}`;
 }
 
 /** Read one file. undefined when it does not exist or carries no hooks at all (a plain settings file). */
@@ -111,12 +145,12 @@ export function readSource(file: string, root: Root): HookSource | undefined {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return { ...base, status: "invalid", error: `not valid JSON: ${(e as Error).message}`, groups: [], skipped: 0 };
+    return { ...base, status: "invalid", error: jsonErrorAt(file, text, e as Error), groups: [], skipped: 0 };
   }
-  if (!isObj(doc)) return { ...base, status: "invalid", error: "the file must hold a JSON object", groups: [], skipped: 0 };
+  if (!isObj(doc)) return { ...base, status: "invalid", error: `${file}:1: the file must hold a JSON object`, groups: [], skipped: 0 };
   if (doc.hooks === undefined) return undefined;
   const p = parseHooks(doc.hooks);
-  if ("error" in p) return { ...base, status: "invalid", error: p.error, groups: [], skipped: 0 };
+  if ("error" in p) return { ...base, status: "invalid", error: shapeErrorAt(file, text, p.error, p.at), groups: [], skipped: 0 };
   return { ...base, status: "loaded", groups: p.groups, skipped: p.skipped };
 }
 

@@ -13,6 +13,9 @@
  *                             which is the engine's default anyway, carrying the rewritten input
  * A hook's ALLOW never bails: it cannot skip the floor, a deny rule or an ask rule (as in Claude Code,
  * where allow skips the prompt but not deny or ask rules).
+ *
+ * While any hook source is loaded, the session's transcript (transcript.ts) is brought up to date before
+ * every dispatch and after every step; a session without hooks writes nothing.
  */
 import type {
   EngineService,
@@ -27,13 +30,17 @@ import type {
   Decision,
 } from "../engine/api.js";
 import type { HookEvent, HookOutcomeRecord, HookSource } from "./api.js";
-import { dispatch, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
+import { dispatch, plan, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
+import { toolResponse, readOriginal, type Captured } from "./responses.js";
+import type { Transcripts } from "./transcript.js";
 
 export const EXT_ID = "hooks";
 export const MAX_STOP_CONTINUATIONS = 8;
 export const STAGE_PRETOOL = -350;
 export const STAGE_PRETOOL_ASK = -150;
 export const STAGE_PRETOOL_REWRITE = 350;
+/** innermost around executeTool (times the tool alone); last on toolResult (sees the final result) */
+export const STAGE_INNERMOST = 1000;
 
 interface SessionState {
   /** SessionStart context waiting for the first prompt */
@@ -50,6 +57,10 @@ export interface TapDeps {
   trace(r: HookOutcomeRecord): void;
   /** the user should see this (systemMessage, non-blocking stderr) */
   notice(sessionId: string, text: string): void;
+  /** the per-session JSONL transcript behind transcript_path */
+  transcripts?: Transcripts;
+  /** a transcript write failed (hooks still run, without transcript_path) */
+  warn(text: string): void;
 }
 
 function stateOf(session: Session): SessionState {
@@ -66,7 +77,6 @@ function permissionMode(session: Session): string {
   return typeof m === "string" ? m : "default";
 }
 
-/** Claude Code's common fields; hook_event_name and cwd only when the event did not set them. */
 /**
  * Who decided, for the record the model and the ledger see: the deciding handler's tier, file and
  * command ("hooks (repo /p/.claude/settings.json: ./guard.sh)"). Full outcomes go to storage events.
@@ -76,14 +86,16 @@ function decidedBy(res: DispatchResult, decisions: readonly string[]): string {
   return r ? `${EXT_ID} (${r.tier} ${r.source}: ${r.handler})` : EXT_ID;
 }
 
-export function payloadFor(session: Session, event: HookEvent, fields: Record<string, unknown>): Record<string, unknown> {
-  const p: Record<string, unknown> = { session_id: session.info.id, ...fields };
-  const transcript = session.info.overrides.transcriptPath;
-  if (typeof transcript === "string") p.transcript_path = transcript;
-  p.permission_mode ??= permissionMode(session);
-  p.hook_event_name ??= event;
-  p.cwd ??= session.info.cwd;
-  return p;
+/** Claude Code's common fields first; an event's own field of the same name wins. */
+export function payloadFor(session: Session, event: HookEvent, fields: Record<string, unknown>, transcriptPath?: string): Record<string, unknown> {
+  return {
+    session_id: session.info.id,
+    ...(transcriptPath ? { transcript_path: transcriptPath } : {}),
+    cwd: session.info.cwd,
+    permission_mode: permissionMode(session),
+    hook_event_name: event,
+    ...fields,
+  };
 }
 
 export function installTaps(deps: TapDeps): void {
@@ -91,6 +103,20 @@ export function installTaps(deps: TapDeps): void {
   const h = engine.hooks;
   const preToolVerdicts = new WeakMap<ToolCallContext, DispatchResult>();
   const preToolContext = new Map<string, string[]>();
+  const captured = new WeakMap<ToolCallContext, Captured>();
+  // a session writes a transcript only while some hook could read it
+  const active = (): boolean => deps.transcripts !== undefined && deps.sources().some((s) => s.status === "loaded" && s.groups.length > 0);
+  let warned = false;
+  const syncTranscript = async (session: Session): Promise<string | undefined> => {
+    if (!active()) return undefined;
+    try {
+      return await deps.transcripts!.sync(session);
+    } catch (e) {
+      if (!warned) deps.warn(`transcript not written (${(e as Error).message}); hooks run without transcript_path`);
+      warned = true;
+      return undefined;
+    }
+  };
 
   const run = async (
     session: Session,
@@ -108,7 +134,8 @@ export function installTaps(deps: TapDeps): void {
       record: (r) => deps.record(session.info.id, r),
       trace: deps.trace,
     };
-    const res = await dispatch(env, deps.sources(), event, payloadFor(session, event, fields), opts);
+    const transcriptPath = await syncTranscript(session);
+    const res = await dispatch(env, deps.sources(), event, payloadFor(session, event, fields, transcriptPath), opts);
     for (const m of res.systemMessages) deps.notice(session.info.id, m);
     return res;
   };
@@ -180,8 +207,10 @@ export function installTaps(deps: TapDeps): void {
   h.toolResult.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async (result: ToolResult, ctx: ToolCallContext): Promise<ToolResult> => {
     const event: HookEvent = result.isError ? "PostToolUseFailure" : "PostToolUse";
     const fields: Record<string, unknown> = { tool_name: ctx.claude.toolName, tool_input: ctx.claude.toolInput, tool_use_id: ctx.call.id };
+    const cap = captured.get(ctx);
     if (result.isError) fields.error = result.content;
-    else fields.tool_response = toolResponse(ctx.claude.toolName, result, ctx.claude.toolInput);
+    else fields.tool_response = toolResponse(ctx.claude.toolName, result, ctx.claude.toolInput, cap);
+    fields.duration_ms = Math.max(0, Math.round(cap?.ms ?? 0));
     const res = await run(ctx.session, event, fields, { matchValue: ctx.claude.toolName, tool: ctx.claude.toolName, toolUseId: ctx.call.id, signal: ctx.signal });
     const extra: string[] = [];
     if (res.decision === "block") extra.push(`${event} hook feedback:\n${res.reasons.join("\n")}`);
@@ -190,6 +219,33 @@ export function installTaps(deps: TapDeps): void {
     if (ctxLines.length > 0) extra.push(`Additional context from hooks:\n${ctxLines.join("\n")}`);
     if (extra.length === 0) return result;
     return { ...result, content: `${result.content}\n\n${extra.join("\n\n")}` };
+  });
+
+  // duration_ms and the tool's own output (bash streams, paths) for tool_response; Edit / Write's file
+  // before the change for originalFile, read only when a PostToolUse handler will see it
+  h.executeTool.tap({ name: EXT_ID, stage: STAGE_INNERMOST }, (next) => async (ctx: ToolCallContext) => {
+    if (!active()) return next(ctx);
+    const tool = ctx.claude.toolName;
+    const original = (tool === "Edit" || tool === "Write") && plan(deps.sources(), "PostToolUse", tool).length > 0 ? readOriginal(ctx.claude.toolInput.file_path) : undefined;
+    const t0 = performance.now();
+    try {
+      const output = await next(ctx);
+      captured.set(ctx, { ms: performance.now() - t0, output, ...(original !== undefined ? { original } : {}) });
+      return output;
+    } catch (e) {
+      captured.set(ctx, { ms: performance.now() - t0 });
+      throw e;
+    }
+  });
+
+  // the final result (after every other toolResult tap) goes to the transcript before the next hook runs
+  h.toolResult.tap({ name: EXT_ID, stage: STAGE_INNERMOST }, (result: ToolResult, ctx: ToolCallContext): ToolResult => {
+    if (active()) deps.transcripts!.noteResult(ctx.session, result);
+    return result;
+  });
+
+  h.afterStep.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, async (rec) => {
+    await syncTranscript(rec.ctx.session);
   });
 
   h.stop.tap({ name: EXT_ID, stage: "STAGE_DEFAULT" }, async (sc: StopContext): Promise<StopDecision | undefined> => {
@@ -208,11 +264,4 @@ export function installTaps(deps: TapDeps): void {
     st.stopCount++;
     return { continue: true, reason: res.reasons.join("\n"), by: decidedBy(res, ["continue"]) };
   });
-}
-
-/** tool_response in Claude Code's shape where we know it; a generic one otherwise. */
-function toolResponse(toolName: string, r: ToolResult, input: Record<string, unknown>): Record<string, unknown> {
-  if (toolName === "Bash") return { stdout: r.content, stderr: "", interrupted: false, isImage: false };
-  if (toolName === "Write" || toolName === "Edit") return { filePath: input.file_path, success: !r.isError };
-  return { content: r.content };
 }

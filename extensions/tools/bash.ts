@@ -2,6 +2,8 @@
  * `bash {command, timeout?, description?, run_in_background?, workdir?}`: runs `bash -c <command>` composed
  * through ctx.prepareSpawn (env stripping, sandbox), in its own process group so a timeout or an abort kills
  * everything it started. Output is stdout and stderr interleaved in arrival order, then "exit code: N".
+ * metadata.stdout / metadata.stderr keep the two streams apart (each capped like the output), as Claude
+ * Code's Bash reports them to hooks (tool_response).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +13,29 @@ import { MAX_BASH_TIMEOUT_MS } from "./api.js";
 import { reqString, optString, optNumber, toolPath, ToolInputError } from "./common.js";
 import { startJob } from "./jobs.js";
 import { OutputCollector, fullOutputPath } from "./output.js";
-import { killGroup, startChild } from "./process.js";
+import { killGroup, startChild, type StreamName } from "./process.js";
+
+/** One stream's text, at most `max` chars kept: a head and a rolling tail around a cut marker. */
+class StreamText {
+  private head = "";
+  private tail = "";
+  private total = 0;
+  constructor(private readonly max: number) {}
+  push(s: string): void {
+    this.total += s.length;
+    const half = Math.floor(this.max / 2);
+    if (this.head.length < half) {
+      const take = s.slice(0, half - this.head.length);
+      this.head += take;
+      s = s.slice(take.length);
+    }
+    if (s) this.tail = (this.tail + s).slice(-(this.max - half));
+  }
+  text(): string {
+    const omitted = this.total - this.head.length - this.tail.length;
+    return omitted > 0 ? `${this.head}\n[${omitted} chars cut]\n${this.tail}` : this.head + this.tail;
+  }
+}
 
 function exitLine(code: number | null, signal: NodeJS.Signals | null): string {
   if (code !== null) return `exit code: ${code}`;
@@ -69,9 +93,11 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
       if (ctx.signal.aborted) return { content: "bash: aborted before the command started", isError: true };
       const collector = new OutputCollector(fullOutputPath(opts.dataDir, ctx.session.id, ctx.call.id), opts.maxOutputChars);
       let last = "";
-      const { child, done } = startChild(spec, (s) => {
+      const streams: Record<StreamName, StreamText> = { stdout: new StreamText(opts.maxOutputChars), stderr: new StreamText(opts.maxOutputChars) };
+      const { child, done } = startChild(spec, (s, stream) => {
         if (s) last = s;
         collector.push(s);
+        streams[stream].push(s);
       });
       let timedOut = false;
       let aborted = false;
@@ -89,15 +115,23 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
         ctx.signal.removeEventListener("abort", onAbort);
       });
       const sep = last === "" || last.endsWith("\n") ? "" : "\n";
-      if (timedOut) collector.push(`${sep}Command timed out after ${timeout} ms; its process group was killed.\n`);
-      else if (aborted) collector.push(`${sep}Command aborted; its process group was killed.\n`);
-      else collector.push(sep);
+      const killedNote = timedOut ? `Command timed out after ${timeout} ms; its process group was killed.\n` : aborted ? "Command aborted; its process group was killed.\n" : "";
+      collector.push(`${sep}${killedNote}`);
+      streams.stderr.push(killedNote);
       const { content, truncated } = collector.finish();
       const body = content.trim() === "" ? "(no output)\n" : content;
       return {
         content: `${body}${exitLine(exit.code, exit.signal)}`,
         isError: timedOut || aborted || exit.code !== 0,
-        metadata: { exit_code: exit.code, pid: child.pid ?? null, timed_out: timedOut, aborted, ...(truncated ? { truncated } : {}) },
+        metadata: {
+          exit_code: exit.code,
+          pid: child.pid ?? null,
+          timed_out: timedOut,
+          aborted,
+          stdout: streams.stdout.text(),
+          stderr: streams.stderr.text(),
+          ...(truncated ? { truncated } : {}),
+        },
       };
     },
   };

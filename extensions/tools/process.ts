@@ -26,8 +26,13 @@ export interface Started {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawn `spec` detached (own process group), stdin closed, stdout+stderr decoded in arrival order. */
-export function startChild(spec: SpawnSpec, onText: (s: string) => void): Started {
+export type StreamName = "stdout" | "stderr";
+
+/**
+ * Spawn `spec` detached (own process group), stdin closed, stdout+stderr decoded in arrival order.
+ * `onText` is told which stream each piece came from (bash keeps them apart for hooks' tool_response).
+ */
+export function startChild(spec: SpawnSpec, onText: (s: string, stream: StreamName) => void): Started {
   const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
@@ -35,19 +40,20 @@ export function startChild(spec: SpawnSpec, onText: (s: string) => void): Starte
     detached: true,
   });
   const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
-  child.stdout?.on("data", (b: Buffer) => onText(decoders[0]!.write(b)));
-  child.stderr?.on("data", (b: Buffer) => onText(decoders[1]!.write(b)));
+  child.stdout?.on("data", (b: Buffer) => onText(decoders[0]!.write(b), "stdout"));
+  child.stderr?.on("data", (b: Buffer) => onText(decoders[1]!.write(b), "stderr"));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let finished = false;
     const finish = (): void => {
       if (finished) return;
       finished = true;
-      for (const d of decoders) onText(d.end());
+      onText(decoders[0]!.end(), "stdout");
+      onText(decoders[1]!.end(), "stderr");
       resolve(exited ?? { code: null, signal: null });
     };
     child.once("error", (e) => {
-      onText(`failed to start ${spec.command}: ${e.message}\n`);
+      onText(`failed to start ${spec.command}: ${e.message}\n`, "stderr");
       exited = { code: 127, signal: null };
       finish();
     });
