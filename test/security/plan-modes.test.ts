@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { runCli } from "../helpers/cli.js";
+import { runCliAsync } from "../helpers/cli.js";
 import { makeVictim, runScript, survivors, bashStep, type Victim } from "./headless-helpers.js";
 
 let v: Victim | undefined;
@@ -58,15 +58,18 @@ describe("plan mode is read-only", () => {
     expect(fs.existsSync(path.join(v.sb.project, "src.ts"))).toBe(false);
   });
 
-  it("permissions check agrees: guarded shapes DENY in plan, ASK in default", () => {
+  it("permissions check agrees: guarded shapes DENY in plan, ASK in default", async () => {
     v = makeVictim();
-    // the run above covers every shape; here one of each kind (spawning the CLI is slow)
-    for (const c of ["rm -rf ~", 'eval "$X"', "rm x"]) {
-      const plan = runCli(["--dir", v.sb.project, "permissions", "check", "--mode", "plan", "bash", c], { env: v.sb.env });
-      expect(plan.stdout.split("\n")[0], c).toBe("DENY");
-      expect(plan.stdout, c).toContain("layer: mode");
-    }
-    const dflt = runCli(["--dir", v.sb.project, "permissions", "check", "bash", "rm -rf ~"], { env: v.sb.env });
+    const sb = v.sb;
+    const check = (...args: string[]) => runCliAsync(["--dir", sb.project, "permissions", "check", ...args], { env: sb.env });
+    // the run above covers every shape; here one of each kind
+    const shapes = ["rm -rf ~", 'eval "$X"', "rm x"];
+    const plan = await Promise.all(shapes.map((c) => check("--mode", "plan", "bash", c)));
+    plan.forEach((r, i) => {
+      expect(r.stdout.split("\n")[0], shapes[i]).toBe("DENY");
+      expect(r.stdout, shapes[i]).toContain("layer: mode");
+    });
+    const dflt = await check("bash", "rm -rf ~");
     expect(dflt.stdout.split("\n")[0]).toBe("ASK");
     expect(dflt.stdout).toContain("--auto: rejects");
     expect(dflt.stdout).not.toContain("always:");
