@@ -130,9 +130,7 @@ async function decideBash(inp: DecideInput): Promise<Decided> {
   if (d.action === "ask") {
     if (guardAsk) {
       // a guard ask is never saved as "always"; only an exact allow rule lets --auto approve it
-      const exact = exactAllowRule(inp.rules, inp.subject);
-      d.autoApprove = exact !== undefined;
-      if (exact) d.reason += ` (--auto may approve: exact rule ${exact.text}${exact.file ? ` in ${exact.file}` : ""})`;
+      d.autoApprove = exactAllowRule(inp.rules, inp.subject) !== undefined;
     } else {
       const always = exactBashRule(pick.text);
       if (always) d.always = always;
