@@ -38,10 +38,11 @@ interface Recorded {
 
 export const bashStep = (command: string) => ({ tool_calls: [{ name: "bash", input: { command } }] });
 
-/** Run the scripted steps; `results` are the tool results the model saw, in order. */
+/** Run the scripted steps with `config` as the global config; `results` are the tool results the model saw, in order. */
 export function runScript(sb: Sandbox, steps: unknown[], config: unknown, flags: string[] = [], env: NodeJS.ProcessEnv = {}): Outcome {
   sb.write("s.json", JSON.stringify({ steps }));
-  sb.write(".oceancode/oceancode.json", JSON.stringify(config));
+  // the user's own (global) config: loosening it is the user's choice, whatever tier a checkout's config gets
+  sb.write(".config/oceancode/oceancode.json", JSON.stringify(config), "home");
   const rec = path.join(path.dirname(sb.project), "rec.jsonl");
   fs.rmSync(rec, { force: true });
   const r = runCli(["--dir", sb.project, "run", ...flags, "--model", "scripted/s.json", "go"], { env: { ...sb.env, OC_SCRIPTED_RECORD: rec, ...env } });
