@@ -92,7 +92,8 @@ export function gatherRules(config: ResolvedConfig, project: string, home: strin
       }
     }
     if (mode.held.includes(file)) held.push(`permissions.defaultMode ${JSON.stringify(p.defaultMode)} (not stricter than ${mode.fallback})`);
-    if (held.length) warnings.push(`${file}: held until the project is trusted: ${held.join(" and ")}; its ask and deny rules apply (run \`oceancode trust repo on\` to apply it all)`);
+    // worded as the kernel's held-config line, so both read alike
+    if (held.length) warnings.push(`${file}: held until you trust this project (oceancode trust repo on): ${held.join(", ")}; its ask and deny rules apply`);
   }
 
   const own: Rule[] = [];

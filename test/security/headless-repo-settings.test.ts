@@ -30,14 +30,13 @@ describe("repo-tier .claude settings until the project is trusted", () => {
     expect(held.code, held.stderr).toBe(0);
     expect(fs.existsSync(path.join(scratch, "sub"))).toBe(true);
     expect(held.results[0]!.content).toContain("rejected: --auto approves rule asks only");
-    expect(held.stderr).toContain(`${file}: held until the project is trusted: 1 permissions.allow rule`);
-    expect(held.stderr).toContain("oceancode trust repo on");
+    expect(held.stderr).toContain(`${file}: held until you trust this project (oceancode trust repo on): 1 permissions.allow rule;`);
 
     trustRepo(v);
     const trusted = runScript(v.sb, steps, {}, ["--auto"], { S: scratch });
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(fs.existsSync(path.join(scratch, "sub"))).toBe(false);
-    expect(trusted.stderr).not.toContain("held until the project is trusted");
+    expect(trusted.stderr).not.toContain("held until you trust this project");
     expect(survivors(v)).toEqual(v.markers);
   });
 
@@ -52,10 +51,10 @@ describe("repo-tier .claude settings until the project is trusted", () => {
     expect(ask.stdout.split("\n")[0]).toBe("ASK");
     expect(ask.stdout).toContain(`file: ${local}`);
     expect(ask.stdout).toContain("mode: default");
-    const lines = deny.stderr.split("\n").filter((l) => l.includes("held until the project is trusted"));
+    const lines = deny.stderr.split("\n").filter((l) => l.includes("held until you trust this project"));
     expect(lines).toEqual([
-      expect.stringContaining(`${shared}: held until the project is trusted: 2 permissions.allow rules; its ask and deny rules apply (run \`oceancode trust repo on\``),
-      expect.stringContaining(`${local}: held until the project is trusted: permissions.defaultMode "acceptEdits" (not stricter than default)`),
+      expect.stringContaining(`${shared}: held until you trust this project (oceancode trust repo on): 2 permissions.allow rules; its ask and deny rules apply`),
+      expect.stringContaining(`${local}: held until you trust this project (oceancode trust repo on): permissions.defaultMode "acceptEdits" (not stricter than default);`),
     ]);
   });
 
@@ -67,7 +66,7 @@ describe("repo-tier .claude settings until the project is trusted", () => {
     const plan = check(v, "bash", "rm x");
     expect(plan.stdout).toContain("mode: plan");
     expect(plan.stdout.split("\n")[0]).toBe("DENY");
-    expect(plan.stderr).not.toContain("held until the project is trusted");
+    expect(plan.stderr).not.toContain("held until you trust this project");
     v.sb.write(".claude/settings.json", JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
     trustRepo(v);
     expect(check(v, "bash", "rm x").stdout).toContain("mode: bypassPermissions");
@@ -80,6 +79,6 @@ describe("repo-tier .claude settings until the project is trusted", () => {
     expect(r.stdout.split("\n")[0]).toBe("ASK");
     expect(r.stdout).toContain("mode: acceptEdits");
     expect(r.stdout).toContain("--auto: approves");
-    expect(r.stderr).not.toContain("held until the project is trusted");
+    expect(r.stderr).not.toContain("held until you trust this project");
   });
 });
