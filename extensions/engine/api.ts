@@ -300,8 +300,17 @@ export type Decision =
       reason: string;
       by: string;
       rule?: string;
-      /** the rule to save when the user answers "always" (permissions extension persists it) */
+      /**
+       * The exact rule saved when the user answers "always" (the permissions extension persists it); a
+       * host shows it before the answer. Absent: "always" saves nothing and acts as "once".
+       */
       always?: string;
+      /**
+       * false: no automatic approver may approve this ask (run --auto, a client's auto-approve); only a
+       * person answering can, so such a host rejects it and tells the model `reason`. The permissions
+       * extension sets it on the shell guard's asks. Absent or true: any approver may.
+       */
+      autoApprove?: boolean;
     };
 
 /** bail result for authorizeToolCall may also rewrite the input (hooks' updatedInput). */
@@ -342,9 +351,20 @@ export interface Question {
   subject: string;
   reason: string;
   rule?: string;
+  /** the exact rule "always" would save (see Decision); absent: always acts as once */
+  always?: string;
+  /** false: only a person may approve; an automatic approver must reject (see Decision) */
+  autoApprove?: boolean;
 }
 export type Answer = "once" | "always" | "reject";
-export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answer>;
+/** A reject that names who rejected and why; the model is told `Permission denied by <by>: <reason>`. */
+export interface Rejection {
+  answer: "reject";
+  by: string;
+  reason: string;
+}
+/** A plain Answer's reject reads "the user rejected this call"; a host that is no user returns a Rejection. */
+export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answer | Rejection>;
 
 // ---------------------------------------------------------------- events for hosts
 

@@ -19,7 +19,9 @@ import {
   type NoteRow,
   type PromptOptions,
   type Provider,
+  type Question,
   type QuestionHandler,
+  type Rejection,
   type Row,
   type Session,
   type SessionEvent,
@@ -465,21 +467,32 @@ export class Engine implements EngineService {
     if (decision.updatedInput) input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
     if (input !== call.input) ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
     if (decision.action === "ask") {
-      const question = { sessionId: sid, tool: call.name, subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input), reason: decision.reason, rule: decision.rule };
-      let answer: Answer = "reject";
+      const question: Question = {
+        sessionId: sid,
+        tool: call.name,
+        subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input),
+        reason: decision.reason,
+        rule: decision.rule,
+        ...(decision.always ? { always: decision.always } : {}),
+        ...(decision.autoApprove === false ? { autoApprove: false } : {}),
+      };
+      let reply: Answer | Rejection = "reject";
       if (this.questionHandler) {
         try {
-          answer = await this.questionHandler(question, signal);
+          reply = await this.questionHandler(question, signal);
         } catch {
-          answer = "reject";
+          reply = "reject";
         }
       }
+      const answer: Answer = typeof reply === "string" ? reply : "reject";
       emit({ type: "question", sessionId: sid, question, answer });
       await this.hooks.permissionAnswered.call({ ctx, decision, answer });
       decision =
-        answer === "reject"
-          ? { action: "deny", by: "user", reason: this.questionHandler ? `the user rejected this call (${decision.reason})` : `this call needs approval and no one can answer here (${decision.reason})` }
-          : { action: "allow", by: "user", reason: answer };
+        typeof reply === "object"
+          ? { action: "deny", by: reply.by, reason: reply.reason }
+          : answer === "reject"
+            ? { action: "deny", by: "user", reason: this.questionHandler ? `the user rejected this call (${decision.reason})` : `this call needs approval and no one can answer here (${decision.reason})` }
+            : { action: "allow", by: "user", reason: answer };
     }
     if (decision.action === "deny") {
       const d: Decision = decision;

@@ -1,8 +1,28 @@
 /** The permissions extension's public API (service "permissions"). */
-import type { Segment } from "../shell-guard/api.js";
+import type { SegmentKind, Verdict } from "../shell-guard/api.js";
 
 export type Action = "allow" | "ask" | "deny";
 export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+
+/** One bash segment: what the shell guard said of it alone, then what the rules and mode decided. */
+export interface SegmentDecision {
+  /** the segment as written */
+  text: string;
+  /** after wrapper peeling and word resolution (what rules match, with `text`) */
+  command: string;
+  /** the shell guard's class: floor (always denied), guard (asks in every mode), safe (read-only list), plain */
+  kind: SegmentKind;
+  /** the shell guard's own verdict and reason, before any rule or mode (a plain segment reads "ask": rules decide) */
+  guard: { verdict: Verdict; reason: string };
+  /** this segment's outcome after rules and mode; the command's action is the strictest segment's */
+  decision: Action;
+  /** why `decision` */
+  reason: string;
+  /** the rule that decided the segment, and where it came from */
+  rule: string;
+  layer: string;
+  file?: string;
+}
 
 export interface PermissionDecision {
   action: Action;
@@ -12,10 +32,15 @@ export interface PermissionDecision {
   /** default | global | project | managed | requirements | claude | mode | floor | guard | safe-list | file-guard | session */
   layer: string;
   file?: string;
-  /** the rule saved when the user answers "always" */
+  /** the exact rule saved when the user answers "always"; absent on guard asks (never saved) */
   always?: string;
+  /**
+   * asks only. false: an automatic approver (run --auto) must reject it, as the shell guard asks and no
+   * exact allow rule names the command; true: a guard ask such a rule names. Absent: a rule ask (--auto approves).
+   */
+  autoApprove?: boolean;
   /** bash: each segment's verdict */
-  segments?: Array<Segment & { decision: Action; rule: string; layer: string; file?: string }>;
+  segments?: SegmentDecision[];
 }
 
 export interface PermissionsService {
@@ -25,6 +50,6 @@ export interface PermissionsService {
   modeOf(overrides?: Record<string, unknown>): PermissionMode;
   /** Validate a mode switch: bypassPermissions downgrades to default when requirements disable it. */
   resolveMode(requested: string): { mode: PermissionMode; note?: string };
-  /** Malformed-rule and settings warnings. */
+  /** Malformed-rule and settings warnings, and what an untrusted checkout's .claude settings had held. */
   warnings(): string[];
 }

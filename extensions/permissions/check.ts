@@ -1,6 +1,8 @@
 /**
  * `oceancode permissions check [--mode <mode>] [--json] <tool> <input>`: prints ALLOW, ASK or DENY first,
  * then the rule, layer and file that decided, and for bash each segment's verdict. Runs nothing.
+ * --json prints the PermissionDecision (api.ts) plus mode, tool and input: each segment's `guard` is the
+ * shell guard's own verdict, `decision` the outcome after rules and mode.
  * Exit codes: 0 a decision was printed (whatever it is); 2 bad usage.
  */
 import { parseArgs } from "node:util";
@@ -47,6 +49,7 @@ export async function runCheckCommand(argv: string[], io: CommandIO, svc: Permis
   }
   const lines = [d.action.toUpperCase(), `rule: ${d.rule}`, `layer: ${d.layer}`, `file: ${d.file ?? "(built-in)"}`, `mode: ${m.mode}`, `reason: ${d.reason}`];
   if (d.always) lines.push(`always: ${d.always}`);
+  if (d.action === "ask") lines.push(`--auto: ${d.autoApprove === false ? "rejects (a guard ask; only a person, or an exact allow rule for the command, can approve it)" : "approves"}`);
   for (const s of d.segments ?? []) {
     lines.push(`segment: ${s.decision.toUpperCase().padEnd(5)} ${s.text}  [${s.rule}; ${s.layer}${s.file ? `; ${s.file}` : ""}] ${s.reason}`);
   }

@@ -2,10 +2,12 @@
  * One permission decision. Order (the first that settles wins):
  *   1. the dangerous floor (shell guard) and the .env read guard: deny
  *   2. the rules (last match wins): a deny is final, no mode reopens it
- *   3. the shell guard's catastrophic / unknowable shapes: ask, in every mode
+ *   3. the shell guard's catastrophic / unknowable shapes: deny in plan mode, else ask in every mode,
+ *      marked autoApprove: false (run --auto rejects it) unless an exact allow rule names the command
  *   4. the mode's rules, layered last; the read-only safe list turns a generic (`*`) ask or mode deny
  *      on bash into allow; the external-directory ask for paths outside the project (refs roots allowed)
  *   5. dontAsk: a remaining ask becomes a deny
+ * "always" is the narrowest rule for what asked (the segment's exact text), never a guard ask.
  */
 import path from "node:path";
 import type { ShellGuardService, Segment } from "../shell-guard/api.js";
@@ -45,50 +47,78 @@ function evalKey(key: string, subjects: string[], rules: readonly Rule[], mode: 
   return { rule: m ?? user, final: false };
 }
 
-/** Tools whose second word is a subcommand: "always" saves "git commit *", not "git *". */
-const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "yarn", "pnpm", "bun", "cargo", "go", "make", "docker", "kubectl", "pip", "pip3", "uv", "poetry", "gh", "brew", "apt", "apt-get", "deno", "dotnet", "mvn", "gradle", "terraform"]);
+/** Wildcards a pattern cannot escape: a command holding one has no exact rule. */
+const WILDCARD = /[*?]/;
 
-function prefixRule(command: string): string {
-  const words = command.trim().split(/\s+/);
-  const head = words[1] && SUBCOMMAND_TOOLS.has(words[0]!) && /^[a-z][\w.-]*$/.test(words[1]) ? words.slice(0, 2) : words.slice(0, 1);
-  return `bash ${head.join(" ")} *`;
+/**
+ * The narrow rule "always" saves for one asking segment: exactly its text as written (wrappers such as
+ * sudo kept, so the rule allows nothing more than what was shown). None when the text holds a wildcard
+ * character or a newline, which a one-line exact pattern cannot express.
+ */
+export function exactBashRule(text: string): string | undefined {
+  const t = text.trim();
+  if (!t || WILDCARD.test(t) || /[\r\n]/.test(t)) return undefined;
+  return `bash ${t} allow`;
+}
+
+/**
+ * The explicit, exact allow rule for a whole command, when it is the last rule that matches it: a bash
+ * rule (Claude Code's `Bash(cmd)` too) with no wildcard whose pattern equals the command. It lets an
+ * automatic approver (run --auto) approve the shell guard's ask for exactly that command.
+ */
+export function exactAllowRule(rules: readonly Rule[], command: string): Rule | undefined {
+  const cmd = command.trim();
+  const last = lastMatch(rules, "bash", [cmd]);
+  if (!last || last.action !== "allow" || last.tool !== "bash" || WILDCARD.test(last.pattern)) return undefined;
+  return last.pattern.trim() === cmd ? last : undefined;
 }
 
 function finish(d: Decided, mode: Mode): Decided {
   if (d.action === "ask" && mode === "dontAsk") {
-    return { ...d, action: "deny", reason: `${d.reason} (dontAsk mode refuses what would ask)`, layer: "mode", rule: "dontAsk" };
+    const { always: _always, autoApprove: _auto, ...rest } = d;
+    return { ...rest, action: "deny", reason: `${d.reason} (dontAsk mode refuses what would ask)`, layer: "mode", rule: "dontAsk" };
   }
   return d;
+}
+
+type SegmentOut = NonNullable<Decided["segments"]>[number];
+
+function segmentOut(s: Segment, decision: Action, reason: string, rule: string, layer: string, file?: string): SegmentOut {
+  return { text: s.text, command: s.command, kind: s.kind, guard: { verdict: s.verdict, reason: s.reason }, decision, reason, rule, layer, ...(file ? { file } : {}) };
 }
 
 async function decideBash(inp: DecideInput): Promise<Decided> {
   const segments: Segment[] = inp.guard
     ? (await inp.guard.classify(inp.subject, { cwd: inp.cwd, project: inp.project, home: inp.home, safeListExtra: inp.safeListExtra })).segments
     : [{ text: inp.subject, command: inp.subject.trim(), verdict: "ask", kind: "plain", reason: "shell guard not installed" }];
-  const out: NonNullable<Decided["segments"]> = [];
+  const out: SegmentOut[] = [];
   for (const s of segments) {
     const subjects = [s.command, s.text];
     if (s.kind === "floor") {
-      out.push({ ...s, decision: "deny", rule: "dangerous floor", layer: "floor" });
+      out.push(segmentOut(s, "deny", s.reason, "dangerous floor", "floor"));
       continue;
     }
     const { rule, final } = evalKey("bash", subjects, inp.rules, inp.mode);
     if (final) {
-      out.push({ ...s, decision: "deny", reason: `${rule.text} matched '${s.command}'`, rule: rule.text, layer: rule.layer, file: rule.file });
+      out.push(segmentOut(s, "deny", `${rule.text} matched '${s.command}'`, rule.text, rule.layer, rule.file));
       continue;
     }
     if (s.kind === "guard") {
-      out.push({ ...s, decision: "ask", rule: "shell guard", layer: "guard" });
+      // plan mode is read-only: what the guard would ask about is off the safe list, so it is denied
+      if (inp.mode === "plan") out.push(segmentOut(s, "deny", `plan mode is read-only (${s.reason})`, "bash * deny", "mode"));
+      else out.push(segmentOut(s, "ask", s.reason, "shell guard", "guard"));
       continue;
     }
     if (s.kind === "safe" && rule.action !== "allow" && rule.pattern === "*") {
-      out.push({ ...s, decision: "allow", reason: `${s.reason} (read-only safe list)`, rule: "safe list", layer: "safe-list" });
+      out.push(segmentOut(s, "allow", `${s.reason} (read-only safe list)`, "safe list", "safe-list"));
       continue;
     }
-    out.push({ ...s, decision: rule.action, reason: `${rule.text} matched '${s.command}'`, rule: rule.text, layer: rule.layer, file: rule.file });
+    out.push(segmentOut(s, rule.action, `${rule.text} matched '${s.command}'`, rule.text, rule.layer, rule.file));
   }
   if (!out.length) return { action: "allow", reason: "empty command", rule: BASE_TEXT, layer: "default", segments: out };
-  const pick = out.find((s) => s.decision === "deny") ?? out.find((s) => s.decision === "ask") ?? out.find((s) => s.layer !== "default" && s.layer !== "safe-list") ?? out[0]!;
+  const guardAsk = out.find((s) => s.decision === "ask" && s.layer === "guard");
+  const pick =
+    out.find((s) => s.decision === "deny") ?? guardAsk ?? out.find((s) => s.decision === "ask") ?? out.find((s) => s.layer !== "default" && s.layer !== "safe-list") ?? out[0]!;
   const d: Decided = {
     action: pick.decision,
     reason: pick.decision === "allow" ? (out.length > 1 ? "every segment is allowed" : pick.reason) : `${pick.reason}: ${pick.text}`,
@@ -97,7 +127,15 @@ async function decideBash(inp: DecideInput): Promise<Decided> {
     ...(pick.file ? { file: pick.file } : {}),
     segments: out,
   };
-  if (d.action === "ask" && pick.layer !== "guard") d.always = `${prefixRule(pick.command)} allow`;
+  if (d.action === "ask") {
+    if (guardAsk) {
+      // a guard ask is never saved as "always"; only an exact allow rule lets --auto approve it
+      d.autoApprove = exactAllowRule(inp.rules, inp.subject) !== undefined;
+    } else {
+      const always = exactBashRule(pick.text);
+      if (always) d.always = always;
+    }
+  }
   return finish(d, inp.mode);
 }
 const BASE_TEXT = "* * allow";
@@ -114,7 +152,7 @@ async function decideFile(inp: DecideInput, key: string): Promise<Decided> {
   const { rule, final } = evalKey(key, subjects, inp.rules, inp.mode);
   if (final) return fromRule(rule, `${rule.text} matched '${rel}'`);
   let d: Decided = { ...fromRule(rule, rule.action === "allow" ? `${rule.text} matched '${rel}'` : `${rule.text} matched '${rel}'`) };
-  if (rule.action === "ask") d.always = `${key} ${rel} allow`;
+  if (rule.action === "ask" && !WILDCARD.test(rel)) d.always = `${key} ${rel} allow`;
   if (!inside) {
     const viaRef = resolved.ref?.inside === true;
     if (!viaRef) {

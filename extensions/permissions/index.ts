@@ -2,12 +2,14 @@
  * Permissions extension: rules + modes + the external-directory ask as an authorizeToolCall tap at
  * STAGE_POLICY (deny and ask bail; allow lets later taps such as PreToolUse hooks still speak),
  * tools with a `*` deny removed from the request (modelRequest), "always" answers saved as rules
- * (permissionAnswered), and `oceancode permissions check`.
+ * (permissionAnswered), and `oceancode permissions check`. The checkout's .claude settings only tighten
+ * until the project is trusted (trust service).
  */
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ToolCallContext, AuthorizeResult } from "../engine/api.js";
 import type { ShellGuardService } from "../shell-guard/api.js";
 import type { Refs } from "../tools/api.js";
+import type { TrustService } from "../trust/api.js";
 import type { PermissionsService, PermissionMode, PermissionDecision } from "./api.js";
 import { gatherRules, claudeDefaultMode } from "./sources.js";
 import { decide, removedTools } from "./decide.js";
@@ -41,7 +43,10 @@ export default {
   activate(ctx: ExtensionContext) {
     const project = ctx.paths.project;
     const home = ctx.paths.home;
-    const set = gatherRules(ctx.config, project, home);
+    // the checkout's .claude settings are tighten-only until the project is trusted (no trust service: untrusted)
+    const repoTrusted = ctx.services.tryGet<TrustService>("trust")?.repoTrusted(project) ?? false;
+    const set = gatherRules(ctx.config, project, home, repoTrusted);
+    const claudeMode = claudeDefaultMode(project, home, repoTrusted).mode;
     const rules: Rule[] = set.rules;
     for (const w of set.warnings) ctx.log.warn(w);
     const guard = ctx.services.tryGet<ShellGuardService>("shell-guard");
@@ -59,7 +64,7 @@ export default {
     };
     const configured = (): string => {
       const v = ctx.config.get("permission_mode");
-      return typeof v === "string" ? v : (claudeDefaultMode(project, home) ?? "default");
+      return typeof v === "string" ? v : (claudeMode ?? "default");
     };
     const modeOf = (overrides?: Record<string, unknown>): PermissionMode => {
       const o = overrides?.permission_mode;
@@ -90,7 +95,7 @@ export default {
       if (d.action === "allow") return undefined;
       const rule = d.file ? `${d.rule} (${d.layer}: ${d.file})` : `${d.rule} (${d.layer})`;
       if (d.action === "deny") return { action: "deny", reason: d.reason, by: ctx.id, rule };
-      return { action: "ask", reason: d.reason, by: ctx.id, rule, ...(d.always ? { always: d.always } : {}) };
+      return { action: "ask", reason: d.reason, by: ctx.id, rule, ...(d.always ? { always: d.always } : {}), ...(d.autoApprove === false ? { autoApprove: false } : {}) };
     });
     engine.hooks.permissionAnswered.tap({ name: ctx.id }, ({ ctx: call, decision, answer }) => {
       if (answer !== "always" || decision.action !== "ask" || !decision.always) return;
@@ -99,6 +104,8 @@ export default {
       const action = parsed.pop() as Rule["action"];
       rules.push({ tool: toolKey(parsed[0]!), pattern: parsed.slice(1).join(" ") || "*", action, text: decision.always, layer: "project", file });
       ctx.log.info(`saved "${decision.always}" to ${file}`);
+      // the transcript names the rule that was saved, not just the command that was answered
+      engine.notice(call.session.info.id, "info", `saved rule "${decision.always}" to ${file}`);
     });
     engine.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (req, step) => {
       const gone = removedTools(req.tools.map((t) => t.name), rules, modeOf(step.session.info.overrides) as Mode);

@@ -3,7 +3,8 @@
  *   base "* * allow" < Claude allow < Claude ask < `permission` (global < project .jsonc < project .json
  *   < managed < requirements pins) < shell.allow < shell.deny < Claude deny < rules saved this session.
  * Lists concatenate across config layers (each rule remembers its file). Claude deny is last so a
- * deny in any .claude/settings*.json beats an allow anywhere.
+ * deny in any .claude/settings*.json beats an allow anywhere. The checkout's .claude files (tier repo)
+ * are tighten-only until the project is trusted: their allow entries are held.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -16,8 +17,20 @@ export interface RuleSet {
   warnings: string[];
 }
 
-export function claudeSettingsFiles(project: string, home: string): string[] {
-  return [path.join(home, ".claude", "settings.json"), path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json")];
+export type ClaudeTier = "user" | "repo";
+
+/** Claude Code settings files, lowest first: ~/.claude/settings.json (user), then the checkout's two (repo). */
+export function claudeSettingsFiles(project: string, home: string): Array<{ file: string; tier: ClaudeTier }> {
+  const user = path.join(home, ".claude", "settings.json");
+  const repo = [path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json")];
+  // a project that is the home directory: its .claude/settings.json is the user's own file
+  return [{ file: user, tier: "user" as const }, ...repo.filter((f) => f !== user).map((file) => ({ file, tier: "repo" as const }))];
+}
+
+/** Loosest to strictest: an untrusted checkout may only move the mode to the right. */
+const MODE_ORDER = ["bypassPermissions", "acceptEdits", "default", "dontAsk", "plan"];
+function stricter(a: string, than: string): boolean {
+  return MODE_ORDER.indexOf(a) > MODE_ORDER.indexOf(than);
 }
 
 interface ClaudePermissions {
@@ -43,19 +56,30 @@ function readClaude(file: string, warnings: string[]): ClaudePermissions | undef
   }
 }
 
-export function gatherRules(config: ResolvedConfig, project: string, home: string): RuleSet {
+/**
+ * `repoTrusted`: the trust service's answer for this project. Until it is true the checkout's .claude
+ * files contribute only their ask and deny entries (and a stricter defaultMode, see claudeDefaultMode);
+ * what they held back is reported as one warning per file.
+ */
+export function gatherRules(config: ResolvedConfig, project: string, home: string, repoTrusted = false): RuleSet {
   const warnings: string[] = [];
   const claudeAllow: Rule[] = [];
   const claudeAsk: Rule[] = [];
   const claudeDeny: Rule[] = [];
-  for (const file of claudeSettingsFiles(project, home)) {
+  const mode = claudeDefaultMode(project, home, repoTrusted, config.get("permission_mode"));
+  for (const { file, tier } of claudeSettingsFiles(project, home)) {
     const p = readClaude(file, warnings);
     if (!p) continue;
+    const held: string[] = [];
     for (const [action, out] of [["allow", claudeAllow], ["ask", claudeAsk], ["deny", claudeDeny]] as const) {
       const list = p[action];
       if (list === undefined) continue;
       if (!Array.isArray(list)) {
         warnings.push(`${file}: permissions.${action} must be a list; skipped`);
+        continue;
+      }
+      if (action === "allow" && tier === "repo" && !repoTrusted) {
+        if (list.length) held.push(`${list.length} permissions.allow rule${list.length === 1 ? "" : "s"}`);
         continue;
       }
       for (const entry of list) {
@@ -67,6 +91,9 @@ export function gatherRules(config: ResolvedConfig, project: string, home: strin
         out.push({ ...tp, action, text: `${String(entry)} (${action})`, layer: "claude", file });
       }
     }
+    if (mode.held.includes(file)) held.push(`permissions.defaultMode ${JSON.stringify(p.defaultMode)} (not stricter than ${mode.fallback})`);
+    // worded as the kernel's held-config line, so both read alike
+    if (held.length) warnings.push(`${file}: held until you trust this project (oceancode trust repo on): ${held.join(", ")}; its ask and deny rules apply`);
   }
 
   const own: Rule[] = [];
@@ -100,12 +127,31 @@ export function gatherRules(config: ResolvedConfig, project: string, home: strin
   return { rules: [BASE_RULE, ...claudeAllow, ...claudeAsk, ...own, ...shellAllow, ...shellDeny, ...claudeDeny], warnings };
 }
 
-/** Claude Code's permissions.defaultMode, used when oceancode's permission_mode is unset. */
-export function claudeDefaultMode(project: string, home: string): string | undefined {
-  let mode: string | undefined;
-  for (const file of claudeSettingsFiles(project, home)) {
+/**
+ * Claude Code's permissions.defaultMode, used when oceancode's permission_mode is unset (the last file
+ * that sets one wins). From an untrusted checkout a file's mode applies only when stricter than what
+ * would apply without the checkout (`fallback`: the user file's, else default); the strictest such one
+ * wins and the others are held.
+ */
+export function claudeDefaultMode(
+  project: string,
+  home: string,
+  repoTrusted = false,
+  permissionMode?: unknown,
+): { mode?: string; held: string[]; fallback: string } {
+  let userMode: string | undefined;
+  const repo: Array<{ file: string; mode: string }> = [];
+  for (const { file, tier } of claudeSettingsFiles(project, home)) {
     const p = readClaude(file, []);
-    if (p && typeof p.defaultMode === "string") mode = p.defaultMode;
+    if (!p || typeof p.defaultMode !== "string") continue;
+    if (tier === "user") userMode = p.defaultMode;
+    else repo.push({ file, mode: p.defaultMode });
   }
-  return mode;
+  const fallback = userMode ?? "default";
+  // permission_mode wins over every Claude file, trusted or not
+  if (typeof permissionMode === "string") return { held: [], fallback };
+  if (repoTrusted || !repo.length) return { mode: repo.at(-1)?.mode ?? userMode, held: [], fallback };
+  const tighter = repo.filter((r) => stricter(r.mode, fallback));
+  const strictest = tighter.sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode)).at(-1);
+  return { mode: strictest?.mode ?? userMode, held: repo.filter((r) => !tighter.includes(r)).map((r) => r.file), fallback };
 }

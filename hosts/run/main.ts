@@ -1,11 +1,11 @@
 /**
  * `oceancode run`: one headless turn. Boots the session extensions, opens or resumes a session, streams
- * events (text, or one JSON event per line with --format json), answers asks (--auto approves, otherwise
- * rejects and tells the model why). Exit codes: 0 done, 1 error, 2 usage.
+ * events (text, or one JSON event per line with --format json), answers asks (--auto approves those that
+ * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why). Exit codes: 0 done, 1 error, 2 usage.
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, type EngineService, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -13,6 +13,13 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   stdin.setEncoding("utf8");
   for await (const chunk of stdin) data += chunk as string;
   return data;
+}
+
+/** The stderr verdict on an ask, matching what the question handler answered. */
+function questionOutcome(q: Question, auto: boolean): string {
+  if (!auto) return "rejected (run without --auto; rerun with --auto to approve)";
+  if (q.autoApprove === false) return "rejected: --auto never approves this ask (only a person can, or an exact allow rule for the command)";
+  return "approved by --auto";
 }
 
 /** Sub-services a run may use when their extensions are present (types are structural, never imported code). */
@@ -90,7 +97,13 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;
 
-  engine.setQuestionHandler(async () => (args.auto ? "once" : "reject"));
+  // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
+  // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
+  engine.setQuestionHandler(async (q): Promise<Answer | Rejection> => {
+    if (!args.auto) return { answer: "reject", by: "oceancode run", reason: `rejected: run without --auto (${q.reason})` };
+    if (q.autoApprove === false) return { answer: "reject", by: "oceancode run --auto", reason: `rejected: --auto approves rule asks only; this one needs a person to approve it (${q.reason})` };
+    return "once";
+  });
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -129,7 +142,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
         io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${e.text}\n`);
         break;
       case "question":
-        io.stderr.write(`oceancode: ${e.question.tool} asks (${e.question.reason}): ${args.auto ? "approved by --auto" : "rejected (run without --auto; rerun with --auto to approve)"}\n`);
+        io.stderr.write(`oceancode: ${e.question.tool} asks (${e.question.reason}): ${questionOutcome(e.question, args.auto)}\n`);
         break;
       default:
         break;
