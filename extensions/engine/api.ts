@@ -416,6 +416,12 @@ export interface EngineHooks {
   readonly loadSession: BailHook<{ id: string }, StoredSession>;
   /** bail: the most recent session for a directory (storage answers). */
   readonly latestSession: BailHook<{ cwd: string }, string>;
+  /**
+   * bail (fail-closed): claim a session for this process before it is opened or created, so one
+   * process writes a session at a time. The storage extension answers with a lock; no tap means no lock.
+   * A `refused` answer (or a throwing tap) makes openSession fail with OC_ERR_SESSION_BUSY.
+   */
+  readonly claimSession: BailHook<SessionClaimRequest, SessionClaim>;
 }
 
 // ---------------------------------------------------------------- the service
@@ -440,8 +446,12 @@ export interface EngineService {
   createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session>;
   /** The model's catalogue entry, loading its provider first (unknown models get defaults). */
   describeModel(id: string): Promise<ModelInfo>;
-  /** Reopen a session (from memory, else through loadSession). */
-  openSession(id: string): Promise<Session>;
+  /**
+   * Reopen a session (from memory, else through loadSession), claiming it for this process first.
+   * Held by another process: throws an error with code OC_ERR_SESSION_BUSY (see isSessionBusy), or with
+   * `wait`, waits its turn.
+   */
+  openSession(id: string, opts?: { wait?: boolean }): Promise<Session>;
   latestSessionId(cwd: string): Promise<string | undefined>;
   /** Run one user prompt to the end of its turn (and any continuations). */
   prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
@@ -458,4 +468,25 @@ export interface EngineService {
   /** Subscribe to every session's events (hosts, meters). Returns an unsubscribe. */
   subscribe(listener: (e: SessionEvent) => void): () => void;
   closeSession(session: Session, reason: string): Promise<void>;
+}
+
+/** What claimSession taps are asked. */
+export interface SessionClaimRequest {
+  id: string;
+  /** wait for another holder to let go instead of refusing */
+  wait: boolean;
+}
+
+/** A claim: held until release(), or refused with a message naming the holder. */
+export type SessionClaim = { release(): Promise<void> } | { refused: string };
+
+export const SESSION_BUSY = "OC_ERR_SESSION_BUSY" as const;
+
+/** The error openSession throws when another process holds the session; recognised by its code. */
+export function sessionBusyError(message: string): Error & { code: typeof SESSION_BUSY } {
+  return Object.assign(new Error(message), { code: SESSION_BUSY });
+}
+
+export function isSessionBusy(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === SESSION_BUSY;
 }

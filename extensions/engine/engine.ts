@@ -37,6 +37,8 @@ import {
   type TurnEndReason,
   type TurnResult,
   type Usage,
+  type SessionClaim,
+  sessionBusyError,
 } from "./api.js";
 import { createEngineHooks } from "./hooks.js";
 import { Tools, Providers } from "./registries.js";
@@ -77,6 +79,8 @@ export class Engine implements EngineService {
   readonly providers = new Providers();
   readonly models: Catalogue;
   private readonly sessions = new Map<string, Session>();
+  /** sessions this process has claimed (claimSession): kept while the session is open, even when idle rows leave memory */
+  private readonly claims = new Map<string, SessionClaim | undefined>();
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private questionHandler?: QuestionHandler;
   private readonly providerLoads = new Map<string, Promise<Provider | undefined>>();
@@ -110,16 +114,30 @@ export class Engine implements EngineService {
     // load the model's provider now so hosts and meters see its catalogue entry before the first prompt;
     // a missing provider is reported when the prompt runs
     await this.describeModel(o.model).catch(() => undefined);
+    await this.claim(info.id, false);
     this.sessions.set(info.id, session);
     await this.hooks.sessionStart.call({ session, source: "startup" });
     return session;
   }
 
-  async openSession(id: string): Promise<Session> {
+  /** Claim a session for this process (kept until closeSession, or the process ends). */
+  private async claim(id: string, wait: boolean): Promise<void> {
+    if (this.claims.has(id)) return;
+    const c = await this.hooks.claimSession.call({ id, wait });
+    if (c && "refused" in c) throw sessionBusyError(c.refused);
+    this.claims.set(id, c);
+  }
+
+  async openSession(id: string, opts: { wait?: boolean } = {}): Promise<Session> {
     const open = this.sessions.get(id);
     if (open) return open;
+    // claimed before it is read, so what we load is what the last holder left
+    await this.claim(id, opts.wait === true);
     const stored = await this.hooks.loadSession.call({ id });
-    if (!stored) throw new Error(`no session '${id}' (see oceancode sessions)`);
+    if (!stored) {
+      await this.release(id);
+      throw new Error(`no session '${id}' (see oceancode sessions)`);
+    }
     const last = stored.rows[stored.rows.length - 1];
     const session: Session = {
       info: stored.info,
@@ -143,6 +161,13 @@ export class Engine implements EngineService {
   async closeSession(session: Session, reason: string): Promise<void> {
     await this.hooks.sessionEnd.call({ session, reason });
     this.sessions.delete(session.info.id);
+    await this.release(session.info.id);
+  }
+
+  private async release(id: string): Promise<void> {
+    const c = this.claims.get(id);
+    this.claims.delete(id);
+    if (c && "release" in c) await c.release().catch(() => undefined);
   }
 
   /** A session idle past the limit leaves memory; openSession reloads it through storage. */

@@ -20,6 +20,8 @@ import type {
   ToolResult,
   TurnContext,
   TurnRecord,
+  SessionClaim,
+  SessionClaimRequest,
 } from "./api.js";
 
 export function createEngineHooks(): EngineHooks {
@@ -45,5 +47,10 @@ export function createEngineHooks(): EngineHooks {
     afterTurn: new ParallelHook<TurnRecord>("engine.afterTurn", "parallel: a turn ended"),
     loadSession: new BailHook<{ id: string }, StoredSession>("engine.loadSession", "bail: reopen a stored session"),
     latestSession: new BailHook<{ cwd: string }, string>("engine.latestSession", "bail: the latest session id for a directory"),
+    claimSession: new BailHook<SessionClaimRequest, SessionClaim>(
+      "engine.claimSession",
+      "bail (fail-closed): claim a session for this process (one writer per session)",
+      (tap, e) => ({ refused: `extension '${tap}' failed while claiming the session (${e instanceof Error ? e.message : String(e)})` }),
+    ),
   });
 }

@@ -4,6 +4,7 @@
  */
 import type { EngineService } from "../engine/api.js";
 import type { SqliteStore } from "./store.js";
+import { acquireSessionLock, SessionBusyError } from "./lock.js";
 
 export function tapEngine(engine: EngineService, store: SqliteStore, name: string): void {
   const h = engine.hooks;
@@ -17,4 +18,13 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
   });
   h.loadSession.tap({ name }, ({ id }) => store.loadSession(id));
   h.latestSession.tap({ name }, ({ cwd }) => store.latestSessionId(cwd));
+  // one process writes a session at a time: the lock dies with its process, so a kill -9 never leaves it stuck
+  h.claimSession.tap({ name }, async ({ id, wait }) => {
+    try {
+      return await acquireSessionLock(store.dbPath, id, { wait });
+    } catch (e) {
+      if (e instanceof SessionBusyError) return { refused: e.message };
+      throw e;
+    }
+  });
 }

@@ -5,6 +5,8 @@ export interface RunArgs {
   continue: boolean;
   session?: string;
   auto: boolean;
+  /** wait for another process holding the session instead of refusing */
+  wait: boolean;
   tideline?: string;
   maxSteps?: string;
   prompt: string;
@@ -14,13 +16,13 @@ export interface RunArgs {
 export class UsageError extends Error {}
 
 export const RUN_USAGE =
-  "usage: oceancode run [--model <provider/model>] [--format text|json] [--continue | --session <id>] [--auto] [--tideline <pct>%|<limit>|default] [--max-steps <n>] <message…>";
+  "usage: oceancode run [--model <provider/model>] [--format text|json] [--continue | --session <id>] [--wait] [--auto] [--tideline <pct>%|<limit>|default] [--max-steps <n>] <message…>";
 
 const VALUE_FLAGS = new Set(["--model", "-m", "--format", "--session", "-s", "--tideline", "--shelve", "--max-steps"]);
-const BOOL_FLAGS = new Set(["--continue", "-c", "--auto"]);
+const BOOL_FLAGS = new Set(["--continue", "-c", "--auto", "--wait"]);
 
 export function parseRunArgs(argv: string[]): RunArgs {
-  const out: RunArgs = { format: "text", continue: false, auto: false, prompt: "", warnings: [] };
+  const out: RunArgs = { format: "text", continue: false, auto: false, wait: false, prompt: "", warnings: [] };
   const words: string[] = [];
   let i = 0;
   for (; i < argv.length; i++) {
@@ -47,6 +49,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     }
     if (BOOL_FLAGS.has(flag)) {
       if (flag === "--continue" || flag === "-c") out.continue = true;
+      else if (flag === "--wait") out.wait = true;
       else out.auto = true;
       continue;
     }

@@ -5,7 +5,7 @@
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -78,21 +78,22 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
 
   let session: Session;
   try {
-    if (args.session) session = await engine.openSession(args.session);
+    if (args.session) session = await engine.openSession(args.session, { wait: args.wait });
     else if (args.continue) {
       const id = await engine.latestSessionId(kernel.paths.project);
       if (!id) {
         io.stderr.write(`oceancode run: --continue: no earlier session in ${kernel.paths.project}\n`);
         return 1;
       }
-      session = await engine.openSession(id);
+      session = await engine.openSession(id, { wait: args.wait });
     } else {
       const model = args.model ?? (kernel.config.get("model") as string | undefined) ?? io.env.OC_MODEL ?? DEFAULT_MODEL_ID;
       session = await engine.createSession({ cwd: kernel.paths.project, model, overrides });
     }
   } catch (e) {
     io.stderr.write(`oceancode run: ${(e as Error).message}\n`);
-    return 1;
+    // another process holds the session: a usage-level refusal the caller can retry (or pass --wait)
+    return isSessionBusy(e) ? 2 : 1;
   }
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;

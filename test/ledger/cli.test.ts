@@ -209,7 +209,7 @@ describe("config: aliases and removed keys", () => {
 
   it("a bad tideline value names the file and key", () => {
     sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { percent: 140 } } }));
-    const r = cli("inspect");
+    const r = cli("sessions");
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/oceancode\.json.*ledger\.tideline\.percent/);
   });
