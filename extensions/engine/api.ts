@@ -342,6 +342,8 @@ export interface Question {
   subject: string;
   reason: string;
   rule?: string;
+  /** the rule an "always" answer saves (the ask's `always`), shown to the user before they answer */
+  always?: string;
 }
 export type Answer = "once" | "always" | "reject";
 export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answer>;

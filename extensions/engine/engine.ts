@@ -465,7 +465,7 @@ export class Engine implements EngineService {
     if (decision.updatedInput) input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
     if (input !== call.input) ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
     if (decision.action === "ask") {
-      const question = { sessionId: sid, tool: call.name, subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input), reason: decision.reason, rule: decision.rule };
+      const question = { sessionId: sid, tool: call.name, subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input), reason: decision.reason, rule: decision.rule, ...(decision.always ? { always: decision.always } : {}) };
       let answer: Answer = "reject";
       if (this.questionHandler) {
         try {

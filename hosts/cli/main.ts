@@ -10,7 +10,7 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
-type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }) => Promise<number>;
+type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }) => Promise<number>;
 
 const HOST_COMMANDS: Array<{ name: string; usage: string; summary: string; module: string }> = [
   { name: "run", usage: "oceancode run [flags] <message…>", summary: "one headless session turn, then exit", module: "../run/main.js" },
@@ -23,6 +23,8 @@ interface Globals {
   db?: string;
   listen?: string;
   tui?: string;
+  /** -m/--model before any command: the pager's model (handed on to a command that follows) */
+  model?: string;
   help: boolean;
   version: boolean;
 }
@@ -35,9 +37,11 @@ const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
   "--listen": "listen",
   "--tui": "tui",
 };
+/** value flags that are global only before the command word (after it they are the command's own) */
+const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model" };
 
 function usageLine(): string {
-  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-v] [<command> [args…]]";
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-v] [<command> [args…]]";
 }
 
 /**
@@ -61,10 +65,11 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
     }
     const eq = a.indexOf("=");
     const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    if (flag in GLOBAL_VALUE_FLAGS) {
+    const key = GLOBAL_VALUE_FLAGS[flag] ?? (sub ? undefined : LEADING_VALUE_FLAGS[flag]);
+    if (key) {
       const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) return { globals, sub, rest, error: `${flag} needs a value` };
-      (globals as unknown as Record<string, unknown>)[GLOBAL_VALUE_FLAGS[flag]!] = v;
+      if (v === undefined || v === "") return { globals, sub, rest, error: `${flag} needs a value` };
+      (globals as unknown as Record<string, unknown>)[key] = v;
       continue;
     }
     if (a === "-v" || a === "--verbose") {
@@ -136,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
     ];
     const width = Math.max(...all.map((c) => c.name.length));
     for (const c of all) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
-    lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -v/--verbose  --version  --help");
+    lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -m/--model <provider/model>  -v/--verbose  --version  --help");
     process.stdout.write(`${lines.join("\n")}\n`);
     return 0;
   }
@@ -157,13 +162,15 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("oceancode: Ocean pager is not available in this build; use oceancode run\n");
         return 2;
       }
-      return await pager.main(kernel, rest, io, { listen: globals.listen });
+      return await pager.main(kernel, rest, io, { listen: globals.listen, model: globals.model });
     }
+    // `oceancode -m x run …` means `oceancode run -m x …`
+    const args = globals.model !== undefined ? ["--model", globals.model, ...rest] : rest;
     if (host) {
       const mod = (await import(host.module)) as { main: HostMain };
-      return await mod.main(kernel, rest, io, { listen: globals.listen });
+      return await mod.main(kernel, args, io, { listen: globals.listen });
     }
-    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...rest] : rest, io);
+    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...args] : args, io);
     if (code === undefined) {
       process.stderr.write(`oceancode: unknown command '${sub}'\n${usageLine()}\n(see oceancode --help)\n`);
       return 2;

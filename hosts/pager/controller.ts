@@ -10,7 +10,8 @@ import type { SlashEntry } from "./components/dialogs.js";
 import type { MeterView } from "./format.js";
 import { parseSlash } from "./composer-model.js";
 import { buildMeter, type TidelineService } from "./meter.js";
-import { PagerStore, rowsToItems } from "./store.js";
+import { PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
+import { visibleLine } from "../terminal/sanitize.js";
 
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
@@ -55,7 +56,6 @@ export class PagerController implements PagerActions {
       () =>
         new Promise<Answer>((resolve) => {
           if (signal.aborted) return resolve("reject");
-          const entry = { question: q, resolve };
           const onAbort = () => {
             if (this.store.question === entry) {
               this.store.question = undefined;
@@ -63,14 +63,16 @@ export class PagerController implements PagerActions {
             }
             resolve("reject");
           };
-          signal.addEventListener("abort", onAbort, { once: true });
-          this.store.question = {
-            question: q,
+          // the prompt shows a display-safe copy; the engine keeps its own question
+          const entry: PendingQuestion = {
+            question: safeQuestion(q),
             resolve: (a) => {
               signal.removeEventListener("abort", onAbort);
               resolve(a);
             },
           };
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.store.question = entry;
           this.store.changed();
         }),
     );
@@ -79,7 +81,8 @@ export class PagerController implements PagerActions {
   }
 
   slashCommands(): SlashEntry[] {
-    return this.kernel.slashCommands();
+    // names and summaries come from extensions' manifests: shown, so made safe like any other text
+    return this.kernel.slashCommands().map((c) => ({ name: visibleLine(c.name), summary: visibleLine(c.summary), ...(c.usage !== undefined ? { usage: visibleLine(c.usage) } : {}) }));
   }
 
   meter(): MeterView {
@@ -192,7 +195,8 @@ export class PagerController implements PagerActions {
       pick: (title: string, items: PickItem[], selected?: string) =>
         new Promise<string | undefined>((resolve) => {
           const index = Math.max(0, items.findIndex((i) => i.id === selected));
-          self.store.picker = { title, items, index, resolve };
+          const shown = items.map((i) => ({ ...i, label: visibleLine(i.label) }));
+          self.store.picker = { title: visibleLine(title), items: shown, index, resolve };
           self.store.changed();
         }),
     };

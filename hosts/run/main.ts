@@ -4,15 +4,32 @@
  * rejects and tells the model why). Exit codes: 0 done, 1 error, 2 usage.
  */
 import type { Kernel } from "../../kernel/kernel.js";
-import type { CommandIO } from "../../kernel/api.js";
+import type { CommandIO, Logger } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
+import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let data = "";
   stdin.setEncoding("utf8");
   for await (const chunk of stdin) data += chunk as string;
   return data;
+}
+
+/**
+ * Text mode writes for a person at a terminal, so untrusted text (model text, tool names and inputs,
+ * results, notices, kernel and extension log lines) goes through the terminal sanitizer: an escape
+ * sequence prints as `␛]52;…` instead of acting. --format json keeps the exact text on stdout (JSON
+ * escapes it); what goes to stderr is for people in both formats.
+ */
+function sanitizingLogger(verbose: boolean, stderr: NodeJS.WritableStream): Logger {
+  const w = (lvl: string, m: string) => stderr.write(`oceancode: ${lvl}${visible(m)}\n`);
+  return {
+    debug: (m) => void (verbose && w("", m)),
+    info: (m) => void (verbose && w("", m)),
+    warn: (m) => w("warning: ", m),
+    error: (m) => w("error: ", m),
+  };
 }
 
 /** Sub-services a run may use when their extensions are present (types are structural, never imported code). */
@@ -35,7 +52,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     io.stdout.write(`${RUN_USAGE}\n`);
     return 0;
   }
-  for (const w of args.warnings) io.stderr.write(`oceancode run: warning: ${w}\n`);
+  for (const w of args.warnings) io.stderr.write(`oceancode run: warning: ${visible(w)}\n`);
   let prompt = args.prompt;
   if (!io.stdin.isTTY) {
     const piped = await readStdin(io.stdin);
@@ -53,6 +70,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     io.env.OC_MAX_STEPS = args.maxSteps;
   }
 
+  const json = args.format === "json";
+  kernel.setLogger(sanitizingLogger(io.verbose, io.stderr)); // stderr is for people in both formats
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const overrides: Record<string, unknown> = {};
@@ -62,7 +81,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       try {
         t.parseSpec?.(args.tideline);
       } catch (e) {
-        io.stderr.write(`oceancode run: ${(e as Error).message}\n${RUN_USAGE}\n`);
+        io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n${RUN_USAGE}\n`);
         return 2;
       }
     } else io.stderr.write("oceancode run: warning: --tideline ignored: the tideline extension is not enabled\n");
@@ -84,7 +103,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       session = await engine.createSession({ cwd: kernel.paths.project, model, overrides });
     }
   } catch (e) {
-    io.stderr.write(`oceancode run: ${(e as Error).message}\n`);
+    io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
     return 1;
   }
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
@@ -101,8 +120,12 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   };
   process.on("SIGINT", onSigint);
 
-  const json = args.format === "json";
   let lastWasText = false;
+  const text = new VisibleStream();
+  const endText = () => {
+    const held = text.end();
+    if (held) io.stdout.write(held);
+  };
   const onEvent = (e: SessionEvent) => {
     if (json) {
       io.stdout.write(`${JSON.stringify(e)}\n`);
@@ -110,26 +133,27 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     }
     switch (e.type) {
       case "text_delta":
-        io.stdout.write(e.text);
+        io.stdout.write(text.push(e.text));
         lastWasText = true;
         break;
       case "tool_call_start":
+        endText();
         if (lastWasText) io.stdout.write("\n");
         lastWasText = false;
-        io.stderr.write(`▸ ${e.call.name} ${JSON.stringify(e.call.input).slice(0, 200)}\n`);
+        io.stderr.write(`▸ ${visibleLine(`${e.call.name} ${JSON.stringify(e.call.input).slice(0, 200)}`)}\n`);
         break;
       case "tool_call_end":
         if (e.result.isError) {
           // the last line says most (bash ends with "exit code: N"; errors are one line)
           const lines = e.result.content.trimEnd().split("\n");
-          io.stderr.write(`  ✗ ${lines[lines.length - 1]!.slice(0, 200)}\n`);
+          io.stderr.write(`  ✗ ${visible(lines[lines.length - 1]!.slice(0, 200))}\n`);
         }
         break;
       case "notice":
-        io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${e.text}\n`);
+        io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${visible(e.text)}\n`);
         break;
       case "question":
-        io.stderr.write(`oceancode: ${e.question.tool} asks (${e.question.reason}): ${args.auto ? "approved by --auto" : "rejected (run without --auto; rerun with --auto to approve)"}\n`);
+        io.stderr.write(`oceancode: ${visibleLine(`${e.question.tool} asks (${e.question.reason})`)}: ${args.auto ? "approved by --auto" : "rejected (run without --auto; rerun with --auto to approve)"}\n`);
         break;
       default:
         break;
@@ -142,6 +166,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   } finally {
     process.off("SIGINT", onSigint);
   }
+  if (!json) endText();
   if (!json && lastWasText) io.stdout.write("\n");
   await engine.closeSession(session, "exit");
   io.stderr.write(`session: ${session.info.id}\n`);
