@@ -13,14 +13,22 @@ import { EVIL_TEXT, EVIL_TOOL_COMMAND, EVIL_TOOL_NAME, EVIL_TOOL_OUTPUT, writeEv
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
-afterEach(() => {
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterEach(async () => {
   t?.close();
-  sb?.cleanup();
+  // the killed pager may still be finishing a ledger write: retry the removal briefly
+  for (let i = 0; sb && i < 10; i++) {
+    try {
+      sb.cleanup();
+      break;
+    } catch {
+      await pause(100);
+    }
+  }
   t = undefined;
   sb = undefined;
 });
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const title = (p: Pty) => p.tmux("display", "-p", "-t", p.name, "#{pane_title}").trim();
 const buffers = (p: Pty) => p.tmux("list-buffers").trim();
 
