@@ -10,8 +10,8 @@ import type { SlashEntry } from "./components/dialogs.js";
 import type { MeterView } from "./format.js";
 import { parseSlash } from "./composer-model.js";
 import { buildMeter, type TidelineService } from "./meter.js";
-import { PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
-import { visibleLine } from "../terminal/sanitize.js";
+import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
+import { visible, visibleLine } from "../terminal/sanitize.js";
 
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
@@ -122,11 +122,14 @@ export class PagerController implements PagerActions {
     const ac = new AbortController();
     this.running = ac;
     s.busy = true;
+    s.noticesThisPrompt = [];
     s.changed();
     try {
       const r = await this.engine.prompt(this.session, text, { signal: ac.signal });
-      if (r.error) s.post({ kind: "notice", level: "error", text: r.error });
-      else if (r.reason === "blocked") s.post({ kind: "notice", level: "warn", text: "the prompt was blocked" });
+      // the engine usually said it already (an error or blocked notice; "stopped" for an abort): once is enough
+      const told = r.reason === "aborted" || (r.error !== undefined && s.noticesThisPrompt.some((n) => n.includes(visible(r.error!))));
+      if (r.error && !told) s.post({ kind: "notice", level: "error", text: r.error });
+      else if (r.reason === "blocked" && !r.error) s.post({ kind: "notice", level: "warn", text: "the prompt was blocked" });
     } catch (e) {
       s.post({ kind: "notice", level: "error", text: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -185,7 +188,7 @@ export class PagerController implements PagerActions {
         self.store.sessionId = next.info.id;
         self.store.model = next.info.model;
         self.store.totals = next.totals;
-        self.store.gaugeTokens = 0;
+        self.store.gaugeTokens = lastGauge(next.rows);
         self.store.post({ kind: "notice", level: "info", text: `resumed ${next.info.id} (${next.totals.turns} turns; the last rows follow)` });
         for (const it of rowsToItems(next.rows)) self.store.add(it);
         self.store.changed();

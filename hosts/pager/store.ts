@@ -113,6 +113,8 @@ export class PagerStore {
   picker?: PickerState;
   /** index into `tools` while the output viewer is open */
   viewer?: { tool: number; scroll: number };
+  /** the (display) texts of the notices shown since the current prompt was sent */
+  noticesThisPrompt: string[] = [];
   private nextId = 1;
   private version = 0;
   private listeners = new Set<() => void>();
@@ -197,10 +199,12 @@ export class PagerStore {
         else if (e.reason === "step_cap") this.add({ kind: "notice", level: "warn", text: "stopped: step cap reached" });
         else if (e.reason === "max_tokens") this.add({ kind: "notice", level: "warn", text: "stopped: the model hit its output limit" });
         break;
-      case "notice":
+      case "notice": {
         this.flush(false);
-        this.add({ kind: "notice", level: e.level, text: e.text });
+        const it = this.add({ kind: "notice", level: e.level, text: e.text });
+        if (it.kind === "notice") this.noticesThisPrompt.push(it.text);
         break;
+      }
       case "question": {
         const verb = e.answer === "reject" ? "rejected" : e.answer === "always" ? "allowed always" : "allowed once";
         this.add({ kind: "notice", level: e.answer === "reject" ? "warn" : "info", text: `${verb}: ${e.question.tool} ${firstLine(e.question.subject)}` });
@@ -214,6 +218,15 @@ export class PagerStore {
 function firstLine(s: string): string {
   const l = s.split("\n")[0] ?? "";
   return l.length > 60 ? `${l.slice(0, 59)}…` : l;
+}
+
+/** The window size after a reopened session's last step, from its usage (the gauge until the next step). */
+export function lastGauge(rows: readonly Row[]): number {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const r = rows[i]!;
+    if (r.role === "assistant" && r.usage) return r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens + r.usage.outputTokens;
+  }
+  return 0;
 }
 
 /** Items for the tail of a reopened session's history (the last `limit` rows only). */

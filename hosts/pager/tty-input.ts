@@ -16,6 +16,8 @@ export const PASTE_END = "\x1b[201~";
 export const PASTE_TOKEN = PASTE_START;
 /** How long a partial start marker at the end of a chunk waits for the rest before it counts as typed. */
 const PARTIAL_MARKER_MS = 30;
+/** Gap between escapes that arrived in one chunk, so ink reads each as its own key (esc esc). */
+const ESC_GAP_MS = 15;
 
 /** The pasted texts waiting for their token to reach the key handler. */
 export class PasteQueue {
@@ -56,6 +58,9 @@ export class PagerInput extends Readable {
   /** a chunk's tail that may be the start of a marker */
   private held = "";
   private timer: NodeJS.Timeout | undefined;
+  /** output waiting behind a spaced-out escape, in order */
+  private readonly queue: string[] = [];
+  private gapTimer: NodeJS.Timeout | undefined;
   private readonly onData = (d: string | Buffer) => this.feed(typeof d === "string" ? d : d.toString("utf8"));
 
   constructor(private readonly tty: TtyIn) {
@@ -84,6 +89,7 @@ export class PagerInput extends Readable {
   /** Stop reading the terminal. */
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.gapTimer) clearTimeout(this.gapTimer);
     this.tty.off("data", this.onData);
     this.tty.pause();
   }
@@ -126,13 +132,35 @@ export class PagerInput extends Readable {
         s = s.slice(end + PASTE_END.length);
       }
     }
-    if (out) this.push(out);
+    if (out) this.deliver(out);
+  }
+
+  /**
+   * Hand text to ink. Escapes that came in one chunk ("esc esc" from a busy link or automation) are
+   * spaced out: ink would read ESC ESC as one (meta+escape) key.
+   */
+  private deliver(text: string): void {
+    if (/^\x1b\x1b+$/.test(text)) this.queue.push(...text);
+    else this.queue.push(text);
+    if (!this.gapTimer) this.drain();
+  }
+
+  private drain(): void {
+    this.gapTimer = undefined;
+    while (this.queue.length) {
+      const next = this.queue.shift()!;
+      this.push(next);
+      if (next === "\x1b" && this.queue.length) {
+        this.gapTimer = setTimeout(() => this.drain(), ESC_GAP_MS);
+        return;
+      }
+    }
   }
 
   private flushHeld(): void {
     this.timer = undefined;
     const h = this.held;
     this.held = "";
-    if (h) this.push(h);
+    if (h) this.deliver(h);
   }
 }

@@ -19,9 +19,10 @@ function harness() {
   const store = new PagerStore();
   store.sessionId = "s1";
   const submitted: string[] = [];
+  const aborts: number[] = [];
   const actions: PagerActions = {
     submit: (t) => void submitted.push(t),
-    abort: () => undefined,
+    abort: () => void aborts.push(Date.now()),
     exit: () => undefined,
     slashCommands: () => [
       { name: "hello-world", summary: "a command that sorts before help" },
@@ -37,7 +38,7 @@ function harness() {
   const app = render(<PagerApp store={store} actions={actions} color={false} pastes={input.pastes} />);
   input.on("data", (d: string) => app.stdin.write(d));
   const type = (s: string) => tty.emit("data", s);
-  return { store, submitted, app, type, input };
+  return { store, submitted, aborts, app, type, input };
 }
 
 let cleanup: (() => void) | undefined;
@@ -91,6 +92,19 @@ describe("typing arrives in chunks", () => {
     h.type("three\r");
     await tick();
     expect(h.submitted).toEqual(["one\ntwo\nthree"]);
+  });
+});
+
+describe("esc esc in one chunk", () => {
+  it("two escapes that arrive together still stop the running turn", async () => {
+    const h = harness();
+    cleanup = h.app.unmount;
+    h.store.apply({ type: "turn_start", sessionId: "s1", turn: 1, text: "long" });
+    await tick();
+    h.type("\x1b\x1b");
+    await tick(120);
+    expect(h.aborts.length).toBe(1);
+    expect(h.app.lastFrame()).toContain("stopping…");
   });
 });
 
