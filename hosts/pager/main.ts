@@ -59,7 +59,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   if (opts.listen) ctl.store.post({ kind: "notice", level: "warn", text: `--listen ${opts.listen}: the HTTP listener is not available yet; the pager runs without it` });
   if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
 
-  // bracketed paste: pasted text arrives between markers, so a newline in it is not an Enter (input.ts)
+  // bracketed paste: pasted text arrives between markers, so a newline in it is not an Enter (tty-input.ts)
   out.write(BRACKETED_PASTE_ON);
   const pasteOff = () => out.write(BRACKETED_PASTE_OFF);
   process.once("exit", pasteOff);

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
 import { hasTmux, startPty, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
@@ -104,6 +104,18 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
       await t.waitFor("ok: hi");
     });
   }
+});
+
+describe("-m/--model before the command word", () => {
+  it("is handed to run; without a value it is a usage error", () => {
+    sb = makeSandbox();
+    const r = runCli(["--dir", sb.project, "-m", "scripted/echo", "run", "hi"], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe("ok: hi");
+    const bad = runCli(["--dir", sb.project, "--model"], { env: sb.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--model needs a value");
+  });
 });
 
 describe.skipIf(!hasTmux())("permission prompt: the rule `a` saves", () => {
