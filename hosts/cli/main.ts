@@ -8,6 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
+import { visible } from "../terminal/sanitize.js";
+import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
 type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }) => Promise<number>;
@@ -108,14 +110,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (error) {
-    process.stderr.write(`oceancode: ${error}\n${usageLine()}\n`);
+    process.stderr.write(`oceancode: ${visible(error)}\n${usageLine()}\n`);
     return 2;
   }
   if (globals.tui !== undefined && globals.tui !== "pager") {
     process.stderr.write(
       globals.tui === "ocean"
         ? "oceancode: the native TUI was removed; oceancode starts Ocean pager\n"
-        : `oceancode: unknown --tui '${globals.tui}' (only 'pager' is accepted)\n`,
+        : `oceancode: unknown --tui '${visible(globals.tui)}' (only 'pager' is accepted)\n`,
     );
     return 2;
   }
@@ -142,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
     const width = Math.max(...all.map((c) => c.name.length));
     for (const c of all) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
     lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -m/--model <provider/model>  -v/--verbose  --version  --help");
-    process.stdout.write(`${lines.join("\n")}\n`);
+    process.stdout.write(`${visible(lines.join("\n"))}\n`); // summaries come from extensions' manifests
     return 0;
   }
   const io: CommandIO = {
@@ -170,9 +172,12 @@ async function main(argv: string[]): Promise<number> {
       const mod = (await import(host.module)) as { main: HostMain };
       return await mod.main(kernel, args, io, { listen: globals.listen });
     }
-    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...args] : args, io);
+    // an extension command's output is untrusted text too: shown safely on a terminal, exact when redirected
+    const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout), stderr: terminalSafe(io.stderr) };
+    kernel.setLogger(sanitizingLogger(globals.verbose, process.stderr));
+    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...args] : args, cmdIo);
     if (code === undefined) {
-      process.stderr.write(`oceancode: unknown command '${sub}'\n${usageLine()}\n(see oceancode --help)\n`);
+      process.stderr.write(`oceancode: unknown command '${visible(sub)}'\n${usageLine()}\n(see oceancode --help)\n`);
       return 2;
     }
     return code;
@@ -188,7 +193,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`oceancode: internal error: ${String(e)}\n`);
+    process.stderr.write(`oceancode: internal error: ${visible(String(e))}\n`);
     process.exitCode = 1;
   },
 );

@@ -4,32 +4,17 @@
  * rejects and tells the model why). Exit codes: 0 done, 1 error, 2 usage.
  */
 import type { Kernel } from "../../kernel/kernel.js";
-import type { CommandIO, Logger } from "../../kernel/api.js";
+import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
+import { sanitizingLogger } from "../terminal/writer.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let data = "";
   stdin.setEncoding("utf8");
   for await (const chunk of stdin) data += chunk as string;
   return data;
-}
-
-/**
- * Text mode writes for a person at a terminal, so untrusted text (model text, tool names and inputs,
- * results, notices, kernel and extension log lines) goes through the terminal sanitizer: an escape
- * sequence prints as `␛]52;…` instead of acting. --format json keeps the exact text on stdout (JSON
- * escapes it); what goes to stderr is for people in both formats.
- */
-function sanitizingLogger(verbose: boolean, stderr: NodeJS.WritableStream): Logger {
-  const w = (lvl: string, m: string) => stderr.write(`oceancode: ${lvl}${visible(m)}\n`);
-  return {
-    debug: (m) => void (verbose && w("", m)),
-    info: (m) => void (verbose && w("", m)),
-    warn: (m) => w("warning: ", m),
-    error: (m) => w("error: ", m),
-  };
 }
 
 /** Sub-services a run may use when their extensions are present (types are structural, never imported code). */
@@ -71,7 +56,10 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   }
 
   const json = args.format === "json";
-  kernel.setLogger(sanitizingLogger(io.verbose, io.stderr)); // stderr is for people in both formats
+  // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
+  // notices, log lines) is made visible first (hosts/terminal). --format json keeps the exact text on
+  // stdout (JSON escapes it); stderr is for people in both formats.
+  kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const overrides: Record<string, unknown> = {};

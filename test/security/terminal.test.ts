@@ -11,6 +11,9 @@ import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
 import { colourCodes, hasTmux, startPty, type Pty } from "../helpers/pty.js";
 import { EVIL_TEXT, EVIL_TOOL_COMMAND, EVIL_TOOL_NAME, EVIL_TOOL_OUTPUT, writeEvilScript } from "./terminal-fixtures.js";
 
+/** anything a terminal could act on: C0 but \t \n, DEL, C1, bidi controls */
+const ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -124,5 +127,31 @@ describe.skipIf(!hasTmux())("pager: untrusted text reaches the terminal as text"
     t.send("n");
     await t.waitFor("asked");
     expect(title(t)).toBe(before);
+  });
+
+  it("an extension command (export --md) shows the transcript's escapes as text on a terminal; redirected it is exact", async () => {
+    sb = makeSandbox();
+    writeEvilScript(sb, "evil.json");
+    const r = runCli(["--dir", sb.project, "run", "--model", "scripted/evil.json", "go"], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    const id = /session: (\S+)/.exec(r.stderr)?.[1] ?? "";
+    const piped = runCli(["--dir", sb.project, "export", id, "--md"], { env: sb.env });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain(EVIL_TEXT);
+    const out = path.join(sb.home, "export-on-terminal.txt");
+    t = startPty({ command: "/bin/sh", args: ["-c", `'${process.execPath}' '${CLI}' --dir '${sb.project}' export ${id} --md; echo EXPORT-DONE`], env: sb.env, cwd: sb.project, cols: 250, rows: 60 });
+    t.tmux("set-option", "-s", "set-clipboard", "on");
+    const before = title(t);
+    const screen = await t.waitFor("EXPORT-DONE", 20_000, { inHistory: true });
+    expect(title(t)).toBe(before);
+    expect(buffers(t)).toBe("");
+    expect(screen).toContain("BEFORE-MARK ␛]52;c;SU5KRUNURUQ=␇ ␛]0;PWNED-TITLE-0␇");
+    expect(screen).toContain("TOOL-START ␛]52;c;VE9PTA==␇");
+    expect(colourCodes(t.styled())).toEqual([]);
+    // the same command into a file (not a terminal) keeps the bytes
+    const f = runCli(["--dir", sb.project, "export", id, "--md", "--out", out], { env: sb.env });
+    expect(f.code, f.stderr).toBe(0);
+    expect(fs.readFileSync(out, "utf8")).toContain(EVIL_TEXT);
+    expect(screen).not.toMatch(ACTIVE);
   });
 });
