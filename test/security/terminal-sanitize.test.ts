@@ -1,6 +1,8 @@
 /** The host sanitizer: every control and escape sequence family becomes visible text; text stays text. */
 import { describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
 import { hasControls, visible, visibleLine, VisibleStream } from "../../hosts/terminal/sanitize.js";
+import { sanitizingLogger, terminalSafe } from "../../hosts/terminal/writer.js";
 
 const ESC = "\x1b";
 const BEL = "\x07";
@@ -86,5 +88,42 @@ describe("VisibleStream", () => {
     const s = new VisibleStream();
     const out = [s.push(`a${ESC}`), s.push("]52;c;"), s.push(`eA==${BEL}b`), s.end()].join("");
     expect(out).toBe("a␛]52;c;eA==␇b");
+  });
+});
+
+describe("terminalSafe / sanitizingLogger (hosts/terminal/writer.ts)", () => {
+  function sink(isTTY: boolean): { stream: NodeJS.WritableStream; text: () => string } {
+    const parts: string[] = [];
+    const stream = Object.assign(
+      new Writable({
+        write(chunk: Buffer | string, _enc, cb) {
+          parts.push(chunk.toString());
+          cb();
+        },
+      }),
+      { isTTY },
+    );
+    return { stream, text: () => parts.join("") };
+  }
+
+  it("a terminal gets visible text (a UTF-8 character split across writes survives); a pipe gets the exact bytes", async () => {
+    const tty = sink(true);
+    const safe = terminalSafe(tty.stream);
+    expect(safe).not.toBe(tty.stream);
+    const bytes = Buffer.from(`${ESC}]0;t${BEL} é\n`);
+    safe.write(bytes.subarray(0, bytes.length - 2)); // ends inside "é"
+    safe.write(bytes.subarray(bytes.length - 2));
+    await new Promise<void>((r) => safe.end(r));
+    expect(tty.text()).toBe("␛]0;t␇ é\n");
+    const pipe = sink(false);
+    expect(terminalSafe(pipe.stream)).toBe(pipe.stream);
+  });
+
+  it("log lines keep the kernel's format with the message made visible", () => {
+    const err = sink(false);
+    const log = sanitizingLogger(false, err.stream);
+    log.warn(`bad ${ESC}[2J`);
+    log.info("hidden unless verbose");
+    expect(err.text()).toBe("oceancode: warning: bad ␛[2J\n");
   });
 });
