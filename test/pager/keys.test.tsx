@@ -200,6 +200,25 @@ describe("a typed /<known command> runs on Enter whatever the popup shows", () =
   });
 });
 
+describe("permission prompt", () => {
+  it("names the rule `a` saves, before the answer; an ask without one says so", async () => {
+    const h = harness();
+    cleanup = h.app.unmount;
+    h.store.question = { question: { sessionId: "s1", tool: "bash", subject: "git push origin main", reason: "ask rule", always: "bash git push origin main allow" }, resolve: () => undefined };
+    h.store.changed();
+    await tick();
+    expect(h.app.lastFrame()).toContain("a = always allow: bash git push origin main");
+    h.store.question = { question: { sessionId: "s1", tool: "probe", subject: "x", reason: "hook", always: "probe x deny" }, resolve: () => undefined };
+    h.store.changed();
+    await tick();
+    expect(h.app.lastFrame()).toContain("a = always: probe x deny");
+    h.store.question = { question: { sessionId: "s1", tool: "probe", subject: "x", reason: "hook" }, resolve: () => undefined };
+    h.store.changed();
+    await tick();
+    expect(h.app.lastFrame()).toContain("a = always (no rule was offered to save)");
+  });
+});
+
 describe("input helpers", () => {
   it("splitTyped: CR and CR LF are Enter, LF a newline", () => {
     expect(splitTyped("hi\r")).toEqual([{ kind: "text", text: "hi" }, { kind: "enter" }]);
