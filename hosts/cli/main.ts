@@ -67,7 +67,7 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
     }
     const eq = a.indexOf("=");
     const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    const key = GLOBAL_VALUE_FLAGS[flag] ?? (sub ? undefined : LEADING_VALUE_FLAGS[flag]);
+    const key = Object.hasOwn(GLOBAL_VALUE_FLAGS, flag) ? GLOBAL_VALUE_FLAGS[flag] : !sub && Object.hasOwn(LEADING_VALUE_FLAGS, flag) ? LEADING_VALUE_FLAGS[flag] : undefined;
     if (key) {
       const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
       if (v === undefined || v === "") return { globals, sub, rest, error: `${flag} needs a value` };
