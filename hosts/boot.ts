@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
 import { OcError } from "../kernel/errors.js";
+import { visible } from "./terminal/sanitize.js";
 
 /** The package root: dist/hosts/boot.js -> ../.. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -25,19 +26,19 @@ export async function bootKernel(flags: HostFlags, env: NodeJS.ProcessEnv = proc
     tolerant: flags.tolerant,
     bundled: { dir: PACKAGE_ROOT, codeDir: path.join(PACKAGE_ROOT, "dist") },
   });
-  for (const w of kernel.warnings) process.stderr.write(`oceancode: warning: ${w}\n`);
+  for (const w of kernel.warnings) process.stderr.write(`oceancode: warning: ${visible(w)}\n`);
   return kernel;
 }
 
 /** Print an error as one line (stack only with -v) and return the exit code. */
 export function reportError(e: unknown, verbose: boolean): number {
   if (e instanceof OcError) {
-    process.stderr.write(`oceancode: ${e.toLine()}\n`);
+    process.stderr.write(`oceancode: ${visible(e.toLine())}\n`);
     if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
     return e.code === "OC_ERR_USAGE" ? 2 : 1;
   }
   const msg = e instanceof Error ? e.message : String(e);
-  process.stderr.write(`oceancode: error: ${msg}\n`);
+  process.stderr.write(`oceancode: error: ${visible(msg)}\n`);
   if (verbose && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   else process.stderr.write(`oceancode: (run with -v for details)\n`);
   return 1;

@@ -8,9 +8,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
+import { visible } from "../terminal/sanitize.js";
+import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
-type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }) => Promise<number>;
+type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }) => Promise<number>;
 
 const HOST_COMMANDS: Array<{ name: string; usage: string; summary: string; module: string }> = [
   { name: "run", usage: "oceancode run [flags] <message…>", summary: "one headless session turn, then exit", module: "../run/main.js" },
@@ -23,6 +25,8 @@ interface Globals {
   db?: string;
   listen?: string;
   tui?: string;
+  /** -m/--model before any command: the pager's model (handed on to a command that follows) */
+  model?: string;
   help: boolean;
   version: boolean;
 }
@@ -35,9 +39,11 @@ const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
   "--listen": "listen",
   "--tui": "tui",
 };
+/** value flags that are global only before the command word (after it they are the command's own) */
+const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model" };
 
 function usageLine(): string {
-  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-v] [<command> [args…]]";
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-v] [<command> [args…]]";
 }
 
 /**
@@ -61,10 +67,11 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
     }
     const eq = a.indexOf("=");
     const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    if (flag in GLOBAL_VALUE_FLAGS) {
+    const key = Object.hasOwn(GLOBAL_VALUE_FLAGS, flag) ? GLOBAL_VALUE_FLAGS[flag] : !sub && Object.hasOwn(LEADING_VALUE_FLAGS, flag) ? LEADING_VALUE_FLAGS[flag] : undefined;
+    if (key) {
       const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) return { globals, sub, rest, error: `${flag} needs a value` };
-      (globals as unknown as Record<string, unknown>)[GLOBAL_VALUE_FLAGS[flag]!] = v;
+      if (v === undefined || v === "") return { globals, sub, rest, error: `${flag} needs a value` };
+      (globals as unknown as Record<string, unknown>)[key] = v;
       continue;
     }
     if (a === "-v" || a === "--verbose") {
@@ -103,14 +110,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (error) {
-    process.stderr.write(`oceancode: ${error}\n${usageLine()}\n`);
+    process.stderr.write(`oceancode: ${visible(error)}\n${usageLine()}\n`);
     return 2;
   }
   if (globals.tui !== undefined && globals.tui !== "pager") {
     process.stderr.write(
       globals.tui === "ocean"
         ? "oceancode: the native TUI was removed; oceancode starts Ocean pager\n"
-        : `oceancode: unknown --tui '${globals.tui}' (only 'pager' is accepted)\n`,
+        : `oceancode: unknown --tui '${visible(globals.tui)}' (only 'pager' is accepted)\n`,
     );
     return 2;
   }
@@ -136,8 +143,8 @@ async function main(argv: string[]): Promise<number> {
     ];
     const width = Math.max(...all.map((c) => c.name.length));
     for (const c of all) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
-    lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -v/--verbose  --version  --help");
-    process.stdout.write(`${lines.join("\n")}\n`);
+    lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -m/--model <provider/model>  -v/--verbose  --version  --help");
+    process.stdout.write(`${visible(lines.join("\n"))}\n`); // summaries come from extensions' manifests
     return 0;
   }
   const io: CommandIO = {
@@ -157,15 +164,20 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("oceancode: Ocean pager is not available in this build; use oceancode run\n");
         return 2;
       }
-      return await pager.main(kernel, rest, io, { listen: globals.listen });
+      return await pager.main(kernel, rest, io, { listen: globals.listen, model: globals.model });
     }
+    // `oceancode -m x run …` means `oceancode run -m x …`
+    const args = globals.model !== undefined ? ["--model", globals.model, ...rest] : rest;
     if (host) {
       const mod = (await import(host.module)) as { main: HostMain };
-      return await mod.main(kernel, rest, io, { listen: globals.listen });
+      return await mod.main(kernel, args, io, { listen: globals.listen });
     }
-    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...rest] : rest, io);
+    // an extension command's output is untrusted text too: shown safely on a terminal, exact when redirected
+    const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout), stderr: terminalSafe(io.stderr) };
+    kernel.setLogger(sanitizingLogger(globals.verbose, process.stderr));
+    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...args] : args, cmdIo);
     if (code === undefined) {
-      process.stderr.write(`oceancode: unknown command '${sub}'\n${usageLine()}\n(see oceancode --help)\n`);
+      process.stderr.write(`oceancode: unknown command '${visible(sub)}'\n${usageLine()}\n(see oceancode --help)\n`);
       return 2;
     }
     return code;
@@ -181,7 +193,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`oceancode: internal error: ${String(e)}\n`);
+    process.stderr.write(`oceancode: internal error: ${visible(String(e))}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,4 +1,5 @@
 /** The composer's editing model: a text value, a cursor offset, and the prompt history. Pure functions. */
+import { visible } from "../terminal/sanitize.js";
 
 export interface ComposerState {
   value: string;
@@ -11,8 +12,9 @@ export interface ComposerState {
 export const emptyComposer = (histLen = 0): ComposerState => ({ value: "", cursor: 0, hist: histLen, draft: "" });
 
 export function insert(s: ComposerState, text: string): ComposerState {
-  // pasted text: CR/CRLF become newlines; tabs stay
-  const t = text.replace(/\r\n?/g, "\n");
+  // pasted text: CR/CRLF become newlines; tabs stay; other controls and escapes are shown (and sent) as
+  // their visible stand-ins, so what the user sees is what the model gets
+  const t = visible(text.replace(/\r\n?/g, "\n"));
   const value = s.value.slice(0, s.cursor) + t + s.value.slice(s.cursor);
   return { ...s, value, cursor: s.cursor + t.length };
 }

@@ -10,7 +10,8 @@ import type { SlashEntry } from "./components/dialogs.js";
 import type { MeterView } from "./format.js";
 import { parseSlash } from "./composer-model.js";
 import { buildMeter, type TidelineService } from "./meter.js";
-import { PagerStore, rowsToItems } from "./store.js";
+import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
+import { visible, visibleLine } from "../terminal/sanitize.js";
 
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
@@ -55,7 +56,6 @@ export class PagerController implements PagerActions {
       () =>
         new Promise<Answer>((resolve) => {
           if (signal.aborted) return resolve("reject");
-          const entry = { question: q, resolve };
           const onAbort = () => {
             if (this.store.question === entry) {
               this.store.question = undefined;
@@ -63,14 +63,16 @@ export class PagerController implements PagerActions {
             }
             resolve("reject");
           };
-          signal.addEventListener("abort", onAbort, { once: true });
-          this.store.question = {
-            question: q,
+          // the prompt shows a display-safe copy; the engine keeps its own question
+          const entry: PendingQuestion = {
+            question: safeQuestion(q),
             resolve: (a) => {
               signal.removeEventListener("abort", onAbort);
               resolve(a);
             },
           };
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.store.question = entry;
           this.store.changed();
         }),
     );
@@ -79,7 +81,8 @@ export class PagerController implements PagerActions {
   }
 
   slashCommands(): SlashEntry[] {
-    return this.kernel.slashCommands();
+    // names and summaries come from extensions' manifests: shown, so made safe like any other text
+    return this.kernel.slashCommands().map((c) => ({ name: visibleLine(c.name), summary: visibleLine(c.summary), ...(c.usage !== undefined ? { usage: visibleLine(c.usage) } : {}) }));
   }
 
   meter(): MeterView {
@@ -119,11 +122,14 @@ export class PagerController implements PagerActions {
     const ac = new AbortController();
     this.running = ac;
     s.busy = true;
+    s.noticesThisPrompt = [];
     s.changed();
     try {
       const r = await this.engine.prompt(this.session, text, { signal: ac.signal });
-      if (r.error) s.post({ kind: "notice", level: "error", text: r.error });
-      else if (r.reason === "blocked") s.post({ kind: "notice", level: "warn", text: "the prompt was blocked" });
+      // the engine usually said it already (an error or blocked notice; "stopped" for an abort): once is enough
+      const told = r.reason === "aborted" || (r.error !== undefined && s.noticesThisPrompt.some((n) => n.includes(visible(r.error!))));
+      if (r.error && !told) s.post({ kind: "notice", level: "error", text: r.error });
+      else if (r.reason === "blocked" && !r.error) s.post({ kind: "notice", level: "warn", text: "the prompt was blocked" });
     } catch (e) {
       s.post({ kind: "notice", level: "error", text: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -182,7 +188,7 @@ export class PagerController implements PagerActions {
         self.store.sessionId = next.info.id;
         self.store.model = next.info.model;
         self.store.totals = next.totals;
-        self.store.gaugeTokens = 0;
+        self.store.gaugeTokens = lastGauge(next.rows);
         self.store.post({ kind: "notice", level: "info", text: `resumed ${next.info.id} (${next.totals.turns} turns; the last rows follow)` });
         for (const it of rowsToItems(next.rows)) self.store.add(it);
         self.store.changed();
@@ -192,7 +198,8 @@ export class PagerController implements PagerActions {
       pick: (title: string, items: PickItem[], selected?: string) =>
         new Promise<string | undefined>((resolve) => {
           const index = Math.max(0, items.findIndex((i) => i.id === selected));
-          self.store.picker = { title, items, index, resolve };
+          const shown = items.map((i) => ({ ...i, label: visibleLine(i.label) }));
+          self.store.picker = { title: visibleLine(title), items: shown, index, resolve };
           self.store.changed();
         }),
     };

@@ -11,19 +11,25 @@ import { PagerApp } from "./components/app.js";
 import { colorFromEnv } from "./components/theme.js";
 import { PagerController } from "./controller.js";
 import type { TidelineService } from "./meter.js";
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
+import { visible, visibleLine } from "../terminal/sanitize.js";
 
 export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
 
-/** The model a fresh pager session starts on, chosen as `oceancode run` does: config `model`, else $OC_MODEL, else the default. */
-export function pagerModel(env: NodeJS.ProcessEnv, configured: unknown): string {
+/**
+ * The model a fresh pager session starts on, chosen as `oceancode run` does: `-m/--model`, else config
+ * `model`, else $OC_MODEL, else the default.
+ */
+export function pagerModel(env: NodeJS.ProcessEnv, configured: unknown, flag?: string): string {
+  if (flag) return flag;
   if (typeof configured === "string" && configured) return configured;
   if (env.OC_MODEL) return env.OC_MODEL;
   return DEFAULT_MODEL_ID;
 }
 
-export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string }): Promise<number> {
+export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }): Promise<number> {
   if (argv.length) {
-    io.stderr.write(`oceancode: unexpected argument '${argv[0]}' (the pager takes no message; for one prompt use oceancode run "<message>")\n`);
+    io.stderr.write(`oceancode: unexpected argument '${visibleLine(argv[0]!)}' (the pager takes no message; for one prompt use oceancode run "<message>")\n`);
     return 2;
   }
   const out = io.stdout as NodeJS.WriteStream;
@@ -40,27 +46,35 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   kernel.setLogger({ debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") });
   await kernel.activate("onSession");
   if (!kernel.hasService("engine")) {
-    for (const e of early) io.stderr.write(`oceancode: ${e.level}: ${e.text}\n`);
+    for (const e of early) io.stderr.write(`oceancode: ${e.level}: ${visible(e.text)}\n`);
     io.stderr.write("oceancode: no enabled extension provides the session engine; see oceancode inspect\n");
     return 1;
   }
   const engine = await kernel.service<EngineService>("engine");
   const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model: pagerModel(io.env, kernel.config.get("model")), tideline });
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model: pagerModel(io.env, kernel.config.get("model"), opts.model), tideline });
   await ctl.start();
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);
   if (opts.listen) ctl.store.post({ kind: "notice", level: "warn", text: `--listen ${opts.listen}: the HTTP listener is not available yet; the pager runs without it` });
   if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
 
-  const app = render(React.createElement(PagerApp, { store: ctl.store, actions: ctl, color: colorFromEnv(io.env) }), {
+  // bracketed paste: pasted text arrives between markers, so a newline in it is not an Enter (tty-input.ts)
+  out.write(BRACKETED_PASTE_ON);
+  const pasteOff = () => out.write(BRACKETED_PASTE_OFF);
+  process.once("exit", pasteOff);
+  const input = new PagerInput(inp);
+  const app = render(React.createElement(PagerApp, { store: ctl.store, actions: ctl, color: colorFromEnv(io.env), pastes: input.pastes }), {
     stdout: out,
-    stdin: inp,
+    stdin: input as unknown as NodeJS.ReadStream, // the parts of a tty stdin that ink uses (tty-input.ts)
     stderr: io.stderr as NodeJS.WriteStream,
     exitOnCtrlC: false,
   });
   const code = await ctl.exited;
   app.unmount();
+  input.dispose();
+  process.off("exit", pasteOff);
+  pasteOff();
   await ctl.close();
   return code;
 }

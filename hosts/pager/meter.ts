@@ -5,19 +5,22 @@
 import type { ModelInfo, SessionTotals } from "../../extensions/engine/api.js";
 import type { SessionMeter, TidelineService } from "../../extensions/tideline/api.js";
 import type { MeterView } from "./format.js";
+import { visibleLine } from "../terminal/sanitize.js";
 
 export type { TidelineService };
 
+/** The status bar's data; the model id and the tideline's own text are made safe to display here. */
 export function buildMeter(opts: { model: ModelInfo; totals: SessionTotals; gaugeTokens: number; meter?: SessionMeter; capUsd?: number }): MeterView {
   const m = opts.meter;
+  const model = visibleLine(opts.model.id);
   if (m) {
     const line = m.enabled ? m.line : undefined;
     return {
-      model: opts.model.id,
+      model,
       contextUsed: m.used,
       contextWindow: m.contextWindow,
       tideline: line
-        ? { on: true, percent: line.mode === "percent" ? line.percent : undefined, lineTokens: line.line, toGo: m.toGo ?? Math.max(0, line.line - m.used), text: m.status }
+        ? { on: true, percent: line.mode === "percent" ? line.percent : undefined, lineTokens: line.line, toGo: m.toGo ?? Math.max(0, line.line - m.used), text: m.status === undefined ? undefined : visibleLine(m.status) }
         : { on: false },
       inputTokens: m.inputTokens + m.cacheReadTokens + m.cacheWriteTokens,
       outputTokens: m.outputTokens,
@@ -27,7 +30,7 @@ export function buildMeter(opts: { model: ModelInfo; totals: SessionTotals; gaug
   }
   const u = opts.totals.usage;
   return {
-    model: opts.model.id,
+    model,
     contextUsed: opts.gaugeTokens,
     contextWindow: opts.model.contextWindow,
     tideline: { on: false },

@@ -2,14 +2,22 @@
  * The pager's state, fed by SessionEvents. Finished transcript items are append-only (rendered once in
  * ink's <Static>); only the live step (streaming text + running tool calls) changes per token, so the
  * work per event does not grow with the session's length.
+ *
+ * Everything the store holds is display text: untrusted text (model text, tool names, inputs and output,
+ * notices, questions) goes through the terminal sanitizer on the way in (add(), apply(), safeQuestion()),
+ * so no component can render an escape sequence by forgetting to. The session's own rows stay verbatim.
  */
 import type { Answer, Question, Row, SessionEvent, SessionTotals, ToolCall } from "../../extensions/engine/api.js";
-import type { MeterView } from "./format.js";
+import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
+import { toolInputSummary, type MeterView } from "./format.js";
 
 export interface ToolItem {
   kind: "tool";
   id: number;
   call: ToolCall;
+  /** `name(input summary)`, display-safe and on one row */
+  head: string;
+  /** display-safe output */
   output?: string;
   isError?: boolean;
   done: boolean;
@@ -21,8 +29,34 @@ export type Item =
   | { kind: "notice"; id: number; level: "info" | "warn" | "error"; text: string }
   | { kind: "reply"; id: number; text: string };
 
-/** Distributes Omit over the union so each variant keeps its own fields. */
-export type NewItem = Item extends infer T ? (T extends Item ? Omit<T, "id"> : never) : never;
+/** Distributes Omit over the union so each variant keeps its own fields; a tool's head is derived. */
+export type NewItem = Item extends infer T ? (T extends ToolItem ? Omit<T, "id" | "head"> : T extends Item ? Omit<T, "id"> : never) : never;
+
+/** The one-row header of a tool call, safe to display. */
+export function toolHead(call: ToolCall): string {
+  return visibleLine(`${call.name}(${toolInputSummary(call.name, call.input)})`);
+}
+
+/** A question with every field made safe to display (the engine's question is left as it is). */
+export function safeQuestion(q: Question): Question {
+  return {
+    ...q,
+    tool: visibleLine(q.tool),
+    subject: visible(q.subject),
+    reason: visibleLine(q.reason),
+    ...(q.rule !== undefined ? { rule: visibleLine(q.rule) } : {}),
+    ...(q.always !== undefined ? { always: visibleLine(q.always) } : {}),
+  };
+}
+
+function safeItem(item: NewItem, id: number): Item {
+  switch (item.kind) {
+    case "tool":
+      return { ...item, id, head: toolHead(item.call), output: item.output === undefined ? undefined : visible(item.output) };
+    default:
+      return { ...item, id, text: visible(item.text) };
+  }
+}
 
 /** An append-only list whose view object changes identity only when it grows (what <Static> needs). */
 export class AppendLog<T> {
@@ -64,7 +98,9 @@ export class PagerStore {
   readonly done = new AppendLog<Item>();
   /** every tool item, for the output viewer (append-only too) */
   readonly tools: ToolItem[] = [];
+  /** display-safe streaming text of the current step */
   liveText = "";
+  private liveStream = new VisibleStream();
   liveTools: ToolItem[] = [];
   busy = false;
   sessionId = "";
@@ -77,6 +113,8 @@ export class PagerStore {
   picker?: PickerState;
   /** index into `tools` while the output viewer is open */
   viewer?: { tool: number; scroll: number };
+  /** the (display) texts of the notices shown since the current prompt was sent */
+  noticesThisPrompt: string[] = [];
   private nextId = 1;
   private version = 0;
   private listeners = new Set<() => void>();
@@ -92,8 +130,9 @@ export class PagerStore {
     for (const fn of this.listeners) fn();
   }
 
+  /** Put an item in the transcript; its text is made safe to display here. */
   add(item: NewItem): Item {
-    const it = { ...item, id: this.nextId++ } as Item;
+    const it = safeItem(item, this.nextId++);
     this.done.push(it);
     if (it.kind === "tool") this.tools.push(it);
     return it;
@@ -107,6 +146,7 @@ export class PagerStore {
 
   /** Move the live text and the finished leading tool calls into the transcript. */
   private flush(all: boolean): void {
+    this.liveText += this.liveStream.end();
     if (this.liveText.trim()) this.add({ kind: "assistant", text: this.liveText.replace(/\s+$/, "") });
     this.liveText = "";
     while (this.liveTools.length && (all || this.liveTools[0]!.done)) {
@@ -123,17 +163,17 @@ export class PagerStore {
         this.busy = true;
         break;
       case "text_delta":
-        this.liveText += e.text;
+        this.liveText += this.liveStream.push(e.text);
         break;
       case "tool_call_start": {
         if (this.liveText.trim()) this.flush(false);
-        this.liveTools.push({ kind: "tool", id: this.nextId++, call: e.call, done: false });
+        this.liveTools.push({ kind: "tool", id: this.nextId++, call: e.call, head: toolHead(e.call), done: false });
         break;
       }
       case "tool_call_end": {
         const t = this.liveTools.find((x) => x.call.id === e.call.id);
         if (t) {
-          t.output = e.result.content;
+          t.output = visible(e.result.content);
           t.isError = e.result.isError;
           t.done = true;
         }
@@ -159,10 +199,12 @@ export class PagerStore {
         else if (e.reason === "step_cap") this.add({ kind: "notice", level: "warn", text: "stopped: step cap reached" });
         else if (e.reason === "max_tokens") this.add({ kind: "notice", level: "warn", text: "stopped: the model hit its output limit" });
         break;
-      case "notice":
+      case "notice": {
         this.flush(false);
-        this.add({ kind: "notice", level: e.level, text: e.text });
+        const it = this.add({ kind: "notice", level: e.level, text: e.text });
+        if (it.kind === "notice") this.noticesThisPrompt.push(it.text);
         break;
+      }
       case "question": {
         const verb = e.answer === "reject" ? "rejected" : e.answer === "always" ? "allowed always" : "allowed once";
         this.add({ kind: "notice", level: e.answer === "reject" ? "warn" : "info", text: `${verb}: ${e.question.tool} ${firstLine(e.question.subject)}` });
@@ -176,6 +218,15 @@ export class PagerStore {
 function firstLine(s: string): string {
   const l = s.split("\n")[0] ?? "";
   return l.length > 60 ? `${l.slice(0, 59)}…` : l;
+}
+
+/** The window size after a reopened session's last step, from its usage (the gauge until the next step). */
+export function lastGauge(rows: readonly Row[]): number {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const r = rows[i]!;
+    if (r.role === "assistant" && r.usage) return r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens + r.usage.outputTokens;
+  }
+  return 0;
 }
 
 /** Items for the tail of a reopened session's history (the last `limit` rows only). */

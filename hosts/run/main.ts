@@ -7,6 +7,8 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
+import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
+import { sanitizingLogger } from "../terminal/writer.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let data = "";
@@ -42,7 +44,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     io.stdout.write(`${RUN_USAGE}\n`);
     return 0;
   }
-  for (const w of args.warnings) io.stderr.write(`oceancode run: warning: ${w}\n`);
+  for (const w of args.warnings) io.stderr.write(`oceancode run: warning: ${visible(w)}\n`);
   let prompt = args.prompt;
   if (!io.stdin.isTTY) {
     const piped = await readStdin(io.stdin);
@@ -60,6 +62,11 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     io.env.OC_MAX_STEPS = args.maxSteps;
   }
 
+  const json = args.format === "json";
+  // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
+  // notices, log lines) is made visible first (hosts/terminal). --format json keeps the exact text on
+  // stdout (JSON escapes it); stderr is for people in both formats.
+  kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const overrides: Record<string, unknown> = {};
@@ -69,7 +76,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       try {
         t.parseSpec?.(args.tideline);
       } catch (e) {
-        io.stderr.write(`oceancode run: ${(e as Error).message}\n${RUN_USAGE}\n`);
+        io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n${RUN_USAGE}\n`);
         return 2;
       }
     } else io.stderr.write("oceancode run: warning: --tideline ignored: the tideline extension is not enabled\n");
@@ -91,7 +98,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       session = await engine.createSession({ cwd: kernel.paths.project, model, overrides });
     }
   } catch (e) {
-    io.stderr.write(`oceancode run: ${(e as Error).message}\n`);
+    io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
     // another process holds the session: a usage-level refusal the caller can retry (or pass --wait)
     return isSessionBusy(e) ? 2 : 1;
   }
@@ -115,8 +122,12 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   };
   process.on("SIGINT", onSigint);
 
-  const json = args.format === "json";
   let lastWasText = false;
+  const text = new VisibleStream();
+  const endText = () => {
+    const held = text.end();
+    if (held) io.stdout.write(held);
+  };
   const onEvent = (e: SessionEvent) => {
     if (json) {
       io.stdout.write(`${JSON.stringify(e)}\n`);
@@ -124,26 +135,27 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     }
     switch (e.type) {
       case "text_delta":
-        io.stdout.write(e.text);
+        io.stdout.write(text.push(e.text));
         lastWasText = true;
         break;
       case "tool_call_start":
+        endText();
         if (lastWasText) io.stdout.write("\n");
         lastWasText = false;
-        io.stderr.write(`▸ ${e.call.name} ${JSON.stringify(e.call.input).slice(0, 200)}\n`);
+        io.stderr.write(`▸ ${visibleLine(`${e.call.name} ${JSON.stringify(e.call.input).slice(0, 200)}`)}\n`);
         break;
       case "tool_call_end":
         if (e.result.isError) {
           // the last line says most (bash ends with "exit code: N"; errors are one line)
           const lines = e.result.content.trimEnd().split("\n");
-          io.stderr.write(`  ✗ ${lines[lines.length - 1]!.slice(0, 200)}\n`);
+          io.stderr.write(`  ✗ ${visible(lines[lines.length - 1]!.slice(0, 200))}\n`);
         }
         break;
       case "notice":
-        io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${e.text}\n`);
+        io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${visible(e.text)}\n`);
         break;
       case "question":
-        io.stderr.write(`oceancode: ${e.question.tool} asks (${e.question.reason}): ${questionOutcome(e.question, args.auto)}\n`);
+        io.stderr.write(`oceancode: ${visibleLine(`${e.question.tool} asks (${e.question.reason})`)}: ${questionOutcome(e.question, args.auto)}\n`);
         break;
       default:
         break;
@@ -156,6 +168,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   } finally {
     process.off("SIGINT", onSigint);
   }
+  if (!json) endText();
   if (!json && lastWasText) io.stdout.write("\n");
   await engine.closeSession(session, "exit");
   io.stderr.write(`session: ${session.info.id}\n`);

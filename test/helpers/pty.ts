@@ -44,6 +44,8 @@ export interface Pty {
   alive(): boolean;
   /** the program's exit status once it ended (undefined while running) */
   exitStatus(): number | undefined;
+  /** run a tmux command against this session's server (e.g. "display", "-p", "#{pane_title}") */
+  tmux(...args: string[]): string;
   close(): void;
 }
 
@@ -150,6 +152,7 @@ export function startPty(o: PtyOptions): Pty {
     },
     alive: () => exitStatus() === undefined,
     exitStatus,
+    tmux,
     close() {
       try {
         tmux("kill-server");

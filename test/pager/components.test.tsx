@@ -132,18 +132,6 @@ describe("composer", () => {
     expect(h.app.lastFrame()).toContain("second");
   });
 
-  it("a paste with newlines is inserted, not sent", async () => {
-    const h = harness();
-    cleanup = h.app.unmount;
-    await tick();
-    h.app.stdin.write("one\rtwo\rthree");
-    await tick();
-    expect(h.calls.submitted).toEqual([]);
-    const f = h.app.lastFrame() ?? "";
-    expect(f).toContain("one");
-    expect(f).toContain("three");
-  });
-
   it("/ opens the completion popup, typing filters it, enter runs the selection", async () => {
     const h = harness();
     cleanup = h.app.unmount;

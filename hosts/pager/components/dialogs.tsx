@@ -3,13 +3,24 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { Question } from "../../../extensions/engine/api.js";
 import type { PickerState, ToolItem } from "../store.js";
-import { toolInputSummary, wrapRows } from "../format.js";
+import { wrapRows } from "../format.js";
 import { useTheme } from "./theme.js";
 
+/** What answering `a` saves: "always allow: bash git push *" for the usual "<rule> allow". */
+export function alwaysText(always: string | undefined): string {
+  if (!always) return "a = always (no rule was offered to save)";
+  const m = /^(.*\S)\s+allow$/.exec(always);
+  return m ? `a = always allow: ${m[1]}` : `a = always: ${always}`;
+}
+
+/** The permission prompt. `q` is display-safe already (store.safeQuestion). */
 export function QuestionPrompt({ q, width, maxRows }: { q: Question; width: number; maxRows: number }): React.ReactElement {
   const t = useTheme();
   const subject = wrapRows(q.subject, width - 4);
-  const keep = Math.max(1, maxRows - 5);
+  // the rule `a` saves is shown whole (up to 3 rows): the user should see exactly what they agree to
+  const always = wrapRows(alwaysText(q.always), width - 4);
+  const alwaysShown = always.length > 3 ? [...always.slice(0, 2), `${always[2]!.slice(0, -1)}…`] : always;
+  const keep = Math.max(1, maxRows - 5 - alwaysShown.length);
   const shown = subject.slice(0, keep);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={t.c("yellow")} paddingX={1}>
@@ -19,6 +30,9 @@ export function QuestionPrompt({ q, width, maxRows }: { q: Question; width: numb
       ))}
       {subject.length > keep ? <Text color={t.c("gray")}>{`… +${subject.length - keep} lines`}</Text> : null}
       <Text wrap="truncate-end">{`why: ${q.reason}${q.rule ? ` (rule: ${q.rule})` : ""}`}</Text>
+      {alwaysShown.map((l, i) => (
+        <Text key={`a${i}`}>{l}</Text>
+      ))}
       <Text>
         <Text bold>y</Text> once · <Text bold>a</Text> always · <Text bold>n</Text> reject
       </Text>
@@ -62,7 +76,7 @@ export function OutputViewer({ tool, index, count, scroll, width, rows }: { tool
   const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - h)));
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate-end">{`${tool.call.name}(${toolInputSummary(tool.call.name, tool.call.input)}) — output ${index + 1}/${count}`}</Text>
+      <Text bold wrap="truncate-end">{`${tool.head} — output ${index + 1}/${count}`}</Text>
       {lines.slice(top, top + h).map((l, i) => (
         <Text key={top + i} color={tool.isError ? t.c("red") : undefined}>
           {l || " "}

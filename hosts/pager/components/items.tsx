@@ -1,16 +1,15 @@
-/** How one transcript item looks. Finished items render once (inside <Static>). */
+/** How one transcript item looks. Finished items render once (inside <Static>). Item text is display-safe (see store.ts). */
 import React from "react";
 import { Box, Text } from "ink";
 import type { Item, ToolItem } from "../store.js";
-import { collapse, toolInputSummary } from "../format.js";
+import { collapse } from "../format.js";
 import { useTheme } from "./theme.js";
 
 export const EXPAND_KEY = "ctrl+r";
 
 export function ToolCallView({ item, width }: { item: ToolItem; width: number }): React.ReactElement {
   const t = useTheme();
-  const summary = toolInputSummary(item.call.name, item.call.input);
-  const head = `${item.call.name}(${summary})`;
+  const head = item.head;
   const shownHead = head.length > width - 2 ? `${head.slice(0, width - 3)}…` : head;
   let body: React.ReactElement | null = null;
   if (!item.done) body = <Text color={t.c("gray")}>  ⎿ running…</Text>;

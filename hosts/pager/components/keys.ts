@@ -1,0 +1,223 @@
+/**
+ * The pager's key handler. It reads and writes a mutable UI state (not React state): ink may deliver
+ * several input events before React re-renders (a chunk holding text and Enter, a paste's markers and
+ * body), and each must see what the previous one did.
+ */
+import type { Key } from "ink";
+import type { PagerStore } from "../store.js";
+import type { MeterView } from "../format.js";
+import * as C from "../composer-model.js";
+import { knownCommand, splitTyped } from "../input.js";
+import type { PasteQueue } from "../tty-input.js";
+import type { SlashEntry } from "./dialogs.js";
+
+/** Two escapes within this many ms make an "esc esc". */
+export const ESC_ESC_MS = 800;
+
+export interface PagerActions {
+  /** a prompt, or a `/command args` line */
+  submit(text: string): void;
+  /** stop the running turn (esc esc) */
+  abort(): void;
+  exit(): void;
+  slashCommands(): SlashEntry[];
+  meter(): MeterView;
+}
+
+/** Hints about the running turn; they go when the turn ends. */
+export const STOPPING = "stopping…";
+export const PRESS_AGAIN = "press esc again to stop";
+export const TURN_HINTS: ReadonlySet<string | undefined> = new Set([STOPPING, PRESS_AGAIN]);
+
+export interface UiState {
+  comp: C.ComposerState;
+  popupIndex: number;
+  popupDismissed: boolean;
+  hint?: string;
+  lastEsc: number;
+}
+
+export const initialUi = (): UiState => ({ comp: C.emptyComposer(), popupIndex: 0, popupDismissed: false, lastEsc: 0 });
+
+export interface KeyEnv {
+  store: PagerStore;
+  actions: PagerActions;
+  ui: UiState;
+  history: string[];
+  /** terminal rows (the output viewer pages by them) */
+  rows: number;
+  /** bracketed pastes taken out of the input (tty-input.ts); each arrives here as the key "[200~" */
+  pastes?: PasteQueue;
+  /** re-render after `ui` changed */
+  changed(): void;
+}
+
+export function filterSlash(all: SlashEntry[], query: string): SlashEntry[] {
+  const q = query.toLowerCase();
+  const starts = all.filter((e) => e.name.toLowerCase().startsWith(q));
+  const contains = all.filter((e) => !e.name.toLowerCase().startsWith(q) && e.name.toLowerCase().includes(q));
+  return [...starts, ...contains];
+}
+
+/** The popup's entries for the current state; undefined when it is closed. */
+export function popupEntries(ui: UiState, all: () => SlashEntry[]): SlashEntry[] | undefined {
+  const query = ui.popupDismissed ? undefined : C.slashQuery(ui.comp.value);
+  return query === undefined ? undefined : filterSlash(all(), query);
+}
+
+function setComp(env: KeyEnv, comp: C.ComposerState): void {
+  env.ui.comp = comp;
+  env.changed();
+}
+
+function typed(env: KeyEnv, text: string): void {
+  const ui = env.ui;
+  ui.popupDismissed = false;
+  ui.popupIndex = 0;
+  ui.hint = undefined;
+  setComp(env, C.insert(ui.comp, text));
+}
+
+function submit(env: KeyEnv, text: string): void {
+  const trimmed = text.trim();
+  if (!trimmed) return;
+  const h = env.history;
+  if (h[h.length - 1] !== text) h.push(text);
+  Object.assign(env.ui, { comp: C.emptyComposer(h.length), popupDismissed: false, popupIndex: 0, hint: undefined });
+  env.changed();
+  env.actions.submit(trimmed);
+}
+
+/** Enter: a typed `/<known command>` runs whatever the popup shows; else the popup's pick; else send. */
+function enter(env: KeyEnv, mods: { shift: boolean; meta: boolean }): void {
+  const ui = env.ui;
+  if (mods.shift || mods.meta) return setComp(env, C.insert(ui.comp, "\n"));
+  const all = env.actions.slashCommands();
+  const known = knownCommand(ui.comp.value, all.map((e) => e.name));
+  if (known) return submit(env, `/${known}`);
+  const entries = popupEntries(ui, () => all);
+  if (entries?.length) return submit(env, `/${entries[Math.min(ui.popupIndex, entries.length - 1)]!.name}`);
+  if (C.enterMeansNewline(ui.comp)) return setComp(env, C.backslashNewline(ui.comp));
+  if (env.store.busy && !ui.comp.value.trim().startsWith("/")) {
+    ui.hint = "a turn is running: esc esc to stop it first";
+    return env.changed();
+  }
+  submit(env, ui.comp.value);
+}
+
+/** Modal parts first (permission prompt, picker, output viewer); true when one took the key. */
+function modalKey(env: KeyEnv, input: string, key: Key): boolean {
+  const store = env.store;
+  const q = store.question;
+  if (q) {
+    const k = input.toLowerCase();
+    if (k === "y" || k === "a" || k === "n" || key.escape) {
+      store.question = undefined;
+      q.resolve(k === "y" ? "once" : k === "a" ? "always" : "reject");
+      store.changed();
+    }
+    return true;
+  }
+  const p = store.picker;
+  if (p) {
+    if (key.upArrow) p.index = Math.max(0, p.index - 1);
+    else if (key.downArrow) p.index = Math.min(p.items.length - 1, p.index + 1);
+    else if (key.return || key.escape) {
+      store.picker = undefined;
+      p.resolve(key.return ? p.items[p.index]?.id : undefined);
+    } else return true;
+    store.changed();
+    return true;
+  }
+  const v = store.viewer;
+  if (v) {
+    const page = Math.max(1, env.rows - 6);
+    if (key.escape || (key.ctrl && input === "r")) store.viewer = undefined;
+    else if (key.upArrow) v.scroll = Math.max(0, v.scroll - 1);
+    else if (key.downArrow) v.scroll += 1;
+    else if (key.pageUp) v.scroll = Math.max(0, v.scroll - page);
+    else if (key.pageDown) v.scroll += page;
+    else if (key.leftArrow) store.viewer = { tool: Math.max(0, v.tool - 1), scroll: 0 };
+    else if (key.rightArrow) store.viewer = { tool: Math.min(store.tools.length - 1, v.tool + 1), scroll: 0 };
+    else return true;
+    store.changed();
+    return true;
+  }
+  return false;
+}
+
+export function onKey(env: KeyEnv, input: string, key: Key): void {
+  const { store, actions, ui } = env;
+  // 0. a bracketed paste goes into the composer (never into a prompt, picker or viewer), and is not sent
+  if (input === "[200~" && env.pastes?.waiting) {
+    const text = env.pastes.take() ?? "";
+    if (!store.question && !store.picker && !store.viewer) typed(env, text);
+    return;
+  }
+  // 1-3. permission prompt, picker, output viewer
+  if (modalKey(env, input, key)) return;
+  // 4. global keys
+  const comp = ui.comp;
+  const clear = () => setComp(env, C.emptyComposer(env.history.length));
+  if (key.ctrl && input === "c") {
+    if (store.busy) actions.abort();
+    else if (comp.value) clear();
+    else actions.exit();
+    return;
+  }
+  if (key.ctrl && input === "d" && !comp.value) return actions.exit();
+  if (key.ctrl && input === "r") {
+    if (store.tools.length) {
+      store.viewer = { tool: store.tools.length - 1, scroll: 0 };
+      store.changed();
+    } else {
+      ui.hint = "no tool output to expand yet";
+      env.changed();
+    }
+    return;
+  }
+  const entries = popupEntries(ui, () => actions.slashCommands());
+  if (key.escape) {
+    const now = Date.now();
+    const twice = now - ui.lastEsc < ESC_ESC_MS;
+    ui.lastEsc = twice ? 0 : now;
+    if (entries) ui.popupDismissed = true;
+    else if (store.busy) {
+      ui.hint = twice ? STOPPING : PRESS_AGAIN;
+      if (twice) actions.abort();
+    } else if (twice && comp.value) return clear();
+    return env.changed();
+  }
+  // 5. popup navigation (Enter is handled with the composer's, below)
+  if (entries?.length) {
+    const last = entries.length - 1;
+    if (key.upArrow || key.downArrow) {
+      ui.popupIndex = Math.max(0, Math.min(last, Math.min(ui.popupIndex, last) + (key.upArrow ? -1 : 1)));
+      return env.changed();
+    }
+    if (key.tab) {
+      const e = entries[Math.min(ui.popupIndex, last)]!;
+      return setComp(env, { ...comp, value: `/${e.name} `, cursor: e.name.length + 2 });
+    }
+  }
+  // 6. composer editing
+  if (key.return) return enter(env, { shift: key.shift, meta: key.meta });
+  if (key.upArrow) return setComp(env, C.vertical(comp, -1) ?? C.browse(comp, env.history, -1));
+  if (key.downArrow) return setComp(env, C.vertical(comp, 1) ?? C.browse(comp, env.history, 1));
+  if (key.leftArrow) return setComp(env, C.move(comp, -1));
+  if (key.rightArrow) return setComp(env, C.move(comp, 1));
+  if (key.home || (key.ctrl && input === "a")) return setComp(env, C.home(comp));
+  if (key.end || (key.ctrl && input === "e")) return setComp(env, C.end(comp));
+  if (key.backspace || key.delete) {
+    ui.popupDismissed = false;
+    return setComp(env, C.backspace(comp));
+  }
+  if (key.ctrl && input === "u") return clear();
+  if (key.ctrl || key.tab || !input) return;
+  // typed text, maybe with Enter in the same chunk
+  for (const part of splitTyped(input)) {
+    if (part.kind === "text") typed(env, part.text);
+    else if (part.kind === "newline") typed(env, "\n");
+    else enter(env, { shift: false, meta: false });
+  }
+}

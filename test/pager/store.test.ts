@@ -1,0 +1,61 @@
+/** The pager store is the sanitizing chokepoint: whatever goes in from events, posts and questions comes out display-safe. */
+import { describe, expect, it } from "vitest";
+import { lastGauge, PagerStore, rowsToItems, safeQuestion, type Item } from "../../hosts/pager/store.js";
+import type { Row, SessionEvent } from "../../extensions/engine/api.js";
+
+const ESC = "\x1b";
+const ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+function store(): { s: PagerStore; ev: (e: Record<string, unknown> & { type: SessionEvent["type"] }) => void } {
+  const s = new PagerStore();
+  s.sessionId = "s1";
+  return { s, ev: (e) => s.apply({ sessionId: "s1", ...e } as SessionEvent) };
+}
+
+function texts(items: readonly Item[]): string[] {
+  return items.map((i) => (i.kind === "tool" ? `${i.head}|${i.output ?? ""}` : i.text));
+}
+
+describe("PagerStore sanitizes on the way in", () => {
+  it("streamed text (a CR LF split across deltas stays a newline), tool heads and outputs, notices", () => {
+    const { s, ev } = store();
+    ev({ type: "turn_start", turn: 1, text: "hi" });
+    ev({ type: "text_delta", text: `one\r` });
+    ev({ type: "text_delta", text: `\ntwo ${ESC}]52;c;eA==\x07 \u202e` });
+    expect(s.liveText).toBe("one\ntwo ␛]52;c;eA==␇ <U+202E>");
+    const call = { id: "c1", name: `bash${ESC}[2J`, input: { command: `echo ${ESC}]0;t\x07\nls` } };
+    ev({ type: "tool_call_start", call });
+    expect(s.liveTools[0]!.head).toBe("bash␛[2J(echo ␛]0;t␇␤ls)");
+    ev({ type: "tool_call_end", call, result: { callId: "c1", name: call.name, content: `out\x9b31mred\r\n`, isError: false } });
+    ev({ type: "notice", level: "error", text: `hook said ${ESC}P+q${ESC}\\` });
+    ev({ type: "turn_end", turn: 1, reason: "end_turn", text: "" });
+    const all = texts(s.done.view().slice(0));
+    expect(all).toEqual(["one\ntwo ␛]52;c;eA==␇ <U+202E>", "bash␛[2J(echo ␛]0;t␇␤ls)|out<U+009B>31mred\n", "hook said ␛P+q␛\\"]);
+    for (const t of all) expect(t).not.toMatch(ACTIVE);
+  });
+
+  it("posts (replies, errors) and the answered-question notice", () => {
+    const { s, ev } = store();
+    s.post({ kind: "reply", text: `title ${ESC}]2;x\x07` });
+    ev({ type: "question", question: { sessionId: "s1", tool: "bash", subject: `rm ${ESC}[8m-rf /`, reason: "r" }, answer: "once" });
+    expect(texts(s.done.view().slice(0))).toEqual(["title ␛]2;x␇", "allowed once: bash rm ␛[8m-rf /"]);
+  });
+
+  it("safeQuestion makes every shown field safe and keeps the always rule", () => {
+    const q = safeQuestion({ sessionId: "s1", tool: `b${ESC}[1m`, subject: `git push\n${ESC}]0;t\x07`, reason: "why\r", rule: "bash * ask", always: `bash git push ${ESC}[2J allow` });
+    expect(q).toEqual({ sessionId: "s1", tool: "b␛[1m", subject: "git push\n␛]0;t␇", reason: "why␍", rule: "bash * ask", always: "bash git push ␛[2J allow" });
+  });
+
+  it("a resumed session's rows are sanitized, and its last step gives the gauge", () => {
+    const rows: Row[] = [
+      { role: "user", text: `hi ${ESC}[2J` } as Row,
+      { role: "assistant", text: `ans ${ESC}]0;x\x07`, toolCalls: [], usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 1000, cacheWriteTokens: 5 } } as Row,
+    ];
+    expect(rowsToItems(rows).map((i) => ("text" in i ? i.text : ""))).toEqual([`hi ${ESC}[2J`, `ans ${ESC}]0;x\x07`]);
+    const s = new PagerStore();
+    for (const it of rowsToItems(rows)) s.add(it);
+    expect(texts(s.done.view().slice(0))).toEqual(["hi ␛[2J", "ans ␛]0;x␇"]);
+    expect(lastGauge(rows)).toBe(1125);
+    expect(lastGauge([])).toBe(0);
+  });
+});
