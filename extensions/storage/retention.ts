@@ -166,10 +166,12 @@ export function sweepLine(removed: readonly ExpiringSession[]): string | undefin
   const partialStores = [...new Set(partial.flatMap((s) => s.stores))].join(" and ");
   const bytes = removed.reduce((n, s) => n + s.bytes, 0);
   const oldest = Math.min(...removed.map((s) => s.lastActive));
-  const what = `${removed.length} idle session${removed.length === 1 ? "" : "s"}${partial.length ? ` (of ${partial.length}, only the ${partialStores} copy: the rest is kept longer)` : ""}`;
+  const count = `${removed.length} idle session${removed.length === 1 ? "" : "s"}`;
+  const part = partial.length ? `; for ${partial.length} only the ${partialStores} copy, the rest stays under a longer retention` : "";
+  // no "session: " in the line: scripts read the run's own "session: <id>" line from stderr
   return (
-    `retention: removed ${what}: ${shown.join(", ")}; freed ${formatBytes(bytes)}; oldest last active ${day(oldest)}` +
-    ` (oceancode sessions --expiring lists the next ones; oceancode session pin <id> keeps one)`
+    `retention: removed ${count} (${shown.join(", ")}${part}), freed ${formatBytes(bytes)}, oldest last active ${day(oldest)}` +
+    ` - oceancode sessions --expiring lists the next ones, oceancode session pin <id> keeps one`
   );
 }
 
