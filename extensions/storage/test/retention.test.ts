@@ -8,7 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, REPO_ROOT } from "../../../test/helpers/cli.js";
+import { CLI, makeSandbox, runCli, REPO_ROOT } from "../../../test/helpers/cli.js";
+import { hasTmux, startPty } from "../../../test/helpers/pty.js";
 import { day, formatBytes } from "../retention.js";
 
 const DAY = 86_400_000;
@@ -254,6 +255,21 @@ describe("oceancode session pin / unpin", () => {
       const r = cli(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toContain("usage: oceancode session pin <session-id>");
+    }
+  });
+});
+
+describe.skipIf(!hasTmux())("the sweep in Ocean pager", () => {
+  it("shows the one line as a notice in the transcript (the pager owns the terminal), then the session starts", async () => {
+    age(s.old2, 40);
+    const t = startPty({ args: [CLI, "--dir", sb.project], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project, cols: 220, rows: 30 });
+    try {
+      const screen = await t.waitFor("retention: removed 1 idle session", 30_000);
+      expect(screen).toContain(`(1 in ${other}), freed`);
+      await t.waitFor("❯");
+      expect(inDb(s.old2)).toBe(false);
+    } finally {
+      t.close();
     }
   });
 });
