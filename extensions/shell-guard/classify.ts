@@ -3,18 +3,21 @@
  * and give each segment floor / guard / safe / plain. Nested scripts (bash -c, eval, echo ... | sh,
  * here-strings and here-docs fed to a shell) are parsed again, to a bounded depth.
  */
+import path from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
 import { bashParser } from "./parser.js";
 import { resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
-import { peel, baseName } from "./peel.js";
-import { checkFloor, type Finding } from "./floor.js";
+import { peel } from "./peel.js";
+import { checkFloor, checkComputedName, type Finding } from "./floor.js";
 import { safeListCheck } from "./safelist.js";
-import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type Segment, type Verdict } from "./api.js";
+import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
 import { matchBash } from "./pattern.js";
+import { secretRead, secretInput } from "./reads.js";
+import { persistentWrite } from "./persist.js";
+import { historyLoss } from "./history.js";
+import { inlineCode, interpreterLang, scanCode, secretOptions, type Lang } from "./inline.js";
+import { DOWNLOADER_RE, SHELLS, isInterpreter, pipedLiteral, producerOf, type StageInfo } from "./stages.js";
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "yash"]);
-const INTERPRETERS = new Set([...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "Rscript"]);
-const DOWNLOADER_RE = /(^|[^\w-])(curl|wget|fetch|aria2c|nc|ncat|socat|httpie|http|https|lwp-request|GET|ftp|tftp|scp|rsync)(?![\w-])/;
 const MAX_DEPTH = 4;
 
 interface Ctx {
@@ -24,29 +27,47 @@ interface Ctx {
   opts: ClassifyOptions;
 }
 
-interface StageInfo {
-  name: string;
-  /** a shell/interpreter that reads its script from stdin */
-  readsStdin: boolean;
-  producer: "downloader" | "decoder" | "literal" | "other";
-  literal?: string;
+type Decision = { kind: Segment["kind"]; reason: string; verdict?: Verdict; category?: GuardCategory };
+
+interface CommandParts {
+  node: Node;
+  argNodes: Node[];
+  /** argv after peeling wrappers */
+  words: Resolved[];
+  /** output redirection targets (inherited ones too) */
+  redirects: Resolved[];
+  herestring: Resolved | undefined;
+  fromStdin: boolean;
+  info: StageInfo;
 }
+
+/** Inline code that is nothing but one expansion (`python -c "$CODE"`): nothing to scan. */
+const ONLY_EXPANSION = /^(\$\{?\w+\}?|\$\(.*\)|`.*`)$/s;
 
 class Walker {
   readonly segments: Segment[] = [];
   readonly env: WordEnv;
+  /** the directory commands run in: `cd` moves it, a subshell or pipeline stage restores it after */
+  private cwd: string;
   private readonly stage = new Map<number, StageInfo>();
   constructor(
     private readonly parser: Parser,
     private readonly ctx: Ctx,
     private readonly depth: number,
   ) {
+    this.cwd = ctx.cwd;
     this.env = { vars: new Map([["PWD", ctx.cwd]]), home: ctx.home };
   }
 
-  add(text: string, command: string, kind: Segment["kind"], reason: string, verdict?: Verdict): number {
+  private paths(): { cwd: string; home: string; project: string } {
+    return { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
+  }
+
+  add(text: string, command: string, kind: Segment["kind"], reason: string, verdict?: Verdict, category?: GuardCategory): number {
     const v: Verdict = verdict ?? (kind === "floor" ? "deny" : kind === "safe" ? "allow" : "ask");
-    this.segments.push({ text: text.trim(), command, verdict: v, kind, reason });
+    const seg: Segment = { text: text.trim(), command, verdict: v, kind, reason };
+    if (kind === "guard") seg.category = category ?? "opaque";
+    this.segments.push(seg);
     return this.segments.length - 1;
   }
 
@@ -56,7 +77,38 @@ class Walker {
       this.add(origin, script, "guard", "nested shell scripts too deep to check");
       return;
     }
-    for (const s of classifyWith(this.parser, script, this.ctx, this.depth + 1)) this.segments.push(s);
+    for (const s of classifyWith(this.parser, script, { ...this.ctx, cwd: this.cwd }, this.depth + 1)) this.segments.push(s);
+  }
+
+  /** Scan inline interpreter code; its shell-outs are classified as shell text. Returns the guard's ask, if any. */
+  private inline(code: string, lang: Lang, origin: string): Decision | undefined {
+    const scan = scanCode(code, lang, this.paths());
+    for (const script of scan.scripts) this.nested(script, origin);
+    return scan.reason ? { kind: "guard", category: "inline-code", reason: scan.reason } : undefined;
+  }
+
+  /** A script a shell or interpreter reads on stdin (here-doc, `echo … |`): shell text, or inline code. */
+  private stdinScript(index: number, script: string, origin: string, info: StageInfo): void {
+    const lang = SHELLS.has(info.name) ? undefined : interpreterLang(info.name);
+    if (!lang) {
+      this.nested(script, origin);
+      return;
+    }
+    const ask = this.inline(script, lang, origin);
+    const seg = this.segments[index];
+    if (ask && seg && seg.kind !== "floor") Object.assign(seg, { ...ask, verdict: "ask" });
+  }
+
+  /** `< .env`, `$(< .env)`: an input redirection of a secret file is a read like `cat .env`. */
+  private secretInputs(r: Node, text: string): void {
+    const ops = r.children.filter((c) => c && !c.isNamed).map((c) => c!.type);
+    if (!ops.includes("<") && !ops.includes("<>")) return;
+    for (const d of r.childrenForFieldName("destination")) {
+      if (!d) continue;
+      const t = resolveNode(d, this.env);
+      const f = secretInput(t, this.paths());
+      if (f) this.add(text, `< ${t.value}`, "guard", f.reason, undefined, f.category);
+    }
   }
 
   visit(node: Node, redirects: Resolved[]): void {
@@ -64,6 +116,12 @@ class Walker {
       case "ERROR":
         this.add(node.text, node.text, "guard", "the command cannot be parsed");
         return;
+      case "subshell": {
+        const cwd = this.cwd;
+        for (const c of node.namedChildren) if (c) this.visit(c, redirects);
+        this.cwd = cwd;
+        return;
+      }
       case "command":
         this.command(node, redirects);
         return;
@@ -81,7 +139,8 @@ class Walker {
         const start = this.segments.length;
         this.visit(body, out);
         const info = this.stage.get(start);
-        if (heredoc !== undefined && info?.readsStdin) this.nested(heredoc, node.text);
+        if (heredoc !== undefined && info?.readsStdin) this.stdinScript(start, heredoc, node.text, info);
+        for (const r of node.childrenForFieldName("redirect")) if (r?.type === "file_redirect") this.secretInputs(r, node.text);
         return;
       }
       case "pipeline":
@@ -134,17 +193,24 @@ class Walker {
     for (const c of node.namedChildren) {
       if (!c) continue;
       if (c.type === "command_substitution" || c.type === "process_substitution") {
-        for (const cc of c.namedChildren) if (cc) this.visit(cc, []);
+        const cwd = this.cwd;
+        for (const cc of c.namedChildren) {
+          if (cc?.type === "file_redirect") this.secretInputs(cc, c.text); // $(< file) reads the file
+          else if (cc) this.visit(cc, []);
+        }
+        this.cwd = cwd;
       } else this.visitSubstitutions(c);
     }
   }
 
   private pipeline(node: Node, redirects: Resolved[]): void {
     const producers: StageInfo[] = [];
+    const cwd = this.cwd;
     for (const stageNode of node.namedChildren) {
       if (!stageNode) continue;
       const start = this.segments.length;
       this.visit(stageNode, redirects);
+      this.cwd = cwd; // each stage runs in its own subshell
       const info = this.stage.get(start);
       if (info?.readsStdin && producers.length) {
         const seg = this.segments[start]!;
@@ -152,9 +218,9 @@ class Walker {
         if (bad) {
           Object.assign(seg, { kind: "floor", verdict: "deny", reason: `${bad.producer === "downloader" ? `${bad.name} output` : `decoded ${bad.name} output`} piped into ${info.name} (dangerous floor: curl | sh)` });
         } else {
-          const lit = producers.length === 1 ? producers[0]!.literal : undefined;
-          if (lit !== undefined) this.nested(lit, stageNode.text);
-          else if (seg.kind !== "floor") Object.assign(seg, { kind: "guard", verdict: "ask", reason: `${info.name} runs a script read from a pipe the guard cannot see` });
+          const lit = pipedLiteral(producers);
+          if (lit !== undefined) this.stdinScript(start, lit, stageNode.text, info);
+          else if (seg.kind !== "floor") Object.assign(seg, { kind: "guard", verdict: "ask", category: "opaque", reason: `${info.name} runs a script read from a pipe the guard cannot see` });
         }
       }
       for (let i = start; i < this.segments.length; i++) {
@@ -181,8 +247,12 @@ class Walker {
     const argNodes = node.childrenForFieldName("argument").filter((c): c is Node => !!c);
     const redirects = [...inherited];
     let herestring: Resolved | undefined;
+    const inputs: Node[] = [];
     for (const r of node.childrenForFieldName("redirect")) {
-      if (r?.type === "file_redirect") redirects.push(...this.outputTargets(r));
+      if (r?.type === "file_redirect") {
+        redirects.push(...this.outputTargets(r));
+        inputs.push(r);
+      }
       if (r?.type === "herestring_redirect") {
         const n = r.namedChildren.at(-1);
         if (n) herestring = resolveNode(n, this.env);
@@ -196,83 +266,17 @@ class Walker {
     const command = words.map((w) => w.value).join(" ");
     const index = this.segments.length;
     const name = words[0]?.value ?? "";
-    const info: StageInfo = { name, readsStdin: false, producer: "other" };
+    const info: StageInfo = { name, readsStdin: false, ...producerOf(name, words, node.text, herestring !== undefined) };
     this.stage.set(index, info);
-
-    const decide = (): { kind: Segment["kind"]; reason: string; verdict?: Verdict } => {
-      if (!words.length) return { kind: "safe", reason: "only assignments" };
-      const floor: Finding | undefined = checkFloor(words, redirects, { cwd: this.ctx.cwd, home: this.ctx.home, project: this.ctx.project, fromStdin: peeled.fromStdin });
-      if (floor?.kind === "floor") return floor;
-      if (!words[0]!.known) return { kind: "guard", reason: `the command name '${words[0]!.value}' is computed at run time` };
-      const args = words.slice(1);
-      const argNodesPeeled = argNodes.slice(Math.max(0, argNodes.length - args.length));
-      // downloads fed straight to an interpreter
-      if (INTERPRETERS.has(name) || name === "source" || name === "." || name === "eval") {
-        for (const n of argNodesPeeled) {
-          if ((n.type === "process_substitution" || n.descendantsOfType(["command_substitution", "process_substitution"]).length) && DOWNLOADER_RE.test(n.text)) {
-            return { kind: "floor", reason: `${name} runs a downloaded script (dangerous floor: curl | sh)` };
-          }
-        }
-      }
-      if (name === "eval") {
-        if (args.every((a) => a.known)) {
-          this.nested(args.map((a) => a.value).join(" "), node.text);
-          return floor ?? { kind: "plain", reason: "eval (its text is checked as its own segments)" };
-        }
-        return { kind: "guard", reason: "eval of text that cannot be resolved before it runs" };
-      }
-      if (SHELLS.has(name)) {
-        const ci = args.findIndex((a) => a.known && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
-        if (ci >= 0) {
-          const script = args[ci + 1];
-          if (!script) return { kind: "guard", reason: `${name} -c without a script` };
-          if (!script.known) return { kind: "guard", reason: `${name} -c with a script that cannot be resolved before it runs` };
-          this.nested(script.value, node.text);
-          return floor ?? { kind: "plain", reason: `${name} -c (its script is checked as its own segments)` };
-        }
-        const fileArg = args.find((a) => !a.value.startsWith("-") || a.value === "-");
-        if (!fileArg || fileArg.value === "-" || args.some((a) => a.value === "-s")) {
-          info.readsStdin = true;
-          if (herestring) {
-            if (herestring.known) this.nested(herestring.value, node.text);
-            else return { kind: "guard", reason: `${name} runs a here-string the guard cannot resolve` };
-          }
-        }
-      } else if (INTERPRETERS.has(name) && !args.some((a) => /^-[a-zA-Z]*[ce]$/.test(a.value)) && (!args.length || args.every((a) => a.value.startsWith("-")))) {
-        info.readsStdin = true;
-      }
-      if (floor) return floor;
-      const writes = redirects.filter((r) => !(r.known && /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(r.value)));
-      const safe = safeListCheck(words.map((w) => w.value), this.ctx.opts.safeListExtra ?? []);
-      if (safe.safe && writes.length) return { kind: "plain", reason: `${name} writes output to a file (redirection drops it off the safe list)` };
-      if (safe.safe) return { kind: "safe", reason: safe.why };
-      return { kind: "plain", reason: safe.why };
-    };
-
-    // producers for `x | sh`
-    if (name === "curl" || name === "wget" || DOWNLOADER_RE.test(` ${name} `)) info.producer = "downloader";
-    else if (
-      (name === "base64" && words.some((w) => ["-d", "-D", "--decode"].includes(w.value))) ||
-      (name === "openssl" && words.some((w) => w.value === "-d" || w.value === "-base64" || w.value === "base64")) ||
-      (name === "xxd" && words.some((w) => w.value.startsWith("-r"))) ||
-      ["uudecode", "gunzip", "zcat", "bzcat", "xzcat", "rev", "base32", "basenc"].includes(name) ||
-      (name === "gzip" && words.some((w) => w.value === "-d")) ||
-      (name === "tr" && words.length > 2)
-    ) info.producer = "decoder";
-    else if ((name === "echo" || name === "printf" || name === "cat") && words.slice(1).every((w) => w.known) && !herestring) {
-      if (name !== "cat") {
-        info.producer = "literal";
-        info.literal = words.slice(1).filter((w) => !(name === "echo" && /^-[neE]+$/.test(w.value))).map((w) => w.value).join(" ");
-      }
-    } else if ((name === "echo" || name === "printf") && DOWNLOADER_RE.test(node.text)) info.producer = "downloader";
 
     // reserve the segment's slot before nested segments are appended
     this.add(node.text, command, "plain", "");
-    const d = decide();
+    const d = this.decide({ node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
     const seg = this.segments[index]!;
     seg.kind = d.kind;
     seg.reason = d.reason;
     seg.verdict = d.verdict ?? (d.kind === "floor" ? "deny" : d.kind === "safe" ? "allow" : "ask");
+    if (d.kind === "guard") seg.category = d.category ?? "opaque";
     if (seg.kind === "plain" || seg.kind === "safe") {
       const deny = (this.ctx.opts.deny ?? []).find((p) => matchBash(p, command));
       const allow = (this.ctx.opts.allow ?? []).find((p) => matchBash(p, command));
@@ -280,21 +284,104 @@ class Walker {
       else if (allow && seg.kind === "plain") Object.assign(seg, { verdict: "allow", reason: `shell.allow ${allow}` });
     }
     if (peeled.wrappers.length && !seg.reason.includes("peeled")) seg.reason += ` (peeled: ${peeled.wrappers.join(", ")})`;
-    void baseName;
+    for (const r of inputs) this.secretInputs(r, node.text);
     this.visitSubstitutions(node);
+    if ((name === "cd" || name === "pushd") && words.every((w) => w.known)) {
+      const to = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
+      if (!to.length) this.cwd = this.ctx.home;
+      else if (to[0]!.value !== "-") this.cwd = path.resolve(this.cwd, to[0]!.value);
+    }
+  }
+
+  private decide(c: CommandParts): Decision {
+    const { node, words, redirects, herestring, info } = c;
+    if (!words.length) return { kind: "safe", reason: "only assignments" };
+    const name = info.name;
+    const fctx = { ...this.paths(), fromStdin: c.fromStdin };
+    const floor: Finding | undefined = checkFloor(words, redirects, fctx);
+    if (floor?.kind === "floor") return floor;
+    const args = words.slice(1);
+    if (!words[0]!.known) {
+      // `$SHELL -c '…'`: whatever the name turns out to be, its script is checked as shell text
+      const ci = args.findIndex((a) => a.known && /^-[a-zA-Z]*c$/.test(a.value));
+      if (ci >= 0 && args[ci + 1]?.known) this.nested(args[ci + 1]!.value, node.text);
+      const computed = checkComputedName(words, redirects, fctx);
+      if (computed?.kind === "floor") return computed;
+      return { kind: "guard", category: "opaque", reason: `the command name '${words[0]!.value}' is computed at run time` };
+    }
+    const argNodesPeeled = c.argNodes.slice(Math.max(0, c.argNodes.length - args.length));
+    // downloads fed straight to an interpreter
+    if (isInterpreter(name) || name === "source" || name === "." || name === "eval") {
+      for (const n of argNodesPeeled) {
+        if ((n.type === "process_substitution" || n.descendantsOfType(["command_substitution", "process_substitution"]).length) && DOWNLOADER_RE.test(n.text)) {
+          return { kind: "floor", reason: `${name} runs a downloaded script (dangerous floor: curl | sh)` };
+        }
+      }
+    }
+    if (name === "eval") {
+      if (args.every((a) => a.known)) {
+        this.nested(args.map((a) => a.value).join(" "), node.text);
+        return floor ?? { kind: "plain", reason: "eval (its text is checked as its own segments)" };
+      }
+      return { kind: "guard", reason: "eval of text that cannot be resolved before it runs" };
+    }
+    if (SHELLS.has(name)) {
+      const ci = args.findIndex((a) => a.known && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
+      if (ci >= 0) {
+        const script = args[ci + 1];
+        if (!script) return { kind: "guard", reason: `${name} -c without a script` };
+        if (!script.known) return { kind: "guard", reason: `${name} -c with a script that cannot be resolved before it runs` };
+        this.nested(script.value, node.text);
+        return floor ?? { kind: "plain", reason: `${name} -c (its script is checked as its own segments)` };
+      }
+      const fileArg = args.find((a) => !a.value.startsWith("-") || a.value === "-");
+      if (!fileArg || fileArg.value === "-" || args.some((a) => a.value === "-s")) {
+        info.readsStdin = true;
+        if (herestring) {
+          if (herestring.known) this.nested(herestring.value, node.text);
+          else return { kind: "guard", reason: `${name} runs a here-string the guard cannot resolve` };
+        }
+      }
+    } else if (isInterpreter(name)) {
+      const lang = interpreterLang(name);
+      const code = inlineCode(name, args);
+      if (code && lang) {
+        if (code.every((w) => !w.known && ONLY_EXPANSION.test(w.value))) {
+          return { kind: "guard", reason: `${name} runs inline code that cannot be resolved before it runs` };
+        }
+        const ask = this.inline(code.map((w) => w.value).join("\n"), lang, node.text);
+        if (ask) return floor ?? ask;
+      } else if (!args.some((a) => /^-[a-zA-Z]*[ce]$/.test(a.value)) && (!args.length || args.every((a) => a.value.startsWith("-")))) {
+        info.readsStdin = true;
+        if (herestring && lang) {
+          const ask = herestring.known ? this.inline(herestring.value, lang, node.text) : undefined;
+          if (ask) return floor ?? ask;
+        }
+      }
+      const secret = secretOptions(args.map((a) => a.value), this.paths());
+      if (secret) return floor ?? { kind: "guard", category: "secret-read", reason: `${name} loads a secret file: ${secret}` };
+    }
+    // a lost-history finding says more than find's "deletes under the project root"
+    const ask = historyLoss(words, this.paths()) ?? floor ?? secretRead(words, this.paths()) ?? persistentWrite(words, redirects, this.paths());
+    if (ask) return ask;
+    const writes = redirects.filter((r) => !(r.known && /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(r.value)));
+    const safe = safeListCheck(words.map((w) => w.value), this.ctx.opts.safeListExtra ?? []);
+    if (safe.safe && writes.length) return { kind: "plain", reason: `${name} writes output to a file (redirection drops it off the safe list)` };
+    if (safe.safe) return { kind: "safe", reason: safe.why };
+    return { kind: "plain", reason: safe.why };
   }
 }
 
 function classifyWith(parser: Parser, text: string, ctx: Ctx, depth: number): Segment[] {
   if (text.length > MAX_COMMAND_CHARS) {
-    return [{ text: `${text.slice(0, 80)}…`, command: text.slice(0, 80), verdict: "ask", kind: "guard", reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` }];
+    return [{ text: `${text.slice(0, 80)}…`, command: text.slice(0, 80), verdict: "ask", kind: "guard", category: "opaque", reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` }];
   }
   const tree = parser.parse(text);
-  if (!tree) return [{ text, command: text, verdict: "ask", kind: "guard", reason: "the command cannot be parsed" }];
+  if (!tree) return [{ text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed" }];
   try {
     const root = tree.rootNode;
     if (root.hasError) {
-      return [{ text, command: text, verdict: "ask", kind: "guard", reason: "the command cannot be parsed (syntax error)" }];
+      return [{ text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed (syntax error)" }];
     }
     const w = new Walker(parser, ctx, depth);
     w.visit(root, []);
