@@ -165,7 +165,11 @@ const HOME_PERSIST: Array<[RegExp, string]> = [
   [/^\.config\/autostart(\/.*)?$/, "a login autostart entry"],
   [/^Library\/LaunchAgents(\/.*)?$/, "a launchd agent"],
 ];
+const OTHER_HOME = String.raw`^/(root|home/[^/]+|Users/[^/]+)/`;
 const SYSTEM_PERSIST: Array<[RegExp, string]> = [
+  // another user's home (sudo tee -a /root/.ssh/authorized_keys)
+  [new RegExp(`${OTHER_HOME}\\.ssh(/.*)?$`), "ssh keys and logins"],
+  [new RegExp(`${OTHER_HOME}\\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin)$`), "a shell startup file"],
   [/^\/etc\/(profile|bash\.bashrc|bashrc|zshrc|zshenv|zprofile|environment)$/, "a system shell startup file"],
   [/^\/etc\/(profile\.d|zsh)(\/.*)?$/, "a system shell startup file"],
   [/^\/etc\/cron[^/]*(\/.*)?$/, "cron"],

@@ -4,6 +4,7 @@
  * so the tests and the measured figures see exactly the same commands.
  */
 import fs from "node:fs";
+import type { GuardCategory } from "../api.js";
 
 /** One command per line; blank lines and `#` comments skipped. */
 export function readLines(file: string): string[] {
@@ -13,22 +14,35 @@ export function readLines(file: string): string[] {
     .filter((l) => l.trim() !== "" && !l.startsWith("#"));
 }
 
+export interface AskLine {
+  command: string;
+  /** one of its guard segments must carry one of these categories */
+  categories: GuardCategory[];
+}
+
 export interface GuardCorpus {
   /** every one must classify as guard (ask), never safe or plain */
-  ask: string[];
+  ask: AskLine[];
   /** near-misses: must not ask */
   noAsk: string[];
 }
 
-/** guard-corpus.txt: lines under `[ask]` must ask, lines under `[no-ask]` must not. */
+const CATEGORIES: readonly GuardCategory[] = ["delete", "secret-read", "persistence", "history", "inline-code", "opaque"];
+
+/** guard-corpus.txt: lines under `[ask: <categories>]` must ask, lines under `[no-ask]` must not. */
 export function readGuardCorpus(file: string): GuardCorpus {
   const out: GuardCorpus = { ask: [], noAsk: [] };
-  let into: string[] | undefined;
+  let section: GuardCategory[] | "no-ask" | undefined;
   for (const line of readLines(file)) {
-    if (line.trim() === "[ask]") into = out.ask;
-    else if (line.trim() === "[no-ask]") into = out.noAsk;
-    else if (!into) throw new Error(`${file}: a command before the first [ask] / [no-ask] section: ${line}`);
-    else into.push(line);
+    const header = /^\[(ask:([^\]]*)|no-ask)\]$/.exec(line.trim());
+    if (header) {
+      const cats = (header[2] ?? "").trim().split(/\s+/).filter(Boolean);
+      const bad = cats.find((c) => !CATEGORIES.includes(c as GuardCategory));
+      if (bad) throw new Error(`${file}: unknown guard category '${bad}' in ${line}`);
+      section = header[1] === "no-ask" ? "no-ask" : (cats as GuardCategory[]);
+    } else if (!section) throw new Error(`${file}: a command before the first [ask: …] / [no-ask] section: ${line}`);
+    else if (section === "no-ask") out.noAsk.push(line);
+    else out.ask.push({ command: line, categories: section });
   }
   return out;
 }

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
     }
     return n;
   };
-  const all = [...floor, ...wrapped, ...guard.ask, ...guard.noAsk];
+  const asks = guard.ask.map((a) => a.command);
+  const all = [...floor, ...wrapped, ...asks, ...guard.noAsk];
   await classify("true", opts); // load the grammar outside the timing
   for (const c of all) await classify(c, opts); // warm up
   const t0 = process.hrtime.bigint();
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   console.log(`module: ${path.relative(root, modPath)}`);
   console.log(`floor corpus: ${floor.length} lines, ${await count(floor, "deny")} deny`);
   console.log(`floor wrapped: ${wrapped.length} variants, ${await count(wrapped, "deny")} deny`);
-  console.log(`guard corpus: ${guard.ask.length} lines, ${await count(guard.ask, "ask")} ask, ${await count(guard.ask, "deny")} deny`);
+  console.log(`guard corpus: ${asks.length} lines, ${await count(asks, "ask")} ask, ${await count(asks, "deny")} deny`);
   console.log(`near-misses: ${guard.noAsk.length} lines, ${await count(guard.noAsk, "ask")} ask, ${await count(guard.noAsk, "deny")} deny`);
   console.log(`classify: ${all.length} commands x ${rounds} rounds, mean ${us.toFixed(1)} us per command`);
 }
