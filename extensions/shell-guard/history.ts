@@ -115,5 +115,10 @@ export function historyLoss(words: Resolved[], ctx: HistoryCtx): Finding | undef
     const t = operands(args).find((o) => o.known && inGitDir(o.value));
     if (t) return ask(`recursive rm of ${t.value} deletes the project's git history`);
   }
+  if (name === "mv") {
+    // mv .git elsewhere takes the history out of the project (the last operand is the destination)
+    const t = operands(args).slice(0, -1).find((o) => o.known && path.basename(o.value.replace(/\/+$/, "")) === ".git");
+    if (t) return ask(`mv ${t.value} moves the project's git history away`);
+  }
   return undefined;
 }

@@ -8,7 +8,7 @@
 import type { Lang } from "./inline.js";
 
 const CALLS: Record<Lang, RegExp> = {
-  python: /\b(?:os\s*\.\s*(?:system|popen)|subprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(/g,
+  python: /(?:(?:\bos|\))\s*\.\s*(?:system|popen)|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(/g,
   js: /\b(?:execSync|execFileSync|spawnSync|execFile|spawn|exec|Bun\s*\.\s*spawn(?:Sync)?|Deno\s*\.\s*Command)\s*\(/g,
   perl: /\b(?:system|exec)\b\s*\(?/g,
   ruby: /\b(?:system|exec|spawn|IO\s*\.\s*popen)\b\s*\(?/g,

@@ -93,6 +93,7 @@ const SHELLS: Record<Lang, Shape[]> = {
     { re: /\bsubprocess\b/, what: "subprocess (a shell command)" },
     { re: /\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*getoutput\b/, what: "pty.spawn (a shell command)" },
     { re: /\bfrom\s+os\s+import\b[^;\n]*\b(system|popen)\b/, what: "os.system (a shell command)" },
+    { re: /\b(__import__|import_module)\s*\(\s*["'](os|subprocess|pty|shutil)["']/, what: "a dynamic import of os / subprocess" },
   ],
   js: [
     { re: /\bchild_process\b/, what: "child_process (a shell command)" },

@@ -7,21 +7,29 @@
 import type { Resolved } from "./words.js";
 import type { Finding } from "./floor.js";
 import { gitSubcommand, hasFlag, operands } from "./floor.js";
-import { persistPath, absPath, display, isAncestor, type PathCtx } from "./paths.js";
+import path from "node:path";
+import { persistPath, absPath, display, expandBraces, isAncestor, type PathCtx } from "./paths.js";
 
 export interface PersistCtx extends PathCtx {
   project: string;
 }
 
-/** The destination of cp / mv / ln / install / rsync / scp: -t DIR, else the last operand. */
+/**
+ * Where cp / mv / ln / install / rsync / scp write: the destination (-t DIR, else the last operand)
+ * and, as the destination may be a directory, DEST/<name of each source> (cp .bashrc ~ writes ~/.bashrc).
+ */
 function destination(args: string[]): string[] {
+  let dest: string | undefined;
+  const ops: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === "-t" || a === "--target-directory") return args[i + 1] ? [args[i + 1]!] : [];
-    if (a.startsWith("--target-directory=")) return [a.slice(19)];
+    if (a === "-t" || a === "--target-directory") dest = args[++i];
+    else if (a.startsWith("--target-directory=")) dest = a.slice(19);
+    else if (!a.startsWith("-")) ops.push(a);
   }
-  const ops = args.filter((a) => !a.startsWith("-"));
-  return ops.length ? [ops.at(-1)!] : [];
+  if (dest === undefined && ops.length < 2) return ops;
+  dest ??= ops.pop()!;
+  return [dest, ...ops.map((s) => `${dest}/${path.basename(s)}`)];
 }
 
 /** Files a command writes, by its argv (redirections are the caller's). */
@@ -55,7 +63,7 @@ export function persistentWrite(words: Resolved[], redirects: Resolved[], ctx: P
     if (hit) return ask(`writes ${hit}, which persists outside the task`);
   }
   const name = words[0]?.value ?? "";
-  const args = words.slice(1).map((w) => w.value);
+  const args = words.slice(1).flatMap((w) => expandBraces(w.value));
   if (name === "crontab") {
     // crontab -l only lists; a file, `-`, -e, -r or nothing (stdin) replaces the user's crontab
     const valued = ["-u"];

@@ -6,7 +6,7 @@
  */
 import type { Resolved } from "./words.js";
 import type { Finding } from "./floor.js";
-import { secretPath, secretNameGlob, type PathCtx } from "./paths.js";
+import { expandBraces, secretPath, secretNameGlob, type PathCtx } from "./paths.js";
 
 interface Spec {
   /** options whose value (the next word) is not a file read */
@@ -39,6 +39,8 @@ const READERS: Record<string, Spec> = {
   jq: { skip: ["--arg", "--argjson", "--indent"], pattern: true, supplies: ["-f", "--from-file"] },
   yq: { pattern: true },
   cp: { skip: COPY_SKIP, dest: true },
+  // ln -s .env x: the link reads the secret under another name
+  ln: { skip: COPY_SKIP, dest: true },
   mv: { skip: COPY_SKIP, dest: true },
   install: { skip: [...COPY_SKIP, "-m", "--mode", "-o", "--owner", "-g", "--group"], dest: true },
   // scp -i names the key it logs in with: a use of the key, not a read of it into the session
@@ -89,7 +91,7 @@ function readOperands(name: string, args: string[], spec: Spec): Reads {
   }
   let ops = operands;
   if (spec.pattern && !supplied) ops = ops.slice(1);
-  if (spec.dest && !target) ops = ops.slice(0, -1);
+  if (spec.dest && !target && ops.length > 1) ops = ops.slice(0, -1);
   // scp / rsync: host:path is a remote file, not read here
   if (name === "scp" || name === "rsync") ops = ops.filter((o) => !/^[^/]*[^/\\]:/.test(o));
   out.paths.push(...ops);
@@ -145,12 +147,15 @@ function findReads(args: string[], ctx: PathCtx): string | undefined {
   return undefined;
 }
 
+const SPECIAL = new Set(["source", ".", "curl", "wget", "dd", "find"]);
 const found = (what: string): Finding => ({ kind: "guard", category: "secret-read", reason: `reads a secret file: ${what}` });
 
 /** Does this peeled command read a secret file? */
 export function secretRead(words: Resolved[], ctx: PathCtx): Finding | undefined {
   const name = words[0]?.value ?? "";
-  const args = words.slice(1).map((w) => w.value);
+  if (!READERS[name] && !SPECIAL.has(name)) return undefined; // most commands: no work at all
+  // cp .env{,.bak} is cp .env .env.bak
+  const args = words.slice(1).flatMap((w) => expandBraces(w.value));
   let reads: Reads;
   if (name === "source" || name === ".") reads = { paths: args.slice(0, 1), globs: [] };
   else if (name === "curl" || name === "wget") reads = { paths: uploads(name, args), globs: [] };
