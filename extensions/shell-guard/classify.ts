@@ -125,24 +125,9 @@ class Walker {
       case "command":
         this.command(node, redirects);
         return;
-      case "redirected_statement": {
-        const out = [...redirects];
-        let heredoc: string | undefined;
-        for (const r of node.childrenForFieldName("redirect")) {
-          if (!r) continue;
-          if (r.type === "file_redirect") out.push(...this.outputTargets(r));
-          if (r.type === "heredoc_redirect") heredoc = r.namedChildren.find((c) => c?.type === "heredoc_body")?.text;
-          this.visitSubstitutions(r);
-        }
-        const body = node.childForFieldName("body");
-        if (!body) return;
-        const start = this.segments.length;
-        this.visit(body, out);
-        const info = this.stage.get(start);
-        if (heredoc !== undefined && info?.readsStdin) this.stdinScript(start, heredoc, node.text, info);
-        for (const r of node.childrenForFieldName("redirect")) if (r?.type === "file_redirect") this.secretInputs(r, node.text);
+      case "redirected_statement":
+        this.redirected(node, redirects);
         return;
-      }
       case "pipeline":
         this.pipeline(node, redirects);
         return;
@@ -161,6 +146,40 @@ class Walker {
         return;
       default:
         for (const c of node.namedChildren) if (c) this.visit(c, redirects);
+    }
+  }
+
+  private redirected(node: Node, redirects: Resolved[]): void {
+    const out = [...redirects];
+    let heredoc: string | undefined;
+    const files: Node[] = [];
+    // tree-sitter hangs what follows a here-doc's start inside it: `cat <<EOF | sh`, `cat <<EOF && rm …`, `cat <<EOF > f`
+    const tails: Node[] = [];
+    for (const r of node.childrenForFieldName("redirect")) {
+      if (!r) continue;
+      const parts = r.type === "heredoc_redirect" ? r.namedChildren.filter((c): c is Node => !!c) : [r];
+      for (const p of parts) {
+        if (p.type === "heredoc_body") heredoc = p.text;
+        if (p.type === "file_redirect") {
+          out.push(...this.outputTargets(p));
+          files.push(p);
+        }
+        if (r.type === "heredoc_redirect" && !["heredoc_start", "heredoc_body", "heredoc_end", "file_redirect"].includes(p.type)) tails.push(p);
+        else this.visitSubstitutions(p);
+      }
+    }
+    const body = node.childForFieldName("body");
+    if (!body) return;
+    const start = this.segments.length;
+    this.visit(body, out);
+    const info = this.stage.get(start);
+    if (heredoc !== undefined && info?.readsStdin) this.stdinScript(start, heredoc, node.text, info);
+    for (const f of files) this.secretInputs(f, node.text);
+    // `cat <<EOF | sh`: the here-doc is the literal the next stage reads
+    const fed = info && heredoc !== undefined && info.producer === "passthrough" ? { ...info, producer: "literal" as const, literal: heredoc } : info;
+    for (const t of tails) {
+      if (t.type === "pipeline") this.pipeline(t, redirects, fed ? [fed] : []);
+      else this.visit(t, redirects);
     }
   }
 
@@ -203,11 +222,15 @@ class Walker {
     }
   }
 
-  private pipeline(node: Node, redirects: Resolved[]): void {
-    const producers: StageInfo[] = [];
+  private pipeline(node: Node, redirects: Resolved[], upstream: StageInfo[] = []): void {
+    const producers: StageInfo[] = [...upstream];
     const cwd = this.cwd;
-    for (const stageNode of node.namedChildren) {
-      if (!stageNode) continue;
+    const stages: Node[] = [];
+    const flatten = (n: Node): void => {
+      for (const c of n.namedChildren) if (c) c.type === "pipeline" ? flatten(c) : stages.push(c);
+    };
+    flatten(node);
+    for (const stageNode of stages) {
       const start = this.segments.length;
       this.visit(stageNode, redirects);
       this.cwd = cwd; // each stage runs in its own subshell

@@ -136,3 +136,18 @@ describe("pipes into a shell", () => {
     expect((await run("echo 'rm -rf /' | grep rm | sh")).segments.at(-1)).toMatchObject({ kind: "guard", category: "opaque" });
   });
 });
+
+describe("here-docs (tree-sitter hangs what follows `<<EOF` inside the here-doc node)", () => {
+  it("checks a pipe or a list that follows the here-doc's start", async () => {
+    expect((await run("cat <<EOF | sh\nrm -rf /\nEOF")).verdict).toBe("deny");
+    expect((await run("cat <<EOF | bash -c 'rm -rf /'\nx\nEOF")).verdict).toBe("deny");
+    expect((await run("cat <<EOF && rm -rf /\nx\nEOF")).verdict).toBe("deny");
+    expect(guards(await run("cat <<EOF || cat .env\nx\nEOF"))[0]?.category).toBe("secret-read");
+    expect(guards(await run("cat <<EOF | python3\nimport shutil; shutil.rmtree('x')\nEOF"))[0]?.category).toBe("inline-code");
+    expect((await run("cat <<EOF | sh\necho hi\nEOF")).segments.map((s) => s.kind)).toEqual(["safe", "plain", "safe"]);
+  });
+  it("sees an output redirection written after the here-doc's start, and substitutions in its body", async () => {
+    expect(guards(await run("cat <<EOF >> ~/.bashrc\nexport X=1\nEOF"))[0]?.category).toBe("persistence");
+    expect((await run("cat <<EOF > notes.md\n$(rm -rf /)\nEOF")).verdict).toBe("deny");
+  });
+});
