@@ -218,6 +218,9 @@ class Walker {
           else if (cc) this.visit(cc, []);
         }
         this.cwd = cwd;
+      } else if (c.type === "word" && c.text.includes("`") && c.parent?.type === "expansion") {
+        // tree-sitter leaves backticks in ${x:-`cmd`} as a plain word: the shell still runs them
+        for (const m of c.text.matchAll(/`((?:\\.|[^`\\])*)`/g)) this.nested(m[1]!, c.text);
       } else this.visitSubstitutions(c);
     }
   }
@@ -404,7 +407,11 @@ function classifyWith(parser: Parser, text: string, ctx: Ctx, depth: number): Se
   try {
     const root = tree.rootNode;
     if (root.hasError) {
-      return [{ text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed (syntax error)" }];
+      const unparsed: Segment = { text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed (syntax error)" };
+      // best effort: a floor shape between separators still denies (`[[ -d / ]] && rm -rf /` trips the grammar)
+      const pieces = text.split(/;|&&|\|\|?|&|\n|\$\(|[()`]/).filter((p) => p.trim() !== "");
+      const floor = pieces.length > 1 && depth < MAX_DEPTH ? pieces.flatMap((p) => classifyWith(parser, p, ctx, depth + 1).filter((s) => s.kind === "floor")) : [];
+      return [unparsed, ...floor];
     }
     const w = new Walker(parser, ctx, depth);
     w.visit(root, []);

@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { Resolved } from "./words.js";
 import type { GuardCategory } from "./api.js";
+import { expandBraces } from "./paths.js";
 
 export interface Finding {
   kind: "floor" | "guard";
@@ -70,7 +71,9 @@ function target(t: Resolved, ctx: FloorContext): Target {
   return { kind: "ok" };
 }
 
-function recursiveDelete(name: string, targets: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
+function recursiveDelete(name: string, given: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
+  // rm -rf /{,} is rm -rf / /
+  const targets = given.flatMap((t) => (t.known && t.value.includes("{") ? expandBraces(t.value).map((value) => ({ value, known: true })) : [t]));
   let worst: Finding | undefined = ctx.fromStdin ? { kind: "guard", category: "delete", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` } : undefined;
   for (const t of targets) {
     const k = target(t, ctx);

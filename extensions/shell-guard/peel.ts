@@ -35,6 +35,7 @@ const VALUE_OPTS: Record<string, string[]> = {
   caffeinate: [],
   unbuffer: [],
   pkexec: ["--user"],
+  coproc: [],
   taskset: [],
   chroot: [],
   flock: ["-w", "--timeout", "-E", "--conflict-exit-code"],
@@ -128,6 +129,8 @@ export function peel(argvIn: Resolved[]): Peeled {
       else if (name === "nice" && /^-\d+$/.test(v)) continue;
     }
     i += Math.min(POSITIONALS[name] ?? 0, argv.length - i);
+    // coproc NAME { cmd; }: tree-sitter reads it as the words NAME { cmd
+    if (name === "coproc") i += argv[i]?.value === "{" ? 1 : argv[i + 1]?.value === "{" ? 2 : 0;
     // su / script without -c run a login shell: nothing left to peel (runuser -u x -- cmd is peeled)
     if ((name === "su" || name === "script") || (i >= argv.length && name !== "xargs")) break;
     if (name === "xargs") fromStdin = true;

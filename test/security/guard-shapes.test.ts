@@ -151,3 +151,13 @@ describe("here-docs (tree-sitter hangs what follows `<<EOF` inside the here-doc 
     expect((await run("cat <<EOF > notes.md\n$(rm -rf /)\nEOF")).verdict).toBe("deny");
   });
 });
+
+describe("text the grammar cannot parse", () => {
+  it("asks, and still denies a floor shape between separators", async () => {
+    const r = await run("[[ -d / ]] && rm -rf /");
+    expect(r.segments[0]).toMatchObject({ kind: "guard", category: "opaque" });
+    expect(r.verdict).toBe("deny");
+    expect((await run("cat <<EOF; rm -rf /\nx\nEOF")).verdict).toBe("deny");
+    expect((await run("echo 'open; ls")).segments.map((s) => s.kind)).toEqual(["guard"]);
+  });
+});
