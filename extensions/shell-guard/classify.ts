@@ -1,22 +1,20 @@
 /**
  * classify(): parse with tree-sitter-bash, walk the tree into segments, peel wrappers, resolve words,
- * and give each segment floor / guard / safe / plain. Nested scripts (bash -c, eval, echo ... | sh,
- * here-strings and here-docs fed to a shell) are parsed again, to a bounded depth.
+ * and give each segment floor / guard / safe / plain (decide.ts judges one command). Nested scripts
+ * (bash -c, eval, echo ... | sh, here-strings and here-docs fed to a shell, a shell-out's command in
+ * inline code) are parsed again, to a bounded depth.
  */
 import path from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
 import { bashParser } from "./parser.js";
 import { resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
 import { peel } from "./peel.js";
-import { checkFloor, checkComputedName, type Finding } from "./floor.js";
-import { safeListCheck } from "./safelist.js";
 import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
 import { matchBash } from "./pattern.js";
-import { secretRead, secretInput } from "./reads.js";
-import { persistentWrite } from "./persist.js";
-import { historyLoss } from "./history.js";
-import { inlineCode, interpreterLang, scanCode, secretOptions, type Lang } from "./inline.js";
-import { DOWNLOADER_RE, SHELLS, isInterpreter, pipedLiteral, producerOf, type StageInfo } from "./stages.js";
+import { secretInput } from "./reads.js";
+import { interpreterLang, scanCode, type Lang } from "./inline.js";
+import { SHELLS, pipedLiteral, producerOf, type StageInfo } from "./stages.js";
+import { decideCommand, type Decision, type DecideHost } from "./decide.js";
 
 const MAX_DEPTH = 4;
 
@@ -27,24 +25,7 @@ interface Ctx {
   opts: ClassifyOptions;
 }
 
-type Decision = { kind: Segment["kind"]; reason: string; verdict?: Verdict; category?: GuardCategory };
-
-interface CommandParts {
-  node: Node;
-  argNodes: Node[];
-  /** argv after peeling wrappers */
-  words: Resolved[];
-  /** output redirection targets (inherited ones too) */
-  redirects: Resolved[];
-  herestring: Resolved | undefined;
-  fromStdin: boolean;
-  info: StageInfo;
-}
-
-/** Inline code that is nothing but one expansion (`python -c "$CODE"`): nothing to scan. */
-const ONLY_EXPANSION = /^(\$\{?\w+\}?|\$\(.*\)|`.*`)$/s;
-
-class Walker {
+class Walker implements DecideHost {
   readonly segments: Segment[] = [];
   readonly env: WordEnv;
   /** the directory commands run in: `cd` moves it, a subshell or pipeline stage restores it after */
@@ -59,7 +40,11 @@ class Walker {
     this.env = { vars: new Map([["PWD", ctx.cwd]]), home: ctx.home };
   }
 
-  private paths(): { cwd: string; home: string; project: string } {
+  get safeListExtra(): string[] {
+    return this.ctx.opts.safeListExtra ?? [];
+  }
+
+  paths(): { cwd: string; home: string; project: string } {
     return { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
   }
 
@@ -81,7 +66,7 @@ class Walker {
   }
 
   /** Scan inline interpreter code; its shell-outs are classified as shell text. Returns the guard's ask, if any. */
-  private inline(code: string, lang: Lang, origin: string): Decision | undefined {
+  inline(code: string, lang: Lang, origin: string): Decision | undefined {
     const scan = scanCode(code, lang, this.paths());
     for (const script of scan.scripts) this.nested(script, origin);
     return scan.reason ? { kind: "guard", category: "inline-code", reason: scan.reason } : undefined;
@@ -297,7 +282,7 @@ class Walker {
 
     // reserve the segment's slot before nested segments are appended
     this.add(node.text, command, "plain", "");
-    const d = this.decide({ node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
+    const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
     const seg = this.segments[index]!;
     seg.kind = d.kind;
     seg.reason = d.reason;
@@ -319,83 +304,6 @@ class Walker {
     }
   }
 
-  private decide(c: CommandParts): Decision {
-    const { node, words, redirects, herestring, info } = c;
-    if (!words.length) return { kind: "safe", reason: "only assignments" };
-    const name = info.name;
-    const fctx = { ...this.paths(), fromStdin: c.fromStdin };
-    const floor: Finding | undefined = checkFloor(words, redirects, fctx);
-    if (floor?.kind === "floor") return floor;
-    const args = words.slice(1);
-    if (!words[0]!.known) {
-      // `$SHELL -c '…'`: whatever the name turns out to be, its script is checked as shell text
-      const ci = args.findIndex((a) => a.known && /^-[a-zA-Z]*c$/.test(a.value));
-      if (ci >= 0 && args[ci + 1]?.known) this.nested(args[ci + 1]!.value, node.text);
-      const computed = checkComputedName(words, redirects, fctx);
-      if (computed?.kind === "floor") return computed;
-      return { kind: "guard", category: "opaque", reason: `the command name '${words[0]!.value}' is computed at run time` };
-    }
-    const argNodesPeeled = c.argNodes.slice(Math.max(0, c.argNodes.length - args.length));
-    // downloads fed straight to an interpreter
-    if (isInterpreter(name) || name === "source" || name === "." || name === "eval") {
-      for (const n of argNodesPeeled) {
-        if ((n.type === "process_substitution" || n.descendantsOfType(["command_substitution", "process_substitution"]).length) && DOWNLOADER_RE.test(n.text)) {
-          return { kind: "floor", reason: `${name} runs a downloaded script (dangerous floor: curl | sh)` };
-        }
-      }
-    }
-    if (name === "eval") {
-      if (args.every((a) => a.known)) {
-        this.nested(args.map((a) => a.value).join(" "), node.text);
-        return floor ?? { kind: "plain", reason: "eval (its text is checked as its own segments)" };
-      }
-      return { kind: "guard", reason: "eval of text that cannot be resolved before it runs" };
-    }
-    if (SHELLS.has(name)) {
-      const ci = args.findIndex((a) => a.known && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
-      if (ci >= 0) {
-        const script = args[ci + 1];
-        if (!script) return { kind: "guard", reason: `${name} -c without a script` };
-        if (!script.known) return { kind: "guard", reason: `${name} -c with a script that cannot be resolved before it runs` };
-        this.nested(script.value, node.text);
-        return floor ?? { kind: "plain", reason: `${name} -c (its script is checked as its own segments)` };
-      }
-      const fileArg = args.find((a) => !a.value.startsWith("-") || a.value === "-");
-      if (!fileArg || fileArg.value === "-" || args.some((a) => a.value === "-s")) {
-        info.readsStdin = true;
-        if (herestring) {
-          if (herestring.known) this.nested(herestring.value, node.text);
-          else return { kind: "guard", reason: `${name} runs a here-string the guard cannot resolve` };
-        }
-      }
-    } else if (isInterpreter(name)) {
-      const lang = interpreterLang(name);
-      const code = inlineCode(name, args);
-      if (code && lang) {
-        if (code.every((w) => !w.known && ONLY_EXPANSION.test(w.value))) {
-          return { kind: "guard", reason: `${name} runs inline code that cannot be resolved before it runs` };
-        }
-        const ask = this.inline(code.map((w) => w.value).join("\n"), lang, node.text);
-        if (ask) return floor ?? ask;
-      } else if (!args.some((a) => /^-[a-zA-Z]*[ce]$/.test(a.value)) && (!args.length || args.every((a) => a.value.startsWith("-")))) {
-        info.readsStdin = true;
-        if (herestring && lang) {
-          const ask = herestring.known ? this.inline(herestring.value, lang, node.text) : undefined;
-          if (ask) return floor ?? ask;
-        }
-      }
-      const secret = secretOptions(args.map((a) => a.value), this.paths());
-      if (secret) return floor ?? { kind: "guard", category: "secret-read", reason: `${name} loads a secret file: ${secret}` };
-    }
-    // a lost-history finding says more than find's "deletes under the project root"
-    const ask = historyLoss(words, this.paths()) ?? floor ?? secretRead(words, this.paths()) ?? persistentWrite(words, redirects, this.paths());
-    if (ask) return ask;
-    const writes = redirects.filter((r) => !(r.known && /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(r.value)));
-    const safe = safeListCheck(words.map((w) => w.value), this.ctx.opts.safeListExtra ?? []);
-    if (safe.safe && writes.length) return { kind: "plain", reason: `${name} writes output to a file (redirection drops it off the safe list)` };
-    if (safe.safe) return { kind: "safe", reason: safe.why };
-    return { kind: "plain", reason: safe.why };
-  }
 }
 
 function classifyWith(parser: Parser, text: string, ctx: Ctx, depth: number): Segment[] {
