@@ -72,10 +72,13 @@ function secretAt(abs: string, home: string): string | undefined {
   if (isEnvFile(base)) return "a .env file";
   if (KEY_NAME.test(base)) return "an ssh private key";
   if (ANYWHERE.has(base)) return "a credentials file";
-  const rel = inside(abs, home);
+  // under our home, or another user's (sudo cat /root/.aws/credentials)
+  const rel = inside(abs, home) ?? OTHER_HOME_PATH.exec(abs)?.[2];
   if (rel) for (const [re, what] of HOME_SECRETS) if (re.test(rel)) return what;
   return undefined;
 }
+
+const OTHER_HOME_PATH = /^\/(root|home\/[^/]+|Users\/[^/]+)\/(.+)$/;
 
 const GLOB = /[*?[]/;
 
