@@ -17,6 +17,8 @@ import { SHELLS, pipedLiteral, producerOf, type StageInfo } from "./stages.js";
 import { decideCommand, type Decision, type DecideHost } from "./decide.js";
 
 const MAX_DEPTH = 4;
+/** Words without which a piece of unparseable text cannot be a floor shape. */
+const FLOOR_WORDS = /\b(rm|git|dd|chmod|chown|chgrp|mkfs[\w.]*|mke2fs|wipefs|eval|source|sh|bash|zsh|dash|ksh|python[\d.]*|node|perl|ruby|php|deno|bun|su|script|busybox)\b|[$>]/;
 
 interface Ctx {
   cwd: string;
@@ -44,8 +46,10 @@ class Walker implements DecideHost {
     return this.ctx.opts.safeListExtra ?? [];
   }
 
+  private pathCtx?: { cwd: string; home: string; project: string };
   paths(): { cwd: string; home: string; project: string } {
-    return { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
+    if (this.pathCtx?.cwd !== this.cwd) this.pathCtx = { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
+    return this.pathCtx;
   }
 
   add(text: string, command: string, kind: Segment["kind"], reason: string, verdict?: Verdict, category?: GuardCategory): number {
@@ -194,16 +198,18 @@ class Walker implements DecideHost {
 
   /** Visit $(...), `...` and <(...) anywhere below a node: each is its own segment. */
   private visitSubstitutions(node: Node): void {
+    const inExpansion = node.type === "expansion";
     for (const c of node.namedChildren) {
       if (!c) continue;
-      if (c.type === "command_substitution" || c.type === "process_substitution") {
+      const type = c.type;
+      if (type === "command_substitution" || type === "process_substitution") {
         const cwd = this.cwd;
         for (const cc of c.namedChildren) {
           if (cc?.type === "file_redirect") this.secretInputs(cc, c.text); // $(< file) reads the file
           else if (cc) this.visit(cc, []);
         }
         this.cwd = cwd;
-      } else if (c.type === "word" && c.text.includes("`") && c.parent?.type === "expansion") {
+      } else if (inExpansion && type === "word" && c.text.includes("`")) {
         // tree-sitter leaves backticks in ${x:-`cmd`} as a plain word: the shell still runs them
         for (const m of c.text.matchAll(/`((?:\\.|[^`\\])*)`/g)) this.nested(m[1]!, c.text);
       } else this.visitSubstitutions(c);
@@ -277,11 +283,12 @@ class Walker implements DecideHost {
     const command = words.map((w) => w.value).join(" ");
     const index = this.segments.length;
     const name = words[0]?.value ?? "";
-    const info: StageInfo = { name, readsStdin: false, ...producerOf(name, words, node.text, herestring !== undefined) };
+    const text = node.text;
+    const info: StageInfo = { name, readsStdin: false, ...producerOf(name, words, text, herestring !== undefined) };
     this.stage.set(index, info);
 
     // reserve the segment's slot before nested segments are appended
-    this.add(node.text, command, "plain", "");
+    this.add(text, command, "plain", "");
     const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
     const seg = this.segments[index]!;
     seg.kind = d.kind;
@@ -295,7 +302,7 @@ class Walker implements DecideHost {
       else if (allow && seg.kind === "plain") Object.assign(seg, { verdict: "allow", reason: `shell.allow ${allow}` });
     }
     if (peeled.wrappers.length && !seg.reason.includes("peeled")) seg.reason += ` (peeled: ${peeled.wrappers.join(", ")})`;
-    for (const r of inputs) this.secretInputs(r, node.text);
+    for (const r of inputs) this.secretInputs(r, text);
     this.visitSubstitutions(node);
     if ((name === "cd" || name === "pushd") && words.every((w) => w.known)) {
       const to = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
@@ -316,9 +323,11 @@ function classifyWith(parser: Parser, text: string, ctx: Ctx, depth: number): Se
     const root = tree.rootNode;
     if (root.hasError) {
       const unparsed: Segment = { text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed (syntax error)" };
-      // best effort: a floor shape between separators still denies (`[[ -d / ]] && rm -rf /` trips the grammar)
-      const pieces = text.split(/;|&&|\|\|?|&|\n|\$\(|[()`]/).filter((p) => p.trim() !== "");
-      const floor = pieces.length > 1 && depth < MAX_DEPTH ? pieces.flatMap((p) => classifyWith(parser, p, ctx, depth + 1).filter((s) => s.kind === "floor")) : [];
+      // best effort: a floor shape between separators still denies (`[[ -d / ]] && rm -rf /` trips the
+      // grammar). Only pieces naming a command the floor knows (or a computed one) are parsed, at most 128.
+      const split = text.split(/;|&&|\|\|?|&|\n|\$\(|[()`]/);
+      const pieces = split.length > 1 && depth < MAX_DEPTH ? split.filter((p) => FLOOR_WORDS.test(p)).slice(0, 128) : [];
+      const floor = pieces.flatMap((p) => classifyWith(parser, p, ctx, depth + 1).filter((s) => s.kind === "floor"));
       return [unparsed, ...floor];
     }
     const w = new Walker(parser, ctx, depth);

@@ -92,7 +92,7 @@ const SHELLS: Record<Lang, Shape[]> = {
     { re: /\bos\s*\.\s*(system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s*\(/, what: "os.system / os.popen (a shell command)" },
     { re: /\bsubprocess\b/, what: "subprocess (a shell command)" },
     { re: /\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*getoutput\b/, what: "pty.spawn (a shell command)" },
-    { re: /\bfrom\s+os\s+import\b[^;\n]*\b(system|popen)\b/, what: "os.system (a shell command)" },
+    { re: /\bfrom\s+os\s+import\b[^;\n]{0,200}\b(system|popen)\b/, what: "os.system (a shell command)" },
     { re: /\b(__import__|import_module)\s*\(\s*["'](os|subprocess|pty|shutil)["']/, what: "a dynamic import of os / subprocess" },
   ],
   js: [
@@ -105,7 +105,7 @@ const SHELLS: Record<Lang, Shape[]> = {
     BACKTICKS,
     { re: /\bqx\s*[^\w\s]/, what: "qx (a shell command)" },
     { re: /\b(system|exec)\b/, what: "system / exec (a shell command)" },
-    { re: /\bopen\b[^;]*(["']\s*\||\|\s*["']|["']-\||["']\|-)/, what: "a piped open (a shell command)" },
+    { re: /\bopen\b[^;]{0,200}?(["']\s*\||\|\s*["']|["']-\||["']\|-)/, what: "a piped open (a shell command)" },
   ],
   ruby: [
     BACKTICKS,

@@ -114,6 +114,7 @@ export function globToRegExp(glob: string, period = true): RegExp {
 
 /** `a{b,c}d` -> abd, acd (one level, a bounded number of words); anything else as is. */
 export function expandBraces(word: string): string[] {
+  if (!word.includes("{")) return [word];
   const m = /^(.*?)\{([^{}]*,[^{}]*)\}(.*)$/s.exec(word);
   if (!m) return [word];
   const out: string[] = [];
@@ -128,8 +129,16 @@ export function absPath(word: string, ctx: PathCtx): string {
 }
 
 /** Does this word name (or, as a glob, could it match) a secret? Returns the reason's wording. */
+/**
+ * Cheap pre-checks (the guard runs on every bash call): a path with none of these in it, together
+ * with the directory it resolves against, can be neither a secret nor a persistent place.
+ */
+const SECRET_HINT = /env|id_|\.pem|\.key|netrc|credentials|pypirc|npmrc|\.ssh|\.aws|gcloud|\.azure|\.docker|\.kube|\.gnupg|\/gh|[*?[{]/i;
+const PERSIST_HINT = /\.ssh|rc$|rc\/|profile|zshenv|zlog|fish|cron|\.git|systemd|autostart|launch|environment|\{/i;
+const hinted = (word: string, ctx: PathCtx, hint: RegExp): boolean => hint.test(word) || (!word.startsWith("/") && hint.test(ctx.cwd));
+
 export function secretPath(word: string, ctx: PathCtx): string | undefined {
-  if (word === "" || word === "-" || word.length > 4096) return undefined;
+  if (word === "" || word === "-" || word.length > 4096 || !hinted(word, ctx, SECRET_HINT)) return undefined;
   for (const w of expandBraces(word)) {
     const abs = absPath(w, ctx);
     if (!GLOB.test(w)) {
@@ -185,7 +194,7 @@ const SYSTEM_PERSIST: Array<[RegExp, string]> = [
 
 /** Does a write to this word persist outside the task? Returns the reason's wording. */
 export function persistPath(word: string, ctx: PathCtx): string | undefined {
-  if (word === "" || word === "-") return undefined;
+  if (word === "" || word === "-" || !hinted(word, ctx, PERSIST_HINT)) return undefined;
   for (const w of expandBraces(word)) {
     const abs = absPath(w, ctx);
     const rel = abs === ctx.home ? undefined : inside(abs, ctx.home);

@@ -49,6 +49,7 @@ function writeTargets(name: string, args: string[]): string[] {
   }
 }
 
+const WRITERS = new Set(["crontab", "git", "chmod", "chown", "chgrp", "cp", "mv", "ln", "install", "rsync", "scp", "tee", "truncate", "touch", "rm", "unlink", "shred", "mkdir", "chattr", "dd", "sed", "perl", "ruby"]);
 const HOOK_KEYS = new Set(["core.hookspath", "core.fsmonitor"]);
 const CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--show-origin", "--show-scope"];
 
@@ -63,6 +64,7 @@ export function persistentWrite(words: Resolved[], redirects: Resolved[], ctx: P
     if (hit) return ask(`writes ${hit}, which persists outside the task`);
   }
   const name = words[0]?.value ?? "";
+  if (!WRITERS.has(name)) return undefined;
   const args = words.slice(1).flatMap((w) => expandBraces(w.value));
   if (name === "crontab") {
     // crontab -l only lists; a file, `-`, -e, -r or nothing (stdin) replaces the user's crontab

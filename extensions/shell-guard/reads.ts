@@ -82,7 +82,7 @@ function readOperands(name: string, args: string[], spec: Spec): Reads {
     const opt = long && eq > 0 ? a.slice(0, eq) : a;
     // a short cluster ending in a valued letter (grep -rne PATTERN, sed -nf FILE) takes the next word
     const last = !long && a.length > 2 && name !== "awk" ? `-${a.at(-1)}` : undefined;
-    if (opt === "-t" || opt === "--target-directory") target = true;
+    if (opt === "-t" || opt === "--target-directory" || last === "-t") target = true;
     if (has(spec.supplies, opt) || has(spec.supplies, last)) supplied = true;
     const value = long && eq > 0 ? a.slice(eq + 1) : has(spec.files, opt) || has(spec.skip, opt) || has(spec.globs, opt) || has(spec.files, last) || has(spec.skip, last) ? args[++i] : undefined;
     if (value === undefined) continue;
@@ -96,6 +96,15 @@ function readOperands(name: string, args: string[], spec: Spec): Reads {
   if (name === "scp" || name === "rsync") ops = ops.filter((o) => !/^[^/]*[^/\\]:/.test(o));
   out.paths.push(...ops);
   return out;
+}
+
+/** %-decoding that never throws (a malformed escape stays as written). */
+function decodeLoose(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** curl / wget: the files their options upload (@file, name=@file, -T file, file:// URLs). */
@@ -120,7 +129,7 @@ function uploads(name: string, args: string[]): string[] {
       const m = /=[@<]([^;]*)/.exec(next);
       if (m) out.push(m[1]!);
     } else if (a === "-T" || a === "--upload-file" || a === "-K" || a === "--config") out.push(next);
-    else if (a.startsWith("file://")) out.push(decodeURIComponent(a.slice(7)));
+    else if (a.startsWith("file://")) out.push(decodeLoose(a.slice(7)));
   }
   return out.filter((f) => f !== "" && f !== "-");
 }
