@@ -134,7 +134,7 @@ export function absPath(word: string, ctx: PathCtx): string {
  * with the directory it resolves against, can be neither a secret nor a persistent place.
  */
 const SECRET_HINT = /env|id_|\.pem|\.key|netrc|credentials|pypirc|npmrc|\.ssh|\.aws|gcloud|\.azure|\.docker|\.kube|\.gnupg|\/gh|[*?[{]/i;
-const PERSIST_HINT = /\.ssh|rc$|rc\/|profile|zshenv|zlog|fish|cron|\.git|systemd|autostart|launch|environment|\{/i;
+const PERSIST_HINT = /\.ssh|rc$|rc\/|bash|profile|zshenv|zlog|fish|cron|\.git|systemd|autostart|launch|environment|\{/i;
 const hinted = (word: string, ctx: PathCtx, hint: RegExp): boolean => hint.test(word) || (!word.startsWith("/") && hint.test(ctx.cwd));
 
 export function secretPath(word: string, ctx: PathCtx): string | undefined {
