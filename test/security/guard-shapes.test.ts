@@ -161,3 +161,36 @@ describe("text the grammar cannot parse", () => {
     expect((await run("echo 'open; ls")).segments.map((s) => s.kind)).toEqual(["guard"]);
   });
 });
+
+describe("paths (extensions/shell-guard/paths.ts)", () => {
+  const ctx = { cwd: "/work/p", home: "/home/u" };
+  it("knows every persistent place, through its cheap pre-check", async () => {
+    const { persistPath } = await import("../../extensions/shell-guard/paths.js");
+    const places = [".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".config/fish/config.fish", ".config/fish/conf.d/x.fish", ".ssh/authorized_keys", ".ssh", ".config/systemd/user/x.service", ".config/autostart/x.desktop", "Library/LaunchAgents/x.plist"];
+    for (const p of places) expect(persistPath(`/home/u/${p}`, ctx), p).toBeDefined();
+    for (const p of ["/etc/profile", "/etc/profile.d/x.sh", "/etc/bash.bashrc", "/etc/environment", "/etc/crontab", "/etc/cron.d/x", "/var/spool/cron/crontabs/u", "/etc/systemd/system/x.service", "/root/.bashrc", "/root/.ssh/authorized_keys", ".git/hooks/pre-commit", "sub/.git/config"]) {
+      expect(persistPath(p, ctx), p).toBeDefined();
+    }
+    for (const p of ["/home/u/notes.md", "src/profile.ts", ".github/workflows/ci.yml", "/home/u/.config/git/config"]) expect(persistPath(p, ctx), p).toBeUndefined();
+  });
+  it("knows every secret, and the templates are not secrets", async () => {
+    const { secretPath, isEnvFile } = await import("../../extensions/shell-guard/paths.js");
+    for (const p of ["~/.ssh/id_rsa", "~/.ssh/keys/deploy.pem", "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/x.json", "~/.azure/x", "~/.docker/config.json", "~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.netrc", "~/.git-credentials", "~/.gnupg/pubring.kbx", "~/.config/gh/hosts.yml", ".env", "a/.env.local", "prod.env", "/root/.aws/credentials"]) {
+      expect(secretPath(p, ctx), p).toBeDefined();
+    }
+    for (const p of ["~/.ssh/id_rsa.pub", "~/.ssh/config", "~/.ssh/known_hosts", "~/.config/gh/config.yml", ".env.example", ".env.sample", ".env.template", ".env.dist", ".envrc", "environment.ts", "README"]) {
+      expect(secretPath(p, ctx), p).toBeUndefined();
+    }
+    expect([".env", ".ENV", "x.env.y"].every(isEnvFile)).toBe(true);
+    expect(["app.env.example", "env", ".environment"].some(isEnvFile)).toBe(false);
+  });
+  it("expands globs the way bash does and brace lists", async () => {
+    const { globToRegExp, expandBraces } = await import("../../extensions/shell-guard/paths.js");
+    expect(globToRegExp("*.env").test(".env")).toBe(false); // the shell's * skips a leading dot
+    expect(globToRegExp("*.env", false).test(".env")).toBe(true); // find -name does not
+    expect(globToRegExp("/a/.[e]n?").test("/a/.env")).toBe(true);
+    expect(globToRegExp("/a/*").test("/a/b/c")).toBe(false);
+    expect(expandBraces(".env{,.local}")).toEqual([".env", ".env.local"]);
+    expect(expandBraces("plain")).toEqual(["plain"]);
+  });
+});
