@@ -275,10 +275,15 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
       for (const [from, to] of Object.entries(spec.aliases ?? {})) {
         const fromSegs = from.split(".");
         const v = getPath(layer.value, fromSegs);
-        if (v !== undefined && getPath(layer.value, to.split(".")) === undefined) {
-          setPath(layer.value, to.split("."), v);
-        }
-        if (v !== undefined) deletePath(layer.value, fromSegs);
+        if (v === undefined) continue;
+        const both = getPath(layer.value, to.split(".")) !== undefined;
+        if (!both) setPath(layer.value, to.split("."), v);
+        deletePath(layer.value, fromSegs);
+        // an old key still works, and the user hears about it once per file
+        const line = layer.doc ? lineOfPath(layer.doc, fromSegs) : undefined;
+        const msg = `${layer.file ?? layer.name}${line ? `:${line}` : ""}: ${from} is now ${to}; ${both ? "this file sets both, so the old key is ignored: remove it" : "it is read as the new key: rename it"}`;
+        if (!warned.has(msg)) warnings.push(msg);
+        warned.add(msg);
       }
       // removed keys: still load, ignored, one warning naming them
       const gone: string[] = [];

@@ -9,7 +9,7 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import { globalSetting, type StorageService } from "../storage/api.js";
 import { Ledger } from "./ledger.js";
-import { DEFAULT_RETENTION_DAYS, ledgerParticipant, oldKeyWarnings } from "./retention.js";
+import { DEFAULT_RETENTION_DAYS, ledgerParticipant } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
 
 export function ledgerRoot(dir: unknown, paths: { home: string; project: string; dataDir: string }): string {
@@ -29,7 +29,6 @@ export default {
     active = ledger;
     ctx.provide("ledger", ledger);
     ctx.registerCommand("ledger", (argv, io) => ledgerCommand(argv, io, { ledger, storage: storage(), engine, activate: (e) => ctx.activate(e) }));
-    for (const w of oldKeyWarnings(ctx.config)) ctx.log.warn(w);
     const retention = globalSetting(ctx.config, "ledger.retention_days");
     for (const f of retention.ignoredIn) {
       ctx.log.warn(`${f}: ledger.retention_days ignored: retention is one policy for every project, so it is read from the user config only`);

@@ -5,7 +5,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { ResolvedConfig } from "../../kernel/config.js";
 import type { RetentionParticipant } from "../storage/api.js";
 import type { Ledger } from "./ledger.js";
 
@@ -86,24 +85,4 @@ export function ledgerParticipant(ledger: Ledger, days: number): RetentionPartic
       ledger.removeDir(id);
     },
   };
-}
-
-/**
- * `ledger.retention.days` (the old key) still loads, as `ledger.retention_days` (the manifest's alias);
- * the user hears about it once per file that still uses it.
- */
-export function oldKeyWarnings(config: ResolvedConfig): string[] {
-  const out: string[] = [];
-  for (const layer of config.layers) {
-    const raw = layer.doc?.value;
-    const ledger = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).ledger : undefined;
-    const retention = typeof ledger === "object" && ledger !== null ? (ledger as Record<string, unknown>).retention : undefined;
-    if (typeof retention !== "object" || retention === null || !("days" in retention)) continue;
-    const both = typeof ledger === "object" && ledger !== null && "retention_days" in ledger;
-    out.push(
-      `${layer.file ?? layer.name}: ledger.retention.days is now ledger.retention_days (default 30); ` +
-        (both ? "this file sets both, so the old key is ignored: remove it" : "it is read as the new key for now: rename it"),
-    );
-  }
-  return out;
 }
