@@ -104,8 +104,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
       return 2;
     }
-    // a new session whose first prompt could never be sent (no API key) is not started at all
-    if (unready && !args.session && !args.continue) {
+    // a prompt that could never be sent (no API key): no session is started, and a resumed one is left as it was
+    if (unready) {
       io.stderr.write(`oceancode run: ${visible(unready)}\n`);
       return 1;
     }
