@@ -1,18 +1,16 @@
 /**
  * The session ledger: taps the engine's step and turn hooks to write transcripts behind the step, the
- * index files and SESSION.md at turn end, and the journal tree; sweeps stale sessions at the start of a
- * run; contributes `oceancode ledger`. See docs/ledger.md.
+ * index files and SESSION.md at turn end, and the journal tree; joins the storage extension's retention
+ * sweep (ledger.retention_days); contributes `oceancode ledger`. See docs/ledger.md.
  */
 import os from "node:os";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
+import { globalSetting, type StorageService } from "../storage/api.js";
 import { Ledger } from "./ledger.js";
-import { sweep } from "./retention.js";
+import { DEFAULT_RETENTION_DAYS, ledgerParticipant, oldKeyWarnings } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
-
-export const DEFAULT_RETENTION_DAYS = 7;
 
 export function ledgerRoot(dir: unknown, paths: { home: string; project: string; dataDir: string }): string {
   if (typeof dir !== "string" || dir === "") return path.join(paths.dataDir, "session-ledger");
@@ -27,27 +25,22 @@ export default {
     const engine = ctx.services.get<EngineService>("engine");
     const storage = () => ctx.services.tryGet<StorageService>("storage");
     const enabled = ctx.config.get("ledger.enabled") !== false;
-    const days = (ctx.config.get("ledger.retention.days") as number | undefined) ?? DEFAULT_RETENTION_DAYS;
     const ledger = new Ledger(ledgerRoot(ctx.config.get("ledger.dir"), { ...ctx.paths, home: ctx.paths.home ?? os.homedir() }), enabled, ctx.log);
     active = ledger;
     ctx.provide("ledger", ledger);
     ctx.registerCommand("ledger", (argv, io) => ledgerCommand(argv, io, { ledger, storage: storage(), engine, activate: (e) => ctx.activate(e) }));
+    for (const w of oldKeyWarnings(ctx.config)) ctx.log.warn(w);
+    const retention = globalSetting(ctx.config, "ledger.retention_days");
+    for (const f of retention.ignoredIn) {
+      ctx.log.warn(`${f}: ledger.retention_days ignored: retention is one policy for every project, so it is read from the user config only`);
+    }
+    const days = typeof retention.value === "number" && retention.value >= 0 ? retention.value : DEFAULT_RETENTION_DAYS;
+    // the storage extension runs the sweep; ledgers written while ledger.enabled was on still age out when it is off
+    storage()?.addRetentionParticipant?.(ledgerParticipant(ledger, days));
     if (!enabled) return;
 
-    let swept = false;
     // before the tideline's tap (stage 0), so a resumed session's first cut is recorded in its index
     engine.hooks.sessionStart.tap({ name: ctx.id, stage: -50 }, async ({ session, source }) => {
-      if (!swept) {
-        swept = true;
-        const s = storage();
-        if (s) {
-          const gone = await sweep(s, ledger, days, new Set([session.info.id])).catch((e: unknown) => {
-            ctx.log.warn(`ledger: retention sweep failed: ${(e as Error).message}`);
-            return [];
-          });
-          if (gone.length) ctx.log.info(`ledger: removed ${gone.length} session(s) idle over ${days} days, with their ledgers`);
-        }
-      }
       const last = session.rows[session.rows.length - 1];
       ledger.open(session.info.id, session.info.cwd, session.info.model, source === "resume" ? (last?.seq ?? 0) : undefined);
       if (source === "resume") ledger.collect(session); // rows the database holds but the transcript missed

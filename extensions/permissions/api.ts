@@ -1,5 +1,5 @@
 /** The permissions extension's public API (service "permissions"). */
-import type { SegmentKind, Verdict } from "../shell-guard/api.js";
+import type { GuardCategory, SegmentKind, Verdict } from "../shell-guard/api.js";
 
 export type Action = "allow" | "ask" | "deny";
 export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
@@ -12,8 +12,10 @@ export interface SegmentDecision {
   command: string;
   /** the shell guard's class: floor (always denied), guard (asks in every mode), safe (read-only list), plain */
   kind: SegmentKind;
+  /** for a guard segment: what kind of ask it is (secret-read, persistence, history, inline-code, delete, opaque) */
+  category?: GuardCategory;
   /** the shell guard's own verdict and reason, before any rule or mode (a plain segment reads "ask": rules decide) */
-  guard: { verdict: Verdict; reason: string };
+  guard: { verdict: Verdict; reason: string; category?: GuardCategory };
   /** this segment's outcome after rules and mode; the command's action is the strictest segment's */
   decision: Action;
   /** why `decision` */

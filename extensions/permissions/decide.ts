@@ -84,7 +84,8 @@ function finish(d: Decided, mode: Mode): Decided {
 type SegmentOut = NonNullable<Decided["segments"]>[number];
 
 function segmentOut(s: Segment, decision: Action, reason: string, rule: string, layer: string, file?: string): SegmentOut {
-  return { text: s.text, command: s.command, kind: s.kind, guard: { verdict: s.verdict, reason: s.reason }, decision, reason, rule, layer, ...(file ? { file } : {}) };
+  const guard = { verdict: s.verdict, reason: s.reason, ...(s.category ? { category: s.category } : {}) };
+  return { text: s.text, command: s.command, kind: s.kind, ...(s.category ? { category: s.category } : {}), guard, decision, reason, rule, layer, ...(file ? { file } : {}) };
 }
 
 async function decideBash(inp: DecideInput): Promise<Decided> {

@@ -5,13 +5,31 @@
  * bash -c strings, eval), peels wrappers (sudo, env, nice, timeout, xargs, command, VAR=val, /bin/rm)
  * and gives each segment a kind:
  *  - "floor"  the dangerous floor: deny, and no rule or mode can reopen it
- *  - "guard"  catastrophic or unknowable (recursive delete of ~ / the project / through an unset
- *             variable, unparseable, too long, eval of unknown text): ask even when rules allow
+ *  - "guard"  catastrophic, persistent or unknowable: ask even when rules allow. Its `category` says
+ *             which (see GuardCategory): a recursive delete of ~ / the project / an unresolved target,
+ *             a secret file read (cat .env), a write that persists outside the task (~/.bashrc,
+ *             ~/.ssh, cron, git hooks), lost history (rm -rf .git, git reset --hard), inline
+ *             interpreter code with one of those shapes, or text it cannot see (unparseable, too
+ *             long, eval of unknown text, a computed command name)
  *  - "safe"   on the read-only safe list (flag-aware): allowed without a rule
  *  - "plain"  anything else: the permission rules decide (the guard alone says ask)
  */
 export type Verdict = "allow" | "ask" | "deny";
 export type SegmentKind = "floor" | "guard" | "safe" | "plain";
+
+/**
+ * Why a guard segment asks:
+ *  - "delete"       recursive delete of ~, the project root (or an ancestor), or an unresolved target
+ *  - "secret-read"  reads a secret file (.env, ~/.ssh/id_*, ~/.aws/credentials, ...)
+ *  - "persistence"  a write that outlives the task (~/.ssh, shell rc files, cron, git hooks, systemd
+ *                   user units, recursive chmod/chown of home or an ancestor of the project)
+ *  - "history"      destroys git history or uncommitted work (rm -rf .git, git clean -fd, git reset --hard)
+ *  - "inline-code"  inline interpreter code (python -c, node -e, ...) that deletes recursively, shells
+ *                   out or reads a secret
+ *  - "opaque"       the guard cannot see what runs (unparseable, too long, eval / bash -c of unknown
+ *                   text, a script from a pipe, a computed command name)
+ */
+export type GuardCategory = "delete" | "secret-read" | "persistence" | "history" | "inline-code" | "opaque";
 
 export interface Segment {
   /** the segment's source text as written */
@@ -21,6 +39,8 @@ export interface Segment {
   verdict: Verdict;
   kind: SegmentKind;
   reason: string;
+  /** set on kind "guard": why it asks */
+  category?: GuardCategory;
 }
 
 export interface Classification {

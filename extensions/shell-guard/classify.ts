@@ -1,21 +1,24 @@
 /**
  * classify(): parse with tree-sitter-bash, walk the tree into segments, peel wrappers, resolve words,
- * and give each segment floor / guard / safe / plain. Nested scripts (bash -c, eval, echo ... | sh,
- * here-strings and here-docs fed to a shell) are parsed again, to a bounded depth.
+ * and give each segment floor / guard / safe / plain (decide.ts judges one command). Nested scripts
+ * (bash -c, eval, echo ... | sh, here-strings and here-docs fed to a shell, a shell-out's command in
+ * inline code) are parsed again, to a bounded depth.
  */
+import path from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
 import { bashParser } from "./parser.js";
 import { resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
-import { peel, baseName } from "./peel.js";
-import { checkFloor, type Finding } from "./floor.js";
-import { safeListCheck } from "./safelist.js";
-import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type Segment, type Verdict } from "./api.js";
+import { peel } from "./peel.js";
+import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
 import { matchBash } from "./pattern.js";
+import { secretInput } from "./reads.js";
+import { interpreterLang, scanCode, type Lang } from "./inline.js";
+import { SHELLS, pipedLiteral, producerOf, type StageInfo } from "./stages.js";
+import { decideCommand, type Decision, type DecideHost } from "./decide.js";
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "yash"]);
-const INTERPRETERS = new Set([...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "Rscript"]);
-const DOWNLOADER_RE = /(^|[^\w-])(curl|wget|fetch|aria2c|nc|ncat|socat|httpie|http|https|lwp-request|GET|ftp|tftp|scp|rsync)(?![\w-])/;
 const MAX_DEPTH = 4;
+/** Words without which a piece of unparseable text cannot be a floor shape. */
+const FLOOR_WORDS = /\b(rm|git|dd|chmod|chown|chgrp|mkfs[\w.]*|mke2fs|wipefs|eval|source|sh|bash|zsh|dash|ksh|python[\d.]*|node|perl|ruby|php|deno|bun|su|script|busybox)\b|[$>]/;
 
 interface Ctx {
   cwd: string;
@@ -24,29 +27,36 @@ interface Ctx {
   opts: ClassifyOptions;
 }
 
-interface StageInfo {
-  name: string;
-  /** a shell/interpreter that reads its script from stdin */
-  readsStdin: boolean;
-  producer: "downloader" | "decoder" | "literal" | "other";
-  literal?: string;
-}
-
-class Walker {
+class Walker implements DecideHost {
   readonly segments: Segment[] = [];
   readonly env: WordEnv;
+  /** the directory commands run in: `cd` moves it, a subshell or pipeline stage restores it after */
+  private cwd: string;
   private readonly stage = new Map<number, StageInfo>();
   constructor(
     private readonly parser: Parser,
     private readonly ctx: Ctx,
     private readonly depth: number,
   ) {
+    this.cwd = ctx.cwd;
     this.env = { vars: new Map([["PWD", ctx.cwd]]), home: ctx.home };
   }
 
-  add(text: string, command: string, kind: Segment["kind"], reason: string, verdict?: Verdict): number {
+  get safeListExtra(): string[] {
+    return this.ctx.opts.safeListExtra ?? [];
+  }
+
+  private pathCtx?: { cwd: string; home: string; project: string };
+  paths(): { cwd: string; home: string; project: string } {
+    if (this.pathCtx?.cwd !== this.cwd) this.pathCtx = { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
+    return this.pathCtx;
+  }
+
+  add(text: string, command: string, kind: Segment["kind"], reason: string, verdict?: Verdict, category?: GuardCategory): number {
     const v: Verdict = verdict ?? (kind === "floor" ? "deny" : kind === "safe" ? "allow" : "ask");
-    this.segments.push({ text: text.trim(), command, verdict: v, kind, reason });
+    const seg: Segment = { text: text.trim(), command, verdict: v, kind, reason };
+    if (kind === "guard") seg.category = category ?? "opaque";
+    this.segments.push(seg);
     return this.segments.length - 1;
   }
 
@@ -56,7 +66,38 @@ class Walker {
       this.add(origin, script, "guard", "nested shell scripts too deep to check");
       return;
     }
-    for (const s of classifyWith(this.parser, script, this.ctx, this.depth + 1)) this.segments.push(s);
+    for (const s of classifyWith(this.parser, script, { ...this.ctx, cwd: this.cwd }, this.depth + 1)) this.segments.push(s);
+  }
+
+  /** Scan inline interpreter code; its shell-outs are classified as shell text. Returns the guard's ask, if any. */
+  inline(code: string, lang: Lang, origin: string): Decision | undefined {
+    const scan = scanCode(code, lang, this.paths());
+    for (const script of scan.scripts) this.nested(script, origin);
+    return scan.reason ? { kind: "guard", category: "inline-code", reason: scan.reason } : undefined;
+  }
+
+  /** A script a shell or interpreter reads on stdin (here-doc, `echo … |`): shell text, or inline code. */
+  private stdinScript(index: number, script: string, origin: string, info: StageInfo): void {
+    const lang = SHELLS.has(info.name) ? undefined : interpreterLang(info.name);
+    if (!lang) {
+      this.nested(script, origin);
+      return;
+    }
+    const ask = this.inline(script, lang, origin);
+    const seg = this.segments[index];
+    if (ask && seg && seg.kind !== "floor") Object.assign(seg, { ...ask, verdict: "ask" });
+  }
+
+  /** `< .env`, `$(< .env)`: an input redirection of a secret file is a read like `cat .env`. */
+  private secretInputs(r: Node, text: string): void {
+    const ops = r.children.filter((c) => c && !c.isNamed).map((c) => c!.type);
+    if (!ops.includes("<") && !ops.includes("<>")) return;
+    for (const d of r.childrenForFieldName("destination")) {
+      if (!d) continue;
+      const t = resolveNode(d, this.env);
+      const f = secretInput(t, this.paths());
+      if (f) this.add(text, `< ${t.value}`, "guard", f.reason, undefined, f.category);
+    }
   }
 
   visit(node: Node, redirects: Resolved[]): void {
@@ -64,26 +105,18 @@ class Walker {
       case "ERROR":
         this.add(node.text, node.text, "guard", "the command cannot be parsed");
         return;
+      case "subshell": {
+        const cwd = this.cwd;
+        for (const c of node.namedChildren) if (c) this.visit(c, redirects);
+        this.cwd = cwd;
+        return;
+      }
       case "command":
         this.command(node, redirects);
         return;
-      case "redirected_statement": {
-        const out = [...redirects];
-        let heredoc: string | undefined;
-        for (const r of node.childrenForFieldName("redirect")) {
-          if (!r) continue;
-          if (r.type === "file_redirect") out.push(...this.outputTargets(r));
-          if (r.type === "heredoc_redirect") heredoc = r.namedChildren.find((c) => c?.type === "heredoc_body")?.text;
-          this.visitSubstitutions(r);
-        }
-        const body = node.childForFieldName("body");
-        if (!body) return;
-        const start = this.segments.length;
-        this.visit(body, out);
-        const info = this.stage.get(start);
-        if (heredoc !== undefined && info?.readsStdin) this.nested(heredoc, node.text);
+      case "redirected_statement":
+        this.redirected(node, redirects);
         return;
-      }
       case "pipeline":
         this.pipeline(node, redirects);
         return;
@@ -102,6 +135,40 @@ class Walker {
         return;
       default:
         for (const c of node.namedChildren) if (c) this.visit(c, redirects);
+    }
+  }
+
+  private redirected(node: Node, redirects: Resolved[]): void {
+    const out = [...redirects];
+    let heredoc: string | undefined;
+    const files: Node[] = [];
+    // tree-sitter hangs what follows a here-doc's start inside it: `cat <<EOF | sh`, `cat <<EOF && rm …`, `cat <<EOF > f`
+    const tails: Node[] = [];
+    for (const r of node.childrenForFieldName("redirect")) {
+      if (!r) continue;
+      const parts = r.type === "heredoc_redirect" ? r.namedChildren.filter((c): c is Node => !!c) : [r];
+      for (const p of parts) {
+        if (p.type === "heredoc_body") heredoc = p.text;
+        if (p.type === "file_redirect") {
+          out.push(...this.outputTargets(p));
+          files.push(p);
+        }
+        if (r.type === "heredoc_redirect" && !["heredoc_start", "heredoc_body", "heredoc_end", "file_redirect"].includes(p.type)) tails.push(p);
+        else this.visitSubstitutions(p);
+      }
+    }
+    const body = node.childForFieldName("body");
+    if (!body) return;
+    const start = this.segments.length;
+    this.visit(body, out);
+    const info = this.stage.get(start);
+    if (heredoc !== undefined && info?.readsStdin) this.stdinScript(start, heredoc, node.text, info);
+    for (const f of files) this.secretInputs(f, node.text);
+    // `cat <<EOF | sh`: the here-doc is the literal the next stage reads
+    const fed = info && heredoc !== undefined && info.producer === "passthrough" ? { ...info, producer: "literal" as const, literal: heredoc } : info;
+    for (const t of tails) {
+      if (t.type === "pipeline") this.pipeline(t, redirects, fed ? [fed] : []);
+      else this.visit(t, redirects);
     }
   }
 
@@ -131,20 +198,36 @@ class Walker {
 
   /** Visit $(...), `...` and <(...) anywhere below a node: each is its own segment. */
   private visitSubstitutions(node: Node): void {
+    const inExpansion = node.type === "expansion";
     for (const c of node.namedChildren) {
       if (!c) continue;
-      if (c.type === "command_substitution" || c.type === "process_substitution") {
-        for (const cc of c.namedChildren) if (cc) this.visit(cc, []);
+      const type = c.type;
+      if (type === "command_substitution" || type === "process_substitution") {
+        const cwd = this.cwd;
+        for (const cc of c.namedChildren) {
+          if (cc?.type === "file_redirect") this.secretInputs(cc, c.text); // $(< file) reads the file
+          else if (cc) this.visit(cc, []);
+        }
+        this.cwd = cwd;
+      } else if (inExpansion && type === "word" && c.text.includes("`")) {
+        // tree-sitter leaves backticks in ${x:-`cmd`} as a plain word: the shell still runs them
+        for (const m of c.text.matchAll(/`((?:\\.|[^`\\])*)`/g)) this.nested(m[1]!, c.text);
       } else this.visitSubstitutions(c);
     }
   }
 
-  private pipeline(node: Node, redirects: Resolved[]): void {
-    const producers: StageInfo[] = [];
-    for (const stageNode of node.namedChildren) {
-      if (!stageNode) continue;
+  private pipeline(node: Node, redirects: Resolved[], upstream: StageInfo[] = []): void {
+    const producers: StageInfo[] = [...upstream];
+    const cwd = this.cwd;
+    const stages: Node[] = [];
+    const flatten = (n: Node): void => {
+      for (const c of n.namedChildren) if (c) c.type === "pipeline" ? flatten(c) : stages.push(c);
+    };
+    flatten(node);
+    for (const stageNode of stages) {
       const start = this.segments.length;
       this.visit(stageNode, redirects);
+      this.cwd = cwd; // each stage runs in its own subshell
       const info = this.stage.get(start);
       if (info?.readsStdin && producers.length) {
         const seg = this.segments[start]!;
@@ -152,9 +235,9 @@ class Walker {
         if (bad) {
           Object.assign(seg, { kind: "floor", verdict: "deny", reason: `${bad.producer === "downloader" ? `${bad.name} output` : `decoded ${bad.name} output`} piped into ${info.name} (dangerous floor: curl | sh)` });
         } else {
-          const lit = producers.length === 1 ? producers[0]!.literal : undefined;
-          if (lit !== undefined) this.nested(lit, stageNode.text);
-          else if (seg.kind !== "floor") Object.assign(seg, { kind: "guard", verdict: "ask", reason: `${info.name} runs a script read from a pipe the guard cannot see` });
+          const lit = pipedLiteral(producers);
+          if (lit !== undefined) this.stdinScript(start, lit, stageNode.text, info);
+          else if (seg.kind !== "floor") Object.assign(seg, { kind: "guard", verdict: "ask", category: "opaque", reason: `${info.name} runs a script read from a pipe the guard cannot see` });
         }
       }
       for (let i = start; i < this.segments.length; i++) {
@@ -181,8 +264,12 @@ class Walker {
     const argNodes = node.childrenForFieldName("argument").filter((c): c is Node => !!c);
     const redirects = [...inherited];
     let herestring: Resolved | undefined;
+    const inputs: Node[] = [];
     for (const r of node.childrenForFieldName("redirect")) {
-      if (r?.type === "file_redirect") redirects.push(...this.outputTargets(r));
+      if (r?.type === "file_redirect") {
+        redirects.push(...this.outputTargets(r));
+        inputs.push(r);
+      }
       if (r?.type === "herestring_redirect") {
         const n = r.namedChildren.at(-1);
         if (n) herestring = resolveNode(n, this.env);
@@ -196,83 +283,18 @@ class Walker {
     const command = words.map((w) => w.value).join(" ");
     const index = this.segments.length;
     const name = words[0]?.value ?? "";
-    const info: StageInfo = { name, readsStdin: false, producer: "other" };
+    const text = node.text;
+    const info: StageInfo = { name, readsStdin: false, ...producerOf(name, words, text, herestring !== undefined) };
     this.stage.set(index, info);
 
-    const decide = (): { kind: Segment["kind"]; reason: string; verdict?: Verdict } => {
-      if (!words.length) return { kind: "safe", reason: "only assignments" };
-      const floor: Finding | undefined = checkFloor(words, redirects, { cwd: this.ctx.cwd, home: this.ctx.home, project: this.ctx.project, fromStdin: peeled.fromStdin });
-      if (floor?.kind === "floor") return floor;
-      if (!words[0]!.known) return { kind: "guard", reason: `the command name '${words[0]!.value}' is computed at run time` };
-      const args = words.slice(1);
-      const argNodesPeeled = argNodes.slice(Math.max(0, argNodes.length - args.length));
-      // downloads fed straight to an interpreter
-      if (INTERPRETERS.has(name) || name === "source" || name === "." || name === "eval") {
-        for (const n of argNodesPeeled) {
-          if ((n.type === "process_substitution" || n.descendantsOfType(["command_substitution", "process_substitution"]).length) && DOWNLOADER_RE.test(n.text)) {
-            return { kind: "floor", reason: `${name} runs a downloaded script (dangerous floor: curl | sh)` };
-          }
-        }
-      }
-      if (name === "eval") {
-        if (args.every((a) => a.known)) {
-          this.nested(args.map((a) => a.value).join(" "), node.text);
-          return floor ?? { kind: "plain", reason: "eval (its text is checked as its own segments)" };
-        }
-        return { kind: "guard", reason: "eval of text that cannot be resolved before it runs" };
-      }
-      if (SHELLS.has(name)) {
-        const ci = args.findIndex((a) => a.known && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
-        if (ci >= 0) {
-          const script = args[ci + 1];
-          if (!script) return { kind: "guard", reason: `${name} -c without a script` };
-          if (!script.known) return { kind: "guard", reason: `${name} -c with a script that cannot be resolved before it runs` };
-          this.nested(script.value, node.text);
-          return floor ?? { kind: "plain", reason: `${name} -c (its script is checked as its own segments)` };
-        }
-        const fileArg = args.find((a) => !a.value.startsWith("-") || a.value === "-");
-        if (!fileArg || fileArg.value === "-" || args.some((a) => a.value === "-s")) {
-          info.readsStdin = true;
-          if (herestring) {
-            if (herestring.known) this.nested(herestring.value, node.text);
-            else return { kind: "guard", reason: `${name} runs a here-string the guard cannot resolve` };
-          }
-        }
-      } else if (INTERPRETERS.has(name) && !args.some((a) => /^-[a-zA-Z]*[ce]$/.test(a.value)) && (!args.length || args.every((a) => a.value.startsWith("-")))) {
-        info.readsStdin = true;
-      }
-      if (floor) return floor;
-      const writes = redirects.filter((r) => !(r.known && /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(r.value)));
-      const safe = safeListCheck(words.map((w) => w.value), this.ctx.opts.safeListExtra ?? []);
-      if (safe.safe && writes.length) return { kind: "plain", reason: `${name} writes output to a file (redirection drops it off the safe list)` };
-      if (safe.safe) return { kind: "safe", reason: safe.why };
-      return { kind: "plain", reason: safe.why };
-    };
-
-    // producers for `x | sh`
-    if (name === "curl" || name === "wget" || DOWNLOADER_RE.test(` ${name} `)) info.producer = "downloader";
-    else if (
-      (name === "base64" && words.some((w) => ["-d", "-D", "--decode"].includes(w.value))) ||
-      (name === "openssl" && words.some((w) => w.value === "-d" || w.value === "-base64" || w.value === "base64")) ||
-      (name === "xxd" && words.some((w) => w.value.startsWith("-r"))) ||
-      ["uudecode", "gunzip", "zcat", "bzcat", "xzcat", "rev", "base32", "basenc"].includes(name) ||
-      (name === "gzip" && words.some((w) => w.value === "-d")) ||
-      (name === "tr" && words.length > 2)
-    ) info.producer = "decoder";
-    else if ((name === "echo" || name === "printf" || name === "cat") && words.slice(1).every((w) => w.known) && !herestring) {
-      if (name !== "cat") {
-        info.producer = "literal";
-        info.literal = words.slice(1).filter((w) => !(name === "echo" && /^-[neE]+$/.test(w.value))).map((w) => w.value).join(" ");
-      }
-    } else if ((name === "echo" || name === "printf") && DOWNLOADER_RE.test(node.text)) info.producer = "downloader";
-
     // reserve the segment's slot before nested segments are appended
-    this.add(node.text, command, "plain", "");
-    const d = decide();
+    this.add(text, command, "plain", "");
+    const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
     const seg = this.segments[index]!;
     seg.kind = d.kind;
     seg.reason = d.reason;
     seg.verdict = d.verdict ?? (d.kind === "floor" ? "deny" : d.kind === "safe" ? "allow" : "ask");
+    if (d.kind === "guard") seg.category = d.category ?? "opaque";
     if (seg.kind === "plain" || seg.kind === "safe") {
       const deny = (this.ctx.opts.deny ?? []).find((p) => matchBash(p, command));
       const allow = (this.ctx.opts.allow ?? []).find((p) => matchBash(p, command));
@@ -280,21 +302,33 @@ class Walker {
       else if (allow && seg.kind === "plain") Object.assign(seg, { verdict: "allow", reason: `shell.allow ${allow}` });
     }
     if (peeled.wrappers.length && !seg.reason.includes("peeled")) seg.reason += ` (peeled: ${peeled.wrappers.join(", ")})`;
-    void baseName;
+    for (const r of inputs) this.secretInputs(r, text);
     this.visitSubstitutions(node);
+    if ((name === "cd" || name === "pushd") && words.every((w) => w.known)) {
+      const to = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
+      if (!to.length) this.cwd = this.ctx.home;
+      else if (to[0]!.value !== "-") this.cwd = path.resolve(this.cwd, to[0]!.value);
+    }
   }
+
 }
 
 function classifyWith(parser: Parser, text: string, ctx: Ctx, depth: number): Segment[] {
   if (text.length > MAX_COMMAND_CHARS) {
-    return [{ text: `${text.slice(0, 80)}…`, command: text.slice(0, 80), verdict: "ask", kind: "guard", reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` }];
+    return [{ text: `${text.slice(0, 80)}…`, command: text.slice(0, 80), verdict: "ask", kind: "guard", category: "opaque", reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` }];
   }
   const tree = parser.parse(text);
-  if (!tree) return [{ text, command: text, verdict: "ask", kind: "guard", reason: "the command cannot be parsed" }];
+  if (!tree) return [{ text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed" }];
   try {
     const root = tree.rootNode;
     if (root.hasError) {
-      return [{ text, command: text, verdict: "ask", kind: "guard", reason: "the command cannot be parsed (syntax error)" }];
+      const unparsed: Segment = { text, command: text, verdict: "ask", kind: "guard", category: "opaque", reason: "the command cannot be parsed (syntax error)" };
+      // best effort: a floor shape between separators still denies (`[[ -d / ]] && rm -rf /` trips the
+      // grammar). Only pieces naming a command the floor knows (or a computed one) are parsed, at most 128.
+      const split = text.split(/;|&&|\|\|?|&|\n|\$\(|[()`]/);
+      const pieces = split.length > 1 && depth < MAX_DEPTH ? split.filter((p) => FLOOR_WORDS.test(p)).slice(0, 128) : [];
+      const floor = pieces.flatMap((p) => classifyWith(parser, p, ctx, depth + 1).filter((s) => s.kind === "floor"));
+      return [unparsed, ...floor];
     }
     const w = new Walker(parser, ctx, depth);
     w.visit(root, []);

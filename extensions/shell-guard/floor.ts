@@ -6,10 +6,14 @@
  */
 import path from "node:path";
 import type { Resolved } from "./words.js";
+import type { GuardCategory } from "./api.js";
+import { expandBraces } from "./paths.js";
 
 export interface Finding {
   kind: "floor" | "guard";
   reason: string;
+  /** why a guard finding asks */
+  category?: GuardCategory;
 }
 
 export interface FloorContext {
@@ -58,8 +62,8 @@ function target(t: Resolved, ctx: FloorContext): Target {
   if (!t.known) return { kind: "unknown" };
   let v = t.value.trim();
   if (v === "") return { kind: "unknown" };
-  // "/*", "/.*", "dir/*": the glob deletes the directory's contents, as bad as the directory
-  v = v.replace(/(\/+)(\.?\*|\.)$/, "$1") || "/";
+  // "/*", "/.*", "dir/*", "*": the glob deletes the directory's contents, as bad as the directory
+  v = v.replace(/(^|\/+)(\.?\*|\.)$/, "$1") || ".";
   const abs = path.resolve(ctx.cwd, v);
   if (abs === "/") return { kind: "root" };
   if (isAncestorOrSelf(abs, ctx.home)) return { kind: "precious", what: `the home directory (${ctx.home})` };
@@ -67,13 +71,15 @@ function target(t: Resolved, ctx: FloorContext): Target {
   return { kind: "ok" };
 }
 
-function recursiveDelete(name: string, targets: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
-  let worst: Finding | undefined = ctx.fromStdin ? { kind: "guard", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` } : undefined;
+function recursiveDelete(name: string, given: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
+  // rm -rf /{,} is rm -rf / /
+  const targets = given.flatMap((t) => (t.known && t.value.includes("{") ? expandBraces(t.value).map((value) => ({ value, known: true })) : [t]));
+  let worst: Finding | undefined = ctx.fromStdin ? { kind: "guard", category: "delete", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` } : undefined;
   for (const t of targets) {
     const k = target(t, ctx);
     if (k.kind === "root") return { kind: "floor", reason: `${how} of / (dangerous floor)` };
-    if (k.kind === "precious") worst ??= { kind: "guard", reason: `${how} of ${k.what}` };
-    if (k.kind === "unknown") worst ??= { kind: "guard", reason: `${how} of '${t.value}', which cannot be resolved before it runs` };
+    if (k.kind === "precious") worst ??= { kind: "guard", category: "delete", reason: `${how} of ${k.what}` };
+    if (k.kind === "unknown") worst ??= { kind: "guard", category: "delete", reason: `${how} of '${t.value}', which cannot be resolved before it runs` };
   }
   void name;
   return worst;
@@ -134,7 +140,7 @@ export function checkFloor(argv: Resolved[], redirectTargets: Resolved[], ctx: F
     if (!roots.length) roots.push({ value: ".", known: true });
     const f = recursiveDelete(name, roots, ctx, "find deleting");
     // find / -delete asks (it is a guard, not the floor): it stops at the first permission error
-    return f && f.kind === "floor" ? { kind: "guard", reason: f.reason.replace(" (dangerous floor)", "") } : f;
+    return f && f.kind === "floor" ? { kind: "guard", category: "delete", reason: f.reason.replace(" (dangerous floor)", "") } : f;
   }
 
   if (name === "git") {
@@ -164,4 +170,23 @@ export function checkFloor(argv: Resolved[], redirectTargets: Resolved[], ctx: F
     return undefined;
   }
   return undefined;
+}
+
+/** The commands whose floor depends on their arguments (mkfs is the floor whatever follows). */
+export const ARGUMENT_FLOOR_COMMANDS = ["rm", "git", "dd", "chmod", "chown", "chgrp"];
+
+/**
+ * A command name computed at run time (`$X -rf /`, `$(echo rm) -rf /`, `` `which rm` -rf / ``):
+ * check the arguments as if the name were each command the floor knows. If any of them would be the
+ * floor, so is this; otherwise the finding for the worst of them (or none).
+ */
+export function checkComputedName(argv: Resolved[], redirectTargets: Resolved[], ctx: FloorContext): Finding | undefined {
+  let worst: Finding | undefined;
+  for (const name of ARGUMENT_FLOOR_COMMANDS) {
+    const f = checkFloor([{ value: name, known: true }, ...argv.slice(1)], redirectTargets, ctx);
+    const why = `the command name '${argv[0]?.value ?? ""}' is computed at run time, and as ${name}`;
+    if (f?.kind === "floor") return { kind: "floor", reason: `${why}: ${f.reason}` };
+    if (f) worst ??= { ...f, reason: `${why}: ${f.reason}` };
+  }
+  return worst;
 }

@@ -52,7 +52,7 @@ export default {
       if (command === undefined) return undefined;
       const c = await service.classify(command, opts(call));
       const guard = c.segments.find((s) => s.kind === "guard");
-      if (guard) return { action: "ask", reason: `${guard.reason}: ${guard.text}`, by: ctx.id, rule: "shell guard" };
+      if (guard) return { action: "ask", reason: `${guard.reason}: ${guard.text}`, by: ctx.id, rule: "shell guard", autoApprove: false };
       return undefined;
     });
   },

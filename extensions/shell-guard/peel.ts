@@ -1,7 +1,8 @@
 /**
- * Wrapper peeling: sudo, doas, env, nice, ionice, timeout, xargs, command, exec, nohup, time,
- * stdbuf, setsid, watch, busybox, builtin, leading VAR=val and absolute paths (/bin/rm -> rm).
- * What is left is the command that actually runs.
+ * Wrapper peeling: sudo, doas, pkexec, env, nice, ionice, timeout, xargs, command, exec, nohup, time,
+ * stdbuf, setsid, watch, busybox, builtin, taskset, chroot, flock, unshare, nsenter, strace, ltrace,
+ * runuser, su -c / script -c (their command string becomes `sh -c …`), leading VAR=val and absolute
+ * paths (/bin/rm -> rm). What is left is the command that actually runs.
  */
 import type { Resolved } from "./words.js";
 
@@ -33,7 +34,25 @@ const VALUE_OPTS: Record<string, string[]> = {
   chrt: [],
   caffeinate: [],
   unbuffer: [],
+  pkexec: ["--user"],
+  coproc: [],
+  taskset: [],
+  chroot: [],
+  flock: ["-w", "--timeout", "-E", "--conflict-exit-code"],
+  unshare: ["-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd"],
+  nsenter: ["-t", "--target", "-S", "-G", "-r", "-w", "--setuid", "--setgid", "--root", "--wd"],
+  strace: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"],
+  ltrace: ["-o", "-e", "-p", "-s", "-u", "-a", "-n", "-A", "-D", "-F", "-l", "-x"],
+  runuser: ["-u", "-g", "-G", "--user", "--group", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"],
+  su: ["-s", "--shell", "-g", "-G", "--group", "--supp-group", "-w", "--whitelist-environment"],
+  script: ["-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format"],
 };
+
+/** Positional words a wrapper takes before the command: timeout DURATION, taskset MASK, chroot DIR, flock FILE. */
+const POSITIONALS: Record<string, number> = { timeout: 1, chrt: 1, taskset: 1, chroot: 1, flock: 1 };
+/** Wrappers whose `-c STRING` (or --command) is a command line run by a shell. */
+const COMMAND_STRING = new Set(["su", "runuser", "script", "flock"]);
+const isCommandFlag = (v: string): boolean => v === "-c" || v === "--command" || /^-[a-zA-Z]+c$/.test(v);
 
 export const WRAPPERS = new Set(Object.keys(VALUE_OPTS));
 
@@ -90,6 +109,15 @@ export function peel(argvIn: Resolved[]): Peeled {
       wrappers.push(name);
       continue;
     }
+    if (COMMAND_STRING.has(name)) {
+      // su [-] [user] -c 'cmd', script -qc 'cmd' file, flock FILE -c 'cmd': a shell runs the string
+      const ci = argv.findIndex((a, k) => k > 0 && a.known && isCommandFlag(a.value) && !valued.includes(argv[k - 1]!.value));
+      if (ci > 0 && argv[ci + 1]) {
+        wrappers.push(name);
+        argv = [{ value: "sh", known: true }, { value: "-c", known: true }, argv[ci + 1]!];
+        break;
+      }
+    }
     for (; i < argv.length; i++) {
       const v = argv[i]!.value;
       if (v === "--") {
@@ -100,8 +128,11 @@ export function peel(argvIn: Resolved[]): Peeled {
       if (valued.includes(v)) i++;
       else if (name === "nice" && /^-\d+$/.test(v)) continue;
     }
-    if (name === "timeout" && i < argv.length) i++; // the duration
-    if (name === "chrt" && i < argv.length) i++; // the priority
+    i += Math.min(POSITIONALS[name] ?? 0, argv.length - i);
+    // coproc NAME { cmd; }: tree-sitter reads it as the words NAME { cmd
+    if (name === "coproc") i += argv[i]?.value === "{" ? 1 : argv[i + 1]?.value === "{" ? 2 : 0;
+    // su / script without -c run a login shell: nothing left to peel (runuser -u x -- cmd is peeled)
+    if ((name === "su" || name === "script") || (i >= argv.length && name !== "xargs")) break;
     if (name === "xargs") fromStdin = true;
     wrappers.push(name);
     argv = argv.slice(i);

@@ -6,9 +6,10 @@ import { openDb, resolveDbPath } from "./db.js";
 import { LATEST_VERSION } from "./migrations.js";
 import type { SessionSummary } from "./api.js";
 import { SqliteStore } from "./store.js";
+import { expiringCommand, type ExpiringDeps } from "./expiring.js";
 
 export const MIGRATE_USAGE = "usage: oceancode migrate [--db <path>]";
-export const SESSIONS_USAGE = "usage: oceancode sessions [--json] [--all] [--limit <n>] [--db <path>] [--directory <dir>]";
+export const SESSIONS_USAGE = "usage: oceancode sessions [--json] [--all] [--limit <n>] [--expiring] [--db <path>] [--directory <dir>]";
 
 function usageError(io: CommandIO, cmd: string, e: unknown, usage: string): number {
   io.stderr.write(`oceancode ${cmd}: ${(e as Error).message}\n${usage}\n`);
@@ -59,19 +60,19 @@ function when(ms: number): string {
 }
 
 export function sessionsTable(list: SessionSummary[], showCwd: boolean): string {
-  const head = ["ID", "UPDATED", "TURNS", "MODEL", ...(showCwd ? ["DIRECTORY"] : []), "TITLE"];
-  const cells = list.map((s) => [s.id, when(s.updatedAt), String(s.turns), s.model, ...(showCwd ? [s.cwd] : []), s.title ?? ""]);
+  const head = ["ID", "PIN", "UPDATED", "TURNS", "MODEL", ...(showCwd ? ["DIRECTORY"] : []), "TITLE"];
+  const cells = list.map((s) => [s.id, s.pinned ? "*" : "", when(s.updatedAt), String(s.turns), s.model, ...(showCwd ? [s.cwd] : []), s.title ?? ""]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const fmt = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join("  ").trimEnd();
   return [fmt(head), ...cells.map(fmt)].join("\n");
 }
 
-export async function sessionsCommand(argv: string[], io: CommandIO, store: () => SqliteStore): Promise<number> {
-  let values: { json?: boolean; all?: boolean; limit?: string; db?: string; help?: boolean };
+export async function sessionsCommand(argv: string[], io: CommandIO, store: () => SqliteStore, retention?: ExpiringDeps): Promise<number> {
+  let values: { json?: boolean; all?: boolean; limit?: string; db?: string; help?: boolean; expiring?: boolean };
   try {
     values = parseArgs({
       args: argv,
-      options: { json: { type: "boolean" }, all: { type: "boolean" }, limit: { type: "string" }, db: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { json: { type: "boolean" }, all: { type: "boolean" }, limit: { type: "string" }, db: { type: "string" }, help: { type: "boolean", short: "h" }, expiring: { type: "boolean" } },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -79,8 +80,27 @@ export async function sessionsCommand(argv: string[], io: CommandIO, store: () =
     return usageError(io, "sessions", e, SESSIONS_USAGE);
   }
   if (values.help) {
-    io.stdout.write(`${SESSIONS_USAGE}\nList this project's sessions, newest first (--all: every project).\n`);
+    io.stdout.write(
+      `${SESSIONS_USAGE}\nList this project's sessions, newest first (--all: every project; PIN * = kept by retention).\n` +
+        `--expiring: what the next retention sweep removes, from every project (id, last active, project, size).\n`,
+    );
     return 0;
+  }
+  if (values.expiring) {
+    if (values.limit !== undefined) return usageError(io, "sessions", new Error("--limit does not go with --expiring (it lists everything the sweep would remove)"), SESSIONS_USAGE);
+    if (!retention) {
+      io.stderr.write("oceancode sessions --expiring: retention is not available here\n");
+      return 1;
+    }
+    const own = values.db ? new SqliteStore({ file: path.resolve(values.db), onError: (m) => io.stderr.write(`oceancode sessions: ${m}\n`) }) : undefined;
+    try {
+      return await expiringCommand(io, values.json === true, own ?? store(), retention);
+    } catch (e) {
+      io.stderr.write(`oceancode sessions: ${(e as Error).message}\n`);
+      return 1;
+    } finally {
+      own?.close();
+    }
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) return usageError(io, "sessions", new Error(`--limit must be a positive whole number, got '${values.limit}'`), SESSIONS_USAGE);

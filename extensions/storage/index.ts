@@ -1,14 +1,17 @@
 /**
  * The storage extension: oceancode.db (better-sqlite3, WAL) behind the engine. It taps the engine's
- * session hooks to write each step's rows behind the step, answers loadSession / latestSession, and
- * contributes `oceancode migrate` and `oceancode sessions`. The database opens on first use, so the
- * migrate command can report what it applies.
+ * session hooks to write each step's rows behind the step, answers loadSession / latestSession, runs
+ * the retention sweep, and contributes `oceancode migrate`, `oceancode sessions` and `oceancode session`.
+ * The database opens on first use, so the migrate command can report what it applies.
  */
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
+import { globalSetting } from "./api.js";
 import { resolveDbPath } from "./db.js";
 import { SqliteStore } from "./store.js";
 import { migrateCommand, sessionsCommand } from "./commands.js";
+import { sessionCommand } from "./pins.js";
+import { DEFAULT_RETENTION_DAYS, tapRetention } from "./retention.js";
 import { tapEngine } from "./taps.js";
 
 let store: SqliteStore | undefined;
@@ -19,11 +22,25 @@ export default {
     const s = new SqliteStore({ file, onError: (m) => ctx.log.error(m), onInfo: (m) => ctx.log.info(m) });
     store = s;
     ctx.provide("storage", s);
+    const retention = globalSetting(ctx.config, "database.retention_days");
+    const dbDays = typeof retention.value === "number" && retention.value >= 0 ? retention.value : DEFAULT_RETENTION_DAYS;
+    for (const f of retention.ignoredIn) {
+      ctx.log.warn(`${f}: database.retention_days ignored: retention is one policy for every project, so it is read from the user config only`);
+    }
     const engine = ctx.services.tryGet<EngineService>("engine");
-    if (engine) tapEngine(engine, s, ctx.id);
+    if (engine) {
+      tapRetention(engine, s, { name: ctx.id, dbDays, log: ctx.log });
+      tapEngine(engine, s, ctx.id);
+    }
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
+    // other stores (the ledger) join retention when this event activates them
+    const participants = async () => {
+      await ctx.activate("onEvent:retention");
+      return s.retentionParticipants();
+    };
     ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, ctx.paths.dataDir));
-    ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, () => s));
+    ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, () => s, { dbDays, participants }));
+    ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { store: () => s, participants }));
   },
   deactivate() {
     store?.close();

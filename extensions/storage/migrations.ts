@@ -60,6 +60,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    summary: "pins: sessions the retention sweep keeps (oceancode session pin)",
+    up(db) {
+      // no foreign key: a pin may name a session only a ledger still holds, and outlives nothing it guards
+      db.exec(`CREATE TABLE IF NOT EXISTS pins (session_id TEXT PRIMARY KEY, pinned_at INTEGER NOT NULL) WITHOUT ROWID;`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import type { SessionEventRecord, SessionSummary, StorageService, StorageStats } from "./api.js";
+import type { RetentionParticipant, SessionEventRecord, SessionSummary, StorageService, StorageStats } from "./api.js";
 import { openDb, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
 
@@ -41,6 +41,7 @@ interface SessionDbRow {
   updated_at: number;
   overrides: string;
   totals: string;
+  pinned_at?: number | null;
 }
 
 export function emptyTotals(): SessionTotals {
@@ -78,6 +79,7 @@ export class SqliteStore implements StorageService, WriteTarget {
   private readonly writer: Writer;
   private readonly tracked = new Map<string, Tracked>();
   private closed = false;
+  private readonly participants: RetentionParticipant[] = [];
   private readonly onExit = () => this.flushNow();
 
   constructor(private readonly opts: StoreOptions) {
@@ -290,8 +292,8 @@ export class SqliteStore implements StorageService, WriteTarget {
     const limit = Math.max(1, Math.min(opts.limit ?? 1000, 100000));
     const rows = (
       opts.cwd !== undefined
-        ? db.prepare(`SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`).all(opts.cwd, limit)
-        : db.prepare(`SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?`).all(limit)
+        ? db.prepare(`SELECT s.*, p.pinned_at FROM sessions s LEFT JOIN pins p ON p.session_id = s.id WHERE s.cwd = ? ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?`).all(opts.cwd, limit)
+        : db.prepare(`SELECT s.*, p.pinned_at FROM sessions s LEFT JOIN pins p ON p.session_id = s.id ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?`).all(limit)
     ) as SessionDbRow[];
     return rows.map((r) => {
       const totals = parseTotals(r.totals);
@@ -305,6 +307,7 @@ export class SqliteStore implements StorageService, WriteTarget {
         updatedAt: r.updated_at,
         turns: totals.turns,
         steps: totals.steps,
+        ...(r.pinned_at != null ? { pinned: true } : {}),
       };
     });
   }
@@ -351,7 +354,22 @@ export class SqliteStore implements StorageService, WriteTarget {
   async staleSessions(days: number): Promise<string[]> {
     const db = await this.settled();
     const cutoff = Date.now() - days * 86_400_000;
-    return (db.prepare(`SELECT id FROM sessions WHERE updated_at < ? ORDER BY updated_at`).all(cutoff) as Array<{ id: string }>).map((r) => r.id);
+    return (
+      db.prepare(`SELECT id FROM sessions WHERE updated_at < ? AND id NOT IN (SELECT session_id FROM pins) ORDER BY updated_at`).all(cutoff) as Array<{ id: string }>
+    ).map((r) => r.id);
+  }
+
+  addRetentionParticipant(p: RetentionParticipant): void {
+    if (!this.participants.includes(p)) this.participants.push(p);
+  }
+
+  retentionParticipants(): readonly RetentionParticipant[] {
+    return this.participants;
+  }
+
+  /** Sessions this process has open (started or written, not closed): the retention sweep never touches them. */
+  openSessionIds(): Set<string> {
+    return new Set(this.tracked.keys());
   }
 
   // ------------------------------------------------------------ lifecycle

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import Database from "better-sqlite3";
 import { makeSandbox, runCli, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 
 let sb: Sandbox;
@@ -25,7 +26,7 @@ const ledgerRoot = () => path.join(sb.home, ".local", "share", "oceancode", "ses
 function runSession(...prompt: string[]): string {
   const r = cli("run", "--auto", "--model", "scripted/script.json", ...prompt);
   expect(r.code).toBe(0);
-  const id = /session: (\S+)/.exec(r.stderr)?.[1];
+  const id = /^session: (\S+)/m.exec(r.stderr)?.[1];
   expect(id).toBeTruthy();
   return id!;
 }
@@ -186,13 +187,12 @@ describe("oceancode export", () => {
 
 describe("config: aliases and removed keys", () => {
   it("ledger.shelve / ledger.window are read as ledger.tideline; removed keys load, are ignored, one warning", () => {
-    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { shelve: { percent: 55 }, hard_tokens: 5000, low: 3, retention_days: 3 } }));
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { shelve: { percent: 55 }, hard_tokens: 5000, low: 3 } }));
     const r = cli("inspect", "--json");
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ kind: string; id: string; value?: unknown }>;
     const val = (k: string) => rows.find((x) => x.kind === "config" && x.id === k)?.value;
     expect(val("ledger.tideline.percent")).toBe(55);
-    expect(val("ledger.retention.days")).toBe(3);
     expect(val("ledger.hard_tokens")).toBeUndefined();
     expect(val("ledger.shelve.percent")).toBeUndefined();
     const warnings = r.stderr.split("\n").filter((l) => l.includes("ignoring removed config keys"));
@@ -209,9 +209,13 @@ describe("config: aliases and removed keys", () => {
 
   it("a bad tideline value names the file and key", () => {
     sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { percent: 140 } } }));
-    const r = cli("sessions");
-    expect(r.code).not.toBe(0);
+    const r = cli("run", "--model", "scripted/echo", "hi");
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/oceancode\.json.*ledger\.tideline\.percent/);
+    // inspect is tolerant (it diagnoses broken config): it names the same file and key as a warning
+    const i = cli("inspect");
+    expect(i.code).toBe(0);
+    expect(i.stderr).toMatch(/warning: .*oceancode\.json:1: ledger\.tideline\.percent: .*section 'ledger' of this file ignored/);
   });
 
   it("run --tideline refuses a preset word with the usage line", () => {
@@ -241,15 +245,58 @@ describe("ledger config", () => {
 });
 
 describe("retention", () => {
-  it("removes sessions idle past retention.days together with their ledger at the start of a run", async () => {
+  const userConfig = (value: unknown) => sb.write(".config/oceancode/oceancode.json", JSON.stringify(value), "home");
+  const age = (id: string, days: number) => {
+    const db = new Database(path.join(sb.home, ".local", "share", "oceancode", "oceancode.db"));
+    db.prepare(`UPDATE sessions SET updated_at = ? WHERE id = ?`).run(Date.now() - days * 86_400_000, id);
+    db.close();
+  };
+
+  it("the old key ledger.retention.days still loads, as ledger.retention_days, with one warning", () => {
+    const file = userConfig({ ledger: { retention: { days: 3 } } });
+    const inspect = cli("inspect", "--json");
+    const rows = JSON.parse(inspect.stdout) as Array<{ kind: string; id: string; value?: unknown }>;
+    expect(rows.find((x) => x.kind === "config" && x.id === "ledger.retention_days")?.value).toBe(3);
+    expect(rows.find((x) => x.kind === "config" && x.id === "database.retention_days")?.value).toBe(30);
     const old = runSession("old task");
-    expect(fs.existsSync(path.join(ledgerRoot(), old))).toBe(true);
-    await new Promise((r) => setTimeout(r, 1_500));
-    sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { retention: { days: 1 / 86_400 } } }));
-    const fresh = runSession("new task");
+    age(old, 5);
+    const r = cli("run", "--auto", "--model", "scripted/script.json", "new task");
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split("\n").filter((l) => l.includes("ledger.retention.days"));
+    expect(warnings).toEqual([`oceancode: warning: [ledger] ${file}: ledger.retention.days is now ledger.retention_days (default 30); it is read as the new key for now: rename it`]);
+    // 3 days took effect: the 5-day-old session lost its ledger; the database keeps it for 30
     expect(fs.existsSync(path.join(ledgerRoot(), old))).toBe(false);
-    expect(fs.existsSync(path.join(ledgerRoot(), fresh))).toBe(true);
-    expect(cli("export", old, "--md").code).toBe(1);
-    expect(cli("export", fresh, "--md").code).toBe(0);
+    expect(cli("export", old, "--md").code).toBe(0);
+  });
+
+  it("database and ledger retention differ: each store keeps its copy for its own days, counted from the same last activity", () => {
+    const a = runSession("first task");
+    const b = runSession("second task");
+    age(a, 20);
+    age(b, 20);
+    // transcripts kept longer than the rows: the database forgets, `ledger path` and the files remain
+    userConfig({ database: { retention_days: 10 }, ledger: { retention_days: 90 } });
+    const exp = cli("sessions", "--expiring");
+    expect(exp.code).toBe(0);
+    expect(exp.stdout).toMatch(new RegExp(`^${a}\\s.*\\sdatabase$`, "m"));
+    const r = cli("run", "--auto", "--model", "scripted/script.json", "third task");
+    const line = r.stderr.split("\n").filter((l) => l.includes("retention:"));
+    expect(line).toEqual([expect.stringContaining("removed 2 idle sessions (2 in ")]);
+    expect(line[0]).toContain("; for 2 only the database copy, the rest stays under a longer retention)");
+    expect(cli("export", a, "--md").code).toBe(1);
+    expect(cli("ledger", "path", a).stdout.trim()).toBe(path.join(ledgerRoot(), a));
+    expect(fs.existsSync(path.join(ledgerRoot(), a, "transcript", "turn-0001.md"))).toBe(true);
+    // the other way round: rows kept, transcripts go; `ledger rebuild` brings one back from the rows
+    const c = runSession("fourth task");
+    age(c, 20);
+    userConfig({ database: { retention_days: 90 }, ledger: { retention_days: 10 } });
+    const r2 = cli("run", "--auto", "--model", "scripted/script.json", "fifth task");
+    expect(r2.stderr).toContain(`removed 1 idle session (1 in ${sb.project}; for 1 only the ledger copy, the rest stays under a longer retention)`);
+    expect(fs.existsSync(path.join(ledgerRoot(), c))).toBe(false);
+    // a's ledger: the database forgot it, so its own file times count (written moments ago)
+    expect(fs.existsSync(path.join(ledgerRoot(), a))).toBe(true);
+    expect(cli("export", c, "--md").code).toBe(0);
+    expect(cli("ledger", "rebuild", c).code).toBe(0);
+    expect(fs.existsSync(path.join(ledgerRoot(), c, "transcript", "turn-0001.md"))).toBe(true);
   });
 });

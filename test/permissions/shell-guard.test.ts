@@ -47,6 +47,13 @@ describe("the catastrophic-delete guard asks (not the floor)", () => {
     expect(r.verdict).toBe("ask");
     expect(r.segments.some((s) => s.kind === "guard")).toBe(true);
   });
+  it("says which kind of ask it is (Segment.category)", async () => {
+    const cat = async (c: string) => (await classifyCommand(c, opts)).segments.find((s) => s.kind === "guard")?.category;
+    expect(await cat("rm -rf ~")).toBe("delete");
+    expect(await cat("eval $CMD")).toBe("opaque");
+    expect(await cat("echo 'open")).toBe("opaque");
+    expect((await classifyCommand("ls", opts)).segments[0]!.category).toBeUndefined();
+  });
   it("unparseable and too-long commands ask", async () => {
     expect((await classifyCommand("echo 'open", opts)).segments[0]!.kind).toBe("guard");
     const long = await classifyCommand(`echo ${"a".repeat(10_001)}`, opts);

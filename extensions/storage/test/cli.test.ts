@@ -22,7 +22,7 @@ describe("oceancode sessions", () => {
     const r = runCli(["sessions"], { cwd: sb.project, env: sb.env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^ID\s+UPDATED\s+TURNS\s+MODEL\s+TITLE$/);
+    expect(lines[0]).toMatch(/^ID\s+PIN\s+UPDATED\s+TURNS\s+MODEL\s+TITLE$/);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(new RegExp(`^${ids[1]}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+1\\s+scripted/echo\\s+later one$`));
     expect(lines[2]).toMatch(new RegExp(`^${ids[0]}\\s.*\\s1\\s+scripted/echo\\s+first prompt$`));

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../store.js";
 import { LATEST_VERSION } from "../migrations.js";
+import { pin, unpin } from "../pins.js";
 import { newSession, step, tempDir } from "./helpers.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -214,6 +215,12 @@ describe("reading back", () => {
     store.recordEvent("old", "x", {});
     await store.settle();
     expect(await store.staleSessions(1)).toEqual([]);
+    expect(await store.staleSessions(-1)).toEqual(["old"]);
+    // a pinned session is never stale
+    pin(store, "old");
+    expect(await store.staleSessions(-1)).toEqual([]);
+    expect((await store.listSessions()).map((x) => [x.id, x.pinned])).toEqual([["old", true]]);
+    unpin(store, "old");
     expect(await store.staleSessions(-1)).toEqual(["old"]);
     await store.deleteSession("old");
     expect(peek("SELECT * FROM rows")).toHaveLength(0);
