@@ -97,14 +97,14 @@ describe("oceancode run", () => {
     expect(z.stderr).toContain("OC_MAX_STEPS=0 is rejected");
   });
 
-  it("a model id naming no installed provider is one clear error (exit 1)", () => {
+  it("a model id naming no installed provider is one clear usage error (exit 2)", () => {
     sb = makeSandbox();
     const r = runCli(["--dir", sb.project, "run", "--model", "nosuch/model", "go"], { env: sb.env });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain("no provider 'nosuch'");
   });
 
-  it("SIGINT stops a long turn at the step boundary and exits", async () => {
+  it("SIGINT stops a long turn at the step boundary and exits 130", async () => {
     sb = makeSandbox();
     sb.write("s.json", JSON.stringify({ steps: [{ text: "slow", delay_ms: 20000 }] }));
     const child = spawn(process.execPath, [CLI, "--dir", sb.project, "run", "--model", "scripted/s.json", "go"], { env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -115,7 +115,7 @@ describe("oceancode run", () => {
     child.kill("SIGINT");
     const code = await new Promise<number | null>((r) => child.on("close", r));
     expect(Date.now() - t0).toBeLessThan(5000);
-    expect(code).toBe(1);
+    expect(code).toBe(130);
     expect(err).toContain("interrupted");
   });
 

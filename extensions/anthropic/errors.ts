@@ -10,10 +10,14 @@ interface ErrorBody {
   error?: { type?: string; message?: string };
 }
 
-export function toProviderError(e: unknown, signal: AbortSignal): ProviderError {
+/** The endpoint the SDK uses when ANTHROPIC_BASE_URL / provider.anthropic.base_url name none. */
+export const DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+/** `baseURL`: the endpoint that was tried, named when it cannot be reached. */
+export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string = DEFAULT_BASE_URL): ProviderError {
   if (e instanceof ProviderError) return e;
   if (signal.aborted || e instanceof Anthropic.APIUserAbortError) return new ProviderError("aborted", "the request was cancelled");
-  if (e instanceof Anthropic.APIConnectionError) return new ProviderError("network", `cannot reach the Anthropic API: ${e.message}`);
+  if (e instanceof Anthropic.APIConnectionError) return new ProviderError("network", `cannot reach the Anthropic API at ${baseURL}: ${e.message}`);
   if (!(e instanceof Anthropic.APIError)) {
     // fetch body errors ("terminated", ECONNRESET) surface raw while the stream is read
     return new ProviderError("network", `the Anthropic stream broke: ${e instanceof Error ? e.message : String(e)}`);

@@ -74,12 +74,14 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
     return client.sdk;
   };
 
+  const noKey = () => new ProviderError("auth", `no Anthropic API key: ${FIX_KEY}`);
   return {
     id: "anthropic",
     models: anthropicModels,
+    ready: () => (opts.apiKey() ? undefined : noKey()),
     async *stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const key = opts.apiKey();
-      if (!key) throw new ProviderError("auth", `no Anthropic API key: ${FIX_KEY}`);
+      if (!key) throw noKey();
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(key, opts.baseURL());
       let stream: AsyncIterable<Anthropic.RawMessageStreamEvent> & { controller: AbortController };
@@ -90,7 +92,7 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
           opts.notice?.(t);
         });
       } catch (e) {
-        throw toProviderError(e, signal);
+        throw toProviderError(e, signal, sdk.baseURL);
       }
       const usage = emptyUsage();
       const tools = new Map<number, { id: string; name: string; json: string }>();
@@ -131,7 +133,7 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
           }
         }
       } catch (e) {
-        throw toProviderError(e, signal);
+        throw toProviderError(e, signal, sdk.baseURL);
       } finally {
         if (!stopped) stream.controller.abort();
       }

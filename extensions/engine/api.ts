@@ -149,6 +149,11 @@ export interface Provider {
   models?(): Array<Omit<ModelInfo, "known">>;
   /** Optional: describe a model the catalogue does not list (e.g. a scripted file's own context window). */
   describe?(name: string): Omit<ModelInfo, "known"> | undefined;
+  /**
+   * Optional: why no request can be sent now (e.g. no API key), or undefined when one can. Asked before a
+   * prompt is recorded, so a prompt that could never reach the model leaves nothing behind.
+   */
+  ready?(): ProviderError | undefined;
 }
 
 export interface ProviderRegistry {
@@ -443,7 +448,18 @@ export interface EngineService {
   readonly tools: ToolRegistry;
   readonly providers: ProviderRegistry;
   readonly models: ModelCatalog;
+  /**
+   * A new session, in memory and claimed by this process. It becomes persistent at its first prompt that
+   * can reach a model: until then nothing is stored (a session opened and left, or whose start failed,
+   * leaves no trace in storage). sessionStart fires here, so hosts and hooks see the session at once.
+   */
   createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session>;
+  /**
+   * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS is invalid),
+   * as one line, or undefined when it can. Throws like describeModel when no installed provider serves the
+   * id or it is not written provider/model (a usage error). prompt() asks the same before it records anything.
+   */
+  checkModel(id: string): Promise<string | undefined>;
   /** The model's catalogue entry, loading its provider first (unknown models get defaults). */
   describeModel(id: string): Promise<ModelInfo>;
   /**

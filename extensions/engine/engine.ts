@@ -230,6 +230,26 @@ export class Engine implements EngineService {
     return this.modelInfo(id);
   }
 
+  async checkModel(id: string): Promise<string | undefined> {
+    const model = await this.modelInfo(id);
+    try {
+      maxStepsFromEnv(this.opts.env);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    const e = (await this.provider(model)).ready?.();
+    return e ? `${e.kind}: ${e.message}` : undefined;
+  }
+
+  /** checkModel for a prompt: a usage error (no such provider) is a problem too, never a throw. */
+  private async unready(id: string): Promise<string | undefined> {
+    try {
+      return await this.checkModel(id);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
   private async modelInfo(id: string): Promise<ModelInfo> {
     const slash = id.indexOf("/");
     if (slash <= 0) throw new ProviderError("bad_request", `model '${id}' must be written provider/model (e.g. anthropic/claude-sonnet-4-5, scripted/echo)`);
@@ -263,8 +283,14 @@ export class Engine implements EngineService {
       for (const l of this.listeners) l(e);
     };
     const sid = session.info.id;
-    if (o.onEvent) this.noticeSinks.set(sid, o.onEvent);
     const notice = (level: "info" | "warn" | "error", t: string) => emit({ type: "notice", sessionId: sid, level, text: t });
+    // a prompt that could never reach the model (no provider, no key) is refused before anything is recorded
+    const unready = await this.unready(session.info.model);
+    if (unready) {
+      notice("error", unready);
+      return { turn: session.totals.turns, reason: "error", text: "", error: unready };
+    }
+    if (o.onEvent) this.noticeSinks.set(sid, o.onEvent);
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     o.signal?.addEventListener("abort", onAbort, { once: true });

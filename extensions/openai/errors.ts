@@ -2,7 +2,16 @@
 import OpenAI from "openai";
 import { ProviderError, retryAfterMs } from "../engine/api.js";
 
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
 export const FIX_KEY = "store one with `oceancode key openai <key>`, set OPENAI_API_KEY, or run `oceancode auth` (a local server needs provider.openai.base_url or OPENAI_BASE_URL instead)";
+/** For a server the user already pointed at (OPENAI_BASE_URL / provider.openai.base_url): the key is what is wrong. */
+const FIX_SERVER_KEY = "store the key that server expects with `oceancode key openai <key>` or set OPENAI_API_KEY";
+
+/** How to fix a missing or rejected key: the base URL hint only while the official endpoint is in use. */
+export function fixKey(baseURL: string): string {
+  return baseURL === DEFAULT_BASE_URL ? FIX_KEY : FIX_SERVER_KEY;
+}
 
 interface ErrorBody {
   message?: string;
@@ -27,7 +36,7 @@ export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string
   if (code === "context_length_exceeded" || /maximum context length|context length|context window|prompt is too long|too many tokens/i.test(message) || status === 413) {
     return new ProviderError("prompt_too_long", `${where}: ${message}`, status);
   }
-  if (status === 401 || status === 403) return new ProviderError("auth", `${where}: ${message} — check the API key: ${FIX_KEY}`, status);
+  if (status === 401 || status === 403) return new ProviderError("auth", `${where}: ${message} — check the API key: ${fixKey(baseURL)}`, status);
   if (status === 529 || /overloaded/i.test(message)) return new ProviderError("overloaded", `${where}: ${message}`, status, retryAfterMs(e.headers));
   if (status === undefined || status >= 500) return new ProviderError("server", `${where}: ${message}`, status, retryAfterMs(e.headers));
   if (status === 408) return new ProviderError("network", `${where}: ${message}`, status);

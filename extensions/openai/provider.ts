@@ -2,10 +2,10 @@
 import OpenAI from "openai";
 import { ProviderError, emptyUsage, type ModelRequest, type Provider, type ProviderEvent, type ToolCall } from "../engine/api.js";
 import { toChatRequest } from "./messages.js";
-import { FIX_KEY, toProviderError } from "./errors.js";
+import { DEFAULT_BASE_URL, FIX_KEY, toProviderError } from "./errors.js";
 import { openaiModels } from "./models.js";
 
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export { DEFAULT_BASE_URL };
 /** sent when a non-default base URL (a local server) has no key: the SDK requires one, the server ignores it */
 export const PLACEHOLDER_KEY = "oceancode-no-key";
 
@@ -44,14 +44,19 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
     return client.sdk;
   };
 
+  const endpoint = () => (opts.baseURL() ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  // only the official endpoint needs a key up front; a local server gets a placeholder
+  const noKey = (baseURL: string) => (baseURL === DEFAULT_BASE_URL && !opts.apiKey() ? new ProviderError("auth", `no OpenAI API key: ${FIX_KEY}`) : undefined);
   return {
     id: "openai",
     models: openaiModels,
+    ready: () => noKey(endpoint()),
     async *stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-      const baseURL = (opts.baseURL() ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+      const baseURL = endpoint();
       const official = baseURL === DEFAULT_BASE_URL;
-      const key = opts.apiKey() ?? (official ? undefined : PLACEHOLDER_KEY);
-      if (!key) throw new ProviderError("auth", `no OpenAI API key: ${FIX_KEY}`);
+      const missing = noKey(baseURL);
+      if (missing) throw missing;
+      const key = opts.apiKey() ?? PLACEHOLDER_KEY;
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(key, baseURL);
       let stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk> & { controller: AbortController };

@@ -24,6 +24,11 @@ interface Tracked {
   /** next event seq (lazy: read from the db on the first event) */
   nextEvent?: number;
   title?: string;
+  /**
+   * A new session not written yet: it is stored with its first rows, so one opened and left (or whose
+   * first prompt never reached a model) leaves nothing behind. Events for it wait here until then.
+   */
+  unwritten?: { events: WriteOp[] };
 }
 
 interface SessionDbRow {
@@ -182,7 +187,8 @@ export class SqliteStore implements StorageService, WriteTarget {
     const last = session.rows[session.rows.length - 1];
     const t: Tracked = { lastSeq: source === "resume" && last ? last.seq : Number.NEGATIVE_INFINITY };
     this.tracked.set(session.info.id, t);
-    this.writer.enqueue(this.sessionOp(session.info, session.totals));
+    if (source === "startup" && !last) t.unwritten = { events: [] };
+    else this.writer.enqueue(this.sessionOp(session.info, session.totals));
   }
 
   /**
@@ -201,6 +207,12 @@ export class SqliteStore implements StorageService, WriteTarget {
       if (t.title === undefined && r.role === "user" && r.text.trim()) t.title = titleFrom(r.text);
       group.push({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
       t.lastSeq = r.seq;
+    }
+    if (t.unwritten) {
+      if (group.length === 0) return; // still nothing to keep
+      // the session's first rows: its row goes first, then the events that waited for it
+      group.unshift(this.sessionOp(session.info, session.totals, t.title), ...t.unwritten.events);
+      t.unwritten = undefined;
     }
     if (full) group.push(this.sessionOp(session.info, session.totals, t.title));
     else group.push({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
@@ -258,10 +270,14 @@ export class SqliteStore implements StorageService, WriteTarget {
         /* db unavailable: events start at 1 */
       }
     }
-    this.writer.enqueue({ t: "event", sessionId, seq: t.nextEvent++, at: Date.now(), kind, json: JSON.stringify(data) });
+    const op: WriteOp = { t: "event", sessionId, seq: t.nextEvent++, at: Date.now(), kind, json: JSON.stringify(data) };
+    if (t.unwritten) t.unwritten.events.push(op);
+    else this.writer.enqueue(op);
   }
 
   saveInfo(info: SessionInfo): void {
+    // a session not written yet is stored with its info (read then) at its first rows
+    if (this.tracked.get(info.id)?.unwritten) return;
     this.writer.enqueue(this.sessionOp(info));
   }
 

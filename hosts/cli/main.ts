@@ -10,17 +10,24 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visible } from "../terminal/sanitize.js";
 import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
+import { RUN_FLAGS, RUN_USAGE_LINE } from "../run/args.js";
+import { namingExtensionDirs } from "./extension-log.js";
+import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
 type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }) => Promise<number>;
 
-const HOST_COMMANDS: Array<{ name: string; usage: string; summary: string; module: string }> = [
-  { name: "run", usage: "oceancode run [flags] <message…>", summary: "one headless session turn, then exit", module: "../run/main.js" },
+const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
+  { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
 ];
+/** run's flags that take a value: the word after one is not the prompt */
+const RUN_VALUE_FLAGS = valueFlagNames(RUN_FLAGS);
 
 interface Globals {
   verbose: boolean;
   project?: string;
+  /** how the project flag was spelled (--dir or --directory), for its error */
+  projectFlag?: string;
   home?: string;
   db?: string;
   listen?: string;
@@ -72,6 +79,7 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
       const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
       if (v === undefined || v === "") return { globals, sub, rest, error: `${flag} needs a value` };
       (globals as unknown as Record<string, unknown>)[key] = v;
+      if (key === "project") globals.projectFlag = flag;
       continue;
     }
     if (a === "-v" || a === "--verbose") {
@@ -94,6 +102,8 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
     if (sub === "run" && !a.startsWith("-")) stop = true;
     if (sub === "run" && (a === "--help" || a === "-h")) globals.help = true;
     rest.push(a);
+    // run's value flags: their value is not the first word of the prompt
+    if (sub === "run" && RUN_VALUE_FLAGS.has(a) && i + 1 < argv.length) rest.push(argv[++i]!);
   }
   return { globals, sub, rest };
 }
@@ -121,6 +131,15 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  if (globals.project !== undefined) {
+    // a project that does not exist is a usage error, before anything boots or is recorded
+    const dir = path.resolve(globals.project);
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) {
+      process.stderr.write(`oceancode: ${globals.projectFlag ?? "--directory"} ${visible(dir)}: ${stat ? "not a directory" : "no such directory"}\n`);
+      return 2;
+    }
+  }
   if (globals.db) process.env.OC_DB = path.resolve(globals.db);
   const { bootKernel, reportError } = await import("../boot.js");
   let kernel: Kernel;
@@ -129,12 +148,18 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     return reportError(e, globals.verbose);
   }
+  // from here on (extensions activate later, on use) an error line about an extension names its directory
+  kernel.setLogger(namingExtensionDirs(kernel, sanitizingLogger(globals.verbose, process.stderr)));
   const host = HOST_COMMANDS.find((h) => h.name === sub);
-  if (globals.help && (!sub || host)) {
-    if (host) {
-      process.stdout.write(`usage: ${host.usage}\n`);
-      return 0;
-    }
+  // a command's help comes from data (its flag table or its manifest): no extension code is imported
+  const contributed = sub && !host ? kernel.commands().find((c) => c.name === sub) : undefined;
+  const flags = host?.flags ?? (contributed ? (declaredFlags(contributed) ?? flagsFromUsage(contributed.usage, contributed.extension)) : undefined);
+  if (flags && (globals.help || (!host && asksForHelp(rest, flags)))) {
+    const cmd = host ?? contributed!;
+    process.stdout.write(`${visible(commandHelp(cmd, flags))}\n`); // manifests' text is shown safely
+    return 0;
+  }
+  if (globals.help && !sub) {
     const lines = [`oceancode ${packageVersion()}: a coding agent`, "", usageLine(), "", "Commands:"];
     const all = [
       { name: "(none)", usage: "oceancode", summary: "open Ocean pager on a fresh session" },
@@ -143,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
     ];
     const width = Math.max(...all.map((c) => c.name.length));
     for (const c of all) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
-    lines.push("", "Global flags: --dir/--directory <dir>  --home <dir>  --db <path>  -m/--model <provider/model>  -v/--verbose  --version  --help");
+    lines.push("", "Global flags:", ...flagLines(GLOBAL_FLAGS), "", "oceancode <command> --help lists a command's flags.");
     process.stdout.write(`${visible(lines.join("\n"))}\n`); // summaries come from extensions' manifests
     return 0;
   }
@@ -174,8 +199,7 @@ async function main(argv: string[]): Promise<number> {
     }
     // an extension command's output is untrusted text too: shown safely on a terminal, exact when redirected
     const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout), stderr: terminalSafe(io.stderr) };
-    kernel.setLogger(sanitizingLogger(globals.verbose, process.stderr));
-    const code = await kernel.runCommand(sub, globals.help ? ["--help", ...args] : args, cmdIo);
+    const code = await kernel.runCommand(sub, args, cmdIo);
     if (code === undefined) {
       process.stderr.write(`oceancode: unknown command '${visible(sub)}'\n${usageLine()}\n(see oceancode --help)\n`);
       return 2;

@@ -13,6 +13,7 @@ import { PagerController } from "./controller.js";
 import type { TidelineService } from "./meter.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
+import { namingExtensionDirs } from "../cli/extension-log.js";
 
 export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
 
@@ -43,7 +44,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   let post: ((level: "info" | "warn" | "error", text: string) => void) | undefined;
   const sink = (level: "info" | "warn" | "error") => (text: string) => (post ? post(level, text) : early.push({ level, text }));
   const quiet = () => undefined;
-  kernel.setLogger({ debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") });
+  kernel.setLogger(namingExtensionDirs(kernel, { debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") }));
   await kernel.activate("onSession");
   if (!kernel.hasService("engine")) {
     for (const e of early) io.stderr.write(`oceancode: ${e.level}: ${visible(e.text)}\n`);
@@ -51,8 +52,18 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     return 1;
   }
   const engine = await kernel.service<EngineService>("engine");
+  const model = pagerModel(io.env, kernel.config.get("model"), opts.model);
+  try {
+    // a model no installed provider serves is a usage error, said before the screen is taken; a missing key
+    // is not: keys are read before every request, so one stored meanwhile (oceancode key) is used
+    await engine.checkModel(model);
+  } catch (e) {
+    for (const x of early) io.stderr.write(`oceancode: ${x.level}: ${visible(x.text)}\n`);
+    io.stderr.write(`oceancode: ${visible((e as Error).message)}\n`);
+    return 2;
+  }
   const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model: pagerModel(io.env, kernel.config.get("model"), opts.model), tideline });
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline });
   await ctl.start();
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);
@@ -70,7 +81,11 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     stderr: io.stderr as NodeJS.WriteStream,
     exitOnCtrlC: false,
   });
+  // a SIGINT from outside (ctrl+c itself is a key here) leaves like /exit, with 130 so scripts see the signal
+  const onSigint = () => ctl.exit(130);
+  process.on("SIGINT", onSigint);
   const code = await ctl.exited;
+  process.off("SIGINT", onSigint);
   app.unmount();
   input.dispose();
   process.off("exit", pasteOff);

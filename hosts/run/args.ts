@@ -1,4 +1,6 @@
 /** `oceancode run` flag parsing: flags go before the prompt; a flag after it is prompt text (with a warning). */
+import type { FlagDoc } from "../cli/help.js";
+
 export interface RunArgs {
   model?: string;
   format: "text" | "json";
@@ -11,15 +13,33 @@ export interface RunArgs {
   maxSteps?: string;
   prompt: string;
   warnings: string[];
+  /** --help / -h before the prompt */
+  help?: boolean;
 }
 
 export class UsageError extends Error {}
 
-export const RUN_USAGE =
-  "usage: oceancode run [--model <provider/model>] [--format text|json] [--continue | --session <id>] [--wait] [--auto] [--tideline <pct>%|<limit>|default] [--max-steps <n>] <message…>";
+/** run's flags, one entry each: the parser and `oceancode run --help` both read this table. */
+export const RUN_FLAGS: FlagDoc[] = [
+  { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "the model (else the model config key, else $OC_MODEL, else anthropic/claude-sonnet-4-6)" },
+  { name: "--format", value: "text|json", summary: "json: one JSON event per line on stdout (default: text)" },
+  { name: "--continue", aliases: ["-c"], summary: "resume the latest session of this directory" },
+  { name: "--session", aliases: ["-s"], value: "<id>", summary: "resume a session by id" },
+  { name: "--wait", summary: "when another process has the session open, wait for it instead of refusing" },
+  { name: "--auto", summary: "approve rule asks (never the shell guard's); without it every ask is rejected" },
+  { name: "--tideline", aliases: ["--shelve"], value: "<pct>%|<limit>|default", summary: "the session's tideline" },
+  { name: "--max-steps", value: "<n>", summary: "steps per root turn for this run (as OC_MAX_STEPS)" },
+  { name: "--help", aliases: ["-h"], summary: "this help" },
+];
 
-const VALUE_FLAGS = new Set(["--model", "-m", "--format", "--session", "-s", "--tideline", "--shelve", "--max-steps"]);
-const BOOL_FLAGS = new Set(["--continue", "-c", "--auto", "--wait"]);
+export const RUN_USAGE_LINE = "oceancode run [flags] <message…>";
+/** What a usage error prints after its message: the short usage and where the flags are listed. */
+export const RUN_USAGE = `usage: ${RUN_USAGE_LINE}  (oceancode run --help lists the flags)`;
+
+/** A flag's long name from any of its spellings. */
+const CANONICAL = new Map(RUN_FLAGS.flatMap((f) => [f.name, ...(f.aliases ?? [])].map((n) => [n, f.name] as const)));
+const VALUE_FLAGS = new Set(RUN_FLAGS.filter((f) => f.value !== undefined).flatMap((f) => [f.name, ...(f.aliases ?? [])]));
+const BOOL_FLAGS = new Set(RUN_FLAGS.filter((f) => f.value === undefined && f.name !== "--help").flatMap((f) => [f.name, ...(f.aliases ?? [])]));
 
 export function parseRunArgs(argv: string[]): RunArgs {
   const out: RunArgs = { format: "text", continue: false, auto: false, wait: false, prompt: "", warnings: [] };
@@ -38,19 +58,25 @@ export function parseRunArgs(argv: string[]): RunArgs {
     if (VALUE_FLAGS.has(flag)) {
       const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      if (flag === "--model" || flag === "-m") out.model = v;
-      else if (flag === "--format") {
+      const name = CANONICAL.get(flag);
+      if (name === "--model") out.model = v;
+      else if (name === "--format") {
         if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json (got '${v}')`);
         out.format = v;
-      } else if (flag === "--session" || flag === "-s") out.session = v;
-      else if (flag === "--tideline" || flag === "--shelve") out.tideline = v;
-      else if (flag === "--max-steps") out.maxSteps = v;
+      } else if (name === "--session") out.session = v;
+      else if (name === "--tideline") out.tideline = v;
+      else if (name === "--max-steps") out.maxSteps = v;
       continue;
     }
     if (BOOL_FLAGS.has(flag)) {
-      if (flag === "--continue" || flag === "-c") out.continue = true;
-      else if (flag === "--wait") out.wait = true;
+      const name = CANONICAL.get(flag);
+      if (name === "--continue") out.continue = true;
+      else if (name === "--wait") out.wait = true;
       else out.auto = true;
+      continue;
+    }
+    if (flag === "--help" || flag === "-h") {
+      out.help = true;
       continue;
     }
     throw new UsageError(`unknown flag '${a}'`);

@@ -1,12 +1,15 @@
 /**
  * `oceancode run`: one headless turn. Boots the session extensions, opens or resumes a session, streams
  * events (text, or one JSON event per line with --format json), answers asks (--auto approves those that
- * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why). Exit codes: 0 done, 1 error, 2 usage.
+ * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why).
+ * Exit codes: 0 done, 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
-import { parseRunArgs, RUN_USAGE, UsageError } from "./args.js";
+import { parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError } from "./args.js";
+import { commandHelp } from "../cli/help.js";
+import { namingExtensionDirs } from "../cli/extension-log.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
 
@@ -29,6 +32,14 @@ interface TidelineLike {
   parseSpec?(text: string): unknown;
 }
 
+/** A new session's model when --model names none: the `model` config key, else $OC_MODEL, else the default. */
+function newSessionModel(kernel: Kernel, io: CommandIO): string {
+  return (kernel.config.get("model") as string | undefined) ?? io.env.OC_MODEL ?? DEFAULT_MODEL_ID;
+}
+
+/** The exit code of an interrupted run (128 + SIGINT), as shells report a process a ctrl+c stopped. */
+export const EXIT_INTERRUPTED = 130;
+
 export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promise<number> {
   let args;
   try {
@@ -40,8 +51,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     }
     throw e;
   }
-  if (argv.includes("--help") || argv.includes("-h")) {
-    io.stdout.write(`${RUN_USAGE}\n`);
+  if (args.help) {
+    io.stdout.write(`${commandHelp({ name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit" }, RUN_FLAGS)}\n`);
     return 0;
   }
   for (const w of args.warnings) io.stderr.write(`oceancode run: warning: ${visible(w)}\n`);
@@ -66,7 +77,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
   // notices, log lines) is made visible first (hosts/terminal). --format json keeps the exact text on
   // stdout (JSON escapes it); stderr is for people in both formats.
-  kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
+  kernel.setLogger(namingExtensionDirs(kernel, sanitizingLogger(io.verbose, io.stderr)));
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const overrides: Record<string, unknown> = {};
@@ -83,6 +94,23 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     overrides.tideline = args.tideline;
   }
 
+  // a model no installed provider serves is a usage error, found before a session exists
+  if (args.model !== undefined || (!args.session && !args.continue)) {
+    const model = args.model ?? newSessionModel(kernel, io);
+    let unready: string | undefined;
+    try {
+      unready = await engine.checkModel(model);
+    } catch (e) {
+      io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
+      return 2;
+    }
+    // a prompt that could never be sent (no API key): no session is started, and a resumed one is left as it was
+    if (unready) {
+      io.stderr.write(`oceancode run: ${visible(unready)}\n`);
+      return 1;
+    }
+  }
+
   let session: Session;
   try {
     if (args.session) session = await engine.openSession(args.session, { wait: args.wait });
@@ -94,8 +122,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       }
       session = await engine.openSession(id, { wait: args.wait });
     } else {
-      const model = args.model ?? (kernel.config.get("model") as string | undefined) ?? io.env.OC_MODEL ?? DEFAULT_MODEL_ID;
-      session = await engine.createSession({ cwd: kernel.paths.project, model, overrides });
+      session = await engine.createSession({ cwd: kernel.paths.project, model: args.model ?? newSessionModel(kernel, io), overrides });
     }
   } catch (e) {
     io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
@@ -118,7 +145,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     interrupts += 1;
     io.stderr.write("\noceancode run: interrupted; stopping at the next step boundary (again to force)\n");
     controller.abort();
-    if (interrupts > 1) process.exit(130);
+    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
   };
   process.on("SIGINT", onSigint);
 
@@ -173,6 +200,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   await engine.closeSession(session, "exit");
   io.stderr.write(`session: ${session.info.id}\n`);
   if (result.reason === "error" || result.reason === "blocked") return 1;
-  if (result.reason === "aborted") return 1;
+  // interrupted (SIGINT): told apart from a failure, as a shell tells a ctrl+c'd process
+  if (result.reason === "aborted") return EXIT_INTERRUPTED;
   return 0;
 }

@@ -177,12 +177,33 @@ describe("reading back", () => {
     a.sessionStarted(s, "startup");
     a.recordEvent("s1", "hook", { decision: "deny", source: "x" });
     a.recordEvent("s1", "notice", { text: "hi" });
+    step(s); // events of a new session wait for its first rows, then follow its row
+    a.sessionProgress(s);
     a.close();
     const b = open();
     b.recordEvent("s1", "hook", { decision: "allow" });
     const all = await b.events("s1");
     expect(all.map((e) => [e.seq, e.kind])).toEqual([[1, "hook"], [2, "notice"], [3, "hook"]]);
     expect((await b.events("s1", "hook")).map((e) => e.data.decision)).toEqual(["deny", "allow"]);
+  });
+
+  it("a new session is written with its first rows: opened and closed with none, it leaves nothing", async () => {
+    const store = open();
+    const empty = newSession("empty");
+    store.sessionStarted(empty, "startup");
+    store.recordEvent("empty", "hook", { decision: "allow" });
+    store.saveInfo({ ...empty.info, overrides: { tideline: "50%" } });
+    store.sessionProgress(empty, true); // a turn that recorded no row (its prompt was refused)
+    store.forget("empty");
+    const used = newSession("used");
+    store.sessionStarted(used, "startup");
+    used.info.model = "scripted/other"; // changed before the first prompt: stored as it is then
+    step(used);
+    store.sessionProgress(used, true);
+    await store.settle();
+    expect(peek<{ id: string; model: string }>("SELECT id, model FROM sessions")).toEqual([{ id: "used", model: "scripted/other" }]);
+    expect(peek("SELECT * FROM events")).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it("deleteSession removes its rows and events; staleSessions finds idle ones", async () => {
