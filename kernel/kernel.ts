@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { AwilixContainer } from "awilix";
 import { OcError, ErrorCodes, errorMessage } from "./errors.js";
 import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
-import { readManifest, extensionFolders, bundledFromIndex, type Manifest, type ManifestEntry } from "./manifest.js";
+import { readManifest, extensionFolders, bundledFromIndex, type CommandContribution, type Manifest, type ManifestEntry } from "./manifest.js";
 import { configFiles, readLayers, loadConfig, ResolvedConfig, isPlainObject, type ConfigLayer, type SectionSchema } from "./config.js";
 import { loadRequirements, type RequirementsState } from "./requirements.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
@@ -409,7 +409,7 @@ export class Kernel {
   }
 
   /** Commands contributed by enabled (or held) extensions, from manifests alone. */
-  commands(): Array<{ name: string; usage: string; summary: string; hidden?: boolean; extension: string; state: ExtensionState }> {
+  commands(): Array<CommandContribution & { extension: string; state: ExtensionState }> {
     return [...this.commandOwner.entries()]
       .map(([name, rec]) => {
         const c = rec.manifest!.contributes!.commands!.find((x) => x.name === name)!;
@@ -497,7 +497,7 @@ export class Kernel {
         } catch (e) {
           rec.state = "failed";
           rec.reason = `its dependency '${dep.id}' failed: ${errorMessage(e)}`;
-          throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' not activated: required extension '${dep.id}' failed`, { cause: e });
+          throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) not activated: required extension '${dep.id}' (${dep.dir}) failed`, { cause: e });
         }
       }
       for (const s of m.optional ?? []) {
@@ -524,7 +524,7 @@ export class Kernel {
         rec.state = "failed";
         rec.loadMs = performance.now() - t0;
         rec.reason = errorMessage(e);
-        throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });
+        throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });
       }
     })();
     try {

@@ -16,6 +16,8 @@ export interface CommandContribution {
   usage: string;
   summary: string;
   hidden?: boolean;
+  /** the command's flags, for --help without loading its code */
+  flags?: Array<{ name: string; aliases?: string[]; value?: string; summary: string }>;
 }
 export interface SlashContribution {
   name: string;

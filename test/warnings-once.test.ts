@@ -76,7 +76,7 @@ describe("each warning once per run", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("ok: hi\n");
     expect(linesWith(r.stderr, "thrower")).toEqual([
-      `oceancode: error: OC_ERR_ACTIVATION_FAILED: extension 'thrower' failed to activate and was disabled: boom (extension directory: ${dir})`,
+      `oceancode: error: OC_ERR_ACTIVATION_FAILED: extension 'thrower' (${dir}) failed to activate and was disabled: boom`,
     ]);
   });
 });

@@ -11,7 +11,6 @@ import type { CommandIO } from "../../kernel/api.js";
 import { visible } from "../terminal/sanitize.js";
 import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
 import { RUN_FLAGS, RUN_USAGE_LINE } from "../run/args.js";
-import { namingExtensionDirs } from "./extension-log.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
@@ -149,7 +148,7 @@ async function main(argv: string[]): Promise<number> {
     return reportError(e, globals.verbose);
   }
   // from here on (extensions activate later, on use) an error line about an extension names its directory
-  kernel.setLogger(namingExtensionDirs(kernel, sanitizingLogger(globals.verbose, process.stderr)));
+  kernel.setLogger(sanitizingLogger(globals.verbose, process.stderr));
   const host = HOST_COMMANDS.find((h) => h.name === sub);
   // a command's help comes from data (its flag table or its manifest): no extension code is imported
   const contributed = sub && !host ? kernel.commands().find((c) => c.name === sub) : undefined;

@@ -13,7 +13,6 @@ import { PagerController } from "./controller.js";
 import type { TidelineService } from "./meter.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
-import { namingExtensionDirs } from "../cli/extension-log.js";
 
 export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
 
@@ -44,7 +43,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   let post: ((level: "info" | "warn" | "error", text: string) => void) | undefined;
   const sink = (level: "info" | "warn" | "error") => (text: string) => (post ? post(level, text) : early.push({ level, text }));
   const quiet = () => undefined;
-  kernel.setLogger(namingExtensionDirs(kernel, { debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") }));
+  kernel.setLogger({ debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") });
   await kernel.activate("onSession");
   if (!kernel.hasService("engine")) {
     for (const e of early) io.stderr.write(`oceancode: ${e.level}: ${visible(e.text)}\n`);

@@ -9,7 +9,6 @@ import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError } from "./args.js";
 import { commandHelp } from "../cli/help.js";
-import { namingExtensionDirs } from "../cli/extension-log.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
 
@@ -77,7 +76,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
   // notices, log lines) is made visible first (hosts/terminal). --format json keeps the exact text on
   // stdout (JSON escapes it); stderr is for people in both formats.
-  kernel.setLogger(namingExtensionDirs(kernel, sanitizingLogger(io.verbose, io.stderr)));
+  kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const overrides: Record<string, unknown> = {};
