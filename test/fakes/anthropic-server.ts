@@ -32,8 +32,8 @@ export type AnthropicReply =
   | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string }
   /** an HTTP error with Anthropic's error body (or `body` verbatim) */
   | { type: "error"; status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: unknown }
-  /** stream message_start and `text`, then destroy the socket */
-  | { type: "drop"; text?: string }
+  /** stream message_start and `text`, then destroy the socket (after holding it open `holdMs`) */
+  | { type: "drop"; text?: string; holdMs?: number }
   /** an `event: error` inside a 200 stream (how overload often arrives mid-answer) */
   | { type: "stream_error"; errorType?: string; message?: string; text?: string }
   /** 400 invalid_request_error "prompt is too long: N tokens > M maximum" */
@@ -160,7 +160,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       let text = sse("message_start", { type: "message_start", message: start });
       text += sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
       for (const c of chunks(reply.text ?? "partial answer", n)) text += sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: c } });
-      if (reply.type === "drop") return writeThenDrop(res, text);
+      if (reply.type === "drop") return writeThenDrop(res, text, reply.holdMs);
       text += sse("error", { type: "error", error: { type: reply.errorType ?? "overloaded_error", message: reply.message ?? "Overloaded" } });
       res.end(text);
       return;
