@@ -277,6 +277,7 @@ export class Engine implements EngineService {
     let finalText = "";
     let reason: TurnEndReason = "end_turn";
     let error: string | undefined;
+    let stepInTurn = 0;
     try {
       const maxSteps = maxStepsFromEnv(this.opts.env);
       session.totals.turns = turn;
@@ -289,7 +290,6 @@ export class Engine implements EngineService {
         return { turn, reason, text: "", error: input.blocked.reason };
       }
       this.push<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, turn, step: 0, at: Date.now() });
-      let stepInTurn = 0;
       let continuations = 0;
       let stopHookActive = false;
       for (;;) {
@@ -366,9 +366,9 @@ export class Engine implements EngineService {
       session.ext.delete("engine:busy");
       session.lastActive = Date.now();
       if (reason === "aborted" && session.rows[session.rows.length - 1]?.turn === turn) {
-        // the marker where the turn stopped: stored, shown in the ledger and exports, read by the model next turn
-        const last = session.rows[session.rows.length - 1]!;
-        this.push<NoteRow>(session, { role: "note", kind: "interrupted", text: INTERRUPTED_NOTE, turn, step: last.step, at: Date.now() });
+        // the marker where the turn stopped (in the step it stopped in): stored, shown in the ledger and
+        // exports, read by the model next turn
+        this.push<NoteRow>(session, { role: "note", kind: "interrupted", text: INTERRUPTED_NOTE, turn, step: stepInTurn, at: Date.now() });
       }
       if (reason !== "blocked") {
         const turnRows: Row[] = [];
