@@ -111,7 +111,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       return;
     }
     const msg = reply;
-    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_fake${ids++}`, name: c.name, args: JSON.stringify(c.input) }));
+    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_fake${ids++}`, name: c.name, args: c.rawInput ?? JSON.stringify(c.input) }));
     const sim = cache.apply((body.messages ?? []).map((m) => ({ json: JSON.stringify(m), breakpoint: true })));
     const toolsTokens = estimateTokens(JSON.stringify(body.tools ?? []));
     const prompt = msg.usage?.prompt_tokens ?? sim.totalTokens + toolsTokens;

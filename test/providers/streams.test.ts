@@ -34,11 +34,14 @@ interface Case {
   name: string;
   model: string;
   env: () => NodeJS.ProcessEnv;
-  enqueue(...r: Array<{ drop: string } | { streamError: string } | { text: string; read?: boolean }>): void;
+  enqueue(...r: Array<{ drop: string } | { streamError: string } | { text: string; read?: boolean; malformed?: boolean }>): void;
   requests: () => number;
   /** what a failure inside the stream is called on this provider (the discard's cause) */
   streamErrorCause: string;
 }
+
+/** the read tool call; `malformed`: its argument JSON is cut off mid-way (the provider cannot parse it) */
+const readCall = (malformed = false) => ({ name: "read", input: { file_path: "notes.txt" }, ...(malformed ? { rawInput: '{"file_path": "no' } : {}) });
 
 const cases: Case[] = [
   {
@@ -48,7 +51,7 @@ const cases: Case[] = [
     enqueue: (...rs) =>
       anthropic.enqueue(
         ...rs.map((r): AnthropicReply =>
-          "drop" in r ? { type: "drop", text: r.drop } : "streamError" in r ? { type: "stream_error", text: r.streamError } : { text: r.text, ...(r.read ? { toolCalls: [{ name: "read", input: { file_path: "notes.txt" } }] } : {}) },
+          "drop" in r ? { type: "drop", text: r.drop } : "streamError" in r ? { type: "stream_error", text: r.streamError } : { text: r.text, ...(r.read ? { toolCalls: [readCall(r.malformed)] } : {}) },
         ),
       ),
     requests: () => anthropic.requests.length,
@@ -61,7 +64,7 @@ const cases: Case[] = [
     enqueue: (...rs) =>
       openai.enqueue(
         ...rs.map((r): OpenAIReply =>
-          "drop" in r ? { type: "drop", text: r.drop } : "streamError" in r ? { type: "stream_error", text: r.streamError } : { text: r.text, ...(r.read ? { toolCalls: [{ name: "read", input: { file_path: "notes.txt" } }] } : {}) },
+          "drop" in r ? { type: "drop", text: r.drop } : "streamError" in r ? { type: "stream_error", text: r.streamError } : { text: r.text, ...(r.read ? { toolCalls: [readCall(r.malformed)] } : {}) },
         ),
       ),
     requests: () => openai.requests.length,
@@ -118,6 +121,18 @@ describe.each(cases)("a stream that breaks mid-answer on $name", (c) => {
     const md = await exportMd(sb, id);
     expect(md).not.toContain("ABANDONED");
     expect(md).toContain("It says kelp.");
+  });
+
+  it("a malformed tool call after the text is retried too: the text is discarded (cause server), then the step runs whole", async () => {
+    c.enqueue({ text: "ABANDONED reading", read: true, malformed: true }, { text: "Reading it.", read: true }, { text: "It says kelp." });
+    const r = await run(c, ["--format", "json", "what is the word?"]);
+    expect(r.code, r.stderr).toBe(0);
+    const events = parseEvents(r.stdout);
+    expect(events.filter((e) => e.type === "discard")).toEqual([expect.objectContaining({ step: 1, reason: "retry", cause: "server", chars: 17, deltas: 4 })]);
+    expect(events.filter((e) => e.type === "tool_call_start")).toHaveLength(1);
+    const kept = keptText(events);
+    expect(kept).toBe("Reading it.It says kelp.");
+    expect(storedAnswer(await exportAtif(sb, events[0]!.sessionId!))).toBe(kept);
   });
 
   it("no retries left: the partial text is discarded for good ([discarded: …], reason error), exit 1, nothing of it stored", async () => {
