@@ -249,7 +249,7 @@ export function rowsToItems(rows: readonly Row[], limit = 20): NewItem[] {
         const res = results.get(c.id);
         out.push({ kind: "tool", call: c, output: res?.content ?? "", isError: res?.isError ?? false, done: true });
       }
-    }
+    } else if (r.role === "note" && r.kind === "interrupted") out.push({ kind: "notice", level: "warn", text: "stopped: the turn was interrupted here" });
   }
   return out;
 }

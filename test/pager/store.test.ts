@@ -75,6 +75,20 @@ describe("PagerStore keeps only text that is stored", () => {
     expect(texts(s.done.view().slice(0))).toEqual(["network: dropped; retry 1/4 in 10 ms", "whole"]);
   });
 
+  it("a reopened session shows where an interrupted turn stopped", () => {
+    const rows: Row[] = [
+      { role: "user", text: "explain", seq: 1, turn: 1, step: 0, at: 0 },
+      { role: "assistant", text: "cut off here", toolCalls: [], seq: 2, turn: 1, step: 1, at: 0 },
+      { role: "note", kind: "interrupted", text: "[interrupted by the user: the turn stopped here, before it finished]", seq: 3, turn: 1, step: 1, at: 0 },
+      { role: "note", text: "[continued by hooks] more", seq: 4, turn: 1, step: 1, at: 0 },
+    ];
+    expect(rowsToItems(rows)).toEqual([
+      { kind: "user", text: "explain" },
+      { kind: "assistant", text: "cut off here" },
+      { kind: "notice", level: "warn", text: "stopped: the turn was interrupted here" },
+    ]);
+  });
+
   it("a notice mid-stream leaves the text live (a discard may still take it back)", () => {
     const { s, ev } = store();
     ev({ type: "turn_start", turn: 1, text: "hi" });
