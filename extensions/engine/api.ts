@@ -56,7 +56,12 @@ export interface ToolRow extends RowBase {
 export interface NoteRow extends RowBase {
   role: "note";
   text: string;
+  /** "interrupted": the engine's marker where an interrupted turn stopped (INTERRUPTED_NOTE) */
+  kind?: "interrupted";
 }
+
+/** The note the engine appends where an interrupted turn stopped (the model reads it next turn). */
+export const INTERRUPTED_NOTE = "[interrupted by the user: the turn stopped here, before it finished]";
 export type Row = UserRow | AssistantRow | ToolRow | NoteRow;
 
 export interface Usage {
@@ -373,9 +378,51 @@ export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answ
 
 // ---------------------------------------------------------------- events for hosts
 
+/**
+ * The text a step streamed was thrown away, so it is not stored: the request failed after text had
+ * started streaming (a dropped connection, an in-stream overload, a malformed tool call ...). Hosts
+ * take back every text_delta of this step since the step began or since its previous discard.
+ * `reason` "retry": the request is sent again and the step's answer streams anew; "error": the step
+ * failed for good and the turn ends (its error follows as a notice). An interrupted step is not
+ * discarded: the text it streamed is stored, followed by the "interrupted" note.
+ */
+export interface DiscardEvent {
+  type: "discard";
+  sessionId: string;
+  turn: number;
+  /** the step within the turn (as step_end counts) */
+  step: number;
+  reason: "retry" | "error";
+  /** what broke the stream: the provider error's kind ("network" for a dropped stream), else "other" */
+  cause: ProviderErrorKind | "other";
+  /** the discarded text's length in Unicode code points (characters) */
+  chars: number;
+  /** how many text_delta events it came in */
+  deltas: number;
+}
+
+/** Words for a discard's cause, for hosts (`[retrying: stream dropped]`). */
+export function discardCauseText(cause: DiscardEvent["cause"]): string {
+  switch (cause) {
+    case "network":
+      return "stream dropped";
+    case "overloaded":
+      return "overloaded";
+    case "rate_limit":
+      return "rate limited";
+    case "server":
+      return "server error";
+    case "prompt_too_long":
+      return "prompt too long";
+    default:
+      return cause === "other" ? "error" : cause.replace(/_/g, " ");
+  }
+}
+
 export type SessionEvent =
   | { type: "turn_start"; sessionId: string; turn: number; text: string }
   | { type: "text_delta"; sessionId: string; text: string }
+  | DiscardEvent
   | { type: "tool_call_start"; sessionId: string; call: ToolCall }
   | { type: "tool_call_end"; sessionId: string; call: ToolCall; result: ToolResult }
   | { type: "step_end"; sessionId: string; turn: number; step: number; usage: Usage; gaugeTokens: number }

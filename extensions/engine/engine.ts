@@ -6,6 +6,7 @@
 import os from "node:os";
 import crypto from "node:crypto";
 import {
+  INTERRUPTED_NOTE,
   ProviderError,
   emptyUsage,
   type Answer,
@@ -302,6 +303,7 @@ export class Engine implements EngineService {
     let finalText = "";
     let reason: TurnEndReason = "end_turn";
     let error: string | undefined;
+    let stepInTurn = 0;
     try {
       const maxSteps = maxStepsFromEnv(this.opts.env);
       session.totals.turns = turn;
@@ -314,7 +316,6 @@ export class Engine implements EngineService {
         return { turn, reason, text: "", error: input.blocked.reason };
       }
       this.push<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, turn, step: 0, at: Date.now() });
-      let stepInTurn = 0;
       let continuations = 0;
       let stopHookActive = false;
       for (;;) {
@@ -390,6 +391,11 @@ export class Engine implements EngineService {
       this.noticeSinks.delete(sid);
       session.ext.delete("engine:busy");
       session.lastActive = Date.now();
+      if (reason === "aborted" && session.rows[session.rows.length - 1]?.turn === turn) {
+        // the marker where the turn stopped (in the step it stopped in): stored, shown in the ledger and
+        // exports, read by the model next turn
+        this.push<NoteRow>(session, { role: "note", kind: "interrupted", text: INTERRUPTED_NOTE, turn, step: stepInTurn, at: Date.now() });
+      }
       if (reason !== "blocked") {
         const turnRows: Row[] = [];
         for (let i = session.rows.length - 1; i >= 0 && session.rows[i]!.turn === turn; i--) turnRows.unshift(session.rows[i]!);
@@ -415,6 +421,7 @@ export class Engine implements EngineService {
       const request = await this.buildRequest(session, ctx);
       const provider = await this.provider(ctx.model);
       let text = "";
+      let deltas = 0;
       const calls: ToolCall[] = [];
       let usage: Usage = emptyUsage();
       let stopReason = "end_turn";
@@ -422,15 +429,27 @@ export class Engine implements EngineService {
         for await (const ev of provider.stream(request, ctx.signal)) {
           if (ev.type === "text_delta") {
             text += ev.text;
+            deltas += 1;
             emit({ type: "text_delta", sessionId: sid, text: ev.text });
           } else if (ev.type === "tool_call") calls.push(ev.call);
           else if (ev.type === "usage") usage = ev.usage;
           else if (ev.type === "done") stopReason = ev.stopReason;
         }
       } catch (e) {
-        if (ctx.signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) return { kind: "error", reason: "aborted", message: "interrupted" };
+        if (ctx.signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) {
+          // what the user saw is kept: the streamed text is stored as the step's (cut off) answer;
+          // tool calls that had not run are dropped
+          if (text) this.push<AssistantRow>(session, { role: "assistant", text, toolCalls: [], model: ctx.model.id, turn: ctx.turn, step: ctx.step, at: Date.now() });
+          return { kind: "error", reason: "aborted", message: "interrupted" };
+        }
+        // the text streamed so far is not stored: hosts take it back before the retry notice or the error
+        const discard = (why: "retry" | "error") => {
+          if (deltas === 0) return;
+          emit({ type: "discard", sessionId: sid, turn: ctx.turn, step: ctx.step, reason: why, cause: e instanceof ProviderError ? e.kind : "other", chars: [...text].length, deltas });
+        };
         if (e instanceof ProviderError && e.kind === "prompt_too_long" && !tooLongRetried) {
           tooLongRetried = true;
+          discard("retry");
           emit({ type: "notice", sessionId: sid, level: "warn", text: "the provider refused the request as too long; cutting the window and retrying once" });
           await this.hooks.promptTooLong.call(ctx);
           continue;
@@ -438,6 +457,7 @@ export class Engine implements EngineService {
         if (isRetryable(e) && attempt < this.opts.maxRetries) {
           const wait = backoffMs(e, attempt);
           attempt += 1;
+          discard("retry");
           emit({ type: "notice", sessionId: sid, level: "warn", text: `${e.kind}${e.status ? ` (${e.status})` : ""}: ${e.message}; retry ${attempt}/${this.opts.maxRetries} in ${Math.round(wait)} ms` });
           try {
             await sleep(wait, ctx.signal);
@@ -447,6 +467,7 @@ export class Engine implements EngineService {
           continue;
         }
         const msg = e instanceof ProviderError ? `${e.kind}${e.status ? ` (${e.status})` : ""}: ${e.message}` : e instanceof Error ? e.message : String(e);
+        discard("error");
         return { kind: "error", reason: "error", message: msg };
       }
       const assistant = this.push<AssistantRow>(session, {

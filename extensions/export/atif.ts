@@ -3,8 +3,13 @@
  * ATIF-v1.8, and keep to the fields every version accepts: user and system steps carry a message only;
  * agent steps carry tool_calls (arguments as objects), their observation (results keyed by
  * source_call_id), and metrics; final_metrics sums them.
+ *
+ * A step carries no field for "incomplete" in any version, so a turn that did not finish is marked where it
+ * stopped by a system step: the engine's stored "interrupted" note for an interrupted turn, and for a crashed
+ * one (known from the ledger's index) a system step the export adds. `extra.incomplete_turns` lists them.
  */
 import type { Row, StoredSession, Usage } from "../engine/api.js";
+import { crashedText, turnEndings } from "./status.js";
 
 export const ATIF_VERSION = "ATIF-v1.8";
 
@@ -41,7 +46,15 @@ export interface AtifTrajectory {
 
 export type CostFn = (model: string, usage: Usage) => number | undefined;
 
-export function exportAtif(stored: StoredSession, agentVersion: string, cost?: CostFn): AtifTrajectory {
+/** A turn that did not finish, and the step_id of the system step that marks where it stopped. */
+export interface AtifIncompleteTurn {
+  turn: number;
+  status: "interrupted" | "crashed";
+  marker_step_id: number;
+}
+
+/** `ledgerDir`: the session's ledger directory, whose index says which turns crashed. */
+export function exportAtif(stored: StoredSession, agentVersion: string, cost?: CostFn, ledgerDir?: string): AtifTrajectory {
   const steps: AtifStep[] = [];
   let pending: AtifStep | undefined;
   const fin = { total_prompt_tokens: 0, total_completion_tokens: 0, total_cached_tokens: 0, total_cost_usd: 0, total_steps: 0 };
@@ -51,14 +64,26 @@ export function exportAtif(stored: StoredSession, agentVersion: string, cost?: C
     steps.push(step);
     return step;
   };
+  const endings = turnEndings(stored.rows, ledgerDir);
+  const incomplete: AtifIncompleteTurn[] = [];
+  let prev: Row | undefined;
+  const closeCrashed = (last: Row | undefined) => {
+    if (!last || endings.get(last.turn)?.incomplete !== "crashed") return;
+    const marker = push({ source: "system", message: crashedText(last.turn, last.seq), timestamp: new Date(last.at).toISOString() });
+    incomplete.push({ turn: last.turn, status: "crashed", marker_step_id: marker.step_id });
+    pending = undefined;
+  };
   for (const r of stored.rows as Row[]) {
+    if (prev && prev.turn !== r.turn) closeCrashed(prev);
+    prev = r;
     const timestamp = new Date(r.at).toISOString();
     if (r.role === "user") {
       const ctx = r.context?.length ? `\n\n${r.context.join("\n\n")}` : "";
       push({ source: "user", message: r.text + ctx, timestamp });
       pending = undefined;
     } else if (r.role === "note") {
-      push({ source: "system", message: r.text, timestamp });
+      const step = push({ source: "system", message: r.text, timestamp });
+      if (r.kind === "interrupted") incomplete.push({ turn: r.turn, status: "interrupted", marker_step_id: step.step_id });
       pending = undefined;
     } else if (r.role === "assistant") {
       const u = r.usage;
@@ -87,6 +112,7 @@ export function exportAtif(stored: StoredSession, agentVersion: string, cost?: C
       pending = undefined;
     }
   }
+  closeCrashed(prev);
   fin.total_steps = steps.length;
   return {
     schema_version: ATIF_VERSION,
@@ -100,6 +126,11 @@ export function exportAtif(stored: StoredSession, agentVersion: string, cost?: C
       ...(costKnown ? { total_cost_usd: fin.total_cost_usd } : { total_cost_usd: stored.totals.costUsd }),
       total_steps: fin.total_steps,
     },
-    extra: { cwd: stored.info.cwd, created_at: new Date(stored.info.createdAt).toISOString(), ...(stored.info.parentId ? { parent_session_id: stored.info.parentId } : {}) },
+    extra: {
+      cwd: stored.info.cwd,
+      created_at: new Date(stored.info.createdAt).toISOString(),
+      ...(stored.info.parentId ? { parent_session_id: stored.info.parentId } : {}),
+      ...(incomplete.length ? { incomplete_turns: incomplete } : {}),
+    },
   };
 }

@@ -56,15 +56,15 @@ export default {
         return 1;
       }
       let text: string;
+      const dir = ledger?.enabled !== false && ledger ? ledger.dirOf(id) : undefined;
       if (values.md) {
-        const dir = ledger?.enabled !== false && ledger ? ledger.dirOf(id) : undefined;
         text = exportMarkdown(stored, dir && fs.existsSync(path.join(dir, "transcript")) ? dir : undefined);
       } else {
         const cost = engine ? (model: string, u: Parameters<EngineService["models"]["cost"]>[1]) => {
           const m = engine.models.resolve(model);
           return m.known ? engine.models.cost(m, u) : undefined;
         } : undefined;
-        text = `${JSON.stringify(exportAtif(stored, agentVersion(ctx.dir), cost), null, 2)}\n`;
+        text = `${JSON.stringify(exportAtif(stored, agentVersion(ctx.dir), cost, dir), null, 2)}\n`;
       }
       const out = typeof values.out === "string" ? values.out : "-";
       if (out === "-") io.stdout.write(text);

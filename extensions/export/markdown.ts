@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Row, StoredSession } from "../engine/api.js";
+import { crashedText, turnEndings } from "./status.js";
 
 export interface TurnSummary {
   turn: number;
@@ -51,7 +52,7 @@ function renderTurnFromRows(rows: Row[]): string {
   const block = (t: string) => `${fence(t)}\n${t}${t.endsWith("\n") ? "" : "\n"}${fence(t)}\n`;
   let s = "";
   for (const r of rows) {
-    if (r.role === "user" || r.role === "note") s += `#### ${r.role} · seq ${r.seq}\n\n${block(r.text)}\n`;
+    if (r.role === "user" || r.role === "note") s += `#### ${r.role} · seq ${r.seq}${r.role === "note" && r.kind === "interrupted" ? " · interrupted" : ""}\n\n${block(r.text)}\n`;
     else if (r.role === "assistant") {
       s += `#### assistant · seq ${r.seq} · step ${r.step}\n\n${r.text ? `${block(r.text)}\n` : ""}`;
       for (const c of r.toolCalls) s += `**tool call** \`${c.name}\` · id \`${c.id}\`\n\n${block(JSON.stringify(c.input, null, 2))}\n`;
@@ -81,6 +82,8 @@ export function exportMarkdown(stored: StoredSession, ledgerDir: string | undefi
   const byTurn = new Map<number, Row[]>();
   for (const r of rows) (byTurn.get(r.turn) ?? byTurn.set(r.turn, []).get(r.turn)!).push(r);
   const title = info.title ?? turns[0]?.title ?? info.id;
+  const endings = turnEndings(rows, ledgerDir);
+  const incomplete = (how: string) => turns.filter((t) => endings.get(t.turn)?.incomplete === how).map((t) => t.turn);
   const fm = [
     "---",
     `session: ${yamlString(info.id)}`,
@@ -96,6 +99,8 @@ export function exportMarkdown(stored: StoredSession, ledgerDir: string | undefi
     `output_tokens: ${totals.usage.outputTokens}`,
     `cache_read_tokens: ${totals.usage.cacheReadTokens}`,
     `cost_usd: ${totals.costUsd}`,
+    ...(incomplete("interrupted").length ? [`interrupted_turns: [${incomplete("interrupted").join(", ")}]`] : []),
+    ...(incomplete("crashed").length ? [`crashed_turns: [${incomplete("crashed").join(", ")}]`] : []),
     `source: ${ledgerDir ? "ledger transcripts" : "database rows"}`,
     "---",
     "",
@@ -114,15 +119,17 @@ export function exportMarkdown(stored: StoredSession, ledgerDir: string | undefi
         text = undefined;
       }
     }
-    body.push(text ?? `## Turn ${t.turn}\n\n${renderTurnFromRows(byTurn.get(t.turn) ?? [])}`);
+    // a crashed turn rendered from rows gets the marker the ledger's transcript would carry
+    const crashed = endings.get(t.turn)?.incomplete === "crashed" ? `#### crashed · after seq ${t.lastSeq}\n\n${crashedText(t.turn, t.lastSeq)}\n\n` : "";
+    body.push(text ?? `## Turn ${t.turn}\n\n${renderTurnFromRows(byTurn.get(t.turn) ?? [])}${crashed}`);
   }
   const summary = [
     "## Summary",
     "",
-    "| Turn | Steps | Seq | Tool calls | Errors | Prompt tokens | Output tokens | Title |",
-    "|---:|---:|---|---:|---:|---:|---:|---|",
-    ...turns.map((t) => `| ${t.turn} | ${t.steps} | ${t.firstSeq}–${t.lastSeq} | ${t.tools} | ${t.errors} | ${t.inputTokens} | ${t.outputTokens} | ${t.title.replace(/\|/g, "\\|")} |`),
-    `| **total** | ${totals.steps} | ${rows[0]?.seq ?? 0}–${rows.at(-1)?.seq ?? 0} | ${turns.reduce((n, t) => n + t.tools, 0)} | ${turns.reduce((n, t) => n + t.errors, 0)} | ${totals.usage.inputTokens + totals.usage.cacheReadTokens + totals.usage.cacheWriteTokens} | ${totals.usage.outputTokens} | cost $${totals.costUsd.toFixed(4)} |`,
+    "| Turn | Steps | Seq | Tool calls | Errors | Prompt tokens | Output tokens | Ended | Title |",
+    "|---:|---:|---|---:|---:|---:|---:|---|---|",
+    ...turns.map((t) => `| ${t.turn} | ${t.steps} | ${t.firstSeq}–${t.lastSeq} | ${t.tools} | ${t.errors} | ${t.inputTokens} | ${t.outputTokens} | ${endings.get(t.turn)?.text || "–"} | ${t.title.replace(/\|/g, "\\|")} |`),
+    `| **total** | ${totals.steps} | ${rows[0]?.seq ?? 0}–${rows.at(-1)?.seq ?? 0} | ${turns.reduce((n, t) => n + t.tools, 0)} | ${turns.reduce((n, t) => n + t.errors, 0)} | ${totals.usage.inputTokens + totals.usage.cacheReadTokens + totals.usage.cacheWriteTokens} | ${totals.usage.outputTokens} | | cost $${totals.costUsd.toFixed(4)} |`,
     "",
   ];
   return `${fm.join("\n")}${body.join("\n")}\n${summary.join("\n")}`;

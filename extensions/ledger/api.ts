@@ -1,7 +1,7 @@
 /**
  * The session ledger's public API (service "ledger"). The ledger owns its files (one writer):
  *   <root>/<session id>/transcript/turn-0001.md   every step verbatim, tool outputs whole
- *   <root>/<session id>/index.md, index.json        turns, first/last seq, titles
+ *   <root>/<session id>/index.md, index.json        turns, first/last seq, steps, titles, how each ended
  *   <root>/<session id>/SESSION.md                  the living page
  *   <root>/<session id>/journal.jsonl               the journal tree (entries with id + parent, active leaf)
  */
@@ -26,7 +26,13 @@ export interface TurnIndexEntry {
   title: string;
   startedAt: number;
   endedAt?: number;
+  /**
+   * How the turn ended: the engine's TurnEndReason ("end_turn", "aborted", "error", "step_cap", "max_tokens"),
+   * "crashed" (the process died mid-turn; set when the session is reopened) or "rebuilt". Absent: running.
+   */
   reason?: string;
+  /** present when the turn did not finish: "user" (esc esc, SIGINT) or "crash" (the process died mid-turn) */
+  interrupted?: "user" | "crash";
   /** every row of the turn is past the tideline (merged into SESSION.md) */
   pastTideline: boolean;
 }
@@ -53,4 +59,24 @@ export interface LedgerService {
   decide(sessionId: string, key: string, text: string, turn: number): void;
   /** Turns in the session's index (as last written). */
   turns(sessionId: string): TurnIndexEntry[];
+}
+
+/** How a turn ended, in a word or two (the index's "Ended" column; exports use it too). */
+export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted">): string {
+  if (e.interrupted === "crash") return "crashed";
+  if (e.interrupted === "user") return "interrupted";
+  switch (e.reason) {
+    case undefined:
+      return "running";
+    case "end_turn":
+      return "done";
+    case "aborted":
+      return "interrupted";
+    case "step_cap":
+      return "step cap";
+    case "max_tokens":
+      return "output limit";
+    default:
+      return e.reason;
+  }
 }

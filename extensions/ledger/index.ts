@@ -42,7 +42,10 @@ export default {
     engine.hooks.sessionStart.tap({ name: ctx.id, stage: -50 }, async ({ session, source }) => {
       const last = session.rows[session.rows.length - 1];
       ledger.open(session.info.id, session.info.cwd, session.info.model, source === "resume" ? (last?.seq ?? 0) : undefined);
-      if (source === "resume") ledger.collect(session); // rows the database holds but the transcript missed
+      if (source === "resume") {
+        ledger.collect(session); // rows the database holds but the transcript missed
+        ledger.closeCrashed(session); // a last turn that never ended: the process died mid-turn
+      }
     });
     engine.hooks.afterStep.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
       ledger.collect(rec.ctx.session);

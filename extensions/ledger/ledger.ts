@@ -7,12 +7,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../kernel/api.js";
 import type { Row, Session, StoredSession } from "../engine/api.js";
-import type { JournalEntry, LedgerService, TurnIndexEntry } from "./api.js";
+import { turnEndedText, type JournalEntry, type LedgerService, type TurnIndexEntry } from "./api.js";
 import { LedgerWriter } from "./writer.js";
 import { renderRow, turnHeader, lastSeqIn, rowHeadings } from "./render.js";
 import { SessionPage, type PageData } from "./page.js";
 import { applyTurnFacts, type FactContext } from "./facts.js";
 import { Journal } from "./journal.js";
+import { crashMarker, hasCrashMarker } from "./turn-status.js";
 
 export const turnFileName = (turn: number): string => `turn-${String(turn).padStart(4, "0")}.md`;
 
@@ -201,9 +202,59 @@ export class Ledger implements LedgerService {
       if (e) {
         e.endedAt = Date.now();
         e.reason = reason;
+        if (reason === "aborted") e.interrupted = "user";
+        else delete e.interrupted;
         if (e.lastSeq <= st.cutSeq) e.pastTideline = true;
       }
       applyTurnFacts(st.page, rows, turn, st.facts);
+      this.putIndex(st);
+      this.putPage(st);
+    });
+  }
+
+  /**
+   * A reopened session whose last turn never ended (the process died mid-turn): index that turn from its
+   * rows (real steps, title, start time), mark it crashed, and put a marker where its transcript stops.
+   * Earlier turns the index missed get their figures from their rows too. Runs after collect() has
+   * written the rows the transcript missed; O(rows of the unfinished turns).
+   */
+  closeCrashed(session: Session): void {
+    const st = this.sessions.get(session.info.id);
+    const rows = session.rows;
+    const last = rows[rows.length - 1];
+    if (!st || !last) return;
+    const open = st.turns.filter((t) => t.endedAt === undefined).map((t) => t.turn);
+    if (!open.includes(last.turn)) open.push(last.turn);
+    const from = Math.min(...open);
+    const byTurn = new Map<number, Row[]>();
+    for (let i = rows.length - 1; i >= 0 && rows[i]!.turn >= from; i--) {
+      const r = rows[i]!;
+      if (open.includes(r.turn)) (byTurn.get(r.turn) ?? byTurn.set(r.turn, []).get(r.turn)!).unshift(r);
+    }
+    this.writer.job(() => {
+      let changed = false;
+      for (const [turn, turnRows] of byTurn) {
+        const e = st.turnByNum.get(turn);
+        if (!e || e.endedAt !== undefined) continue;
+        const title = turnRows.find((r) => r.role === "user" || r.role === "note");
+        e.firstSeq = turnRows[0]!.seq;
+        e.lastSeq = Math.max(e.lastSeq, turnRows[turnRows.length - 1]!.seq);
+        e.steps = turnRows.reduce((n, r) => Math.max(n, r.step), 0);
+        if (title && (title.role === "user" || title.role === "note")) e.title = oneLine(title.text, 80);
+        e.startedAt = turnRows[0]!.at;
+        e.endedAt = turnRows[turnRows.length - 1]!.at;
+        changed = true;
+        if (turn !== last.turn) continue; // it ended (a later turn began); only its index line was lost
+        e.reason = "crashed";
+        e.interrupted = "crash";
+        const cur = st.cur;
+        if (cur && cur.turn === turn && !hasCrashMarker(cur.parts.join(""), last.seq)) {
+          cur.parts.push(crashMarker(last.seq, Date.now()));
+          this.writer.put(cur.file, () => cur.parts.join(""));
+        }
+        applyTurnFacts(st.page, turnRows, turn, st.facts);
+      }
+      if (!changed) return;
       this.putIndex(st);
       this.putPage(st);
     });
@@ -285,6 +336,7 @@ export class Ledger implements LedgerService {
         if (e) {
           e.endedAt = rows.at(-1)!.at;
           e.reason = "rebuilt";
+          if (rows.some((r) => r.role === "note" && r.kind === "interrupted")) e.interrupted = "user";
         }
         applyTurnFacts(st.page, rows, turn, st.facts);
       });
@@ -326,9 +378,9 @@ async function readFullOutputs(rows: Row[]): Promise<Map<string, string>> {
 function renderIndex(st: SessionLedger): string {
   const out = [`# Ledger of session \`${st.id}\``, ""];
   if (st.cutSeq > 0) out.push(`Every row up to seq ${st.cutSeq} is past the tideline; turns wholly past it are merged into [SESSION.md](SESSION.md).`, "");
-  out.push("| Turn | Transcript | Seq | Steps | Started | Past tideline | Title |", "|---:|---|---|---:|---|---|---|");
+  out.push("| Turn | Transcript | Seq | Steps | Started | Ended | Past tideline | Title |", "|---:|---|---|---:|---|---|---|---|");
   for (const t of st.turns) {
-    out.push(`| ${t.turn} | [${path.basename(t.file)}](${t.file}) | ${t.firstSeq}–${t.lastSeq} | ${t.steps} | ${new Date(t.startedAt).toISOString()} | ${t.pastTideline ? "yes" : "no"} | ${t.title.replace(/\|/g, "\\|")} |`);
+    out.push(`| ${t.turn} | [${path.basename(t.file)}](${t.file}) | ${t.firstSeq}–${t.lastSeq} | ${t.steps} | ${new Date(t.startedAt).toISOString()} | ${turnEndedText(t)} | ${t.pastTideline ? "yes" : "no"} | ${t.title.replace(/\|/g, "\\|")} |`);
   }
   return `${out.join("\n")}\n`;
 }

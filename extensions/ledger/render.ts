@@ -26,7 +26,8 @@ export function renderRow(row: Row, full?: Map<string, string>): string {
       return s;
     }
     case "note":
-      return `### note · seq ${row.seq}\n\n${block(row.text)}\n`;
+      // an interrupted turn's note carries the marker in its heading too
+      return `### note · seq ${row.seq}${row.kind === "interrupted" ? " · interrupted" : ""}\n\n${block(row.text)}\n`;
     case "assistant": {
       const u = row.usage;
       const usage = u ? ` · in ${u.inputTokens} / out ${u.outputTokens} / cache read ${u.cacheReadTokens} / cache write ${u.cacheWriteTokens}` : "";

@@ -165,6 +165,11 @@ export class PagerStore {
       case "text_delta":
         this.liveText += this.liveStream.push(e.text);
         break;
+      case "discard":
+        // the step's streamed text was thrown away (not stored): it leaves the screen before the retry
+        this.liveText = "";
+        this.liveStream = new VisibleStream();
+        break;
       case "tool_call_start": {
         if (this.liveText.trim()) this.flush(false);
         this.liveTools.push({ kind: "tool", id: this.nextId++, call: e.call, head: toolHead(e.call), done: false });
@@ -200,7 +205,8 @@ export class PagerStore {
         else if (e.reason === "max_tokens") this.add({ kind: "notice", level: "warn", text: "stopped: the model hit its output limit" });
         break;
       case "notice": {
-        this.flush(false);
+        // text still streaming stays live (a discard may yet take it back): the notice goes above it
+        if (!this.liveText) this.flush(false);
         const it = this.add({ kind: "notice", level: e.level, text: e.text });
         if (it.kind === "notice") this.noticesThisPrompt.push(it.text);
         break;
@@ -243,7 +249,7 @@ export function rowsToItems(rows: readonly Row[], limit = 20): NewItem[] {
         const res = results.get(c.id);
         out.push({ kind: "tool", call: c, output: res?.content ?? "", isError: res?.isError ?? false, done: true });
       }
-    }
+    } else if (r.role === "note" && r.kind === "interrupted") out.push({ kind: "notice", level: "warn", text: "stopped: the turn was interrupted here" });
   }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
@@ -149,6 +149,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   process.on("SIGINT", onSigint);
 
   let lastWasText = false;
+  /** the last character written of the streamed text (to start a marker on a fresh line) */
+  let lastChar = "";
   const text = new VisibleStream();
   const endText = () => {
     const held = text.end();
@@ -160,9 +162,19 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       return;
     }
     switch (e.type) {
-      case "text_delta":
-        io.stdout.write(text.push(e.text));
+      case "text_delta": {
+        const out = text.push(e.text);
+        io.stdout.write(out);
+        if (out) lastChar = out[out.length - 1]!;
         lastWasText = true;
+        break;
+      }
+      case "discard":
+        // the text above was not stored: say so where it was printed, then the answer streams anew
+        endText();
+        io.stdout.write(`${lastWasText && lastChar !== "\n" ? "\n" : ""}[${e.reason === "retry" ? "retrying" : "discarded"}: ${discardCauseText(e.cause)}]\n`);
+        lastWasText = false;
+        lastChar = "\n";
         break;
       case "tool_call_start":
         endText();

@@ -18,6 +18,8 @@ export interface FakeToolCall {
   id?: string;
   name: string;
   input: Record<string, unknown>;
+  /** send these argument bytes instead of JSON.stringify(input) (e.g. malformed JSON) */
+  rawInput?: string;
 }
 
 export interface AnthropicUsageFields {
@@ -32,8 +34,8 @@ export type AnthropicReply =
   | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string }
   /** an HTTP error with Anthropic's error body (or `body` verbatim) */
   | { type: "error"; status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: unknown }
-  /** stream message_start and `text`, then destroy the socket */
-  | { type: "drop"; text?: string }
+  /** stream message_start and `text`, then destroy the socket (after holding it open `holdMs`) */
+  | { type: "drop"; text?: string; holdMs?: number }
   /** an `event: error` inside a 200 stream (how overload often arrives mid-answer) */
   | { type: "stream_error"; errorType?: string; message?: string; text?: string }
   /** 400 invalid_request_error "prompt is too long: N tokens > M maximum" */
@@ -160,22 +162,22 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       let text = sse("message_start", { type: "message_start", message: start });
       text += sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
       for (const c of chunks(reply.text ?? "partial answer", n)) text += sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: c } });
-      if (reply.type === "drop") return writeThenDrop(res, text);
+      if (reply.type === "drop") return writeThenDrop(res, text, reply.holdMs);
       text += sse("error", { type: "error", error: { type: reply.errorType ?? "overloaded_error", message: reply.message ?? "Overloaded" } });
       res.end(text);
       return;
     }
     const msg = reply as Extract<AnthropicReply, { type?: "message" }>;
-    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `toolu_fake_${ids++}`, name: c.name, input: c.input }));
+    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `toolu_fake_${ids++}`, name: c.name, input: c.input, json: c.rawInput ?? JSON.stringify(c.input) }));
     const stopReason = msg.stopReason ?? (calls.length ? "tool_use" : "end_turn");
-    const outTokens = msg.usage?.output_tokens ?? Math.max(1, estimateTokens((msg.text ?? "") + calls.map((c) => JSON.stringify(c.input)).join("")));
+    const outTokens = msg.usage?.output_tokens ?? Math.max(1, estimateTokens((msg.text ?? "") + calls.map((c) => c.json).join("")));
     const finalUsage = { ...usage, output_tokens: outTokens };
     for (const k of Object.keys(totals) as Array<keyof AnthropicUsageFields>) totals[k] += finalUsage[k];
 
     if (!body.stream) {
       const content: unknown[] = [];
       if (msg.text) content.push({ type: "text", text: msg.text });
-      for (const c of calls) content.push({ type: "tool_use", ...c });
+      for (const c of calls) content.push({ type: "tool_use", id: c.id, name: c.name, input: c.input });
       return sendJson(res, 200, { ...start, content, stop_reason: stopReason, usage: finalUsage });
     }
     res.writeHead(200, sseHeaders());
@@ -190,7 +192,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     for (const c of calls) {
       out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } });
-      for (const part of chunks(JSON.stringify(c.input), n)) out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } });
+      for (const part of chunks(c.json, n)) out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } });
       out += sse("content_block_stop", { type: "content_block_stop", index });
       index++;
     }

@@ -92,9 +92,16 @@ export function estimateTokens(s: string): number {
   return Math.ceil(s.length / 4);
 }
 
-/** Write the buffered SSE text and then destroy the socket (a connection that drops mid-answer). */
-export function writeThenDrop(res: http.ServerResponse, text: string): void {
-  res.write(text, () => setImmediate(() => res.socket?.destroy()));
+/**
+ * Write the buffered SSE text and then destroy the socket (a connection that drops mid-answer). With
+ * `holdMs` the connection first stays open that long, so a client shows the partial text before the drop
+ * (or is interrupted while it waits: a long hold is a stalled stream).
+ */
+export function writeThenDrop(res: http.ServerResponse, text: string, holdMs = 0): void {
+  res.write(text, () => {
+    if (holdMs <= 0) return setImmediate(() => res.socket?.destroy());
+    setTimeout(() => res.socket?.destroy(), holdMs).unref();
+  });
 }
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -22,7 +22,10 @@ export interface OpenAIUsageFields {
 export type OpenAIReply =
   | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<OpenAIUsageFields>; finishReason?: string }
   | { type: "error"; status: number; message?: string; code?: string; errorType?: string; headers?: Record<string, string>; body?: unknown }
-  | { type: "drop"; text?: string }
+  /** stream `text`, then destroy the socket (after holding it open `holdMs`) */
+  | { type: "drop"; text?: string; holdMs?: number }
+  /** stream `text`, then a `data: {"error": …}` chunk inside the 200 stream (how compatible servers report a failure mid-answer) */
+  | { type: "stream_error"; text?: string; message?: string; errorType?: string; code?: string }
   /** 400 context_length_exceeded, worded like OpenAI */
   | { type: "too_long"; tokens?: number; max?: number };
 
@@ -98,14 +101,17 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model ?? "fake", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
-    if (reply.type === "drop") {
+    if (reply.type === "drop" || reply.type === "stream_error") {
       res.writeHead(200, { "content-type": "text/event-stream" });
       let out = chunk({ role: "assistant", content: "" });
       for (const c of chunks(reply.text ?? "partial answer", n)) out += chunk({ content: c });
-      return writeThenDrop(res, out);
+      if (reply.type === "drop") return writeThenDrop(res, out, reply.holdMs);
+      out += `data: ${JSON.stringify({ error: { message: reply.message ?? "The server is overloaded", type: reply.errorType ?? "server_error", code: reply.code ?? null } })}\n\n`;
+      res.end(out);
+      return;
     }
     const msg = reply;
-    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_fake${ids++}`, name: c.name, args: JSON.stringify(c.input) }));
+    const calls = (msg.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_fake${ids++}`, name: c.name, args: c.rawInput ?? JSON.stringify(c.input) }));
     const sim = cache.apply((body.messages ?? []).map((m) => ({ json: JSON.stringify(m), breakpoint: true })));
     const toolsTokens = estimateTokens(JSON.stringify(body.tools ?? []));
     const prompt = msg.usage?.prompt_tokens ?? sim.totalTokens + toolsTokens;

@@ -59,3 +59,45 @@ describe("PagerStore sanitizes on the way in", () => {
     expect(lastGauge([])).toBe(0);
   });
 });
+
+describe("PagerStore keeps only text that is stored", () => {
+  it("a discard takes the step's streamed text back (a held CR included); the retry streams anew", () => {
+    const { s, ev } = store();
+    ev({ type: "turn_start", turn: 1, text: "hi" });
+    ev({ type: "text_delta", text: "abandoned\r" });
+    ev({ type: "discard", turn: 1, step: 1, reason: "retry", cause: "network", chars: 10, deltas: 1 });
+    expect(s.liveText).toBe("");
+    ev({ type: "notice", level: "warn", text: "network: dropped; retry 1/4 in 10 ms" });
+    ev({ type: "text_delta", text: "whole" });
+    ev({ type: "step_end", turn: 1, step: 1, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, gaugeTokens: 2 });
+    ev({ type: "turn_end", turn: 1, reason: "end_turn", text: "whole" });
+    // the held CR of the abandoned text did not leak into the retry (it would show as "␍whole")
+    expect(texts(s.done.view().slice(0))).toEqual(["network: dropped; retry 1/4 in 10 ms", "whole"]);
+  });
+
+  it("a reopened session shows where an interrupted turn stopped", () => {
+    const rows: Row[] = [
+      { role: "user", text: "explain", seq: 1, turn: 1, step: 0, at: 0 },
+      { role: "assistant", text: "cut off here", toolCalls: [], seq: 2, turn: 1, step: 1, at: 0 },
+      { role: "note", kind: "interrupted", text: "[interrupted by the user: the turn stopped here, before it finished]", seq: 3, turn: 1, step: 1, at: 0 },
+      { role: "note", text: "[continued by hooks] more", seq: 4, turn: 1, step: 1, at: 0 },
+    ];
+    expect(rowsToItems(rows)).toEqual([
+      { kind: "user", text: "explain" },
+      { kind: "assistant", text: "cut off here" },
+      { kind: "notice", level: "warn", text: "stopped: the turn was interrupted here" },
+    ]);
+  });
+
+  it("a notice mid-stream leaves the text live (a discard may still take it back)", () => {
+    const { s, ev } = store();
+    ev({ type: "turn_start", turn: 1, text: "hi" });
+    ev({ type: "text_delta", text: "partial" });
+    ev({ type: "notice", level: "info", text: "a hook said something" });
+    expect(s.liveText).toBe("partial");
+    ev({ type: "discard", turn: 1, step: 1, reason: "error", cause: "overloaded", chars: 7, deltas: 1 });
+    ev({ type: "notice", level: "error", text: "overloaded: gave up" });
+    ev({ type: "turn_end", turn: 1, reason: "error", text: "" });
+    expect(texts(s.done.view().slice(0))).toEqual(["a hook said something", "overloaded: gave up"]);
+  });
+});
