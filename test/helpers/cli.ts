@@ -86,3 +86,15 @@ export function runCliAsync(args: string[], opts: { cwd?: string; env?: NodeJS.P
     child.stdin.end(opts.input ?? "");
   });
 }
+
+/** Remove a sandbox that a killed process (the pager's last ledger write) may still be writing into: retry briefly. */
+export async function cleanupSettled(sb: Sandbox | undefined): Promise<void> {
+  for (let i = 0; sb && i < 10; i++) {
+    try {
+      sb.cleanup();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -3,7 +3,7 @@
  * the turn ends.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { CLI, cleanupSettled, makeSandbox, type Sandbox } from "../helpers/cli.js";
 import { hasTmux, startPty, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
@@ -12,15 +12,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
   t?.close();
-  // the killed pager may still be finishing a ledger write: retry the removal briefly
-  for (let i = 0; sb && i < 10; i++) {
-    try {
-      sb.cleanup();
-      break;
-    } catch {
-      await pause(100);
-    }
-  }
+  await cleanupSettled(sb);
   t = undefined;
   sb = undefined;
 });

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { CLI, cleanupSettled, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
 import { startPty, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
@@ -14,15 +14,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
   t?.close();
-  // a pager that was just stopped may still be finishing a write: retry the removal briefly
-  for (let i = 0; sb && i < 10; i++) {
-    try {
-      sb.cleanup();
-      break;
-    } catch {
-      await pause(100);
-    }
-  }
+  await cleanupSettled(sb);
   t = undefined;
   sb = undefined;
 });

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { CLI, cleanupSettled, makeSandbox, type Sandbox } from "../helpers/cli.js";
 import { hasTmux, startPty, type Pty } from "../helpers/pty.js";
 import { exportAtif, exportMd, indexRow, ledgerRoot, readIndex, readTurn, storedAnswer } from "../helpers/stored.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
@@ -24,15 +24,7 @@ afterAll(async () => {
 });
 afterEach(async () => {
   t?.close();
-  // a killed pager may still be finishing a ledger write: retry the removal briefly
-  for (let i = 0; sb && i < 10; i++) {
-    try {
-      sb.cleanup();
-      break;
-    } catch {
-      await pause(100);
-    }
-  }
+  await cleanupSettled(sb);
   t = undefined;
   sb = undefined;
   anthropic.reset();

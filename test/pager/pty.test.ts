@@ -6,14 +6,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { CLI, cleanupSettled, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
 import { colourCodes, hasTmux, startPty, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
-afterEach(() => {
+afterEach(async () => {
   t?.close();
-  sb?.cleanup();
+  await cleanupSettled(sb);
   t = undefined;
   sb = undefined;
 });

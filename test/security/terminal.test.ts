@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { CLI, cleanupSettled, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
 import { colourCodes, hasTmux, startPty, type Pty } from "../helpers/pty.js";
 import { EVIL_TEXT, EVIL_TOOL_COMMAND, EVIL_TOOL_NAME, EVIL_TOOL_OUTPUT, writeEvilScript } from "./terminal-fixtures.js";
 
@@ -20,15 +20,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
   t?.close();
-  // the killed pager may still be finishing a ledger write: retry the removal briefly
-  for (let i = 0; sb && i < 10; i++) {
-    try {
-      sb.cleanup();
-      break;
-    } catch {
-      await pause(100);
-    }
-  }
+  await cleanupSettled(sb);
   t = undefined;
   sb = undefined;
 });
