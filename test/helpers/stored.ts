@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { REPO_ROOT, runCliAsync, type Sandbox } from "./cli.js";
+import type { TurnIndexEntry } from "../../extensions/ledger/api.js";
 
 export interface JsonEvent {
   type: string;
@@ -53,17 +54,8 @@ export function ledgerRoot(sb: Sandbox): string {
   return path.join(sb.home, ".local", "share", "oceancode", "session-ledger");
 }
 
-export interface IndexEntry {
-  turn: number;
-  steps: number;
-  title: string;
-  startedAt: number;
-  endedAt?: number;
-  reason?: string;
-  interrupted?: "user" | "crash";
-  firstSeq: number;
-  lastSeq: number;
-}
+/** index.json rows: the ledger's published type */
+export type IndexEntry = TurnIndexEntry;
 
 export function readIndex(sb: Sandbox, id: string): { json: IndexEntry[]; md: string } {
   const dir = path.join(ledgerRoot(sb), id);
