@@ -11,6 +11,7 @@ import type { StorageService } from "../storage/api.js";
 import { Ledger } from "./ledger.js";
 import { sweep } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
+import { LedgerRecovery } from "./recover.js";
 
 export const DEFAULT_RETENTION_DAYS = 7;
 
@@ -32,6 +33,8 @@ export default {
     active = ledger;
     ctx.provide("ledger", ledger);
     ctx.registerCommand("ledger", (argv, io) => ledgerCommand(argv, io, { ledger, storage: storage(), engine, activate: (e) => ctx.activate(e) }));
+    // `oceancode storage repair` rebuilds the database from what the ledger holds
+    storage()?.registerRecoverySource?.(new LedgerRecovery(ledger.root, () => ledger.settle()));
     if (!enabled) return;
 
     let swept = false;
@@ -48,9 +51,8 @@ export default {
           if (gone.length) ctx.log.info(`ledger: removed ${gone.length} session(s) idle over ${days} days, with their ledgers`);
         }
       }
-      const last = session.rows[session.rows.length - 1];
-      ledger.open(session.info.id, session.info.cwd, session.info.model, source === "resume" ? (last?.seq ?? 0) : undefined);
-      if (source === "resume") ledger.collect(session); // rows the database holds but the transcript missed
+      if (source === "resume") ledger.resume(session);
+      else ledger.noteInfo(session);
     });
     engine.hooks.afterStep.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
       ledger.collect(rec.ctx.session);
@@ -60,6 +62,7 @@ export default {
     });
     engine.hooks.sessionEnd.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async ({ session }) => {
       ledger.collect(session);
+      ledger.noteInfo(session);
       await ledger.settle();
       ledger.close(session.info.id);
       ctx.log.debug(`ledger: ${(ledger.writer.bytesWritten / 1_048_576).toFixed(1)} MB written so far (each transcript write replaces its turn file)`);

@@ -19,6 +19,20 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 interface TidelineLike {
   parseSpec?(text: string): unknown;
 }
+interface StorageLike {
+  health?(): { ok: boolean; message?: string };
+}
+interface LedgerLike {
+  enabled: boolean;
+  dirOf(sessionId: string): string;
+}
+
+/** Why the session store is not keeping sessions (a damaged or unwritable database), if it says. */
+async function storageTrouble(kernel: Kernel): Promise<string | undefined> {
+  if (!kernel.hasService("storage")) return undefined;
+  const h = (await kernel.service<StorageLike>("storage")).health?.();
+  return h && !h.ok ? (h.message ?? "the session database did not take every write") : undefined;
+}
 
 export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promise<number> {
   let args;
@@ -75,7 +89,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     else if (args.continue) {
       const id = await engine.latestSessionId(kernel.paths.project);
       if (!id) {
-        io.stderr.write(`oceancode run: --continue: no earlier session in ${kernel.paths.project}\n`);
+        const trouble = await storageTrouble(kernel);
+        io.stderr.write(`oceancode run: --continue: ${trouble ?? `no earlier session in ${kernel.paths.project}`}\n`);
         return 1;
       }
       session = await engine.openSession(id);
@@ -84,7 +99,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       session = await engine.createSession({ cwd: kernel.paths.project, model, overrides });
     }
   } catch (e) {
-    io.stderr.write(`oceancode run: ${(e as Error).message}\n`);
+    io.stderr.write(`oceancode run: ${(await storageTrouble(kernel)) ?? (e as Error).message}\n`);
     return 1;
   }
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
@@ -145,6 +160,14 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (!json && lastWasText) io.stdout.write("\n");
   await engine.closeSession(session, "exit");
   io.stderr.write(`session: ${session.info.id}\n`);
+  const trouble = await storageTrouble(kernel);
+  if (trouble) {
+    // never exit 0 for a session that is not stored: say where its transcript is
+    const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
+    const where = ledger?.enabled ? `its transcript is in ${ledger.dirOf(session.info.id)}/transcript/` : "the ledger is off, so nothing of it is on disk";
+    io.stderr.write(`oceancode run: session ${session.info.id} was not stored: ${trouble}; ${where}\n`);
+    return 1;
+  }
   if (result.reason === "error" || result.reason === "blocked") return 1;
   if (result.reason === "aborted") return 1;
   return 0;
