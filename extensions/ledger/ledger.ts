@@ -41,6 +41,8 @@ export interface SessionLedger {
   cutSeq: number;
   /** transcript files found damaged when the session was reopened (rewritten from the database) */
   damaged: Array<{ file: string; why: string }>;
+  /** the info and totals last appended to rows.jsonl (an unchanged record is not appended again) */
+  lastInfo?: string;
 }
 
 function readJson<T>(file: string): T | undefined {
@@ -126,14 +128,19 @@ export class Ledger implements LedgerService {
     const st = this.open(session.info.id, session.info.cwd, session.info.model, last, rows);
     this.writer.append(path.join(st.dir, SIDECAR_FILE), resumeRecord(last));
     this.noteInfo(session);
+    // the turns collect() will not write again: all their rows are queued already, and not the open turn
+    const settled = { upto: st.lastQueuedSeq, openTurn: st.cur?.turn };
     this.collect(session); // rows the database holds but the transcript missed
-    restoreOlderTurns(this, st, rows, this.log);
+    restoreOlderTurns(this, st, rows, settled, this.log);
     return st;
   }
 
   /** Append the session's info and totals to rows.jsonl (opened, turn ended, closed). */
   noteInfo(session: Session): void {
     const st = this.open(session.info.id, session.info.cwd, session.info.model);
+    const key = JSON.stringify([session.info, session.totals]);
+    if (st.lastInfo === key) return;
+    st.lastInfo = key;
     this.writer.append(path.join(st.dir, SIDECAR_FILE), infoRecord(session));
   }
 

@@ -56,14 +56,14 @@ function describe(list: Array<{ file: string; why: string }>): string {
 }
 
 /**
- * Queue the check of every turn the ledger will not write again (all its rows at or before the last
- * one queued, and not the turn being appended to). The rows are captured now: later the tideline may
- * release them from memory.
+ * Queue the check of every turn the ledger will not write again (all its rows at or before `upto`, the
+ * last one queued before the resume, and not the open turn). The rows are captured now: later the
+ * tideline may release them from memory.
  */
-export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: readonly Row[], log: Logger): void {
+export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: readonly Row[], settled: { upto: number; openTurn?: number }, log: Logger): void {
   const lastDbSeq = rows[rows.length - 1]?.seq ?? 0;
   const todo: Array<[number, Row[]]> = [];
-  for (const [turn, list] of rowsByTurn(rows)) if (turn !== st.cur?.turn && list[list.length - 1]!.seq <= st.lastQueuedSeq) todo.push([turn, list]);
+  for (const [turn, list] of rowsByTurn(rows)) if (turn !== settled.openTurn && list[list.length - 1]!.seq <= settled.upto) todo.push([turn, list]);
   ledger.writer.job(async () => {
     const damaged = [...st.damaged];
     st.damaged = [];

@@ -38,7 +38,11 @@ export function checkDatabaseFile(file: string, max = 5): DatabaseCheck {
     return { ...base, status: isDamage(e) ? "damaged" : "unreadable", detail: `cannot be opened: ${(e as Error).message}` };
   }
   try {
-    const found = (db.pragma(`quick_check(${max})`) as Array<{ quick_check: string }>).map((r) => r.quick_check);
+    // one finding per line, without SQLite's "*** in database main ***" banner
+    const found = (db.pragma(`quick_check(${max})`) as Array<{ quick_check: string }>)
+      .flatMap((r) => r.quick_check.split("\n"))
+      .map((l) => l.trim())
+      .filter((l) => l && !/^\*\*\* in database /.test(l));
     if (found.length !== 1 || found[0] !== "ok") return { ...base, status: "damaged", detail: `quick_check: ${found.join("; ")}` };
     const schema = db.pragma("user_version", { simple: true }) as number;
     let sessions: number | undefined;

@@ -157,7 +157,8 @@ export async function repairDatabase(o: RepairOptions): Promise<RepairOutcome> {
   }
   // the swap: damaged file aside (kept), new file in
   if (before.status !== "absent") {
-    const aside = `${o.file}.damaged-${stamp(o.now ?? new Date())}`;
+    let aside = `${o.file}.damaged-${stamp(o.now ?? new Date())}`;
+    for (let n = 2; fs.existsSync(aside); n++) aside = `${o.file}.damaged-${stamp(o.now ?? new Date())}-${n}`; // never over an earlier one
     for (const suf of SIDE_FILES) if (rename(`${o.file}${suf}`, `${aside}${suf}`)) report.movedAside.push(`${aside}${suf}`);
   }
   for (const suf of SIDE_FILES) rename(`${tmp}${suf}`, `${o.file}${suf}`);
