@@ -252,7 +252,8 @@ export class SqliteStore implements StorageService, WriteTarget {
     if (this.openError) return { ok: false, damaged, message: this.openError.message };
     if (w.queued > 0 || w.dropped > 0) {
       const why = w.lastError ?? "writes were given up";
-      return { ok: false, damaged: false, message: `${this.dbPath}: ${w.queued > 0 ? `${w.queued} write(s) not committed` : `${w.dropped} write(s) dropped`} (${why})` };
+      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${w.dropped} write(s) dropped`;
+      return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
     }
     return { ok: true, damaged: false };
   }

@@ -77,7 +77,7 @@ describe("a run whose session cannot be stored", () => {
     expect(r.stdout).toBe("ok: hello\n");
     expect(r.code).toBe(1);
     const id = /session: (\S+)/.exec(r.stderr)![1]!;
-    expect(r.stderr).toMatch(new RegExp(`oceancode run: session ${id} was not stored: ${esc(dir)}: \\d+ write\\(s\\) not committed \\(.*\\); its transcript is in ${esc(path.join(ledgerRoot, id, "transcript"))}/\n`));
+    expect(r.stderr).toMatch(new RegExp(`oceancode run: session ${id} was not stored: ${esc(dir)}: cannot open the database .* \\(\\d+ write\\(s\\) not committed\\); its transcript is in ${esc(path.join(ledgerRoot, id, "transcript"))}/\n`));
   });
 
   it("with the ledger off, it says nothing of the session is on disk", () => {
