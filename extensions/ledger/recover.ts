@@ -127,13 +127,13 @@ export async function readLedgerSession(dir: string, id: string): Promise<Recove
         (md.whole ? `, and ${md.whole} tool row(s) get the whole output where the model saw a truncated copy` : ""),
     );
   }
-  if (md.unreadable.length) gaps.push(`rows seq ${ranges(md.unreadable)} could not be read from the transcripts`);
+  if (md.unreadable.length) gaps.push(`seq ${ranges(md.unreadable)}: the transcript section could not be read, the row is lost`);
   const list = [...rows.values()].sort((a, b) => a.seq - b.seq);
   const last = list[list.length - 1]?.seq ?? 0;
   const have = new Set(list.map((r) => r.seq));
   const absent: number[] = [];
   for (let s = 1; s < last; s++) if (!have.has(s) && !md.unreadable.includes(s)) absent.push(s);
-  if (absent.length) gaps.push(`rows seq ${ranges(absent)} are not in the ledger`);
+  if (absent.length) gaps.push(`seq ${ranges(absent)}: no such row anywhere in the ledger, lost`);
 
   let info: SessionInfo | undefined = side?.info ? { ...side.info, id } : undefined;
   if (!info) {
