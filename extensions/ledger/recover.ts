@@ -97,6 +97,13 @@ function pageFacts(dir: string): { cwd?: string; model?: string } {
   }
 }
 
+/** Rows 1..n with none missing. */
+function contiguous(rows: Map<number, Row>): boolean {
+  let max = 0;
+  for (const seq of rows.keys()) max = Math.max(max, seq);
+  return max === rows.size;
+}
+
 /** Totals from the rows alone (a ledger without rows.jsonl): no cost, and only steps that answered. */
 function totalsFrom(rows: readonly Row[]): SessionTotals {
   const t: SessionTotals = { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, turns: 0, steps: 0 };
@@ -120,7 +127,11 @@ export async function readLedgerSession(dir: string, id: string): Promise<Recove
   if (side?.badLines) gaps.push(`${side.badLines} unreadable line(s) of ${SIDECAR_FILE} skipped`);
   const journal = Journal.load(path.join(dir, "journal.jsonl"));
   const hints = new Map(journal.entries.map((e) => [e.seq, e]));
-  const md = await fromTranscripts(dir, rows, side?.dropped ?? new Set(), hints);
+  // the transcripts are read only when rows.jsonl may lack a row the journal knows of (a whole read of
+  // the Markdown costs as much again as rows.jsonl)
+  const dropped = side?.dropped ?? new Set<number>();
+  const complete = side !== undefined && journal.entries.length > 0 && journal.entries.every((e) => rows.has(e.seq) || dropped.has(e.seq)) && contiguous(rows);
+  const md = complete ? { read: 0, whole: 0, unreadable: [] as number[] } : await fromTranscripts(dir, rows, dropped, hints);
   if (md.read) {
     gaps.push(
       `${md.read} row(s) read from transcript Markdown (not in ${SIDECAR_FILE}): a text's trailing newline is not kept there` +
