@@ -74,7 +74,11 @@ export class Ledger implements LedgerService {
     return path.join(this.root, sessionId);
   }
 
-  settle(): Promise<void> {
+  /** transcript checks of reopened sessions still running (they run beside the writer) */
+  private readonly checks = new Set<Promise<void>>();
+
+  async settle(): Promise<void> {
+    while (this.checks.size) await Promise.all([...this.checks]);
     return this.writer.settle();
   }
 
@@ -126,12 +130,17 @@ export class Ledger implements LedgerService {
     const rows = session.rows;
     const last = rows[rows.length - 1]?.seq ?? 0;
     const st = this.open(session.info.id, session.info.cwd, session.info.model, last, rows);
-    this.writer.append(path.join(st.dir, SIDECAR_FILE), resumeRecord(last));
+    const sidecar = path.join(st.dir, SIDECAR_FILE);
+    // a session from before rows.jsonl existed gets every row once, so a later repair is exact
+    const backfill = rows.length > 0 && !fs.existsSync(sidecar);
+    this.writer.append(sidecar, resumeRecord(last));
     this.noteInfo(session);
+    if (backfill) this.writer.append(sidecar, rowRecords(rows, session.totals));
     // the turns collect() will not write again: all their rows are queued already, and not the open turn
     const settled = { upto: st.lastQueuedSeq, openTurn: st.cur?.turn };
     this.collect(session); // rows the database holds but the transcript missed
-    restoreOlderTurns(this, st, rows, settled, this.log);
+    const check = restoreOlderTurns(this, st, rows, settled, this.log).finally(() => this.checks.delete(check));
+    this.checks.add(check);
     return st;
   }
 
@@ -319,7 +328,7 @@ export class Ledger implements LedgerService {
     await this.settle();
     this.sessions.delete(id);
     const dir = this.dirOf(id);
-    // transcripts, index and page are derived files: start them over; the journal (history) is kept
+    // transcripts, index, page and rows.jsonl are derived from the database: start them over; the journal (history) is kept
     for (const f of ["index.json", "index.md", "page.json", "SESSION.md", SIDECAR_FILE]) fs.rmSync(path.join(dir, f), { force: true });
     fs.rmSync(path.join(dir, "transcript"), { recursive: true, force: true });
     const st = this.open(id, stored.info.cwd, stored.info.model);
@@ -358,7 +367,6 @@ export class Ledger implements LedgerService {
     this.writer.forgetDirs(dir);
   }
 }
-
 
 function renderIndex(st: SessionLedger): string {
   const out = [`# Ledger of session \`${st.id}\``, ""];

@@ -56,15 +56,17 @@ function describe(list: Array<{ file: string; why: string }>): string {
 }
 
 /**
- * Queue the check of every turn the ledger will not write again (all its rows at or before `upto`, the
- * last one queued before the resume, and not the open turn). The rows are captured now: later the
- * tideline may release them from memory.
+ * Check every turn the ledger will not write again (all its rows at or before `upto`, the last one
+ * queued before the resume, and not the open turn). It runs beside the writer, not in its queue, so
+ * reading the older files never delays a step's writes; only a rewrite goes through the writer. The
+ * rows are captured now: later the tideline may release them from memory.
  */
-export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: readonly Row[], settled: { upto: number; openTurn?: number }, log: Logger): void {
+export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: readonly Row[], settled: { upto: number; openTurn?: number }, log: Logger): Promise<void> {
   const lastDbSeq = rows[rows.length - 1]?.seq ?? 0;
   const todo: Array<[number, Row[]]> = [];
   for (const [turn, list] of rowsByTurn(rows)) if (turn !== settled.openTurn && list[list.length - 1]!.seq <= settled.upto) todo.push([turn, list]);
-  ledger.writer.job(async () => {
+  return (async () => {
+    await new Promise<void>((r) => setImmediate(r)); // after the step that reopened the session
     const damaged = [...st.damaged];
     st.damaged = [];
     for (const [turn, list] of todo) {
@@ -94,5 +96,5 @@ export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: reado
     if (damaged.length) {
       log.warn(`ledger: session ${st.id}: rewrote ${damaged.length} damaged transcript file(s) from the database: ${describe(damaged)}`);
     }
-  });
+  })().catch((e: unknown) => log.warn(`ledger: checking the transcripts of session ${st.id} failed: ${e instanceof Error ? e.message : String(e)}`));
 }

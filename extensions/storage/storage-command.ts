@@ -15,6 +15,7 @@ export interface StorageCommandDeps {
 
 function describeCheck(c: DatabaseCheck): string {
   if (c.status === "ok") return `quick_check ok (schema v${c.schema ?? 0}, ${c.sessions ?? 0} session(s))`;
+  if (c.status === "absent") return "no database file: building one";
   return `${c.status}: ${c.detail}`;
 }
 

@@ -53,6 +53,22 @@ describe("repair from transcripts alone", () => {
     expect(more.stdout).toContain("then third");
   });
 
+  it("the first resume after the upgrade writes every row to rows.jsonl once: a later repair is exact", () => {
+    const more = cli("run", "--auto", "--continue", "third");
+    expect(more.code).toBe(0);
+    const sidecar = fs.readFileSync(path.join(ledger, "rows.jsonl"), "utf8");
+    expect(sidecar.match(/"t":"row"/g)!.length).toBeGreaterThanOrEqual(8); // 6 from before the resume, 2 new
+    const before = cli("export", "--atif", id).stdout;
+    const list = cli("sessions", "--json").stdout.replace(/"updatedAt": \d+/, "");
+    damage(path.join(sb.home, ".local", "share", "oceancode", "oceancode.db"), "header");
+    const r = cli("storage", "repair");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`  ${id}  from ledger: 3 turn(s), 8 row(s), 0 event(s)\n`);
+    expect(r.stdout).not.toMatch(/^ {4}- /m);
+    expect(cli("export", "--atif", id).stdout).toBe(before);
+    expect(cli("sessions", "--json").stdout.replace(/"updatedAt": \d+/, "")).toBe(list);
+  });
+
   it("a row lost from both the transcripts and rows.jsonl is named", () => {
     const t1 = path.join(ledger, "transcript", "turn-0001.md");
     const text = fs.readFileSync(t1, "utf8");
