@@ -62,7 +62,7 @@ export default {
     });
     engine.hooks.sessionEnd.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async ({ session }) => {
       ledger.collect(session);
-      ledger.noteInfo(session);
+      ledger.noteInfo(session, true);
       await ledger.settle();
       ledger.close(session.info.id);
       ctx.log.debug(`ledger: ${(ledger.writer.bytesWritten / 1_048_576).toFixed(1)} MB written so far (each transcript write replaces its turn file)`);

@@ -144,11 +144,14 @@ export class Ledger implements LedgerService {
     return st;
   }
 
-  /** Append the session's info and totals to rows.jsonl (opened, turn ended, closed). */
-  noteInfo(session: Session): void {
+  /**
+   * Append the session's info and totals to rows.jsonl (opened, turn ended, closed). An unchanged record is
+   * skipped unless `always` (at close: its time is the session's last update, as the database records it).
+   */
+  noteInfo(session: Session, always = false): void {
     const st = this.open(session.info.id, session.info.cwd, session.info.model);
     const key = JSON.stringify([session.info, session.totals]);
-    if (st.lastInfo === key) return;
+    if (st.lastInfo === key && !always) return;
     st.lastInfo = key;
     this.writer.append(path.join(st.dir, SIDECAR_FILE), infoRecord(session));
   }
