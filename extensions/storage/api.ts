@@ -37,6 +37,8 @@ export interface StorageStats {
   batches: number;
   /** writes given up (database unusable, or a write for a session that was never stored) */
   dropped: number;
+  /** of those, writes refused one by one (a row or event for a session that was never stored) */
+  skipped?: number;
   lastError?: string;
 }
 

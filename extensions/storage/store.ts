@@ -250,9 +250,12 @@ export class SqliteStore implements StorageService, WriteTarget {
     const w = this.writer.stats();
     const damaged = this.openError instanceof StorageDamagedError;
     if (this.openError) return { ok: false, damaged, message: this.openError.message };
-    if (w.queued > 0 || w.dropped > 0) {
+    // a write refused on its own (an event for a session never stored) is reported where it happens;
+    // the session itself is stored
+    const dropped = w.dropped - (w.skipped ?? 0);
+    if (w.queued > 0 || dropped > 0) {
       const why = w.lastError ?? "writes were given up";
-      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${w.dropped} write(s) dropped`;
+      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${dropped} write(s) dropped`;
       return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
     }
     return { ok: true, damaged: false };
