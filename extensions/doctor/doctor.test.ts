@@ -65,14 +65,20 @@ describe("oceancode doctor", () => {
     expect(r.stdout).toContain(`FAIL data dir ${path.join(notADir, "oceancode")}: cannot be created: ${notADir} is a file`);
   });
 
-  it("--storage reports the database file without opening it", () => {
+  it("--storage checks the database file (quick_check) without the storage extension; a damaged one is a problem naming the fix", () => {
     const db = path.join(sb.home, "my.db");
     let r = runCli(["--dir", sb.project, "--db", db, "doctor", "--storage"], { env: sb.env, cwd: sb.project });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`info storage ${db}: absent`);
+    expect(runCli(["--dir", sb.project, "--db", db, "run", "--model", "scripted/echo", "hi"], { env: sb.env, cwd: sb.project }).code).toBe(0);
+    r = runCli(["--dir", sb.project, "--db", db, "doctor", "--storage"], { env: sb.env, cwd: sb.project });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^ok {3}storage ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+ bytes \\(wal \\d+ bytes\\), quick_check ok, schema v2, 1 session\\(s\\)$`, "m"));
     fs.writeFileSync(db, Buffer.alloc(8192));
     r = runCli(["--dir", sb.project, "--db", db, "doctor", "--storage"], { env: sb.env, cwd: sb.project });
-    expect(r.stdout).toContain(`ok   storage ${db}: 8192 bytes (wal 0 bytes)`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`FAIL storage ${db}: 8192 bytes (wal 0 bytes), damaged (quick_check failed: file is not a database); rebuild it from the session ledger with \`oceancode --db ${db} storage repair\` (the damaged file is kept)`);
+    expect(r.stdout.trim().split("\n").at(-1)).toBe("DOCTOR_FAIL problems=1");
   });
 
   it("bad usage: usage line, exit 2", () => {

@@ -1,28 +1,32 @@
 /** `oceancode doctor [--storage]`: one line per health check, then DOCTOR_OK or DOCTOR_FAIL problems=<n>. */
-import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
+import { checkDatabase } from "../storage/api.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
 
-function size(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
 /**
- * --storage: sizes of the database files, read from disk without opening the database (opening it
- * would activate the storage extension and, through its optional services, the engine).
+ * --storage: the database file's size and SQLite's quick_check, on a read-only connection made here
+ * (the storage extension is not activated: through its optional services it would bring up the engine).
  */
-function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): CheckLine[] {
+async function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   const db = env.OC_DB ? path.resolve(env.OC_DB) : path.join(ctx.paths.dataDir, "oceancode.db");
-  if (!fs.existsSync(db)) return [{ status: "info", check: `storage ${db}`, detail: "absent (created by the first session)" }];
-  return [{ status: "ok", check: `storage ${db}`, detail: `${size(db)} bytes (wal ${size(`${db}-wal`)} bytes)` }];
+  const c = await checkDatabase(db);
+  const sizes = `${c.bytes} bytes (wal ${c.walBytes} bytes)`;
+  switch (c.status) {
+    case "absent":
+      return [{ status: "info", check: `storage ${db}`, detail: c.detail }];
+    case "ok":
+      return [{ status: "ok", check: `storage ${db}`, detail: `${sizes}, quick_check ok, schema v${c.schema ?? 0}, ${c.sessions ?? 0} session(s)` }];
+    case "unreadable":
+      return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, cannot be checked: ${c.detail}; fix its permissions` }];
+    case "damaged": {
+      const fix = env.OC_DB ? `oceancode --db ${db} storage repair` : "oceancode storage repair";
+      return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, damaged (${c.detail}); rebuild it from the session ledger with \`${fix}\` (the damaged file is kept)` }];
+    }
+  }
 }
 
 export default {
@@ -48,7 +52,7 @@ export default {
         dataDirCheck(ctx.paths.dataDir),
       ];
       if (storage) {
-        lines.push(...storageChecks(ctx, io.env));
+        lines.push(...(await storageChecks(ctx, io.env)));
       }
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;

@@ -11,6 +11,7 @@ import { globalSetting, type StorageService } from "../storage/api.js";
 import { Ledger } from "./ledger.js";
 import { DEFAULT_RETENTION_DAYS, ledgerParticipant } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
+import { LedgerRecovery } from "./recover.js";
 
 export function ledgerRoot(dir: unknown, paths: { home: string; project: string; dataDir: string }): string {
   if (typeof dir !== "string" || dir === "") return path.join(paths.dataDir, "session-ledger");
@@ -36,16 +37,16 @@ export default {
     const days = typeof retention.value === "number" && retention.value >= 0 ? retention.value : DEFAULT_RETENTION_DAYS;
     // the storage extension runs the sweep; ledgers written while ledger.enabled was on still age out when it is off
     storage()?.addRetentionParticipant?.(ledgerParticipant(ledger, days));
+    // `oceancode storage repair` rebuilds the database from what the ledger holds
+    storage()?.registerRecoverySource?.(new LedgerRecovery(ledger.root, () => ledger.settle()));
     if (!enabled) return;
 
     // before the tideline's tap (stage 0), so a resumed session's first cut is recorded in its index
     engine.hooks.sessionStart.tap({ name: ctx.id, stage: -50 }, async ({ session, source }) => {
-      const last = session.rows[session.rows.length - 1];
-      ledger.open(session.info.id, session.info.cwd, session.info.model, source === "resume" ? (last?.seq ?? 0) : undefined);
       if (source === "resume") {
-        ledger.collect(session); // rows the database holds but the transcript missed
+        ledger.resume(session); // open, rows.jsonl, rows the transcript missed, damaged transcripts rewritten
         ledger.closeCrashed(session); // a last turn that never ended: the process died mid-turn
-      }
+      } else ledger.noteInfo(session);
     });
     engine.hooks.afterStep.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
       ledger.collect(rec.ctx.session);
@@ -55,6 +56,7 @@ export default {
     });
     engine.hooks.sessionEnd.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async ({ session }) => {
       ledger.collect(session);
+      ledger.noteInfo(session, true);
       await ledger.settle();
       ledger.close(session.info.id);
       ctx.log.debug(`ledger: ${(ledger.writer.bytesWritten / 1_048_576).toFixed(1)} MB written so far (each transcript write replaces its turn file)`);

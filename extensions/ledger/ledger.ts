@@ -14,6 +14,10 @@ import { SessionPage, type PageData } from "./page.js";
 import { applyTurnFacts, type FactContext } from "./facts.js";
 import { Journal } from "./journal.js";
 import { crashMarker, hasCrashMarker } from "./turn-status.js";
+import { infoRecord, resumeRecord, rowRecords, SIDECAR_FILE } from "./sidecar.js";
+import { checkTranscript } from "./verify.js";
+import { restoreOlderTurns, seqBefore, turnTail } from "./resume.js";
+import { readFullOutputs } from "./outputs.js";
 
 export const turnFileName = (turn: number): string => `turn-${String(turn).padStart(4, "0")}.md`;
 
@@ -36,6 +40,10 @@ export interface SessionLedger {
   page: SessionPage;
   facts: FactContext;
   cutSeq: number;
+  /** transcript files found damaged when the session was reopened (rewritten from the database) */
+  damaged: Array<{ file: string; why: string }>;
+  /** the info and totals last appended to rows.jsonl (an unchanged record is not appended again) */
+  lastInfo?: string;
 }
 
 function readJson<T>(file: string): T | undefined {
@@ -67,12 +75,19 @@ export class Ledger implements LedgerService {
     return path.join(this.root, sessionId);
   }
 
-  settle(): Promise<void> {
+  /** transcript checks of reopened sessions still running (they run beside the writer) */
+  private readonly checks = new Set<Promise<void>>();
+
+  async settle(): Promise<void> {
+    while (this.checks.size) await Promise.all([...this.checks]);
     return this.writer.settle();
   }
 
-  /** Open (or load from disk) a session's ledger. `lastRowSeq` is what the database holds, for crash recovery. */
-  open(id: string, cwd: string, model: string, lastRowSeq?: number): SessionLedger {
+  /**
+   * Open (or load from disk) a session's ledger. `lastRowSeq` is what the database holds, for crash
+   * recovery; with `dbRows` (the session's rows from the database) the newest transcript is also checked.
+   */
+  open(id: string, cwd: string, model: string, lastRowSeq?: number, dbRows?: readonly Row[]): SessionLedger {
     const hit = this.sessions.get(id);
     if (hit) {
       // opened earlier only to read its journal: now we know where it runs
@@ -96,18 +111,54 @@ export class Ledger implements LedgerService {
       page: pageData ? new SessionPage(pageData) : SessionPage.empty(id),
       facts: { cwd, model, files: new Map() },
       cutSeq: index?.cutSeq ?? 0,
+      damaged: [],
     };
     for (const l of st.page.data.sections["Files touched"] ?? []) {
       const m = /^`(.+)` — ([a-z, ]+) \(t\d+\)$/.exec(l.text);
       if (m) st.facts.files.set(m[1]!, new Set(m[2]!.split(", ")));
     }
-    this.recoverTranscript(st, lastRowSeq);
+    this.recoverTranscript(st, lastRowSeq, dbRows);
     this.sessions.set(id, st);
     return st;
   }
 
+  /**
+   * A session reopened from the database: pick up the transcripts where they stopped, mark rows the
+   * database never committed as dropped in rows.jsonl, write what the transcripts missed, and (behind the
+   * step) check the older transcript files, rewriting damaged or missing ones from the database.
+   */
+  resume(session: Session): SessionLedger {
+    const rows = session.rows;
+    const last = rows[rows.length - 1]?.seq ?? 0;
+    const st = this.open(session.info.id, session.info.cwd, session.info.model, last, rows);
+    const sidecar = path.join(st.dir, SIDECAR_FILE);
+    // a session from before rows.jsonl existed gets every row once, so a later repair is exact
+    const backfill = rows.length > 0 && !fs.existsSync(sidecar);
+    this.writer.append(sidecar, resumeRecord(last));
+    this.noteInfo(session);
+    if (backfill) this.writer.append(sidecar, rowRecords(rows, session.totals));
+    // the turns collect() will not write again: all their rows are queued already, and not the open turn
+    const settled = { upto: st.lastQueuedSeq, openTurn: st.cur?.turn };
+    this.collect(session); // rows the database holds but the transcript missed
+    const check = restoreOlderTurns(this, st, rows, settled, this.log).finally(() => this.checks.delete(check));
+    this.checks.add(check);
+    return st;
+  }
+
+  /**
+   * Append the session's info and totals to rows.jsonl (opened, turn ended, closed). An unchanged record is
+   * skipped unless `always` (at close: its time is the session's last update, as the database records it).
+   */
+  noteInfo(session: Session, always = false): void {
+    const st = this.open(session.info.id, session.info.cwd, session.info.model);
+    const key = JSON.stringify([session.info, session.totals]);
+    if (st.lastInfo === key && !always) return;
+    st.lastInfo = key;
+    this.writer.append(path.join(st.dir, SIDECAR_FILE), infoRecord(session));
+  }
+
   /** Pick up the newest transcript file so a reopened session keeps appending to it. */
-  private recoverTranscript(st: SessionLedger, lastRowSeq: number | undefined): void {
+  private recoverTranscript(st: SessionLedger, lastRowSeq: number | undefined, dbRows: readonly Row[] | undefined): void {
     let files: string[] = [];
     try {
       files = fs.readdirSync(path.join(st.dir, "transcript")).filter((f) => /^turn-\d{4,}\.md$/.test(f)).sort();
@@ -118,14 +169,25 @@ export class Ledger implements LedgerService {
     if (!last) return;
     const file = path.join(st.dir, "transcript", last);
     let text = fs.readFileSync(file, "utf8");
+    const turn = Number(/turn-(\d+)\.md/.exec(last)![1]);
     let seq = lastSeqIn(text);
-    if (lastRowSeq !== undefined && seq > lastRowSeq) {
+    if (dbRows && lastRowSeq !== undefined) {
+      const turnRows = turnTail(dbRows, turn);
+      const v = checkTranscript(text, turn, turnRows, lastRowSeq, true);
+      if (!v.sound) {
+        // rewritten from the database: collect() queues this turn's rows again into a fresh file
+        if (turnRows.length) st.damaged.push({ file, why: v.why });
+        st.lastQueuedSeq = seqBefore(turnRows, lastRowSeq);
+        return;
+      }
+      text = text.slice(0, v.keep);
+      seq = v.lastSeq || seqBefore(turnRows, lastRowSeq);
+    } else if (lastRowSeq !== undefined && seq > lastRowSeq) {
       // the transcript got ahead of the database before a crash: drop rows the database never saw
       const ahead = rowHeadings(text).find((h) => h.seq > lastRowSeq);
       if (ahead) text = text.slice(0, ahead.index);
       seq = lastSeqIn(text);
     }
-    const turn = Number(/turn-(\d+)\.md/.exec(last)![1]);
     st.cur = { turn, file, parts: [text] };
     st.lastQueuedSeq = Math.max(seq, 0);
     if (!st.turnByNum.has(turn)) {
@@ -150,6 +212,7 @@ export class Ledger implements LedgerService {
     let jtext = "";
     for (const r of fresh) jtext += st.journal.add(r);
     if (jtext) this.writer.append(jfile, jtext);
+    this.writer.append(path.join(st.dir, SIDECAR_FILE), rowRecords(fresh, session.totals));
     this.writer.job(async () => {
       const full = await readFullOutputs(fresh);
       for (const r of fresh) this.appendRow(st, r, full);
@@ -197,6 +260,7 @@ export class Ledger implements LedgerService {
     }
     st.model = session.info.model;
     st.facts.model = session.info.model;
+    this.noteInfo(session);
     this.writer.job(() => {
       const e = st.turnByNum.get(turn);
       if (e) {
@@ -318,11 +382,12 @@ export class Ledger implements LedgerService {
     await this.settle();
     this.sessions.delete(id);
     const dir = this.dirOf(id);
-    // transcripts, index and page are derived files: start them over; the journal (history) is kept
-    for (const f of ["index.json", "index.md", "page.json", "SESSION.md"]) fs.rmSync(path.join(dir, f), { force: true });
+    // transcripts, index, page and rows.jsonl are derived from the database: start them over; the journal (history) is kept
+    for (const f of ["index.json", "index.md", "page.json", "SESSION.md", SIDECAR_FILE]) fs.rmSync(path.join(dir, f), { force: true });
     fs.rmSync(path.join(dir, "transcript"), { recursive: true, force: true });
     const st = this.open(id, stored.info.cwd, stored.info.model);
     const session: Session = { info: stored.info, rows: stored.rows, totals: stored.totals, nextSeq: (stored.rows.at(-1)?.seq ?? 0) + 1, lastActive: Date.now(), ext: new Map() };
+    this.noteInfo(session);
     this.collect(session);
     const byTurn = new Map<number, Row[]>();
     for (const r of stored.rows) {
@@ -356,23 +421,6 @@ export class Ledger implements LedgerService {
     fs.rmSync(dir, { recursive: true, force: true });
     this.writer.forgetDirs(dir);
   }
-}
-
-async function readFullOutputs(rows: Row[]): Promise<Map<string, string>> {
-  const full = new Map<string, string>();
-  for (const r of rows) {
-    if (r.role !== "tool") continue;
-    for (const res of r.results) {
-      const p = res.truncated?.fullPath;
-      if (!p) continue;
-      try {
-        full.set(res.callId, await fs.promises.readFile(p, "utf8"));
-      } catch {
-        // the full copy is gone: the transcript keeps what the model saw and says so
-      }
-    }
-  }
-  return full;
 }
 
 function renderIndex(st: SessionLedger): string {

@@ -40,7 +40,73 @@ export interface StorageStats {
   batches: number;
   /** writes given up (database unusable, or a write for a session that was never stored) */
   dropped: number;
+  /** of those, writes refused one by one (a row or event for a session that was never stored) */
+  skipped?: number;
   lastError?: string;
+}
+
+/** Whether the store kept everything it was given (the run host exits 1 when not). */
+export interface StorageHealth {
+  /** every queued write is committed and none was given up */
+  ok: boolean;
+  /** SQLite reports the file damaged (or not a database): `oceancode storage repair` rebuilds it */
+  damaged: boolean;
+  /** why not, naming the database file and the fix */
+  message?: string;
+}
+
+/** One session as a recovery source gives it back, for `oceancode storage repair`. */
+export interface RecoveredSession {
+  info: SessionInfo;
+  totals: SessionTotals;
+  /** in seq order, no duplicates */
+  rows: Row[];
+  /** the last time the source saw the session change (ms) */
+  updatedAt: number;
+  /** what could not be given back exactly, one line each (shown in the repair report) */
+  gaps: string[];
+}
+
+/** What a recovery source yields per session: the session, or why it could not give it back. */
+export type RecoveryItem = { ok: true; session: RecoveredSession } | { ok: false; id: string; why: string };
+
+/**
+ * Where sessions can be rebuilt from when oceancode.db is damaged. The ledger registers one (its
+ * transcripts, rows.jsonl and journal). `storage repair` fires the activation event
+ * RECOVERY_EVENT so every extension that can give sessions back activates and registers.
+ */
+export interface RecoverySource {
+  /** e.g. "ledger" */
+  readonly name: string;
+  /** what it reads (shown in the report), e.g. the ledger root */
+  readonly location: string;
+  /** Every session it holds, one at a time (a source never holds all of them in memory). */
+  sessions(): AsyncIterable<RecoveryItem>;
+}
+
+export const RECOVERY_EVENT = "onEvent:storage:recover";
+
+/** The result of checking a database file (doctor --storage, storage repair). */
+export interface DatabaseCheck {
+  file: string;
+  /** unreadable: it could not be checked (permissions, locked), which says nothing about damage */
+  status: "absent" | "ok" | "damaged" | "unreadable";
+  /** quick_check's first findings, or why the file cannot be read */
+  detail: string;
+  bytes: number;
+  walBytes: number;
+  /** schema version and session count, when the file could be read */
+  schema?: number;
+  sessions?: number;
+}
+
+/**
+ * Check a database file without the storage extension (no activation): PRAGMA quick_check on a
+ * read-only connection. Loaded on demand so importing this contract stays cheap.
+ */
+export async function checkDatabase(file: string): Promise<DatabaseCheck> {
+  const { checkDatabaseFile } = await import("./health.js");
+  return checkDatabaseFile(file);
 }
 
 export interface StorageService {
@@ -62,6 +128,10 @@ export interface StorageService {
   addRetentionParticipant?(p: RetentionParticipant): void;
   /** Writer health; optional so a replacement store need not offer it. */
   stats?(): StorageStats;
+  /** Whether everything given so far is stored (after settle); optional. */
+  health?(): StorageHealth;
+  /** Offer sessions for `storage repair` (the ledger does); optional. */
+  registerRecoverySource?(source: RecoverySource): void;
 }
 
 /**

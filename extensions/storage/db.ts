@@ -18,13 +18,47 @@ export class StorageOpenError extends Error {
   }
 }
 
+/** The code a damaged database is recognised by (errors are matched by code, never by class identity). */
+export const STORAGE_DAMAGED = "OC_ERR_STORAGE_DAMAGED";
+
+/** SQLite's own verdict that the file is damaged or not a database (not transient: a retry cannot help). */
+export function isDamage(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) return true;
+  return /database disk image is malformed|file is not a database/i.test(e instanceof Error ? e.message : String(e));
+}
+
+/** The command that rebuilds `file` from the session ledger (the --db form unless it is the default file). */
+export function repairCommandFor(file: string, isDefault: boolean): string {
+  return isDefault ? "oceancode storage repair" : `oceancode --db ${file} storage repair`;
+}
+
+/** A database SQLite reports as damaged (or not a database): the message names the file and the fix. */
+export class StorageDamagedError extends StorageOpenError {
+  readonly code = STORAGE_DAMAGED;
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+    repair: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `${file}: cannot use the database (${detail}): the file is damaged or not an oceancode database; ` +
+        `rebuild it from the session ledger with \`${repair}\` (the damaged file is kept beside it), or pass --db <path> to use another file`,
+      options,
+    );
+    this.name = "StorageDamagedError";
+  }
+}
+
 export interface OpenedDb {
   db: Database.Database;
   file: string;
   migration: MigrationReport;
 }
 
-export function openDb(file: string): OpenedDb {
+/** `repair` is the command named when the file turns out damaged (default: the --db form). */
+export function openDb(file: string, repair = repairCommandFor(file, false)): OpenedDb {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
   } catch (e) {
@@ -51,7 +85,7 @@ export function openDb(file: string): OpenedDb {
     db.close();
     if (e instanceof SchemaTooNewError) throw new StorageOpenError(e.message, { cause: e });
     const msg = (e as Error).message;
-    const hint = /not a database|malformed/i.test(msg) ? "the file is not an oceancode database; move it aside or pass --db <path>" : "check the file, or pass --db <path>";
-    throw new StorageOpenError(`${file}: cannot use the database (${msg}); ${hint}`, { cause: e });
+    if (isDamage(e)) throw new StorageDamagedError(file, msg, repair, { cause: e });
+    throw new StorageOpenError(`${file}: cannot use the database (${msg}); check the file, or pass --db <path>`, { cause: e });
   }
 }

@@ -6,14 +6,19 @@
  */
 import type Database from "better-sqlite3";
 import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import type { RetentionParticipant, SessionEventRecord, SessionSummary, StorageService, StorageStats } from "./api.js";
-import { openDb, StorageOpenError, type OpenedDb } from "./db.js";
+import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "./api.js";
+import { isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
+import { eventRows, list, load, titleFrom } from "./reads.js";
+
+export { emptyTotals, titleFrom } from "./reads.js";
 
 export interface StoreOptions {
   file: string;
   onError(message: string): void;
   onInfo?(message: string): void;
+  /** the command named when the file is damaged (default: `oceancode --db <file> storage repair`) */
+  repair?: string;
   maxBatch?: number;
   retryMs?: readonly number[];
 }
@@ -31,44 +36,6 @@ interface Tracked {
   unwritten?: { events: WriteOp[] };
 }
 
-interface SessionDbRow {
-  id: string;
-  parent_id: string | null;
-  cwd: string;
-  model: string;
-  title: string | null;
-  created_at: number;
-  updated_at: number;
-  overrides: string;
-  totals: string;
-  pinned_at?: number | null;
-}
-
-export function emptyTotals(): SessionTotals {
-  return { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, turns: 0, steps: 0 };
-}
-
-function parseObject(text: string | null | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function parseTotals(text: string): SessionTotals {
-  const o = parseObject(text) as Partial<SessionTotals>;
-  const base = emptyTotals();
-  return { ...base, ...o, usage: { ...base.usage, ...(o.usage ?? {}) } };
-}
-
-function titleFrom(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
-
 const isConstraint = (e: unknown): boolean => typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code.startsWith("SQLITE_CONSTRAINT");
 
 export class SqliteStore implements StorageService, WriteTarget {
@@ -80,6 +47,7 @@ export class SqliteStore implements StorageService, WriteTarget {
   private readonly tracked = new Map<string, Tracked>();
   private closed = false;
   private readonly participants: RetentionParticipant[] = [];
+  private readonly sources: RecoverySource[] = [];
   private readonly onExit = () => this.flushNow();
 
   constructor(private readonly opts: StoreOptions) {
@@ -92,11 +60,11 @@ export class SqliteStore implements StorageService, WriteTarget {
 
   /** Open (and migrate) on first use. A permanent failure is remembered and rethrown. */
   db(): Database.Database {
+    if (this.openError) throw this.openError; // also once a query found the open file damaged
     if (this.opened) return this.opened.db;
-    if (this.openError) throw this.openError;
     if (this.closed) throw new StorageOpenError(`${this.dbPath}: the store is closed`);
     try {
-      this.opened = openDb(this.dbPath);
+      this.opened = openDb(this.dbPath, this.repair);
     } catch (e) {
       if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked/i.test(e.message)) this.openError = e;
       throw e;
@@ -105,6 +73,32 @@ export class SqliteStore implements StorageService, WriteTarget {
     if (m.applied.length && m.from > 0) this.opts.onInfo?.(`${this.dbPath}: migrated schema v${m.from} -> v${m.to}`);
     this.stmts = this.prepare(this.opened.db);
     return this.opened.db;
+  }
+
+  private get repair(): string {
+    return this.opts.repair ?? repairCommandFor(this.dbPath, false);
+  }
+
+  /**
+   * SQLite reported damage (a page, not the header, may be hit only by some queries): from now on the
+   * store refuses like a file that does not open, so writes stop and every reader names the file and the fix.
+   */
+  private damaged(e: unknown): StorageDamagedError {
+    if (this.openError instanceof StorageDamagedError) return this.openError;
+    const err = new StorageDamagedError(this.dbPath, e instanceof Error ? e.message : String(e), this.repair, { cause: e });
+    this.openError = err;
+    return err;
+  }
+
+  /** Run a read; a damage error becomes the store's remembered StorageDamagedError. */
+  private read<T>(fn: (db: Database.Database) => T): Promise<T> {
+    return this.settled().then((db) => {
+      try {
+        return fn(db);
+      } catch (e) {
+        throw isDamage(e) ? this.damaged(e) : e;
+      }
+    });
   }
 
   private prepare(db: Database.Database) {
@@ -128,6 +122,14 @@ export class SqliteStore implements StorageService, WriteTarget {
   // ------------------------------------------------------------ WriteTarget (called by the writer only)
 
   runBatch(ops: readonly WriteOp[], onSkip: (op: WriteOp, error: unknown) => void): void {
+    try {
+      this.commit(ops, onSkip);
+    } catch (e) {
+      throw isDamage(e) ? this.damaged(e) : e;
+    }
+  }
+
+  private commit(ops: readonly WriteOp[], onSkip: (op: WriteOp, error: unknown) => void): void {
     const db = this.db();
     const s = this.stmts!;
     db.transaction(() => {
@@ -249,6 +251,29 @@ export class SqliteStore implements StorageService, WriteTarget {
     return { dbPath: this.dbPath, ...this.writer.stats() };
   }
 
+  registerRecoverySource(source: RecoverySource): void {
+    if (!this.sources.some((s) => s.name === source.name)) this.sources.push(source);
+  }
+
+  recoverySources(): readonly RecoverySource[] {
+    return this.sources;
+  }
+
+  health(): StorageHealth {
+    const w = this.writer.stats();
+    const damaged = this.openError instanceof StorageDamagedError;
+    if (this.openError) return { ok: false, damaged, message: this.openError.message };
+    // a write refused on its own (an event for a session never stored) is reported where it happens;
+    // the session itself is stored
+    const dropped = w.dropped - (w.skipped ?? 0);
+    if (w.queued > 0 || dropped > 0) {
+      const why = w.lastError ?? "writes were given up";
+      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${dropped} write(s) dropped`;
+      return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
+    }
+    return { ok: true, damaged: false };
+  }
+
   recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {
     let t = this.tracked.get(sessionId);
     if (!t) {
@@ -288,61 +313,19 @@ export class SqliteStore implements StorageService, WriteTarget {
   }
 
   async listSessions(opts: { cwd?: string; limit?: number } = {}): Promise<SessionSummary[]> {
-    const db = await this.settled();
-    const limit = Math.max(1, Math.min(opts.limit ?? 1000, 100000));
-    const rows = (
-      opts.cwd !== undefined
-        ? db.prepare(`SELECT s.*, p.pinned_at FROM sessions s LEFT JOIN pins p ON p.session_id = s.id WHERE s.cwd = ? ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?`).all(opts.cwd, limit)
-        : db.prepare(`SELECT s.*, p.pinned_at FROM sessions s LEFT JOIN pins p ON p.session_id = s.id ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?`).all(limit)
-    ) as SessionDbRow[];
-    return rows.map((r) => {
-      const totals = parseTotals(r.totals);
-      return {
-        id: r.id,
-        ...(r.parent_id ? { parentId: r.parent_id } : {}),
-        cwd: r.cwd,
-        model: r.model,
-        ...(r.title ? { title: r.title } : {}),
-        createdAt: r.created_at,
-        updatedAt: r.updated_at,
-        turns: totals.turns,
-        steps: totals.steps,
-        ...(r.pinned_at != null ? { pinned: true } : {}),
-      };
-    });
+    return this.read((db) => list(db, opts));
   }
 
   async loadSession(id: string): Promise<StoredSession | undefined> {
-    const db = await this.settled();
-    const s = db.prepare(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionDbRow | undefined;
-    if (!s) return undefined;
-    const rows = (db.prepare(`SELECT json FROM rows WHERE session_id = ? ORDER BY seq`).all(id) as Array<{ json: string }>).map((r) => JSON.parse(r.json) as Row);
-    const info: SessionInfo = {
-      id: s.id,
-      ...(s.parent_id ? { parentId: s.parent_id } : {}),
-      cwd: s.cwd,
-      model: s.model,
-      createdAt: s.created_at,
-      ...(s.title ? { title: s.title } : {}),
-      overrides: parseObject(s.overrides),
-    };
-    return { info, rows, totals: parseTotals(s.totals) };
+    return this.read((db) => load(db, id));
   }
 
   async latestSessionId(cwd: string): Promise<string | undefined> {
-    const db = await this.settled();
-    const r = db.prepare(`SELECT id FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as { id: string } | undefined;
-    return r?.id;
+    return this.read((db) => (db.prepare(`SELECT id FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as { id: string } | undefined)?.id);
   }
 
   async events(sessionId: string, kind?: string): Promise<SessionEventRecord[]> {
-    const db = await this.settled();
-    const rows = (
-      kind === undefined
-        ? db.prepare(`SELECT * FROM events WHERE session_id = ? ORDER BY seq`).all(sessionId)
-        : db.prepare(`SELECT * FROM events WHERE session_id = ? AND kind = ? ORDER BY seq`).all(sessionId, kind)
-    ) as Array<{ session_id: string; seq: number; at: number; kind: string; json: string }>;
-    return rows.map((r) => ({ sessionId: r.session_id, seq: r.seq, at: r.at, kind: r.kind, data: parseObject(r.json) }));
+    return this.read((db) => eventRows(db, sessionId, kind));
   }
 
   async deleteSession(id: string): Promise<void> {
@@ -352,11 +335,10 @@ export class SqliteStore implements StorageService, WriteTarget {
   }
 
   async staleSessions(days: number): Promise<string[]> {
-    const db = await this.settled();
     const cutoff = Date.now() - days * 86_400_000;
-    return (
-      db.prepare(`SELECT id FROM sessions WHERE updated_at < ? AND id NOT IN (SELECT session_id FROM pins) ORDER BY updated_at`).all(cutoff) as Array<{ id: string }>
-    ).map((r) => r.id);
+    return this.read((db) =>
+      (db.prepare(`SELECT id FROM sessions WHERE updated_at < ? AND id NOT IN (SELECT session_id FROM pins) ORDER BY updated_at`).all(cutoff) as Array<{ id: string }>).map((r) => r.id),
+    );
   }
 
   addRetentionParticipant(p: RetentionParticipant): void {

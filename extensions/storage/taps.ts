@@ -6,9 +6,14 @@ import type { EngineService } from "../engine/api.js";
 import type { SqliteStore } from "./store.js";
 import { acquireSessionLock, SessionBusyError } from "./lock.js";
 
+/** Before every named stage (STAGE_FLOOR is -300). */
+const SESSION_FIRST = -1000;
+
 export function tapEngine(engine: EngineService, store: SqliteStore, name: string): void {
   const h = engine.hooks;
-  h.sessionStart.tap({ name, stage: "STAGE_AUDIT" }, ({ session, source }) => store.sessionStarted(session, source));
+  // first of all: the session's row is queued before any other tap records against it (a hook's
+  // SessionStart outcome is an event of this session, refused by the database ahead of its session)
+  h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => store.sessionStarted(session, source));
   h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.ctx.session));
   h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session, true));
   h.sessionEnd.tap({ name, stage: "STAGE_AUDIT" }, async ({ session }) => {

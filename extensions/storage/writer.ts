@@ -63,6 +63,7 @@ export class Writer {
   private committedOps = 0;
   private batches = 0;
   private dropped = 0;
+  private skipped = 0;
   private lastError: string | undefined;
   private readonly maxBatch: number;
   private readonly retryMs: readonly number[];
@@ -100,6 +101,7 @@ export class Writer {
       committedOps: this.committedOps,
       batches: this.batches,
       dropped: this.dropped,
+      skipped: this.skipped,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
     };
   }
@@ -162,6 +164,7 @@ export class Writer {
     try {
       this.opts.target.runBatch(batch, (op, e) => {
         this.dropped++;
+        this.skipped++;
         this.opts.onError(`skipped an unstorable ${op.t} write for session ${"sessionId" in op ? op.sessionId : op.id}: ${(e as Error).message}`);
       });
     } catch (e) {

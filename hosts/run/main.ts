@@ -30,6 +30,20 @@ function questionOutcome(q: Question, auto: boolean): string {
 interface TidelineLike {
   parseSpec?(text: string): unknown;
 }
+interface StorageLike {
+  health?(): { ok: boolean; message?: string };
+}
+interface LedgerLike {
+  enabled: boolean;
+  dirOf(sessionId: string): string;
+}
+
+/** Why the session store is not keeping sessions (a damaged or unwritable database), if it says. */
+async function storageTrouble(kernel: Kernel): Promise<string | undefined> {
+  if (!kernel.hasService("storage")) return undefined;
+  const h = (await kernel.service<StorageLike>("storage")).health?.();
+  return h && !h.ok ? (h.message ?? "the session database did not take every write") : undefined;
+}
 
 /** A new session's model when --model names none: the `model` config key, else $OC_MODEL, else the default. */
 function newSessionModel(kernel: Kernel, io: CommandIO): string {
@@ -116,7 +130,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     else if (args.continue) {
       const id = await engine.latestSessionId(kernel.paths.project);
       if (!id) {
-        io.stderr.write(`oceancode run: --continue: no earlier session in ${kernel.paths.project}\n`);
+        const trouble = await storageTrouble(kernel);
+        io.stderr.write(`oceancode run: --continue: ${trouble ?? `no earlier session in ${kernel.paths.project}`}\n`);
         return 1;
       }
       session = await engine.openSession(id, { wait: args.wait });
@@ -124,7 +139,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       session = await engine.createSession({ cwd: kernel.paths.project, model: args.model ?? newSessionModel(kernel, io), overrides });
     }
   } catch (e) {
-    io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
+    io.stderr.write(`oceancode run: ${(await storageTrouble(kernel)) ?? visible((e as Error).message)}\n`);
     // another process holds the session: a usage-level refusal the caller can retry (or pass --wait)
     return isSessionBusy(e) ? 2 : 1;
   }
@@ -210,6 +225,14 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (!json && lastWasText) io.stdout.write("\n");
   await engine.closeSession(session, "exit");
   io.stderr.write(`session: ${session.info.id}\n`);
+  const trouble = await storageTrouble(kernel);
+  if (trouble) {
+    // never exit 0 for a session that is not stored: say where its transcript is
+    const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
+    const where = ledger?.enabled ? `its transcript is in ${ledger.dirOf(session.info.id)}/transcript/` : "the ledger is off, so nothing of it is on disk";
+    io.stderr.write(`oceancode run: session ${session.info.id} was not stored: ${trouble}; ${where}\n`);
+    return 1;
+  }
   if (result.reason === "error" || result.reason === "blocked") return 1;
   // interrupted (SIGINT): told apart from a failure, as a shell tells a ctrl+c'd process
   if (result.reason === "aborted") return EXIT_INTERRUPTED;

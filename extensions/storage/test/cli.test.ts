@@ -1,6 +1,7 @@
 /** `oceancode sessions` through the real CLI, on sessions written by real `oceancode run` processes. */
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSandbox, runCli } from "../../../test/helpers/cli.js";
 
@@ -57,5 +58,23 @@ describe("oceancode sessions", () => {
     expect(r.stdout).toBe("ok: again\n");
     const j = JSON.parse(runCli(["sessions", "--json"], { cwd: sb.project, env: sb.env }).stdout) as Array<{ id: string; turns: number }>;
     expect(j[0]).toMatchObject({ id: ids[0], turns: 2 });
+  });
+});
+
+describe("a session's first events", () => {
+  it("a SessionStart hook's outcome is stored with the session (the session's row is queued before any tap records against it)", () => {
+    const hb = makeSandbox("oc-sessions-hook-");
+    try {
+      hb.write(".oceancode/settings.json", JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "true" }] }] } }), "home");
+      const r = runCli(["run", "--model", "scripted/echo", "hi"], { cwd: hb.project, env: hb.env });
+      expect(r.stderr).not.toContain("skipped an unstorable");
+      expect(r.code).toBe(0);
+      const db = new Database(path.join(hb.home, ".local", "share", "oceancode", "oceancode.db"), { readonly: true });
+      const kinds = (db.prepare("SELECT json FROM events ORDER BY seq").all() as Array<{ json: string }>).map((e) => (JSON.parse(e.json) as { event: string }).event);
+      db.close();
+      expect(kinds[0]).toBe("SessionStart");
+    } finally {
+      hb.cleanup();
+    }
   });
 });

@@ -1,0 +1,74 @@
+/** `oceancode storage repair`: rebuild a damaged oceancode.db from the session ledger and say what came back. */
+import { parseArgs } from "node:util";
+import type { CommandIO } from "../../kernel/api.js";
+import type { DatabaseCheck, RecoverySource } from "./api.js";
+import { repairDatabase, type RepairReport } from "./repair.js";
+
+export const STORAGE_USAGE = "usage: oceancode storage repair [--force] [--db <path>]";
+
+export interface StorageCommandDeps {
+  /** the database file (--db on the command wins) */
+  file(flag: string | undefined): string;
+  /** activate every extension that can give sessions back, then list them */
+  sources(): Promise<readonly RecoverySource[]>;
+}
+
+function describeCheck(c: DatabaseCheck): string {
+  if (c.status === "ok") return `quick_check ok (schema v${c.schema ?? 0}, ${c.sessions ?? 0} session(s))`;
+  if (c.status === "absent") return "no database file: building one";
+  return `${c.status}: ${c.detail}`;
+}
+
+function print(io: CommandIO, r: RepairReport): void {
+  const out: string[] = [`${r.file}: ${describeCheck(r.before)}`];
+  out.push(r.sources.length ? `rebuilt from: ${r.sources.map((s) => `${s.name} (${s.location})`).join(", ")}` : "rebuilt from: no recovery source is enabled (is the ledger extension off?); only what the damaged file still reads");
+  for (const s of r.sessions) {
+    out.push(`  ${s.id}  from ${s.from}: ${s.turns} turn(s), ${s.rows} row(s), ${s.events} event(s)`);
+    for (const g of s.gaps) out.push(`    - ${g}`);
+  }
+  for (const m of r.movedAside) out.push(`moved aside: ${m}`);
+  if (r.lost.length) {
+    out.push("not recovered:");
+    for (const l of r.lost) out.push(`  - ${l}`);
+  }
+  const sum = (k: "turns" | "rows" | "events") => r.sessions.reduce((n, s) => n + s[k], 0);
+  out.push(`STORAGE_REPAIRED sessions=${r.sessions.length} turns=${sum("turns")} rows=${sum("rows")} events=${sum("events")} not_recovered=${r.lost.length} ms=${Math.round(r.ms)}`);
+  io.stdout.write(`${out.join("\n")}\n`);
+}
+
+export async function storageCommand(argv: string[], io: CommandIO, deps: StorageCommandDeps): Promise<number> {
+  const bad = (m: string) => {
+    io.stderr.write(`oceancode storage: ${m}\n${STORAGE_USAGE}\n`);
+    return 2;
+  };
+  const [sub, ...rest] = argv;
+  if (sub === "--help" || sub === "-h") {
+    io.stdout.write(`${STORAGE_USAGE}\nCheck oceancode.db and, when SQLite reports it damaged, rebuild it from the session ledger; the damaged file is kept beside it.\n`);
+    return 0;
+  }
+  if (sub !== "repair") return bad(sub === undefined ? "a subcommand is required (repair)" : `unknown subcommand '${sub}'`);
+  let values: { force?: boolean; db?: string };
+  try {
+    values = parseArgs({ args: rest, options: { force: { type: "boolean" }, db: { type: "string" } }, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    return bad((e as Error).message);
+  }
+  const file = deps.file(values.db);
+  try {
+    const sources = await deps.sources();
+    const r = await repairDatabase({ file, sources, force: values.force === true });
+    if (!r.repaired && r.before.status === "unreadable") {
+      io.stderr.write(`oceancode storage repair: ${file}: ${r.before.detail}; fix that first, or pass --force to rebuild it from the ledger anyway\n`);
+      return 1;
+    }
+    if (!r.repaired) {
+      io.stdout.write(`${file}: ${describeCheck(r.before)}; nothing to repair (--force rebuilds it from the ledger anyway)\nSTORAGE_OK\n`);
+      return 0;
+    }
+    print(io, r.report);
+    return 0;
+  } catch (e) {
+    io.stderr.write(`oceancode storage repair: ${file}: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
