@@ -73,7 +73,7 @@ describe("oceancode doctor", () => {
     expect(runCli(["--dir", sb.project, "--db", db, "run", "--model", "scripted/echo", "hi"], { env: sb.env, cwd: sb.project }).code).toBe(0);
     r = runCli(["--dir", sb.project, "--db", db, "doctor", "--storage"], { env: sb.env, cwd: sb.project });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^ok {3}storage ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+ bytes \\(wal \\d+ bytes\\), quick_check ok, schema v2, 1 session\\(s\\)$`, "m"));
+    expect(r.stdout).toMatch(new RegExp(`^ok {3}storage ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+ bytes \\(wal \\d+ bytes\\), quick_check ok, schema v\\d+, 1 session\\(s\\)$`, "m"));
     fs.writeFileSync(db, Buffer.alloc(8192));
     r = runCli(["--dir", sb.project, "--db", db, "doctor", "--storage"], { env: sb.env, cwd: sb.project });
     expect(r.code).toBe(1);

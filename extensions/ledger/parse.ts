@@ -4,6 +4,7 @@
  * a ledger written before rows.jsonl existed.
  */
 import type { Row } from "../engine/api.js";
+import { CRASH_HEADING } from "./turn-status.js";
 
 export type Part = { kind: "block"; lang: string; body: string } | { kind: "line"; text: string };
 
@@ -37,6 +38,8 @@ export function parseTranscript(text: string): ParsedTranscript {
   let lang = "";
   let body: string[] = [];
   let cur: Section | undefined;
+  // inside a crash marker (turn-status.ts): its heading and paragraph belong to no row and are not stray
+  let inCrash = false;
   let pos = 0;
   lines.forEach((l, i) => {
     const at = pos;
@@ -57,8 +60,15 @@ export function parseTranscript(text: string): ParsedTranscript {
       return;
     }
     if (l.trim() === "") return;
+    if (l.startsWith(CRASH_HEADING)) {
+      inCrash = true;
+      cur = undefined;
+      return;
+    }
     const h = HEADING.exec(l);
+    if (!h && inCrash) return;
     if (h) {
+      inCrash = false;
       cur = { seq: Number(h[2]), role: h[1] as Row["role"], heading: l, index: at, parts: [] };
       out.sections.push(cur);
     } else if (cur && MARKER.test(l)) cur.parts.push({ kind: "line", text: l });

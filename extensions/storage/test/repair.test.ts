@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli } from "../../../test/helpers/cli.js";
 import { damage, damagePage, pagesOf, type DamageKind } from "./damage.js";
+import { LATEST_VERSION } from "../migrations.js";
 
 const sb = makeSandbox("oc-repair-");
 const other = path.join(sb.home, "other-project");
@@ -113,7 +114,7 @@ describe("storage repair after real damage", () => {
 
     const ok = cli(["doctor", "--storage"]);
     expect(ok.stdout).toContain(`ok   storage ${dbFile}: `);
-    expect(ok.stdout).toContain("quick_check ok, schema v2, 3 session(s)");
+    expect(ok.stdout).toContain(`quick_check ok, schema v${LATEST_VERSION}, 3 session(s)`);
     expect(ok.code).toBe(0);
     expect(snapshot()).toEqual(before);
 
@@ -134,7 +135,7 @@ describe("storage repair after real damage", () => {
   it("a healthy database is left alone unless --force; --force rebuilds it the same", () => {
     const r = cli(["storage", "repair"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${dbFile}: quick_check ok (schema v2, 3 session(s)); nothing to repair (--force rebuilds it from the ledger anyway)\nSTORAGE_OK\n`);
+    expect(r.stdout).toBe(`${dbFile}: quick_check ok (schema v${LATEST_VERSION}, 3 session(s)); nothing to repair (--force rebuilds it from the ledger anyway)\nSTORAGE_OK\n`);
     expect(fs.readdirSync(data).filter((f) => f.includes(".damaged-"))).toEqual([]);
     const f = cli(["storage", "repair", "--force"]);
     expect(f.code).toBe(0);
