@@ -66,7 +66,9 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
     encoding: "utf8",
     timeout: opts.timeoutMs ?? 60_000,
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  // a timeout or spawn failure says so in stderr, so a failing assertion shows why the output is empty
+  const why = r.error ? `\n[runCli: ${r.error.message}; signal ${r.signal ?? "none"}]` : r.signal ? `\n[runCli: killed by ${r.signal}]` : "";
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr + why };
 }
 
 /** Run the CLI asynchronously (for servers started in the same test process). */

@@ -61,10 +61,11 @@ describe("repo-tier .claude settings until the project is trusted", () => {
   it("defaultMode from the checkout: a looser one is held, a stricter one applies; trusted, the checkout's wins", () => {
     v = makeVictim();
     v.sb.write(".claude/settings.json", JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
-    expect(check(v, "bash", "rm x").stdout).toContain("mode: default");
+    const held = check(v, "bash", "rm x");
+    expect(held.stdout, `exit ${held.code}; stderr: ${held.stderr}`).toContain("mode: default");
     v.sb.write(".claude/settings.json", JSON.stringify({ permissions: { defaultMode: "plan" } }));
     const plan = check(v, "bash", "rm x");
-    expect(plan.stdout).toContain("mode: plan");
+    expect(plan.stdout, `exit ${plan.code}; stderr: ${plan.stderr}`).toContain("mode: plan");
     expect(plan.stdout.split("\n")[0]).toBe("DENY");
     expect(plan.stderr).not.toContain("held until you trust this project");
     v.sb.write(".claude/settings.json", JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
