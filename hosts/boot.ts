@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
-import { OcError } from "../kernel/errors.js";
+import { isOcError, errorMessage } from "../kernel/errors.js";
 import { visible } from "./terminal/sanitize.js";
 
 /** The package root: dist/hosts/boot.js -> ../.. */
@@ -32,9 +32,10 @@ export async function bootKernel(flags: HostFlags, env: NodeJS.ProcessEnv = proc
 
 /** Print an error as one line (stack only with -v) and return the exit code. */
 export function reportError(e: unknown, verbose: boolean): number {
-  if (e instanceof OcError) {
-    process.stderr.write(`oceancode: ${visible(e.toLine())}\n`);
-    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+  if (isOcError(e)) {
+    process.stderr.write(`oceancode: ${visible(errorMessage(e))}\n`);
+    const stack = (e as { stack?: unknown }).stack;
+    if (verbose && typeof stack === "string") process.stderr.write(`${stack}\n`);
     return e.code === "OC_ERR_USAGE" ? 2 : 1;
   }
   const msg = e instanceof Error ? e.message : String(e);

@@ -13,6 +13,19 @@ import type { Requirements } from "./requirements.js";
 export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements };
 export { Stages } from "./hooks.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks } from "./hooks.js";
+export {
+  OcError,
+  ErrorCodes,
+  ERROR_CODE_PATTERN,
+  registerErrorCodes,
+  errorCodes,
+  isOcError,
+  hasErrorCode,
+  errorMessage,
+  type ErrorCode,
+  type KernelErrorCode,
+  type CodedError,
+} from "./errors.js";
 
 export interface Logger {
   debug(msg: string): void;

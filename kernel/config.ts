@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { OcError, ErrorCodes } from "./errors.js";
+import { OcError, ErrorCodes, isOcError } from "./errors.js";
 import { parseJsonc, lineOfPath, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
 import { compileSchema, validate, formatProblem } from "./schema.js";
 import { tightenLayer } from "./untrusted.js";
@@ -219,8 +219,8 @@ export function readLayers(
     try {
       return readConfigFile(f, name);
     } catch (e) {
-      if (!onError || !(e instanceof OcError)) throw e;
-      onError(e);
+      if (!onError || !isOcError(e)) throw e;
+      onError(e as OcError);
       return undefined;
     }
   };
