@@ -1,6 +1,6 @@
-/** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to ProviderError kinds. */
+/** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
 import Anthropic from "@anthropic-ai/sdk";
-import { ProviderError, retryAfterMs } from "../engine/api.js";
+import { asProviderError, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
 
 export const FIX_KEY = "store one with `oceancode key anthropic <key>`, set ANTHROPIC_API_KEY, or run `oceancode auth`";
 
@@ -14,28 +14,29 @@ interface ErrorBody {
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 /** `baseURL`: the endpoint that was tried, named when it cannot be reached. */
-export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string = DEFAULT_BASE_URL): ProviderError {
-  if (e instanceof ProviderError) return e;
-  if (signal.aborted || e instanceof Anthropic.APIUserAbortError) return new ProviderError("aborted", "the request was cancelled");
-  if (e instanceof Anthropic.APIConnectionError) return new ProviderError("network", `cannot reach the Anthropic API at ${baseURL}: ${e.message}`);
+export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string = DEFAULT_BASE_URL): ProviderErrorLike {
+  const already = asProviderError(e);
+  if (already) return already;
+  if (signal.aborted || e instanceof Anthropic.APIUserAbortError) return providerError("aborted", "the request was cancelled");
+  if (e instanceof Anthropic.APIConnectionError) return providerError("network", `cannot reach the Anthropic API at ${baseURL}: ${e.message}`);
   if (!(e instanceof Anthropic.APIError)) {
     // fetch body errors ("terminated", ECONNRESET) surface raw while the stream is read
-    return new ProviderError("network", `the Anthropic stream broke: ${e instanceof Error ? e.message : String(e)}`);
+    return providerError("network", `the Anthropic stream broke: ${e instanceof Error ? e.message : String(e)}`);
   }
   const body = (e.error ?? {}) as ErrorBody;
   const type = body.error?.type ?? body.type ?? "";
   const message = body.error?.message ?? body.message ?? e.message;
   const status = e.status;
   const where = status ? `Anthropic ${status}` : "Anthropic";
-  if (status === 429 || type === "rate_limit_error") return new ProviderError("rate_limit", `${where}: ${message}`, status, retryAfterMs(e.headers));
-  if (status === 529 || type === "overloaded_error") return new ProviderError("overloaded", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (status === 429 || type === "rate_limit_error") return providerError("rate_limited", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });
+  if (status === 529 || type === "overloaded_error") return providerError("overloaded", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });
   if (/prompt is too long|too many tokens|context (window|length)/i.test(message) || status === 413) {
-    return new ProviderError("prompt_too_long", `${where}: ${message}`, status);
+    return providerError("prompt_too_long", `${where}: ${message}`, { status });
   }
   if (status === 401 || status === 403 || type === "authentication_error" || type === "permission_error") {
-    return new ProviderError("auth", `${where}: ${message} — check the API key: ${FIX_KEY}`, status);
+    return providerError("auth", `${where}: ${message} — check the API key: ${FIX_KEY}`, { status });
   }
-  if ((status !== undefined && status >= 500) || type === "api_error") return new ProviderError("server", `${where}: ${message}`, status, retryAfterMs(e.headers));
-  if (status === 408) return new ProviderError("network", `${where}: ${message}`, status);
-  return new ProviderError("bad_request", `${where}: ${message}`, status);
+  if ((status !== undefined && status >= 500) || type === "api_error") return providerError("server", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });
+  if (status === 408) return providerError("network", `${where}: ${message}`, { status });
+  return providerError("bad_request", `${where}: ${message}`, { status });
 }

@@ -120,19 +120,103 @@ export type ProviderEvent =
   | { type: "usage"; usage: Usage }
   | { type: "done"; stopReason: "end_turn" | "tool_use" | "max_tokens" | "refusal" | "other" };
 
-export type ProviderErrorKind = "rate_limit" | "overloaded" | "server" | "prompt_too_long" | "auth" | "network" | "bad_request" | "aborted";
+/**
+ * Provider errors are recognised BY CODE, never by class (architecture rule 14): a provider error is any
+ * thrown object with a string `code` in PROVIDER_ERROR_CODES, an optional numeric `status` and an optional
+ * `retryAfterMs`. What the engine does with each code:
+ *   rate_limited, overloaded, server, network: retried with backoff (retryAfterMs when given);
+ *   prompt_too_long: the engine.promptTooLong hook runs (the tideline cuts the window), then one retry;
+ *   auth, bad_request: shown to the user, the turn ends with an error;
+ *   aborted: the turn ends as interrupted.
+ */
+export const PROVIDER_ERROR_CODES = ["rate_limited", "overloaded", "server", "network", "prompt_too_long", "auth", "bad_request", "aborted"] as const;
+export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
+/** @deprecated the old name of ProviderErrorCode (with "rate_limit" for "rate_limited"); read `code` instead. */
+export type ProviderErrorKind = ProviderErrorCode | "rate_limit";
 
-/** Providers throw this; the engine retries rate_limit/overloaded/server/network with backoff. */
+/** The codes the engine retries with backoff. */
+export const RETRYABLE_PROVIDER_ERROR_CODES: readonly ProviderErrorCode[] = ["rate_limited", "overloaded", "server", "network"];
+
+export interface ProviderErrorOptions {
+  status?: number;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** What a provider error looks like to the engine, whichever class (or none) made it. */
+export interface ProviderErrorLike {
+  code: ProviderErrorCode;
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+/** First-party convenience for throwing a provider error. Nothing may branch on `instanceof ProviderError`: use providerErrorCode. */
 export class ProviderError extends Error {
-  constructor(
-    readonly kind: ProviderErrorKind,
-    message: string,
-    readonly status?: number,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
+  readonly code: ProviderErrorCode;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  constructor(code: ProviderErrorCode, message: string, opts: ProviderErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "ProviderError";
+    this.code = code;
+    if (opts.status !== undefined) this.status = opts.status;
+    if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs;
   }
+  /** @deprecated read `code` ("rate_limited" was "rate_limit"); kept for one release. */
+  get kind(): ProviderErrorKind {
+    return this.code === "rate_limited" ? "rate_limit" : this.code;
+  }
+}
+
+/** Make a provider error (a ProviderError; any object of the same shape is one too). */
+export function providerError(code: ProviderErrorCode, message: string, opts: ProviderErrorOptions = {}): ProviderError {
+  return new ProviderError(code, message, opts);
+}
+
+const CODE_SET: ReadonlySet<string> = new Set(PROVIDER_ERROR_CODES);
+
+/**
+ * The provider error code of a thrown value, or undefined when it is not a provider error. Duck-typed:
+ * reads `e.code`; for one release also the legacy `kind` field (with "rate_limit" read as "rate_limited").
+ */
+export function providerErrorCode(e: unknown): ProviderErrorCode | undefined {
+  if (typeof e !== "object" || e === null) return undefined;
+  const o = e as { code?: unknown; kind?: unknown };
+  if (typeof o.code === "string" && CODE_SET.has(o.code)) return o.code as ProviderErrorCode;
+  if (typeof o.kind === "string") {
+    const k = o.kind === "rate_limit" ? "rate_limited" : o.kind;
+    if (CODE_SET.has(k)) return k as ProviderErrorCode;
+  }
+  return undefined;
+}
+
+/**
+ * A thrown value as a provider error: itself when it already carries a provider `code`, a ProviderError
+ * wrapping it when only the legacy `kind` says what it is, else undefined.
+ */
+export function asProviderError(e: unknown): ProviderErrorLike | undefined {
+  const code = providerErrorCode(e);
+  if (code === undefined) return undefined;
+  if ((e as { code?: unknown }).code === code) return e as ProviderErrorLike;
+  const d = providerErrorDetails(e);
+  return new ProviderError(code, d.message, { status: d.status, retryAfterMs: d.retryAfterMs, cause: e });
+}
+
+/** rate_limited, overloaded, server and network: the engine retries these with backoff. */
+export function isRetryableProviderError(e: unknown): boolean {
+  const code = providerErrorCode(e);
+  return code !== undefined && RETRYABLE_PROVIDER_ERROR_CODES.includes(code);
+}
+
+/** A provider error's optional fields, read by shape (undefined when absent or not numbers). */
+export function providerErrorDetails(e: unknown): { status?: number; retryAfterMs?: number; message: string } {
+  const o = (typeof e === "object" && e !== null ? e : {}) as { status?: unknown; retryAfterMs?: unknown; message?: unknown };
+  return {
+    ...(typeof o.status === "number" && Number.isFinite(o.status) ? { status: o.status } : {}),
+    ...(typeof o.retryAfterMs === "number" && Number.isFinite(o.retryAfterMs) ? { retryAfterMs: o.retryAfterMs } : {}),
+    message: typeof o.message === "string" ? o.message : String(e),
+  };
 }
 
 /** A provider's retry hint from HTTP headers: retry-after-ms, else retry-after (seconds or an HTTP date), in ms. */
@@ -148,7 +232,7 @@ export function retryAfterMs(headers: { get(name: string): string | null } | und
 
 export interface Provider {
   id: string;
-  /** Stream one model response. Must stop promptly when `signal` aborts (throw ProviderError "aborted"). */
+  /** Stream one model response. Must stop promptly when `signal` aborts (throw a provider error with code "aborted"). */
   stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
   /** Optional catalogue entries this provider knows. */
   models?(): Array<Omit<ModelInfo, "known">>;
@@ -158,7 +242,7 @@ export interface Provider {
    * Optional: why no request can be sent now (e.g. no API key), or undefined when one can. Asked before a
    * prompt is recorded, so a prompt that could never reach the model leaves nothing behind.
    */
-  ready?(): ProviderError | undefined;
+  ready?(): { code: ProviderErrorCode; message: string } | undefined;
 }
 
 export interface ProviderRegistry {
@@ -393,8 +477,8 @@ export interface DiscardEvent {
   /** the step within the turn (as step_end counts) */
   step: number;
   reason: "retry" | "error";
-  /** what broke the stream: the provider error's kind ("network" for a dropped stream), else "other" */
-  cause: ProviderErrorKind | "other";
+  /** what broke the stream: the provider error's code ("network" for a dropped stream), else "other" */
+  cause: ProviderErrorCode | "other";
   /** the discarded text's length in Unicode code points (characters) */
   chars: number;
   /** how many text_delta events it came in */
@@ -408,7 +492,7 @@ export function discardCauseText(cause: DiscardEvent["cause"]): string {
       return "stream dropped";
     case "overloaded":
       return "overloaded";
-    case "rate_limit":
+    case "rate_limited":
       return "rate limited";
     case "server":
       return "server error";

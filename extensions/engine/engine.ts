@@ -9,6 +9,8 @@ import {
   INTERRUPTED_NOTE,
   ProviderError,
   emptyUsage,
+  providerErrorCode,
+  providerErrorDetails,
   type Answer,
   type AssistantRow,
   type AuthorizeResult,
@@ -239,7 +241,7 @@ export class Engine implements EngineService {
       return (e as Error).message;
     }
     const e = (await this.provider(model)).ready?.();
-    return e ? `${e.kind}: ${e.message}` : undefined;
+    return e ? `${providerErrorCode(e) ?? "error"}: ${e.message}` : undefined;
   }
 
   /** checkModel for a prompt: a usage error (no such provider) is a problem too, never a throw. */
@@ -436,7 +438,8 @@ export class Engine implements EngineService {
           else if (ev.type === "done") stopReason = ev.stopReason;
         }
       } catch (e) {
-        if (ctx.signal.aborted || (e instanceof ProviderError && e.kind === "aborted")) {
+        const code = providerErrorCode(e);
+        if (ctx.signal.aborted || code === "aborted") {
           // what the user saw is kept: the streamed text is stored as the step's (cut off) answer;
           // tool calls that had not run are dropped
           if (text) this.push<AssistantRow>(session, { role: "assistant", text, toolCalls: [], model: ctx.model.id, turn: ctx.turn, step: ctx.step, at: Date.now() });
@@ -445,20 +448,22 @@ export class Engine implements EngineService {
         // the text streamed so far is not stored: hosts take it back before the retry notice or the error
         const discard = (why: "retry" | "error") => {
           if (deltas === 0) return;
-          emit({ type: "discard", sessionId: sid, turn: ctx.turn, step: ctx.step, reason: why, cause: e instanceof ProviderError ? e.kind : "other", chars: [...text].length, deltas });
+          emit({ type: "discard", sessionId: sid, turn: ctx.turn, step: ctx.step, reason: why, cause: code ?? "other", chars: [...text].length, deltas });
         };
-        if (e instanceof ProviderError && e.kind === "prompt_too_long" && !tooLongRetried) {
+        if (code === "prompt_too_long" && !tooLongRetried) {
           tooLongRetried = true;
           discard("retry");
           emit({ type: "notice", sessionId: sid, level: "warn", text: "the provider refused the request as too long; cutting the window and retrying once" });
           await this.hooks.promptTooLong.call(ctx);
           continue;
         }
+        const d = providerErrorDetails(e);
+        const described = code ? `${code}${d.status ? ` (${d.status})` : ""}: ${d.message}` : e instanceof Error ? e.message : String(e);
         if (isRetryable(e) && attempt < this.opts.maxRetries) {
           const wait = backoffMs(e, attempt);
           attempt += 1;
           discard("retry");
-          emit({ type: "notice", sessionId: sid, level: "warn", text: `${e.kind}${e.status ? ` (${e.status})` : ""}: ${e.message}; retry ${attempt}/${this.opts.maxRetries} in ${Math.round(wait)} ms` });
+          emit({ type: "notice", sessionId: sid, level: "warn", text: `${described}; retry ${attempt}/${this.opts.maxRetries} in ${Math.round(wait)} ms` });
           try {
             await sleep(wait, ctx.signal);
           } catch {
@@ -466,7 +471,7 @@ export class Engine implements EngineService {
           }
           continue;
         }
-        const msg = e instanceof ProviderError ? `${e.kind}${e.status ? ` (${e.status})` : ""}: ${e.message}` : e instanceof Error ? e.message : String(e);
+        const msg = described;
         discard("error");
         return { kind: "error", reason: "error", message: msg };
       }

@@ -1,6 +1,6 @@
-/** Map openai SDK errors to ProviderError kinds. */
+/** Map openai SDK errors to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
 import OpenAI from "openai";
-import { ProviderError, retryAfterMs } from "../engine/api.js";
+import { asProviderError, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -20,25 +20,26 @@ interface ErrorBody {
   error?: { message?: string; type?: string; code?: string | null };
 }
 
-export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string): ProviderError {
-  if (e instanceof ProviderError) return e;
-  if (signal.aborted || e instanceof OpenAI.APIUserAbortError) return new ProviderError("aborted", "the request was cancelled");
-  if (e instanceof OpenAI.APIConnectionError) return new ProviderError("network", `cannot reach ${baseURL}: ${e.message}`);
-  if (!(e instanceof OpenAI.APIError)) return new ProviderError("network", `the stream from ${baseURL} broke: ${e instanceof Error ? e.message : String(e)}`);
+export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string): ProviderErrorLike {
+  const already = asProviderError(e);
+  if (already) return already;
+  if (signal.aborted || e instanceof OpenAI.APIUserAbortError) return providerError("aborted", "the request was cancelled");
+  if (e instanceof OpenAI.APIConnectionError) return providerError("network", `cannot reach ${baseURL}: ${e.message}`);
+  if (!(e instanceof OpenAI.APIError)) return providerError("network", `the stream from ${baseURL} broke: ${e instanceof Error ? e.message : String(e)}`);
   const body = (e.error ?? {}) as ErrorBody;
   const inner = body.error ?? body;
   const message = inner.message ?? e.message;
   const code = inner.code ?? e.code ?? "";
   const status = e.status;
   const where = status ? `${baseURL} ${status}` : baseURL;
-  if (code === "insufficient_quota") return new ProviderError("bad_request", `${where}: ${message} (billing: the account has no quota left)`, status);
-  if (status === 429 || code === "rate_limit_exceeded") return new ProviderError("rate_limit", `${where}: ${message}`, status, retryAfterMs(e.headers));
+  if (code === "insufficient_quota") return providerError("bad_request", `${where}: ${message} (billing: the account has no quota left)`, { status });
+  if (status === 429 || code === "rate_limit_exceeded") return providerError("rate_limited", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });
   if (code === "context_length_exceeded" || /maximum context length|context length|context window|prompt is too long|too many tokens/i.test(message) || status === 413) {
-    return new ProviderError("prompt_too_long", `${where}: ${message}`, status);
+    return providerError("prompt_too_long", `${where}: ${message}`, { status });
   }
-  if (status === 401 || status === 403) return new ProviderError("auth", `${where}: ${message} — check the API key: ${fixKey(baseURL)}`, status);
-  if (status === 529 || /overloaded/i.test(message)) return new ProviderError("overloaded", `${where}: ${message}`, status, retryAfterMs(e.headers));
-  if (status === undefined || status >= 500) return new ProviderError("server", `${where}: ${message}`, status, retryAfterMs(e.headers));
-  if (status === 408) return new ProviderError("network", `${where}: ${message}`, status);
-  return new ProviderError("bad_request", `${where}: ${message}`, status);
+  if (status === 401 || status === 403) return providerError("auth", `${where}: ${message} — check the API key: ${fixKey(baseURL)}`, { status });
+  if (status === 529 || /overloaded/i.test(message)) return providerError("overloaded", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });
+  if (status === undefined || status >= 500) return providerError("server", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });
+  if (status === 408) return providerError("network", `${where}: ${message}`, { status });
+  return providerError("bad_request", `${where}: ${message}`, { status });
 }

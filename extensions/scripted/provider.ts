@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ProviderError, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type Row } from "../engine/api.js";
+import { PROVIDER_ERROR_CODES, ProviderError, providerErrorCode, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type Row } from "../engine/api.js";
 import { loadScript, type Script, type ScriptStep } from "./script.js";
 
 const ECHO = "echo";
@@ -99,7 +99,9 @@ export class ScriptedProvider implements Provider {
       const n = (this.attempts.get(key) ?? 0) + 1;
       this.attempts.set(key, n);
       if (n <= (step.error.times ?? 1)) {
-        throw new ProviderError(step.error.kind, step.error.message ?? `scripted ${step.error.kind}`, step.error.status, step.error.retry_after_ms);
+        const code = providerErrorCode(step.error);
+        if (!code) throw new ProviderError("bad_request", `scripted step ${req.sessionStep}: error.code must be one of ${PROVIDER_ERROR_CODES.join(", ")}`);
+        throw new ProviderError(code, step.error.message ?? `scripted ${code}`, { status: step.error.status, retryAfterMs: step.error.retry_after_ms });
       }
     }
     if (step.delay_ms) await delay(step.delay_ms, signal);

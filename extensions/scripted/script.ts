@@ -1,5 +1,6 @@
 /** The scripted model's file format (see docs/scripted-model.md) and its loader. */
 import fs from "node:fs";
+import type { ProviderErrorCode } from "../engine/api.js";
 
 export interface ScriptToolCall {
   name: string;
@@ -15,7 +16,16 @@ export interface ScriptStep {
   /** how many text_delta pieces to stream (default: up to 8, split on spaces) */
   chunks?: number;
   /** fail the first `times` attempts of this step with a provider error, then answer normally */
-  error?: { kind: "rate_limit" | "overloaded" | "server" | "prompt_too_long" | "auth" | "network" | "bad_request"; message?: string; status?: number; times?: number; retry_after_ms?: number };
+  error?: {
+    /** a provider error code (PROVIDER_ERROR_CODES) */
+    code?: ProviderErrorCode;
+    /** @deprecated the old name of `code` ("rate_limit" is read as "rate_limited") */
+    kind?: string;
+    message?: string;
+    status?: number;
+    times?: number;
+    retry_after_ms?: number;
+  };
   /** repeat this step n times (expands in place) */
   repeat?: number;
   /** override the reported usage */

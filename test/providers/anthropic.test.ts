@@ -90,11 +90,11 @@ describe("anthropic provider (real SDK, fake server)", () => {
     expect(b[2]![1]).toMatchObject({ type: "text", text: "never mind" });
   });
 
-  it("429 -> rate_limit with retryAfterMs, and the next request succeeds", async () => {
+  it("429 -> rate_limited with retryAfterMs, and the next request succeeds", async () => {
     fake.enqueue({ type: "error", status: 429, headers: { "retry-after": "2" } }, { text: "after retry" });
     const p = provider();
     const e = await failure(p, request(M, [rows.user("x")]));
-    expect(e.kind).toBe("rate_limit");
+    expect(e.code).toBe("rate_limited");
     expect(e.status).toBe(429);
     expect(e.retryAfterMs).toBe(2000);
     expect((await drain(p, request(M, [rows.user("x")]))).text).toBe("after retry");
@@ -105,34 +105,34 @@ describe("anthropic provider (real SDK, fake server)", () => {
     fake.enqueue({ type: "error", status: 529 }, { type: "error", status: 500 }, { type: "error", status: 401, message: "invalid x-api-key" }, { type: "stream_error", text: "par" });
     const p = provider();
     const req = request(M, [rows.user("x")]);
-    expect((await failure(p, req)).kind).toBe("overloaded");
-    expect((await failure(p, req)).kind).toBe("server");
+    expect((await failure(p, req)).code).toBe("overloaded");
+    expect((await failure(p, req)).code).toBe("server");
     const auth = await failure(p, req);
-    expect(auth.kind).toBe("auth");
+    expect(auth.code).toBe("auth");
     expect(auth.message).toContain("oceancode key anthropic");
     const mid = await failure(p, req);
-    expect(mid.kind).toBe("overloaded");
+    expect(mid.code).toBe("overloaded");
     expect(mid.partial).toBe("par");
   });
 
   it("a stream dropped mid-answer -> network, after the partial text", async () => {
     fake.enqueue({ type: "drop", text: "I was saying" });
     const e = await failure(provider(), request(M, [rows.user("x")]));
-    expect(e.kind).toBe("network");
+    expect(e.code).toBe("network");
     expect(e.partial).toBe("I was saying");
   });
 
   it("a too-long refusal -> prompt_too_long", async () => {
     fake.enqueue({ type: "too_long", tokens: 250_000, max: 200_000 });
     const e = await failure(provider(), request(M, [rows.user("x")]));
-    expect(e.kind).toBe("prompt_too_long");
+    expect(e.code).toBe("prompt_too_long");
     expect(e.message).toContain("prompt is too long: 250000 tokens > 200000 maximum");
   });
 
   it("no key -> auth error naming the three fixes, and nothing is sent", async () => {
     key = undefined;
     const e = await failure(provider(), request(M, [rows.user("x")]));
-    expect(e.kind).toBe("auth");
+    expect(e.code).toBe("auth");
     for (const fix of ["oceancode key anthropic <key>", "ANTHROPIC_API_KEY", "oceancode auth"]) expect(e.message).toContain(fix);
     expect(fake.requests).toHaveLength(0);
   });
@@ -144,7 +144,7 @@ describe("anthropic provider (real SDK, fake server)", () => {
       setTimeout(() => ac.abort(), 50);
       const t0 = Date.now();
       const e = await failure(createAnthropicProvider({ apiKey: () => "k", baseURL: () => slow.url, cacheTtl: () => "1h" }), request(M, [rows.user("x")]), ac.signal);
-      expect(e.kind).toBe("aborted");
+      expect(e.code).toBe("aborted");
       expect(Date.now() - t0).toBeLessThan(1_500);
     } finally {
       await slow.close();

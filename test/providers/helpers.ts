@@ -1,6 +1,6 @@
 /** Small builders for provider tests: model requests from rows, and draining a provider stream. */
 import type { ModelInfo, ModelRequest, Provider, ProviderEvent, Row, ToolSpec, Usage } from "../../extensions/engine/api.js";
-import { ProviderError } from "../../extensions/engine/api.js";
+import { providerErrorCode, type ProviderErrorLike } from "../../extensions/engine/api.js";
 
 export function model(provider: string, name: string): ModelInfo {
   return {
@@ -70,14 +70,14 @@ export async function drain(p: Provider, req: ModelRequest, signal = new AbortCo
   return d;
 }
 
-/** Run the stream and return the ProviderError it throws (fails the test if it does not throw one). */
-export async function failure(p: Provider, req: ModelRequest, signal?: AbortSignal): Promise<ProviderError & { partial: string }> {
+/** Run the stream and return the provider error it throws, recognised by code (fails the test if it does not throw one). */
+export async function failure(p: Provider, req: ModelRequest, signal?: AbortSignal): Promise<ProviderErrorLike & { partial: string }> {
   let partial = "";
   try {
     for await (const e of p.stream(req, signal ?? new AbortController().signal)) if (e.type === "text_delta") partial += e.text;
   } catch (e) {
-    if (e instanceof ProviderError) return Object.assign(e, { partial });
-    throw new Error(`expected a ProviderError, got ${String(e)}`);
+    if (providerErrorCode(e) !== undefined && (e as { code?: unknown }).code === providerErrorCode(e)) return Object.assign(e as ProviderErrorLike, { partial });
+    throw new Error(`expected a provider error (an object with a provider error code), got ${String(e)}`);
   }
   throw new Error("expected the stream to fail, it completed");
 }

@@ -68,7 +68,7 @@ describe("openai provider (real SDK, fake server)", () => {
     expect(u2.cacheReadTokens).toBeGreaterThan(400);
   });
 
-  it("429 -> rate_limit with retryAfterMs, then success; 500 -> server; 401 -> auth", async () => {
+  it("429 -> rate_limited with retryAfterMs, then success; 500 -> server; 401 -> auth", async () => {
     fake.enqueue(
       { type: "error", status: 429, message: "Rate limit reached", code: "rate_limit_exceeded", headers: { "retry-after-ms": "1500" } },
       { text: "fine now" },
@@ -78,12 +78,12 @@ describe("openai provider (real SDK, fake server)", () => {
     const p = provider();
     const req = request(M, [rows.user("x")]);
     const rl = await failure(p, req);
-    expect(rl.kind).toBe("rate_limit");
+    expect(rl.code).toBe("rate_limited");
     expect(rl.retryAfterMs).toBe(1500);
     expect((await drain(p, req)).text).toBe("fine now");
-    expect((await failure(p, req)).kind).toBe("server");
+    expect((await failure(p, req)).code).toBe("server");
     const auth = await failure(p, req);
-    expect(auth.kind).toBe("auth");
+    expect(auth.code).toBe("auth");
     expect(auth.message).toContain("oceancode key openai");
     expect(fake.requests).toHaveLength(4);
   });
@@ -91,10 +91,10 @@ describe("openai provider (real SDK, fake server)", () => {
   it("a dropped stream -> network after the partial text; too long -> prompt_too_long", async () => {
     fake.enqueue({ type: "drop", text: "half an ans" }, { type: "too_long", tokens: 130_000, max: 128_000 });
     const drop = await failure(provider(), request(M, [rows.user("x")]));
-    expect(drop.kind).toBe("network");
+    expect(drop.code).toBe("network");
     expect(drop.partial).toBe("half an ans");
     const long = await failure(provider(), request(M, [rows.user("x")]));
-    expect(long.kind).toBe("prompt_too_long");
+    expect(long.code).toBe("prompt_too_long");
     expect(long.message).toContain("maximum context length is 128000 tokens");
   });
 
@@ -105,14 +105,14 @@ describe("openai provider (real SDK, fake server)", () => {
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${PLACEHOLDER_KEY}`);
     const official = createOpenAIProvider({ apiKey: () => undefined, baseURL: () => undefined });
     const e = await failure(official, request(M, [rows.user("x")]));
-    expect(e.kind).toBe("auth");
+    expect(e.code).toBe("auth");
     for (const fix of ["oceancode key openai <key>", "OPENAI_API_KEY", "oceancode auth"]) expect(e.message).toContain(fix);
   });
 
   it("an unreachable base URL -> network naming the URL", async () => {
     const dead = createOpenAIProvider({ apiKey: () => "k", baseURL: () => "http://127.0.0.1:9/v1" });
     const e = await failure(dead, request(M, [rows.user("x")]));
-    expect(e.kind).toBe("network");
+    expect(e.code).toBe("network");
     expect(e.message).toContain("http://127.0.0.1:9/v1");
   });
 });
