@@ -58,7 +58,7 @@ describe("oceancode run", () => {
     sb = makeSandbox();
     sb.write(
       "s.json",
-      JSON.stringify({ steps: [{ error: { kind: "rate_limit", status: 429, times: 2, retry_after_ms: 10 }, text: "after retries" }] }),
+      JSON.stringify({ steps: [{ error: { code: "rate_limited", status: 429, times: 2, retry_after_ms: 10 }, text: "after retries" }] }),
     );
     const r = runCli(["--dir", sb.project, "run", "--model", "scripted/s.json", "go"], { env: { ...sb.env, OC_RETRY_BASE_MS: "5" } });
     expect(r.code, r.stderr).toBe(0);
@@ -77,7 +77,7 @@ describe("oceancode run", () => {
 
   it("a too-long refusal is retried once after the promptTooLong hook", () => {
     sb = makeSandbox();
-    sb.write("s.json", JSON.stringify({ steps: [{ error: { kind: "prompt_too_long", status: 400, times: 1 }, text: "fits now" }] }));
+    sb.write("s.json", JSON.stringify({ steps: [{ error: { code: "prompt_too_long", status: 400, times: 1 }, text: "fits now" }] }));
     const r = runCli(["--dir", sb.project, "run", "--model", "scripted/s.json", "go"], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("fits now");
