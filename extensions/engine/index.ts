@@ -1,9 +1,11 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
-import type { ExtensionContext } from "../../kernel/api.js";
+import { registerErrorCodes, type ExtensionContext } from "../../kernel/api.js";
 import { Engine } from "./engine.js";
+import { SESSION_BUSY } from "./api.js";
 
 export default {
   activate(ctx: ExtensionContext) {
+    registerErrorCodes(ctx.id, { [SESSION_BUSY]: "the session is open in another process" });
     const cfg = ctx.config.section<{ max_retries?: number; idle_minutes?: number; system_prompt?: string }>("engine");
     const engine = new Engine({
       activate: (event) => ctx.activate(event),

@@ -5,10 +5,10 @@
  * `oceancode storage repair`. The database opens on first use, so the migrate command can report what it applies.
  */
 import path from "node:path";
-import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
+import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import { globalSetting, RECOVERY_EVENT } from "./api.js";
-import { repairCommandFor, resolveDbPath } from "./db.js";
+import { repairCommandFor, resolveDbPath, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
 import { migrateCommand, sessionsCommand } from "./commands.js";
@@ -20,6 +20,7 @@ let store: SqliteStore | undefined;
 
 export default {
   activate(ctx: ExtensionContext) {
+    registerErrorCodes(ctx.id, { [STORAGE_DAMAGED]: "oceancode.db is damaged or not a database (oceancode storage repair)" });
     const file = resolveDbPath(ctx.env, ctx.paths.dataDir);
     const repair = repairCommandFor(file, !ctx.env.OC_DB);
     const s = new SqliteStore({ file, repair, onError: (m) => ctx.log.error(m), onInfo: (m) => ctx.log.info(m) });
