@@ -26,6 +26,7 @@ export {
   type KernelErrorCode,
   type CodedError,
 } from "./errors.js";
+export { refRoot, resolveToolPath, realPathLoose, isInside, isSecretEnvFile, type Refs, type ResolvedToolPath } from "./tool-paths.js";
 
 export interface Logger {
   debug(msg: string): void;

@@ -8,11 +8,12 @@ import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatL
 const USAGE = "usage: oceancode doctor [--storage]";
 
 /**
- * --storage: the database file's size and SQLite's quick_check, on a read-only connection made here
- * (the storage extension is not activated: through its optional services it would bring up the engine).
+ * --storage: the database file's size and SQLite's quick_check, on a read-only connection (storage's
+ * published checkDatabase; storage is declared `optional` in the manifest, since this is its code).
  */
 async function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   const db = env.OC_DB ? path.resolve(env.OC_DB) : path.join(ctx.paths.dataDir, "oceancode.db");
+  if (!ctx.services.has("storage")) return [{ status: "info", check: `storage ${db}`, detail: "the storage extension is disabled or not installed: not checked" }];
   const c = await checkDatabase(db);
   const sizes = `${c.bytes} bytes (wal ${c.walBytes} bytes)`;
   switch (c.status) {

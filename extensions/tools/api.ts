@@ -1,114 +1,20 @@
 /**
- * The core tools' public API: path resolution with `refs` aliases, the secret-file guard and which paths
- * a tool call touches. The permissions extension's external-directory check imports THIS file.
+ * The published contract `oceancode/api/tools`: the core tools' options and limits, and the path rules
+ * they follow. The path helpers live in the kernel (kernel/tool-paths.ts, also exported by the kernel API)
+ * so the permissions extension and third-party tools resolve paths the same way without depending on
+ * this extension; they are re-exported here for existing importers.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-
-/** `refs` config: alias name -> directory (absolute, `~/...`, or relative to the project). */
-export type Refs = Readonly<Record<string, string>>;
-
-export interface ResolvedToolPath {
-  /** absolute, normalised path the tool will touch */
-  path: string;
-  /** set when the input used a known `@name/...` alias */
-  ref?: {
-    name: string;
-    /** the alias root, absolute */
-    root: string;
-    /** false when the path walked out of its root (`@name/../x`): treat it like any outside path */
-    inside: boolean;
-  };
-}
-
-/** Expand a `refs` root to an absolute directory. */
-export function refRoot(dir: string, project: string, home: string = os.homedir()): string {
-  if (dir === "~") return home;
-  if (dir.startsWith("~/")) return path.join(home, dir.slice(2));
-  return path.resolve(project, dir);
-}
-
-/**
- * Resolve a path given to a file tool: `@name/rest` with a known alias expands to `<refs[name]>/rest`;
- * an unknown alias stays literal (relative to cwd); `~/` expands to home; relative paths resolve against cwd.
- */
-export function resolveToolPath(input: string, opts: { cwd: string; refs?: Refs; project?: string; home?: string }): ResolvedToolPath {
-  const home = opts.home ?? os.homedir();
-  const m = /^@([A-Za-z0-9_.-]+)(?:\/(.*))?$/s.exec(input);
-  if (m && opts.refs && Object.prototype.hasOwnProperty.call(opts.refs, m[1]!)) {
-    const name = m[1]!;
-    const root = refRoot(opts.refs[name]!, opts.project ?? opts.cwd, home);
-    const p = path.resolve(root, m[2] ?? "");
-    return { path: p, ref: { name, root, inside: isInside(p, root) } };
-  }
-  if (input === "~") return { path: home };
-  if (input.startsWith("~/")) return { path: path.join(home, input.slice(2)) };
-  return { path: path.resolve(opts.cwd, input) };
-}
-
-/** Real path of p, or of its deepest existing ancestor joined with the rest (for paths not yet created). */
-export function realPathLoose(p: string): string {
-  const abs = path.resolve(p);
-  const rest: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync.native(cur), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(cur);
-      if (parent === cur) return abs;
-      rest.push(path.basename(cur));
-      cur = parent;
-    }
-  }
-}
-
-/** Is `p` inside `root` (or equal to it)? Checked lexically and after resolving symlinks (escape detection). */
-export function isInside(p: string, root: string): boolean {
-  const within = (a: string, r: string): boolean => {
-    const rel = path.relative(r, a);
-    return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
-  };
-  return within(path.resolve(p), path.resolve(root)) && within(realPathLoose(p), realPathLoose(root));
-}
-
-/** `.env`, `*.env`, `*.env.*` hold secrets and are never read; `.env.example` is a template and reads. */
-export function isSecretEnvFile(file: string): boolean {
-  const base = path.basename(file).toLowerCase();
-  if (base === ".env.example" || base.endsWith(".env.example")) return false;
-  return base.endsWith(".env") || base.includes(".env.");
-}
-
-/** How each core tool names the paths it touches (input field, default when absent). */
-const PATH_FIELDS: Readonly<Record<string, { field: string; defaultCwd: boolean }>> = {
-  read: { field: "file_path", defaultCwd: false },
-  write: { field: "file_path", defaultCwd: false },
-  edit: { field: "file_path", defaultCwd: false },
-  grep: { field: "path", defaultCwd: true },
-  glob: { field: "path", defaultCwd: true },
-  ls: { field: "path", defaultCwd: true },
-  bash: { field: "workdir", defaultCwd: true },
-};
-
-export interface TouchedPath extends ResolvedToolPath {
-  access: "read" | "write" | "cwd";
-}
-
-/**
- * The paths a core tool call touches, resolved (refs expanded). For bash only its working directory is
- * known here; the shell guard reasons about paths inside the command.
- */
-export function toolPaths(tool: string, input: Record<string, unknown>, opts: { cwd: string; refs?: Refs; project?: string; home?: string }): TouchedPath[] {
-  const spec = PATH_FIELDS[tool];
-  if (!spec) return [];
-  const raw = input[spec.field];
-  const given = typeof raw === "string" && raw.length > 0 ? raw : undefined;
-  if (given === undefined && !spec.defaultCwd) return [];
-  const resolved = resolveToolPath(given ?? ".", opts);
-  const access = tool === "write" || tool === "edit" ? "write" : tool === "bash" ? "cwd" : "read";
-  return [{ ...resolved, access }];
-}
+export {
+  refRoot,
+  resolveToolPath,
+  realPathLoose,
+  isInside,
+  isSecretEnvFile,
+  type Refs,
+  type ResolvedToolPath,
+} from "../../kernel/tool-paths.js";
+export { toolPaths, type TouchedPath } from "./touched.js";
+import type { Refs } from "../../kernel/tool-paths.js";
 
 /** Options the tools are built with (from config at activation; tests build them directly). */
 export interface ToolsOptions {

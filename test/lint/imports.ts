@@ -1,0 +1,236 @@
+/**
+ * The import lint (architecture rule 14, "published contracts"), run in CI as a vitest test
+ * (test/lint/imports.test.ts). It reads the sources with the TypeScript parser, runs no code, and refuses:
+ *
+ *   (a) cross-import   an extension importing another extension's files other than its `api.ts`
+ *                      (`../tools/decide.js` is refused, `../tools/api.js` is allowed);
+ *   (b) undeclared     a VALUE import (not `import type`, not only `type` specifiers) of another
+ *                      extension's api when that extension is not a declared dependency: one providing a
+ *                      service named in this manifest's `requires`/`optional` (or listed in
+ *                      `dependencies`/`optionalDependencies`, should a manifest carry them);
+ *   (c) service        `ctx.services.get/tryGet/has("x")` or `.service("x")` of a service this manifest
+ *                      does not declare in `requires`/`optional` (or provide);
+ *   (d) kernel         kernel/ importing from extensions/ or hosts/.
+ *
+ * Not checked: tests (`*.test.ts`, `test/`) and benchmarks (`bench/`), which drive internals on purpose.
+ * Each problem is one line: `file:line: what is wrong: the import: what to do`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+export type Rule = "cross-import" | "undeclared" | "service" | "kernel";
+
+export interface Problem {
+  /** relative to the checked root, with / separators */
+  file: string;
+  line: number;
+  rule: Rule;
+  message: string;
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}: [${p.rule}] ${p.message}`;
+}
+
+interface ExtManifest {
+  id: string;
+  requires: string[];
+  optional: string[];
+  provides: string[];
+  dependencies: string[];
+}
+
+const SOURCE = /\.(ts|tsx|mts)$/;
+/** Tests and benchmarks drive internals on purpose and ship in no extension's runtime: not checked. */
+const isTestFile = (rel: string) => /\.test\.(ts|tsx)$/.test(rel) || /(^|\/)(test|tests|__tests__|fixtures|bench)\//.test(rel) || rel.endsWith(".d.ts");
+
+function walk(dir: string, out: string[] = []): string[] {
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === "node_modules" || e.name.startsWith(".")) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (SOURCE.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+function readManifests(root: string): Map<string, ExtManifest> {
+  const out = new Map<string, ExtManifest>();
+  const dir = path.join(root, "extensions");
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const file = path.join(dir, e.name, "manifest.json");
+    let m: Record<string, unknown> = {};
+    try {
+      m = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    } catch {
+      // no manifest: nothing declared
+    }
+    out.set(e.name, {
+      id: typeof m.id === "string" ? m.id : e.name,
+      requires: strings(m.requires),
+      optional: strings(m.optional),
+      provides: strings(m.provides),
+      dependencies: [...strings(m.dependencies), ...strings(m.optionalDependencies)],
+    });
+  }
+  return out;
+}
+
+interface ImportSite {
+  spec: string;
+  line: number;
+  /** no value crosses: `import type`, only `type` specifiers, a type query `import("x").T` */
+  typeOnly: boolean;
+  /** the value names imported, for the message */
+  names: string[];
+}
+
+interface ServiceSite {
+  name: string;
+  line: number;
+  call: string;
+}
+
+function scan(file: string, text: string): { imports: ImportSite[]; services: ServiceSite[] } {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const imports: ImportSite[] = [];
+  const services: ServiceSite[] = [];
+  const lineOf = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const names: string[] = [];
+      let typeOnly = false;
+      if (c) {
+        if (c.isTypeOnly) typeOnly = true;
+        else {
+          if (c.name) names.push(c.name.text);
+          const nb = c.namedBindings;
+          if (nb && ts.isNamespaceImport(nb)) names.push(`* as ${nb.name.text}`);
+          if (nb && ts.isNamedImports(nb)) for (const el of nb.elements) if (!el.isTypeOnly) names.push(el.name.text);
+          typeOnly = names.length === 0 && !!nb && ts.isNamedImports(nb) && nb.elements.length > 0;
+        }
+      }
+      imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node), typeOnly, names });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const names: string[] = [];
+      let typeOnly = node.isTypeOnly;
+      if (!typeOnly) {
+        const ec = node.exportClause;
+        if (!ec) names.push("*");
+        else if (ts.isNamespaceExport(ec)) names.push(`* as ${ec.name.text}`);
+        else for (const el of ec.elements) if (!el.isTypeOnly) names.push(el.name.text);
+        typeOnly = names.length === 0;
+      }
+      imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node), typeOnly, names });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      imports.push({ spec: node.argument.literal.text, line: lineOf(node), typeOnly: true, names: [] });
+    } else if (ts.isCallExpression(node)) {
+      const arg = node.arguments[0];
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword && arg && ts.isStringLiteralLike(arg)) {
+        imports.push({ spec: arg.text, line: lineOf(node), typeOnly: false, names: ["import()"] });
+      } else if (ts.isPropertyAccessExpression(node.expression) && arg && ts.isStringLiteralLike(arg)) {
+        const method = node.expression.name.text;
+        const target = node.expression.expression;
+        const onServices = ts.isPropertyAccessExpression(target) ? target.name.text === "services" : ts.isIdentifier(target) && target.text === "services";
+        if ((onServices && (method === "get" || method === "tryGet" || method === "has")) || method === "service" || method === "tryService") {
+          services.push({ name: arg.text, line: lineOf(node), call: node.getText(sf).replace(/\s+/g, " ").slice(0, 80) });
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return { imports, services };
+}
+
+/** Where an import points, relative to the root ("extensions/tools/api.ts"), or undefined for a package. */
+function target(root: string, fromFile: string, spec: string): string | undefined {
+  const self = /^oceancode\/api\/([^/]+)$/.exec(spec);
+  if (self) return `extensions/${self[1]}/api.ts`;
+  if (/^oceancode\/kernel\//.test(spec) || spec === "oceancode") return "kernel/api.ts";
+  if (!spec.startsWith(".")) return undefined;
+  const abs = path.resolve(path.dirname(fromFile), spec);
+  return path.relative(root, abs).split(path.sep).join("/").replace(/\.(m?js|jsx)$/, ".ts");
+}
+
+/** Does a declared service of `m` come from extension `dep` (or does `m` list `dep` among its dependencies)? */
+function declares(m: ExtManifest, dep: ExtManifest): boolean {
+  if (m.dependencies.includes(dep.id)) return true;
+  const wanted = new Set([...m.requires, ...m.optional]);
+  return dep.provides.some((s) => wanted.has(s));
+}
+
+export function checkImports(root: string): Problem[] {
+  const problems: Problem[] = [];
+  const manifests = readManifests(root);
+  const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
+
+  for (const file of walk(path.join(root, "extensions"))) {
+    const r = rel(file);
+    if (isTestFile(r)) continue;
+    const own = r.split("/")[1]!;
+    const m = manifests.get(own);
+    if (!m) continue;
+    const { imports, services } = scan(file, fs.readFileSync(file, "utf8"));
+    for (const imp of imports) {
+      const t = target(root, file, imp.spec);
+      if (!t) continue;
+      const parts = t.split("/");
+      if (parts[0] !== "extensions" || parts[1] === own || parts.length < 3) continue;
+      const other = parts[1]!;
+      const isApi = parts.length === 3 && (parts[2] === "api.ts" || parts[2] === "api.tsx");
+      if (!isApi) {
+        problems.push({
+          file: r,
+          line: imp.line,
+          rule: "cross-import",
+          message: `import "${imp.spec}" reaches into extension '${other}' (${t}), not its published contract: import what you need from "../${other}/api.js" (ask for it to be exported there), or move the code into '${own}'`,
+        });
+        continue;
+      }
+      const dep = manifests.get(other);
+      if (imp.typeOnly || !dep || declares(m, dep)) continue;
+      const svc = dep.provides.length ? `add one of its services (${dep.provides.map((s) => `"${s}"`).join(", ")}) to "requires" or "optional" in extensions/${own}/manifest.json` : `'${other}' provides no service to declare`;
+      problems.push({
+        file: r,
+        line: imp.line,
+        rule: "undeclared",
+        message: `value import { ${imp.names.join(", ")} } from "${imp.spec}" needs extension '${other}', which extensions/${own}/manifest.json does not declare: ${svc}, make it \`import type\`, or move the helper into '${own}' (or kernel/)`,
+      });
+    }
+    const declared = new Set([...m.requires, ...m.optional, ...m.provides]);
+    for (const s of services) {
+      if (declared.has(s.name)) continue;
+      const providers = [...manifests.values()].filter((x) => x.provides.includes(s.name)).map((x) => `'${x.id}'`);
+      problems.push({
+        file: r,
+        line: s.line,
+        rule: "service",
+        message: `${s.call} looks up service '${s.name}', which extensions/${own}/manifest.json does not declare: add "${s.name}" to "requires" (or "optional")${providers.length ? ` (provided by ${providers.join(", ")})` : " (no extension provides it)"}`,
+      });
+    }
+  }
+
+  for (const file of walk(path.join(root, "kernel"))) {
+    const r = rel(file);
+    if (isTestFile(r)) continue;
+    for (const imp of scan(file, fs.readFileSync(file, "utf8")).imports) {
+      const t = target(root, file, imp.spec);
+      if (!t || !/^(extensions|hosts)\//.test(t)) continue;
+      problems.push({
+        file: r,
+        line: imp.line,
+        rule: "kernel",
+        message: `import "${imp.spec}": the kernel must not depend on ${t.split("/")[0]}/ (${t}): move the shared code into kernel/, or have the extension register it with the kernel`,
+      });
+    }
+  }
+  return problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+}
