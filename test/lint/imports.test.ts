@@ -6,9 +6,106 @@ import { afterEach, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/cli.js";
 import { checkImports, formatProblem } from "./imports.js";
 
+const tmp: string[] = [];
+afterEach(() => {
+  for (const d of tmp.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function tempRoot(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "oc-lint-"));
+  tmp.push(d);
+  return d;
+}
+
+function write(root: string, rel: string, text: string): void {
+  const f = path.join(root, rel);
+  fs.mkdirSync(path.dirname(f), { recursive: true });
+  fs.writeFileSync(f, text);
+}
+
+const manifest = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, version: "1.0.0", kernel: "^0.1.0", main: "index.js", ...extra });
+
+/** Two extensions: `lib` publishes api.ts (and keeps internal.ts), `app` uses it. */
+function fixture(app: { manifest?: Record<string, unknown>; code: string }): string {
+  const root = tempRoot();
+  write(root, "extensions/lib/manifest.json", manifest("lib", { provides: ["lib"] }));
+  write(root, "extensions/lib/api.ts", `export interface LibService { go(): void }\nexport function helper(): number { return 1; }\n`);
+  write(root, "extensions/lib/internal.ts", `export const secret = 42;\n`);
+  write(root, "extensions/app/manifest.json", manifest("app", app.manifest));
+  write(root, "extensions/app/index.ts", app.code);
+  write(root, "kernel/api.ts", `export const ok = 1;\n`);
+  return root;
+}
+
+const lines = (root: string) => checkImports(root).map(formatProblem);
+
 describe("import lint on the repo", () => {
   it("reports zero problems", () => {
     const problems = checkImports(REPO_ROOT).map(formatProblem);
     expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("a copy of the repo with one planted import of another extension's internals: exactly that problem", () => {
+    const root = tempRoot();
+    for (const d of ["extensions", "kernel"]) fs.cpSync(path.join(REPO_ROOT, d), path.join(root, d), { recursive: true });
+    const file = path.join(root, "extensions", "permissions", "index.ts");
+    const text = fs.readFileSync(file, "utf8").split("\n");
+    const at = text.findIndex((l) => l.startsWith("import "));
+    text.splice(at, 0, `import { tapTools } from "../tools/tools.js";`);
+    fs.writeFileSync(file, text.join("\n"));
+    expect(lines(root)).toEqual([
+      `extensions/permissions/index.ts:${at + 1}: [cross-import] import "../tools/tools.js" reaches into extension 'tools' (extensions/tools/tools.ts), not its published contract: import what you need from "../tools/api.js" (ask for it to be exported there), or move the code into 'permissions'`,
+    ]);
+  });
+});
+
+describe("import lint rules, one planted problem each", () => {
+  it("(a) another extension's file that is not its api.ts is refused; its api.js is allowed", () => {
+    const root = fixture({ manifest: { requires: ["lib"] }, code: `import { helper } from "../lib/api.js";\nimport { secret } from "../lib/internal.js";\nexport default { activate() { helper(); return secret; } };\n` });
+    expect(lines(root)).toEqual([
+      `extensions/app/index.ts:2: [cross-import] import "../lib/internal.js" reaches into extension 'lib' (extensions/lib/internal.ts), not its published contract: import what you need from "../lib/api.js" (ask for it to be exported there), or move the code into 'app'`,
+    ]);
+  });
+
+  it("(b) a value import of an undeclared extension's api is refused; type-only imports and declared ones pass", () => {
+    const bad = fixture({ code: `import type { LibService } from "../lib/api.js";\nimport { type LibService as L2 } from "../lib/api.js";\nimport { helper } from "../lib/api.js";\nexport const x: LibService | L2 | number = helper();\n` });
+    expect(lines(bad)).toEqual([
+      `extensions/app/index.ts:3: [undeclared] value import { helper } from "../lib/api.js" needs extension 'lib', which extensions/app/manifest.json does not declare: add one of its services ("lib") to "requires" or "optional" in extensions/app/manifest.json, make it \`import type\`, or move the helper into 'app' (or kernel/)`,
+    ]);
+    const reexport = fixture({ code: `export { helper } from "../lib/api.js";\nexport type { LibService } from "../lib/api.js";\n` });
+    expect(lines(reexport)).toEqual([expect.stringContaining(`extensions/app/index.ts:1: [undeclared] value import { helper } from "../lib/api.js"`)]);
+    for (const decl of [{ requires: ["lib"] }, { optional: ["lib"] }]) {
+      expect(lines(fixture({ manifest: decl, code: `import { helper } from "../lib/api.js";\nexport const x = helper();\n` }))).toEqual([]);
+    }
+  });
+
+  it("(c) a service lookup the manifest does not declare is refused", () => {
+    const root = fixture({
+      manifest: { optional: ["lib"] },
+      code: `export default { activate(ctx) {\n  ctx.services.tryGet("lib");\n  ctx.services.get("engine");\n  kernel.service("storage");\n} };\n`,
+    });
+    expect(lines(root)).toEqual([
+      `extensions/app/index.ts:3: [service] ctx.services.get("engine") looks up service 'engine', which extensions/app/manifest.json does not declare: add "engine" to "requires" (or "optional") (no extension provides it)`,
+      `extensions/app/index.ts:4: [service] kernel.service("storage") looks up service 'storage', which extensions/app/manifest.json does not declare: add "storage" to "requires" (or "optional") (no extension provides it)`,
+    ]);
+    const named = fixture({ code: `export default { activate(ctx) { ctx.services.get<X>("lib"); } };\n` });
+    expect(lines(named)).toEqual([expect.stringContaining(`looks up service 'lib', which extensions/app/manifest.json does not declare: add "lib" to "requires" (or "optional") (provided by 'lib')`)]);
+  });
+
+  it("(d) the kernel importing from extensions/ or hosts/ is refused", () => {
+    const root = fixture({ code: `export {};\n` });
+    write(root, "kernel/boot.ts", `import type { LibService } from "../extensions/lib/api.js";\nimport { run } from "../hosts/cli/main.js";\nexport type X = LibService;\nexport const y = run;\n`);
+    expect(lines(root)).toEqual([
+      `kernel/boot.ts:1: [kernel] import "../extensions/lib/api.js": the kernel must not depend on extensions/ (extensions/lib/api.ts): move the shared code into kernel/, or have the extension register it with the kernel`,
+      `kernel/boot.ts:2: [kernel] import "../hosts/cli/main.js": the kernel must not depend on hosts/ (hosts/cli/main.ts): move the shared code into kernel/, or have the extension register it with the kernel`,
+    ]);
+  });
+
+  it("tests and benchmarks are not checked", () => {
+    const root = fixture({ code: `export {};\n` });
+    write(root, "extensions/app/test/x.test.ts", `import { secret } from "../../lib/internal.js";\n`);
+    write(root, "extensions/app/bench/b.ts", `import { secret } from "../../lib/internal.js";\n`);
+    write(root, "extensions/app/x.test.ts", `import { secret } from "../lib/internal.js";\n`);
+    expect(lines(root)).toEqual([]);
   });
 });
