@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/auth` (what other extensions and third parties may import).
+ *
  * The credentials service (service name "credentials"), offered by the `auth` extension.
  * Providers list it under "optional" and ask it for a key just before each request.
  */

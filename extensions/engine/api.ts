@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/engine` (what other extensions and third parties may import).
+ *
  * The session engine's public API: types and the hooks it publishes. Other extensions (providers,
  * tools, storage, ledger, tideline, permissions, hooks, sandbox) and hosts import THIS file only,
  * never the engine's internals. Service name: "engine" (EngineService).

@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/hooks` (what other extensions and third parties may import).
+ *
  * The hooks extension's public types: hook sources as discovered, and the outcome records it writes
  * (storage event kind "hook"). Hosts (pager /hooks, serve GET /hooks) read these shapes.
  */

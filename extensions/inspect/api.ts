@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/inspect` (what other extensions and third parties may import).
+ *
  * The inspect extension's public API (service "inspect"). Capability extensions (hooks, later MCP and
  * skills) add rows for `oceancode inspect`: they list `"onEvent:inspect"` in their activation and
  * `"inspect"` in `optional`, so their code loads only when inspect runs (or a session needs them).

@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/ledger` (what other extensions and third parties may import).
+ *
  * The session ledger's public API (service "ledger"). The ledger owns its files (one writer):
  *   <root>/<session id>/transcript/turn-0001.md   every step verbatim, tool outputs whole
  *   <root>/<session id>/index.md, index.json        turns, first/last seq, steps, titles, how each ended

@@ -1,4 +1,7 @@
-/** The permissions extension's public API (service "permissions"). */
+/**
+ * The published contract `oceancode/api/permissions` (what other extensions and third parties may import).
+ * The permissions extension's public API (service "permissions").
+ */
 import type { GuardCategory, SegmentKind, Verdict } from "../shell-guard/api.js";
 
 export type Action = "allow" | "ask" | "deny";

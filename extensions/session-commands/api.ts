@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/session-commands` (what other extensions and third parties may import).
+ *
  * What a host offers the session slash commands (/help, /clear, /exit, /models, /resume).
  * The pager passes an object of this shape to kernel.runSlash(); other hosts (serve, ACP) may pass a
  * subset: a command whose action is missing replies that the host cannot do it.

@@ -1,5 +1,8 @@
 /**
- * The shell guard's public API (service "shell-guard"). Other extensions import only this file.
+ * The published contract `oceancode/api/shell-guard` (service "shell-guard"): types and the service
+ * interface only. Other extensions import only this file, and reach the guard through the service
+ * (`ctx.services.tryGet<ShellGuardService>("shell-guard")`); the rule pattern syntax it shares with the
+ * permission rules is the kernel's (`wildcard`, `matchBash` in kernel/api).
  *
  * classify() splits a bash command into segments (pipelines, && || ;, subshells, $(...), backticks,
  * bash -c strings, eval), peels wrappers (sudo, env, nice, timeout, xargs, command, VAR=val, /bin/rm)
@@ -70,12 +73,3 @@ export interface ShellGuardService {
 
 /** Longest command the guard parses; longer ones ask. */
 export const MAX_COMMAND_CHARS = 10_000;
-
-/** Convenience for tests and tools: classify without going through the service. */
-export async function classify(command: string, opts: ClassifyOptions = {}): Promise<Classification> {
-  const mod = await import("./classify.js");
-  return mod.classifyCommand(command, opts);
-}
-
-/** Rule patterns (`*` any run, `?` one char; "git push *" also matches bare "git push"), shared with the permissions rules. */
-export { wildcard, matchBash } from "./pattern.js";

@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/storage` (what other extensions and third parties may import).
+ *
  * The storage extension's public API. Service name: "storage" (StorageService).
  * One writer owns oceancode.db (better-sqlite3, WAL). Rows of an open session are written behind the
  * step in batches; readers that need the latest state call settle() first.

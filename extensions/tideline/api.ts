@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/tideline` (what other extensions and third parties may import).
+ *
  * The tideline's public API (service "tideline"): the session meter for hosts, and the one parser of
  * tideline specs ("<percent>% | <limit> | default") shared by /tideline and `run --tideline`.
  */

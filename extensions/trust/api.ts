@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/trust` (what other extensions and third parties may import).
+ *
  * The trust store's public API. Service name: "trust" (TrustService).
  * ~/.oceancode/trust.json is keyed by the project's absolute path; every field is optional on disk.
  */

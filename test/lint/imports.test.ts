@@ -26,10 +26,10 @@ function write(root: string, rel: string, text: string): void {
 const manifest = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, version: "1.0.0", kernel: "^0.1.0", main: "index.js", ...extra });
 
 /** Two extensions: `lib` publishes api.ts (and keeps internal.ts), `app` uses it. */
-function fixture(app: { manifest?: Record<string, unknown>; code: string }): string {
+function fixture(app: { manifest?: Record<string, unknown>; code: string }, opts: { apiDoc?: boolean } = {}): string {
   const root = tempRoot();
   write(root, "extensions/lib/manifest.json", manifest("lib", { provides: ["lib"] }));
-  write(root, "extensions/lib/api.ts", `export interface LibService { go(): void }\nexport function helper(): number { return 1; }\n`);
+  write(root, "extensions/lib/api.ts", `${opts.apiDoc === false ? "" : "/** The published contract \`oceancode/api/lib\`. */\n"}export interface LibService { go(): void }\nexport function helper(): number { return 1; }\n`);
   write(root, "extensions/lib/internal.ts", `export const secret = 42;\n`);
   write(root, "extensions/app/manifest.json", manifest("app", app.manifest));
   write(root, "extensions/app/index.ts", app.code);
@@ -99,6 +99,15 @@ describe("import lint rules, one planted problem each", () => {
       `kernel/boot.ts:1: [kernel] import "../extensions/lib/api.js": the kernel must not depend on extensions/ (extensions/lib/api.ts): move the shared code into kernel/, or have the extension register it with the kernel`,
       `kernel/boot.ts:2: [kernel] import "../hosts/cli/main.js": the kernel must not depend on hosts/ (hosts/cli/main.ts): move the shared code into kernel/, or have the extension register it with the kernel`,
     ]);
+  });
+
+  it("(e) an api.ts must open with a doc comment naming its contract", () => {
+    const root = fixture({ code: `export {};\n` }, { apiDoc: false });
+    expect(lines(root)).toEqual([
+      "extensions/lib/api.ts:1: [api-doc] the published contract has no opening doc comment naming it: start the file with /** The published contract `oceancode/api/lib` ... */ saying what it holds (types, hook and service interfaces, error helpers, small helpers)",
+    ]);
+    write(root, "extensions/lib/api.ts", `/**\n * The published contract \`oceancode/api/lib\`.\n */\nexport interface LibService { go(): void }\n`);
+    expect(lines(root)).toEqual([]);
   });
 
   it("tests and benchmarks are not checked", () => {

@@ -10,7 +10,9 @@
  *                      `dependencies`/`optionalDependencies`, should a manifest carry them);
  *   (c) service        `ctx.services.get/tryGet/has("x")` or `.service("x")` of a service this manifest
  *                      does not declare in `requires`/`optional` (or provide);
- *   (d) kernel         kernel/ importing from extensions/ or hosts/.
+ *   (d) kernel         kernel/ importing from extensions/ or hosts/;
+ *   (e) api-doc        an extension's api.ts that does not open with a doc comment naming it the
+ *                      published contract `oceancode/api/<id>`.
  *
  * Not checked: tests (`*.test.ts`, `test/`) and benchmarks (`bench/`), which drive internals on purpose.
  * Each problem is one line: `file:line: what is wrong: the import: what to do`.
@@ -19,7 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-export type Rule = "cross-import" | "undeclared" | "service" | "kernel";
+export type Rule = "cross-import" | "undeclared" | "service" | "kernel" | "api-doc";
 
 export interface Problem {
   /** relative to the checked root, with / separators */
@@ -216,6 +218,19 @@ export function checkImports(root: string): Problem[] {
         message: `${s.call} looks up service '${s.name}', which extensions/${own}/manifest.json does not declare: add "${s.name}" to "requires" (or "optional")${providers.length ? ` (provided by ${providers.join(", ")})` : " (no extension provides it)"}`,
       });
     }
+  }
+
+  for (const [dir, m] of manifests) {
+    const api = path.join(root, "extensions", dir, "api.ts");
+    if (!fs.existsSync(api)) continue;
+    const head = /^\s*\/\*\*([\s\S]*?)\*\//.exec(fs.readFileSync(api, "utf8"));
+    if (head && head[1]!.includes(`oceancode/api/${m.id}`)) continue;
+    problems.push({
+      file: rel(api),
+      line: 1,
+      rule: "api-doc",
+      message: `the published contract has no opening doc comment naming it: start the file with /** The published contract \`oceancode/api/${m.id}\` ... */ saying what it holds (types, hook and service interfaces, error helpers, small helpers)`,
+    });
   }
 
   for (const file of walk(path.join(root, "kernel"))) {

@@ -1,4 +1,8 @@
-/** Wildcard patterns for rules: `*` any run of characters, `?` one; a trailing " *" also matches the bare command. */
+/**
+ * Wildcard patterns for rules: `*` any run of characters, `?` one; a trailing " *" also matches the bare
+ * command. One syntax for every rule that names commands or paths: the permission rules and the shell
+ * guard's shell.allow / shell.deny both match with it, so neither extension depends on the other for it.
+ */
 const cache = new Map<string, RegExp>();
 
 function body(pattern: string): string {
