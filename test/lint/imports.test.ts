@@ -110,6 +110,15 @@ describe("import lint rules, one planted problem each", () => {
     expect(lines(root)).toEqual([]);
   });
 
+  it("(f) instanceof OcError / ProviderError is refused in kernel/, extensions/ and hosts/", () => {
+    const root = fixture({ code: `import { ProviderError } from "../lib/api.js";\nexport const retry = (e: unknown) =>\n  e instanceof ProviderError || e instanceof Error;\n` , manifest: { requires: ["lib"] } });
+    write(root, "hosts/boot.ts", `import { OcError } from "../kernel/errors.js";\nexport const coded = (e: unknown) => e instanceof OcError;\n`);
+    expect(lines(root)).toEqual([
+      "extensions/app/index.ts:3: [instanceof] `e instanceof ProviderError` recognises a coded error by class, which misses a copy from another install: use providerErrorCode(e) / isRetryableProviderError(e) from oceancode/api/engine",
+      "hosts/boot.ts:2: [instanceof] `e instanceof OcError` recognises a coded error by class, which misses a copy from another install: use isOcError(e) / hasErrorCode(e, code) from the kernel API",
+    ]);
+  });
+
   it("tests and benchmarks are not checked", () => {
     const root = fixture({ code: `export {};\n` });
     write(root, "extensions/app/test/x.test.ts", `import { secret } from "../../lib/internal.js";\n`);

@@ -12,7 +12,9 @@
  *                      does not declare in `requires`/`optional` (or provide);
  *   (d) kernel         kernel/ importing from extensions/ or hosts/;
  *   (e) api-doc        an extension's api.ts that does not open with a doc comment naming it the
- *                      published contract `oceancode/api/<id>`.
+ *                      published contract `oceancode/api/<id>`;
+ *   (f) instanceof     `instanceof OcError` / `instanceof ProviderError` anywhere in kernel/, extensions/
+ *                      or hosts/: coded errors are recognised by code (isOcError, providerErrorCode).
  *
  * Not checked: tests (`*.test.ts`, `test/`) and benchmarks (`bench/`), which drive internals on purpose.
  * Each problem is one line: `file:line: what is wrong: the import: what to do`.
@@ -21,7 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-export type Rule = "cross-import" | "undeclared" | "service" | "kernel" | "api-doc";
+export type Rule = "cross-import" | "undeclared" | "service" | "kernel" | "api-doc" | "instanceof";
 
 export interface Problem {
   /** relative to the checked root, with / separators */
@@ -93,16 +95,20 @@ interface ImportSite {
   names: string[];
 }
 
+/** Classes whose errors are recognised by code only (a copy from another install fails instanceof). */
+const CODED_ERROR_CLASSES = new Set(["OcError", "ProviderError"]);
+
 interface ServiceSite {
   name: string;
   line: number;
   call: string;
 }
 
-function scan(file: string, text: string): { imports: ImportSite[]; services: ServiceSite[] } {
+function scan(file: string, text: string): { imports: ImportSite[]; services: ServiceSite[]; instanceofs: Array<{ line: number; cls: string; text: string }> } {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const imports: ImportSite[] = [];
   const services: ServiceSite[] = [];
+  const instanceofs: Array<{ line: number; cls: string; text: string }> = [];
   const lineOf = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -133,6 +139,9 @@ function scan(file: string, text: string): { imports: ImportSite[]; services: Se
       imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node), typeOnly, names });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       imports.push({ spec: node.argument.literal.text, line: lineOf(node), typeOnly: true, names: [] });
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
+      const right = ts.isPropertyAccessExpression(node.right) ? node.right.name : node.right;
+      if (ts.isIdentifier(right) && CODED_ERROR_CLASSES.has(right.text)) instanceofs.push({ line: lineOf(node), cls: right.text, text: node.getText(sf).replace(/\s+/g, " ").slice(0, 80) });
     } else if (ts.isCallExpression(node)) {
       const arg = node.arguments[0];
       if (node.expression.kind === ts.SyntaxKind.ImportKeyword && arg && ts.isStringLiteralLike(arg)) {
@@ -149,7 +158,7 @@ function scan(file: string, text: string): { imports: ImportSite[]; services: Se
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  return { imports, services };
+  return { imports, services, instanceofs };
 }
 
 /** Where an import points, relative to the root ("extensions/tools/api.ts"), or undefined for a package. */
@@ -245,6 +254,16 @@ export function checkImports(root: string): Problem[] {
         rule: "kernel",
         message: `import "${imp.spec}": the kernel must not depend on ${t.split("/")[0]}/ (${t}): move the shared code into kernel/, or have the extension register it with the kernel`,
       });
+    }
+  }
+  for (const dir of ["kernel", "extensions", "hosts"]) {
+    for (const file of walk(path.join(root, dir))) {
+      const r = rel(file);
+      if (isTestFile(r)) continue;
+      for (const i of scan(file, fs.readFileSync(file, "utf8")).instanceofs) {
+        const fix = i.cls === "OcError" ? "isOcError(e) / hasErrorCode(e, code) from the kernel API" : "providerErrorCode(e) / isRetryableProviderError(e) from oceancode/api/engine";
+        problems.push({ file: r, line: i.line, rule: "instanceof", message: `\`${i.text}\` recognises a coded error by class, which misses a copy from another install: use ${fix}` });
+      }
     }
   }
   return problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
