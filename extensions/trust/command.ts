@@ -1,6 +1,6 @@
 /** `oceancode trust show | repo on|off | mcp <name> on|off|clear` */
 import type { CommandIO } from "../../kernel/api.js";
-import { TrustFileError, type ProjectTrust, type TrustService } from "./api.js";
+import { isTrustFileError, type ProjectTrust, type TrustService } from "./api.js";
 
 export const TRUST_USAGE = "usage: oceancode trust show | repo on|off | mcp <name> on|off|clear  [--dir <d>] [--home <h>]";
 
@@ -49,7 +49,7 @@ export async function trustCommand(store: TrustService, argv: string[], io: Comm
     io.stdout.write(`${formatTrust(t).join("\n")}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof TrustFileError) {
+    if (isTrustFileError(e)) {
       io.stderr.write(`oceancode trust: ${e.message}\n`);
       return 1;
     }
