@@ -1,5 +1,8 @@
 /** The open error-code registry, and errors recognised by code (never by class identity). */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/cli.js";
 import { ErrorCodes, OcError, errorCodes, errorMessage, hasErrorCode, isOcError, registerErrorCodes } from "../../kernel/api.js";
 
 describe("error codes", () => {
@@ -7,6 +10,12 @@ describe("error codes", () => {
     const all = errorCodes();
     expect(all.find((c) => c.code === ErrorCodes.USAGE)).toMatchObject({ owner: "kernel" });
     expect(all.filter((c) => c.owner === "kernel").map((c) => c.code).sort()).toEqual(Object.values(ErrorCodes).sort());
+  });
+
+  it("docs/extensions.md (Errors) documents every kernel code", () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, "docs", "extensions.md"), "utf8");
+    const errors = doc.slice(doc.indexOf("## Errors"));
+    expect(Object.values(ErrorCodes).filter((c) => !errors.includes(`\`${c}\``))).toEqual([]);
   });
 
   it("an extension registers its codes; listed with the owner; again by the same owner is a no-op", () => {
