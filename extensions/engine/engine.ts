@@ -51,6 +51,8 @@ export interface EngineOptions {
   activate(event: string): Promise<void>;
   log: { warn(m: string): void; error(m: string): void; debug(m: string): void };
   env: NodeJS.ProcessEnv;
+  /** steps per root turn (stepCap): throws, naming where the value came from, when it is not a whole number above 0 */
+  maxSteps?: () => number;
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
@@ -61,13 +63,24 @@ export function newSessionId(): string {
   return `ses_${Date.now().toString(36).padStart(9, "0")}${crypto.randomBytes(5).toString("hex")}`;
 }
 
-export function maxStepsFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env.OC_MAX_STEPS;
-  if (raw === undefined || raw === "") return 300;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`OC_MAX_STEPS must be a positive whole number (got '${raw}')`);
-  if (n === 0) throw new Error("OC_MAX_STEPS=0 is rejected: bound a long run with a budget or a clock instead");
-  return n;
+/** What stepCap reads: the resolved config (engine.max_steps from a file, $OC_MAX_STEPS or run --max-steps). */
+export interface StepCapConfig {
+  get(dotted: string): unknown;
+  sourceOf(dotted: string): { layer: string; file?: string; source?: string } | undefined;
+}
+
+/**
+ * Steps per root turn: `engine.max_steps` (a config file < $OC_MAX_STEPS < run --max-steps), default 300.
+ * A variable or flag is not checked at boot, so the error here names it as the user wrote it.
+ */
+export function stepCap(config: StepCapConfig): number {
+  const v = config.get("engine.max_steps");
+  if (v === undefined) return 300;
+  const src = config.sourceOf("engine.max_steps");
+  const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_steps";
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`${name} must be a positive whole number (got '${String(v)}')`);
+  if (v === 0) throw new Error(`${name}=0 is rejected: bound a long run with a budget or a clock instead`);
+  return v;
 }
 
 function approxTokens(text: string): number {
@@ -234,7 +247,7 @@ export class Engine implements EngineService {
   async checkModel(id: string): Promise<string | undefined> {
     const model = await this.modelInfo(id);
     try {
-      maxStepsFromEnv(this.opts.env);
+      this.maxSteps();
     } catch (e) {
       return (e as Error).message;
     }
@@ -259,6 +272,10 @@ export class Engine implements EngineService {
     const described = p.describe?.(id.slice(slash + 1));
     if (described) return { ...described, known: true };
     return this.models.resolve(id);
+  }
+
+  private maxSteps(): number {
+    return this.opts.maxSteps ? this.opts.maxSteps() : 300;
   }
 
   private systemPrompt(session: Session): string[] {
@@ -305,7 +322,7 @@ export class Engine implements EngineService {
     let error: string | undefined;
     let stepInTurn = 0;
     try {
-      const maxSteps = maxStepsFromEnv(this.opts.env);
+      const maxSteps = this.maxSteps();
       session.totals.turns = turn;
       emit({ type: "turn_start", sessionId: sid, turn, text });
       const turnCtx: TurnContext = { session, turn, signal };

@@ -1,6 +1,6 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { Engine } from "./engine.js";
+import { Engine, stepCap } from "./engine.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -9,6 +9,7 @@ export default {
       activate: (event) => ctx.activate(event),
       log: ctx.log,
       env: ctx.env,
+      maxSteps: () => stepCap(ctx.config),
       maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
