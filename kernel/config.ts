@@ -100,7 +100,7 @@ function mergeInto(
   prefix: string,
   append?: ReadonlySet<string>,
 ): void {
-  const at = (key: string): Provenance => (from.sources ? { layer: from.layer, source: from.sources[key] } : from);
+  const at = (key: string): Provenance => (from.sources ? { layer: from.layer, source: from.sources[key] } : { layer: from.layer, file: from.file });
   for (const [k, v] of Object.entries(src)) {
     if (k === "$schema") continue;
     const key = prefix ? `${prefix}.${k}` : k;

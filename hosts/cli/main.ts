@@ -164,16 +164,22 @@ async function main(argv: string[]): Promise<number> {
   const args = host && globals.model !== undefined ? ["--model", globals.model, ...rest] : rest;
   const { bootKernel, reportError } = await import("../boot.js");
   let kernel: Kernel;
+  const settings = hostSettings(globals, sub, args);
   try {
     kernel = await bootKernel({
       project: globals.project,
       home: globals.home,
       verbose: globals.verbose,
       tolerant: sub === "doctor" || sub === "inspect",
-      settings: hostSettings(globals, sub, args),
+      settings,
     });
   } catch (e) {
     return reportError(e, globals.verbose);
+  }
+  // the host layer is under requirements.json's pins: a flag a pin overrides is said, never silently dropped
+  for (const s of settings) {
+    const p = s.config === false ? undefined : kernel.config.sourceOf(s.key);
+    if (p?.layer === "requirements" && JSON.stringify(kernel.config.get(s.key)) !== JSON.stringify(s.value)) process.stderr.write(`oceancode: warning: ${s.flag} ignored: ${s.key} is pinned by ${visible(p.file ?? "requirements.json")}\n`);
   }
   // from here on (extensions activate later, on use) an error line about an extension names its directory
   kernel.setLogger(sanitizingLogger(globals.verbose, process.stderr));

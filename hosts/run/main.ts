@@ -87,6 +87,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     // the CLI handed it to the kernel as the host layer's engine.max_steps (never an environment variable a child would inherit)
   }
 
+  // a model pinned by requirements.json beats --model, as a pin beats every layer (the CLI warned)
+  if (args.model !== undefined && kernel.config.sourceOf("model")?.layer === "requirements") args.model = kernel.config.get("model") as string;
+
   const json = args.format === "json";
   // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
   // notices, log lines) is made visible first (hosts/terminal). --format json keeps the exact text on
