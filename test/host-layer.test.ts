@@ -45,10 +45,11 @@ function runJson(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | 
 describe("the host layer in inspect", () => {
   it("--model, --db and --directory show as host settings, with the flag as their source", () => {
     const db = path.join(sb.home, "elsewhere.db");
-    const row = inspect(["--db", db, "-m", "scripted/x"]);
+    const row = inspect(["--db", db, "--home", sb.home, "-m", "scripted/x"]);
     expect(row("model")).toMatchObject({ layer: "host", source: "--model", value: "scripted/x" });
     expect(row("database.path")).toMatchObject({ layer: "host", source: "--db", value: db });
     expect(row("project")).toMatchObject({ kind: "path", layer: "host", source: "--dir", value: sb.project });
+    expect(row("home")).toMatchObject({ kind: "path", layer: "host", source: "--home", value: sb.home });
     // table form too
     const t = oc(["--db", db, "-m", "scripted/x", "inspect"]);
     expect(t.stdout).toMatch(/config\s+model\s+host\s+"scripted\/x"\s+--model/);

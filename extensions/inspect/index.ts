@@ -30,11 +30,14 @@ export function inspectRows(info: KernelIntrospection, project?: string): Inspec
     const p = info.config.provenance.get(k)!;
     rows.push({ kind: "config", id: k, layer: p.layer, source: sourceText(p), value: info.config.get(k) });
   }
-  // the host's settings that are not config keys (the project directory, a kernel option): from the flag, or the default
+  // the host's settings that are not config keys (the project directory and home: kernel options), and where the project came from
   const host = info.config.layers.find((l) => l.name === "host")?.settings ?? [];
-  const dir = host.find((h) => h.key === "paths.project");
-  if (project !== undefined) rows.push({ kind: "path", id: "project", layer: dir ? "host" : "default", source: dir ? dir.flag : "(current directory)", value: project });
-  for (const h of host) if (h.config === false && h.key !== "paths.project") rows.push({ kind: "host", id: h.key, layer: "host", source: h.flag, value: h.value });
+  if (project !== undefined && !host.some((h) => h.key === "paths.project")) rows.push({ kind: "path", id: "project", layer: "default", source: "(current directory)", value: project });
+  for (const h of host) {
+    if (h.config !== false) continue;
+    const isPath = h.key.startsWith("paths.");
+    rows.push({ kind: isPath ? "path" : "host", id: isPath ? h.key.slice("paths.".length) : h.key, layer: "host", source: h.flag, value: h.key === "paths.project" && project !== undefined ? project : h.value });
+  }
   for (const h of info.config.held) {
     for (const key of h.keys) rows.push({ kind: "config", id: key, layer: "project", source: h.file, state: "held: untrusted", reason: "the repo is not trusted: oceancode trust repo on" });
   }

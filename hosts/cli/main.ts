@@ -111,11 +111,12 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
 /**
  * The command line's settings for the kernel's host config layer (over every config file; never environment
  * variables, so a child a tool spawns does not inherit a flag): --db is `database.path`, -m/--model (and run's
- * --max-steps) are `model` and `engine.max_steps`; --directory is the project (a kernel option, shown by inspect).
+ * --max-steps) are `model` and `engine.max_steps`; --directory and --home are kernel options (Paths), kept on the layer for inspect.
  */
 export function hostSettings(globals: Globals, sub: string | undefined, args: string[]): HostSetting[] {
   const out: HostSetting[] = [];
   if (globals.project !== undefined) out.push({ key: "paths.project", value: path.resolve(globals.project), flag: globals.projectFlag ?? "--directory", config: false });
+  if (globals.home !== undefined) out.push({ key: "paths.home", value: path.resolve(globals.home), flag: "--home", config: false });
   if (globals.db) out.push({ key: "database.path", value: path.resolve(globals.db), flag: "--db" });
   if (sub === "run") {
     try {
