@@ -103,6 +103,19 @@ describe("precedence: flag > environment > config file > default", () => {
     expect(refused.stderr).toContain("oceancode run: OC_MAX_STEPS=0 is rejected: bound a long run with a budget or a clock instead");
   });
 
+  it("--max-steps is stored on the session: it survives --continue over $OC_MAX_STEPS; a new flag replaces it", () => {
+    const tools = (n: number) => ({ repeat: n, text: "step {{n}}", tool_calls: [{ name: "nope", input: {} }] });
+    sb.write("s.json", JSON.stringify({ steps: [tools(4), { text: "one" }, tools(4), { text: "two" }, tools(4), { text: "three" }] }));
+    const first = runJson(["--model", "scripted/s.json", "--max-steps", "2", "go"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.ends).toEqual(["step_cap", "step_cap", "end_turn"]);
+    const resumed = runJson(["--continue", "more"], { OC_MAX_STEPS: "50" });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.ends).toEqual(["step_cap", "step_cap", "end_turn"]);
+    const reflagged = runJson(["--continue", "--max-steps", "50", "again"]);
+    expect(reflagged.ends).toEqual(["end_turn"]);
+  });
+
   it("--max-steps 0 is still refused with the documented message (exit 2), before anything boots a session", () => {
     const r = oc(["run", "--model", "scripted/echo", "--max-steps", "0", "go"]);
     expect(r.code).toBe(2);

@@ -51,8 +51,8 @@ export interface EngineOptions {
   activate(event: string): Promise<void>;
   log: { warn(m: string): void; error(m: string): void; debug(m: string): void };
   env: NodeJS.ProcessEnv;
-  /** steps per root turn (stepCap): throws, naming where the value came from, when it is not a whole number above 0 */
-  maxSteps?: () => number;
+  /** steps per root turn (stepCap), given the session's stored --max-steps: throws, naming where the value came from, when it is not a whole number above 0 */
+  maxSteps?: (stored?: unknown) => number;
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
@@ -71,12 +71,16 @@ export interface StepCapConfig {
 
 /**
  * Steps per root turn: `engine.max_steps` (a config file < $OC_MAX_STEPS < run --max-steps), default 300.
+ * `stored`: the --max-steps an earlier run stored on the session (overrides.max_steps); like the flag it beats
+ * the environment and the files, so it survives --continue; a new flag or a requirements pin beats it.
  * A variable or flag is not checked at boot, so the error here names it as the user wrote it.
  */
-export function stepCap(config: StepCapConfig): number {
+export function stepCap(config: StepCapConfig, stored?: unknown): number {
+  const src = config.sourceOf("engine.max_steps");
+  const storedOk = typeof stored === "number" && Number.isInteger(stored) && stored > 0;
+  if (storedOk && src?.layer !== "host" && src?.layer !== "requirements") return stored;
   const v = config.get("engine.max_steps");
   if (v === undefined) return 300;
-  const src = config.sourceOf("engine.max_steps");
   const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_steps";
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`${name} must be a positive whole number (got '${String(v)}')`);
   if (v === 0) throw new Error(`${name}=0 is rejected: bound a long run with a budget or a clock instead`);
@@ -274,8 +278,8 @@ export class Engine implements EngineService {
     return this.models.resolve(id);
   }
 
-  private maxSteps(): number {
-    return this.opts.maxSteps ? this.opts.maxSteps() : 300;
+  private maxSteps(session?: Session): number {
+    return this.opts.maxSteps ? this.opts.maxSteps(session?.info.overrides.max_steps) : 300;
   }
 
   private systemPrompt(session: Session): string[] {
@@ -322,7 +326,7 @@ export class Engine implements EngineService {
     let error: string | undefined;
     let stepInTurn = 0;
     try {
-      const maxSteps = this.maxSteps();
+      const maxSteps = this.maxSteps(session);
       session.totals.turns = turn;
       emit({ type: "turn_start", sessionId: sid, turn, text });
       const turnCtx: TurnContext = { session, turn, signal };

@@ -9,7 +9,7 @@ export default {
       activate: (event) => ctx.activate(event),
       log: ctx.log,
       env: ctx.env,
-      maxSteps: () => stepCap(ctx.config),
+      maxSteps: (stored) => stepCap(ctx.config, stored),
       maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,

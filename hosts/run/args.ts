@@ -29,7 +29,7 @@ export const RUN_FLAGS: FlagDoc[] = [
   { name: "--wait", summary: "when another process has the session open, wait for it instead of refusing" },
   { name: "--auto", summary: "approve rule asks (never the shell guard's); without it every ask is rejected" },
   { name: "--tideline", aliases: ["--shelve"], value: "<pct>%|<limit>|default", summary: "the session's tideline" },
-  { name: "--max-steps", value: "<n>", summary: "steps per root turn for this run (over $OC_MAX_STEPS and engine.max_steps)" },
+  { name: "--max-steps", value: "<n>", summary: "steps per root turn (over $OC_MAX_STEPS and engine.max_steps; kept by --continue)" },
   { name: "--help", aliases: ["-h"], summary: "this help" },
 ];
 

@@ -84,7 +84,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       io.stderr.write(`oceancode run: --max-steps must be a whole number above 0 (bound a long run with a budget or a clock instead)\n${RUN_USAGE}\n`);
       return 2;
     }
-    // the CLI handed it to the kernel as the host layer's engine.max_steps (never an environment variable a child would inherit)
+    // the CLI handed it to the kernel as the host layer's engine.max_steps (never an environment variable a child
+    // would inherit); it is stored on the session too, so it survives --continue (the guide: flag values are stored)
   }
 
   // a model pinned by requirements.json beats --model, as a pin beats every layer (the CLI warned)
@@ -110,6 +111,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     } else io.stderr.write("oceancode run: warning: --tideline ignored: the tideline extension is not enabled\n");
     overrides.tideline = args.tideline;
   }
+  if (args.maxSteps !== undefined) overrides.max_steps = Number(args.maxSteps);
 
   // a model no installed provider serves is a usage error, found before a session exists
   if (args.model !== undefined || (!args.session && !args.continue)) {
@@ -149,6 +151,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   }
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;
+  if (args.maxSteps !== undefined && (args.session || args.continue)) session.info.overrides.max_steps = Number(args.maxSteps);
 
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
