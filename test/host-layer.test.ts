@@ -3,6 +3,7 @@
  * --directory) are the kernel's host config layer, never environment variables. Precedence: flag > $OC_* >
  * config file > default; inspect names the flag or variable; a child a tool spawns inherits no flag.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -156,6 +157,25 @@ describe("precedence: flag > environment > config file > default", () => {
     expect(p.code, p.stderr).toBe(0);
     expect(fs.existsSync(path.join(sb.project, "mine.db"))).toBe(false);
     expect(count({})).toBe(2);
+  });
+});
+
+describe("requirements.json pins are over the host layer", () => {
+  it("a pinned model beats --model: run uses the pin and says the flag was ignored", () => {
+    const keys = crypto.generateKeyPairSync("ed25519");
+    const pub = keys.publicKey.export({ type: "spki", format: "der" }).subarray(-32).toString("hex");
+    const req = path.join(path.dirname(sb.env.OC_MANAGED_CONFIG!), "requirements.json");
+    const text = JSON.stringify({ config: { model: "scripted/echo" } });
+    fs.mkdirSync(path.dirname(req), { recursive: true });
+    fs.writeFileSync(req, text);
+    fs.writeFileSync(`${req}.sig`, crypto.sign(null, Buffer.from(text), keys.privateKey).toString("base64"));
+    sb.write("other.json", JSON.stringify({ steps: [{ text: "not pinned" }] }));
+    const r = runJson(["--model", "scripted/other.json", "hi"], { OC_REQUIREMENTS_PUBKEY: pub });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.model).toBe("scripted/echo");
+    expect(r.stderr).toContain(`oceancode: warning: --model ignored: model is pinned by ${req}`);
+    // the same value as the pin: nothing to say
+    expect(runJson(["--model", "scripted/echo", "hi"], { OC_REQUIREMENTS_PUBKEY: pub }).stderr).not.toContain("ignored");
   });
 });
 
