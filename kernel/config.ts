@@ -326,10 +326,9 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
   layers.push({ name: "default", value: defaults });
   // env goes under the managed file (an administrator's), over the user's own files; the host over all files
   const env = opts.env ? envLayer(opts.sections, opts.env) : undefined;
-  const launch = [env, opts.host].filter((l): l is ConfigLayer => l !== undefined);
-  const files = opts.layers.filter((l) => !l.sources);
-  const managedAt = files.findIndex((l) => l.name === "managed");
-  const ordered = managedAt < 0 ? [...files, ...launch] : [...files.slice(0, managedAt), ...(env ? [env] : []), ...files.slice(managedAt), ...(opts.host ? [opts.host] : [])];
+  const files = opts.layers;
+  const managedAt = files.some((l) => l.name === "managed") ? files.findIndex((l) => l.name === "managed") : files.length;
+  const ordered = [...files.slice(0, managedAt), ...(env ? [env] : []), ...files.slice(managedAt), ...(opts.host ? [opts.host] : [])];
   for (const l of ordered) layers.push({ ...l, value: structuredClone(l.value) });
 
   const bySection = new Map(opts.sections.map((s) => [s.section, s]));
