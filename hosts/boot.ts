@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
 import { isOcError, errorMessage } from "../kernel/errors.js";
+import type { HostSetting } from "../kernel/config.js";
 import { visible } from "./terminal/sanitize.js";
 
 /** The package root: dist/hosts/boot.js -> ../.. */
@@ -15,6 +16,8 @@ export interface HostFlags {
   verbose: boolean;
   /** doctor and inspect: boot past broken config files (reported as warnings) so they can diagnose them */
   tolerant?: boolean;
+  /** the command line's settings: the kernel's host config layer (see hostSettings in cli/main.ts) */
+  settings?: HostSetting[];
 }
 
 export async function bootKernel(flags: HostFlags, env: NodeJS.ProcessEnv = process.env): Promise<Kernel> {
@@ -24,6 +27,7 @@ export async function bootKernel(flags: HostFlags, env: NodeJS.ProcessEnv = proc
     env,
     log: stderrLogger(flags.verbose),
     tolerant: flags.tolerant,
+    hostSettings: flags.settings,
     bundled: { dir: PACKAGE_ROOT, codeDir: path.join(PACKAGE_ROOT, "dist") },
   });
   for (const w of kernel.warnings) process.stderr.write(`oceancode: warning: ${visible(w)}\n`);

@@ -1,5 +1,8 @@
 /**
- * Layered config: default < global < project (.jsonc, then .json over it) < managed < requirements pins.
+ * Layered config: default < global < project (.jsonc, then .json over it) < env < managed < host < requirements pins.
+ * `env`: the OC_* variables a schema maps onto a key (`x-oc-env`); `host`: the flags of the command line
+ * (--model, --max-steps, --db), handed over by the host. Both are settings of this launch, not files: they
+ * beat the user's files, env stays under the administrator's managed file, a flag beats both, pins beat all.
  * Merged per section (objects merge key by key, arrays and scalars replace), last writer wins, and
  * every leaf key remembers the layer and file that set it (for `oceancode inspect`).
  * Each layer's sections are validated against the schemas extensions contribute before merging,
@@ -15,7 +18,7 @@ import { tightenLayer } from "./untrusted.js";
 import { nearest } from "./nearest.js";
 import type { Paths } from "./paths.js";
 
-export type LayerName = "default" | "global" | "project" | "managed" | "requirements";
+export type LayerName = "default" | "global" | "project" | "env" | "managed" | "host" | "requirements";
 
 export interface ConfigLayer {
   name: LayerName;
@@ -26,6 +29,20 @@ export interface ConfigLayer {
   untrusted?: boolean;
   /** after loading, an untrusted layer's held keys (its `value` then holds only what was admitted) */
   held?: string[];
+  /** env and host layers: the variable or flag behind each dotted key, e.g. {"model": "--model"} */
+  sources?: Record<string, string>;
+  /** the host layer: every setting the host took from its command line, config keys or not (the project directory) */
+  settings?: HostSetting[];
+}
+
+/** One setting a host took from its command line: a config key (model, engine.max_steps, ...) or, with config false, a kernel option. */
+export interface HostSetting {
+  key: string;
+  value: unknown;
+  /** how it was spelled on the command line: "--model", "--directory" */
+  flag: string;
+  /** false: not a config key (the project directory, a kernel option); shown by inspect, never merged */
+  config?: boolean;
 }
 
 export interface SectionSchema {
@@ -39,6 +56,8 @@ export interface SectionSchema {
 export interface Provenance {
   layer: LayerName;
   file?: string;
+  /** env and host layers: the variable ("OC_MODEL") or flag ("--model") that set the key */
+  source?: string;
 }
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -77,10 +96,11 @@ function mergeInto(
   dst: Record<string, unknown>,
   src: Record<string, unknown>,
   prov: Map<string, Provenance>,
-  from: Provenance,
+  from: Provenance & { sources?: Record<string, string> },
   prefix: string,
   append?: ReadonlySet<string>,
 ): void {
+  const at = (key: string): Provenance => (from.sources ? { layer: from.layer, source: from.sources[key] } : { layer: from.layer, file: from.file });
   for (const [k, v] of Object.entries(src)) {
     if (k === "$schema") continue;
     const key = prefix ? `${prefix}.${k}` : k;
@@ -93,11 +113,11 @@ function mergeInto(
       mergeInto(dst[k] as Record<string, unknown>, v, prov, from, key, append);
     } else if (append?.has(key) && Array.isArray(v) && Array.isArray(dst[k])) {
       dst[k] = [...(dst[k] as unknown[]), ...structuredClone(v)];
-      prov.set(key, from);
+      prov.set(key, at(key));
     } else {
       for (const p of [...prov.keys()]) if (p.startsWith(`${key}.`)) prov.delete(p);
       dst[k] = structuredClone(v);
-      prov.set(key, from);
+      prov.set(key, at(key));
     }
   }
 }
@@ -202,6 +222,49 @@ export interface LoadConfigOptions {
   knownSections?: readonly string[];
   /** report invalid sections as warnings and drop them, instead of throwing (doctor, inspect) */
   tolerant?: boolean;
+  /** the process environment: OC_* variables that schemas map onto keys (`x-oc-env`) make the env layer */
+  env?: NodeJS.ProcessEnv;
+  /** the host layer (hostLayer): the command line's settings, above every file */
+  host?: ConfigLayer;
+}
+
+/** The host layer from a host's command-line settings. Values are the host's to check (its usage errors name the flag). */
+export function hostLayer(settings: HostSetting[]): ConfigLayer {
+  const value: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  for (const s of settings) {
+    if (s.config === false) continue;
+    setPath(value, s.key.split("."), s.value);
+    sources[s.key] = s.flag;
+  }
+  return { name: "host", value, sources, settings: [...settings] };
+}
+
+/** Only OC_ variables can feed a key, and never a secret-looking one (inspect shows config values). */
+const ENV_NAME = /^OC_[A-Z0-9_]+$/;
+const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD/i;
+
+/**
+ * The env layer: every key whose schema names an OC_ variable (`"x-oc-env": "OC_MODEL"`) and that variable
+ * is set and not empty. Numbers are read as numbers; like flags, values are checked by the key's owner where
+ * it reads them, so the error names the variable.
+ */
+export function envLayer(sections: readonly SectionSchema[], env: NodeJS.ProcessEnv): ConfigLayer | undefined {
+  const value: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  const visit = (schema: unknown, segs: string[]): void => {
+    if (!isPlainObject(schema)) return;
+    const name = schema["x-oc-env"];
+    const raw = typeof name === "string" && ENV_NAME.test(name) && !SECRET_NAME.test(name) ? env[name] : undefined;
+    if (raw !== undefined && raw !== "") {
+      const numeric = (schema.type === "integer" || schema.type === "number") && /^-?\d+(\.\d+)?$/.test(raw.trim());
+      setPath(value, segs, numeric ? Number(raw) : raw);
+      sources[segs.join(".")] = name as string;
+    }
+    if (isPlainObject(schema.properties)) for (const [k, s] of Object.entries(schema.properties)) visit(s, [...segs, k]);
+  };
+  for (const s of sections) visit(s.schema, [s.section]);
+  return Object.keys(sources).length ? { name: "env", value, sources } : undefined;
 }
 
 /**
@@ -261,13 +324,19 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
     if (d !== undefined) defaults[s.section] = d;
   }
   layers.push({ name: "default", value: defaults });
-  for (const l of opts.layers) layers.push({ ...l, value: structuredClone(l.value) });
+  // env goes under the managed file (an administrator's), over the user's own files; the host over all files
+  const env = opts.env ? envLayer(opts.sections, opts.env) : undefined;
+  const files = opts.layers;
+  const managedAt = files.some((l) => l.name === "managed") ? files.findIndex((l) => l.name === "managed") : files.length;
+  const ordered = [...files.slice(0, managedAt), ...(env ? [env] : []), ...files.slice(managedAt), ...(opts.host ? [opts.host] : [])];
+  for (const l of ordered) layers.push({ ...l, value: structuredClone(l.value) });
 
   const bySection = new Map(opts.sections.map((s) => [s.section, s]));
   const problems: string[] = [];
   const warned = new Set<string>();
   for (const layer of layers) {
-    if (layer.name === "default") continue;
+    // env and host values are checked by their owners where they are read: the error names the variable or flag
+    if (layer.name === "default" || layer.sources) continue;
     for (const [section, spec] of bySection) {
       const raw = layer.value[section];
       if (raw === undefined) continue;
@@ -318,7 +387,7 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
       layer.held = t.held;
       append = t.append;
     }
-    mergeInto(value, layer.value, prov, { layer: layer.name, file: layer.file }, "", append);
+    mergeInto(value, layer.value, prov, { layer: layer.name, file: layer.file, sources: layer.sources }, "", append);
   }
   if (opts.pins && Object.keys(opts.pins).length) {
     const pinned: Record<string, unknown> = {};
@@ -335,7 +404,7 @@ function unknownSections(layers: readonly ConfigLayer[], known: readonly string[
   const out: string[] = [];
   const names = new Set(known);
   for (const l of layers) {
-    if (l.name === "default") continue;
+    if (l.name === "default" || l.sources) continue;
     for (const k of Object.keys(l.value)) {
       if (k === "$schema" || names.has(k)) continue;
       const line = l.doc ? lineOfPath(l.doc, [k]) : undefined;

@@ -12,7 +12,7 @@ import type { AwilixContainer } from "awilix";
 import { OcError, ErrorCodes, errorMessage } from "./errors.js";
 import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
 import { readManifest, extensionFolders, bundledFromIndex, type CommandContribution, type Manifest, type ManifestEntry } from "./manifest.js";
-import { configFiles, readLayers, loadConfig, ResolvedConfig, isPlainObject, type ConfigLayer, type SectionSchema } from "./config.js";
+import { configFiles, readLayers, loadConfig, hostLayer, ResolvedConfig, isPlainObject, type ConfigLayer, type HostSetting, type SectionSchema } from "./config.js";
 import { loadRequirements, type RequirementsState } from "./requirements.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
@@ -42,6 +42,8 @@ export interface KernelOptions {
   log?: Logger;
   /** diagnostic hosts (doctor, inspect): broken config files and sections become warnings, so they always run */
   tolerant?: boolean;
+  /** the host's command-line settings (--model, --db, --directory, ...): the host config layer, over every file */
+  hostSettings?: HostSetting[];
 }
 
 interface ExtRecord {
@@ -299,6 +301,8 @@ export class Kernel {
       pinsFile: this.requirements.file,
       knownSections: [...known],
       tolerant: this.opts.tolerant,
+      env: this.env,
+      host: this.opts.hostSettings?.length ? hostLayer(this.opts.hostSettings) : undefined,
     });
     this.warnings.push(...this.config.warnings);
     for (const h of this.config.held) {

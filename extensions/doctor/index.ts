@@ -1,8 +1,7 @@
 /** `oceancode doctor [--storage]`: one line per health check, then DOCTOR_OK or DOCTOR_FAIL problems=<n>. */
-import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
-import { checkDatabase } from "../storage/api.js";
+import { checkDatabase, databaseFile } from "../storage/api.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
@@ -11,8 +10,8 @@ const USAGE = "usage: oceancode doctor [--storage]";
  * --storage: the database file's size and SQLite's quick_check, on a read-only connection (storage's
  * published checkDatabase; storage is declared `optional` in the manifest, since this is its code).
  */
-async function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): Promise<CheckLine[]> {
-  const db = env.OC_DB ? path.resolve(env.OC_DB) : path.join(ctx.paths.dataDir, "oceancode.db");
+async function storageChecks(ctx: ExtensionContext): Promise<CheckLine[]> {
+  const { file: db, isDefault } = databaseFile(ctx.config, ctx.paths.dataDir);
   if (!ctx.services.has("storage")) return [{ status: "info", check: `storage ${db}`, detail: "the storage extension is disabled or not installed: not checked" }];
   const c = await checkDatabase(db);
   const sizes = `${c.bytes} bytes (wal ${c.walBytes} bytes)`;
@@ -24,7 +23,7 @@ async function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): Pro
     case "unreadable":
       return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, cannot be checked: ${c.detail}; fix its permissions` }];
     case "damaged": {
-      const fix = env.OC_DB ? `oceancode --db ${db} storage repair` : "oceancode storage repair";
+      const fix = isDefault ? "oceancode storage repair" : `oceancode --db ${db} storage repair`;
       return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, damaged (${c.detail}); rebuild it from the session ledger with \`${fix}\` (the damaged file is kept)` }];
     }
   }
@@ -53,7 +52,7 @@ export default {
         dataDirCheck(ctx.paths.dataDir),
       ];
       if (storage) {
-        lines.push(...(await storageChecks(ctx, io.env)));
+        lines.push(...(await storageChecks(ctx)));
       }
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;

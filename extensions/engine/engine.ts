@@ -53,6 +53,8 @@ export interface EngineOptions {
   activate(event: string): Promise<void>;
   log: { warn(m: string): void; error(m: string): void; debug(m: string): void };
   env: NodeJS.ProcessEnv;
+  /** steps per root turn (stepCap), given the session's stored --max-steps: throws, naming where the value came from, when it is not a whole number above 0 */
+  maxSteps?: (stored?: unknown) => number;
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
@@ -63,13 +65,28 @@ export function newSessionId(): string {
   return `ses_${Date.now().toString(36).padStart(9, "0")}${crypto.randomBytes(5).toString("hex")}`;
 }
 
-export function maxStepsFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env.OC_MAX_STEPS;
-  if (raw === undefined || raw === "") return 300;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`OC_MAX_STEPS must be a positive whole number (got '${raw}')`);
-  if (n === 0) throw new Error("OC_MAX_STEPS=0 is rejected: bound a long run with a budget or a clock instead");
-  return n;
+/** What stepCap reads: the resolved config (engine.max_steps from a file, $OC_MAX_STEPS or run --max-steps). */
+export interface StepCapConfig {
+  get(dotted: string): unknown;
+  sourceOf(dotted: string): { layer: string; file?: string; source?: string } | undefined;
+}
+
+/**
+ * Steps per root turn: `engine.max_steps` (a config file < $OC_MAX_STEPS < run --max-steps), default 300.
+ * `stored`: the --max-steps an earlier run stored on the session (overrides.max_steps); like the flag it beats
+ * the environment and the files, so it survives --continue; a new flag or a requirements pin beats it.
+ * A variable or flag is not checked at boot, so the error here names it as the user wrote it.
+ */
+export function stepCap(config: StepCapConfig, stored?: unknown): number {
+  const src = config.sourceOf("engine.max_steps");
+  const storedOk = typeof stored === "number" && Number.isInteger(stored) && stored > 0;
+  if (storedOk && src?.layer !== "host" && src?.layer !== "requirements") return stored;
+  const v = config.get("engine.max_steps");
+  if (v === undefined) return 300;
+  const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_steps";
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`${name} must be a positive whole number (got '${String(v)}')`);
+  if (v === 0) throw new Error(`${name}=0 is rejected: bound a long run with a budget or a clock instead`);
+  return v;
 }
 
 function approxTokens(text: string): number {
@@ -236,7 +253,7 @@ export class Engine implements EngineService {
   async checkModel(id: string): Promise<string | undefined> {
     const model = await this.modelInfo(id);
     try {
-      maxStepsFromEnv(this.opts.env);
+      this.maxSteps();
     } catch (e) {
       return (e as Error).message;
     }
@@ -261,6 +278,10 @@ export class Engine implements EngineService {
     const described = p.describe?.(id.slice(slash + 1));
     if (described) return { ...described, known: true };
     return this.models.resolve(id);
+  }
+
+  private maxSteps(session?: Session): number {
+    return this.opts.maxSteps ? this.opts.maxSteps(session?.info.overrides.max_steps) : 300;
   }
 
   private systemPrompt(session: Session): string[] {
@@ -307,7 +328,7 @@ export class Engine implements EngineService {
     let error: string | undefined;
     let stepInTurn = 0;
     try {
-      const maxSteps = maxStepsFromEnv(this.opts.env);
+      const maxSteps = this.maxSteps(session);
       session.totals.turns = turn;
       emit({ type: "turn_start", sessionId: sid, turn, text });
       const turnCtx: TurnContext = { session, turn, signal };

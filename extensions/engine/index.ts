@@ -1,6 +1,6 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext } from "../../kernel/api.js";
-import { Engine } from "./engine.js";
+import { Engine, stepCap } from "./engine.js";
 import { SESSION_BUSY } from "./api.js";
 
 export default {
@@ -11,6 +11,7 @@ export default {
       activate: (event) => ctx.activate(event),
       log: ctx.log,
       env: ctx.env,
+      maxSteps: (stored) => stepCap(ctx.config, stored),
       maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,

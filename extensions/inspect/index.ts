@@ -5,7 +5,14 @@ import type { InspectRow, InspectRowProvider, InspectService } from "./api.js";
 
 export type { InspectRow };
 
-export function inspectRows(info: KernelIntrospection): InspectRow[] {
+/** Where a config key's winning value came from: its file, the variable ($OC_MODEL), the flag (--model), or built-in. */
+function sourceText(p: { layer: string; file?: string; source?: string }): string {
+  if (p.file) return p.file;
+  if (p.source) return p.layer === "env" ? `$${p.source}` : p.source;
+  return "(built-in)";
+}
+
+export function inspectRows(info: KernelIntrospection, project?: string): InspectRow[] {
   const rows: InspectRow[] = [];
   for (const e of info.extensions) {
     rows.push({
@@ -21,7 +28,15 @@ export function inspectRows(info: KernelIntrospection): InspectRow[] {
   const keys = [...info.config.provenance.keys()].sort();
   for (const k of keys) {
     const p = info.config.provenance.get(k)!;
-    rows.push({ kind: "config", id: k, layer: p.layer, source: p.file ?? "(built-in)", value: info.config.get(k) });
+    rows.push({ kind: "config", id: k, layer: p.layer, source: sourceText(p), value: info.config.get(k) });
+  }
+  // the host's settings that are not config keys (the project directory and home: kernel options), and where the project came from
+  const host = info.config.layers.find((l) => l.name === "host")?.settings ?? [];
+  if (project !== undefined && !host.some((h) => h.key === "paths.project")) rows.push({ kind: "path", id: "project", layer: "default", source: "(current directory)", value: project });
+  for (const h of host) {
+    if (h.config !== false) continue;
+    const isPath = h.key.startsWith("paths.");
+    rows.push({ kind: isPath ? "path" : "host", id: isPath ? h.key.slice("paths.".length) : h.key, layer: "host", source: h.flag, value: h.key === "paths.project" && project !== undefined ? project : h.value });
   }
   for (const h of info.config.held) {
     for (const key of h.keys) rows.push({ kind: "config", id: key, layer: "project", source: h.file, state: "held: untrusted", reason: "the repo is not trusted: oceancode trust repo on" });
@@ -53,7 +68,7 @@ export default {
       }
       // capability extensions (hooks, ...) load now and add their rows; nothing runs, files are only read
       await ctx.activate("onEvent:inspect");
-      const rows = inspectRows(ctx.introspect());
+      const rows = inspectRows(ctx.introspect(), ctx.paths.project);
       for (const p of providers) {
         try {
           rows.push(...(await p()));

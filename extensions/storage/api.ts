@@ -6,6 +6,7 @@
  * step in batches; readers that need the latest state call settle() first.
  */
 import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
+import path from "node:path";
 import type { ResolvedConfig } from "../../kernel/config.js";
 
 export interface SessionSummary {
@@ -187,6 +188,16 @@ export function globalSetting(config: ResolvedConfig, dotted: string): { value: 
     else value = cur;
   }
   return { value, ignoredIn };
+}
+
+/**
+ * The session database: `database.path` (the user config < $OC_DB < --db < managed/pins as layered; a project
+ * file cannot move it: one database for every project), else `<dataDir>/oceancode.db`.
+ */
+export function databaseFile(config: ResolvedConfig, dataDir: string): { file: string; isDefault: boolean; ignoredIn: string[] } {
+  const s = globalSetting(config, "database.path");
+  const set = typeof s.value === "string" && s.value.length > 0 ? path.resolve(s.value) : undefined;
+  return { file: set ?? path.join(dataDir, "oceancode.db"), isDefault: set === undefined, ignoredIn: s.ignoredIn };
 }
 
 export type { Row, SessionInfo, SessionTotals, StoredSession };

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import path from "node:path";
 import type { CommandIO } from "../../kernel/api.js";
-import { openDb, resolveDbPath } from "./db.js";
+import { openDb } from "./db.js";
 import { LATEST_VERSION } from "./migrations.js";
 import type { SessionSummary } from "./api.js";
 import { SqliteStore } from "./store.js";
@@ -16,12 +16,12 @@ function usageError(io: CommandIO, cmd: string, e: unknown, usage: string): numb
   return 2;
 }
 
-/** --db normally arrives through OC_DB (the CLI strips it globally); accept it here too. */
-function dbFile(io: CommandIO, dataDir: string, flag: string | undefined): string {
-  return flag ? path.resolve(flag) : resolveDbPath(io.env, dataDir);
+/** --db normally arrives as the host's database.path (the CLI takes it globally); accept it here too. */
+function dbFile(configured: string, flag: string | undefined): string {
+  return flag ? path.resolve(flag) : configured;
 }
 
-export async function migrateCommand(argv: string[], io: CommandIO, dataDir: string): Promise<number> {
+export async function migrateCommand(argv: string[], io: CommandIO, configured: string): Promise<number> {
   let values: { db?: string; help?: boolean };
   try {
     values = parseArgs({ args: argv, options: { db: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values;
@@ -32,7 +32,7 @@ export async function migrateCommand(argv: string[], io: CommandIO, dataDir: str
     io.stdout.write(`${MIGRATE_USAGE}\nApply pending schema migrations to oceancode.db (schema v${LATEST_VERSION}).\n`);
     return 0;
   }
-  const file = dbFile(io, dataDir, values.db);
+  const file = dbFile(configured, values.db);
   let opened;
   try {
     opened = openDb(file);

@@ -4,12 +4,6 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { migrate, schemaVersion, SchemaTooNewError, LATEST_VERSION, type MigrationReport } from "./migrations.js";
 
-/** `OC_DB` (the CLI sets it from --db) wins over `<dataDir>/oceancode.db`. */
-export function resolveDbPath(env: NodeJS.ProcessEnv, dataDir: string): string {
-  const fromEnv = env.OC_DB;
-  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(dataDir, "oceancode.db");
-}
-
 /** A database that cannot be opened or used at all (not transient: retrying will not help). */
 export class StorageOpenError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -7,8 +7,8 @@
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { globalSetting, RECOVERY_EVENT } from "./api.js";
-import { repairCommandFor, resolveDbPath, STORAGE_DAMAGED } from "./db.js";
+import { databaseFile, globalSetting, RECOVERY_EVENT } from "./api.js";
+import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
 import { migrateCommand, sessionsCommand } from "./commands.js";
@@ -21,8 +21,10 @@ let store: SqliteStore | undefined;
 export default {
   activate(ctx: ExtensionContext) {
     registerErrorCodes(ctx.id, { [STORAGE_DAMAGED]: "oceancode.db is damaged or not a database (oceancode storage repair)" });
-    const file = resolveDbPath(ctx.env, ctx.paths.dataDir);
-    const repair = repairCommandFor(file, !ctx.env.OC_DB);
+    const db = databaseFile(ctx.config, ctx.paths.dataDir);
+    const file = db.file;
+    for (const f of db.ignoredIn) ctx.log.warn(`${f}: database.path ignored: one database serves every project, so it is read from the user config, $OC_DB or --db only`);
+    const repair = repairCommandFor(file, db.isDefault);
     const s = new SqliteStore({ file, repair, onError: (m) => ctx.log.error(m), onInfo: (m) => ctx.log.info(m) });
     store = s;
     ctx.provide("storage", s);
@@ -42,12 +44,12 @@ export default {
       await ctx.activate("onEvent:retention");
       return s.retentionParticipants();
     };
-    ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, ctx.paths.dataDir));
+    ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, file));
     ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, () => s, { dbDays, participants }));
     ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { store: () => s, participants }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
-        file: (flag) => (flag ? path.resolve(flag) : resolveDbPath(io.env, ctx.paths.dataDir)),
+        file: (flag) => (flag ? path.resolve(flag) : file),
         sources: async () => {
           await ctx.activate(RECOVERY_EVENT); // the ledger registers itself when it activates
           return s.recoverySources();

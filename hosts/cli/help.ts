@@ -25,7 +25,7 @@ export interface CommandDoc {
 export const GLOBAL_FLAGS: FlagDoc[] = [
   { name: "--directory", aliases: ["--dir"], value: "<dir>", summary: "the project directory (default: the current one); it must exist" },
   { name: "--home", value: "<dir>", summary: "use this home instead of $HOME: its .oceancode/ and its config, data and state dirs" },
-  { name: "--db", value: "<path>", summary: "the session database (default: oceancode.db in the data directory, or $OC_DB)" },
+  { name: "--db", value: "<path>", summary: "the session database (over $OC_DB and the database.path key; default: oceancode.db in the data directory)" },
   { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "before a command: the pager's model, or handed to the command (run)" },
   { name: "--listen", value: "<host:port>", summary: "accepted; the pager's HTTP listener is not built yet" },
   { name: "--tui", value: "pager", summary: "accepted (the pager is the only terminal UI)" },

@@ -10,7 +10,8 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visible } from "../terminal/sanitize.js";
 import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
-import { RUN_FLAGS, RUN_USAGE_LINE } from "../run/args.js";
+import { parseRunArgs, RUN_FLAGS, RUN_USAGE_LINE, runHostSettings } from "../run/args.js";
+import type { HostSetting } from "../../kernel/config.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
@@ -107,6 +108,26 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
   return { globals, sub, rest };
 }
 
+/**
+ * The command line's settings for the kernel's host config layer (over every config file; never environment
+ * variables, so a child a tool spawns does not inherit a flag): --db is `database.path`, -m/--model (and run's
+ * --max-steps) are `model` and `engine.max_steps`; --directory and --home are kernel options (Paths), kept on the layer for inspect.
+ */
+export function hostSettings(globals: Globals, sub: string | undefined, args: string[]): HostSetting[] {
+  const out: HostSetting[] = [];
+  if (globals.project !== undefined) out.push({ key: "paths.project", value: path.resolve(globals.project), flag: globals.projectFlag ?? "--directory", config: false });
+  if (globals.home !== undefined) out.push({ key: "paths.home", value: path.resolve(globals.home), flag: "--home", config: false });
+  if (globals.db) out.push({ key: "database.path", value: path.resolve(globals.db), flag: "--db" });
+  if (sub === "run") {
+    try {
+      out.push(...runHostSettings(parseRunArgs(args)));
+    } catch {
+      // a usage error: run reports it itself
+    }
+  } else if (globals.model !== undefined) out.push({ key: "model", value: globals.model, flag: "--model" });
+  return out;
+}
+
 function packageVersion(): string {
   const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "package.json");
   return (JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string }).version;
@@ -139,17 +160,30 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  if (globals.db) process.env.OC_DB = path.resolve(globals.db);
+  // `oceancode -m x run …` means `oceancode run -m x …`; for any other command -m is only the host layer's `model`
+  const host = HOST_COMMANDS.find((h) => h.name === sub);
+  const args = host && globals.model !== undefined ? ["--model", globals.model, ...rest] : rest;
   const { bootKernel, reportError } = await import("../boot.js");
   let kernel: Kernel;
+  const settings = hostSettings(globals, sub, args);
   try {
-    kernel = await bootKernel({ project: globals.project, home: globals.home, verbose: globals.verbose, tolerant: sub === "doctor" || sub === "inspect" });
+    kernel = await bootKernel({
+      project: globals.project,
+      home: globals.home,
+      verbose: globals.verbose,
+      tolerant: sub === "doctor" || sub === "inspect",
+      settings,
+    });
   } catch (e) {
     return reportError(e, globals.verbose);
   }
+  // the host layer is under requirements.json's pins: a flag a pin overrides is said, never silently dropped
+  for (const s of settings) {
+    const p = s.config === false ? undefined : kernel.config.sourceOf(s.key);
+    if (p?.layer === "requirements" && JSON.stringify(kernel.config.get(s.key)) !== JSON.stringify(s.value)) process.stderr.write(`oceancode: warning: ${s.flag} ignored: ${s.key} is pinned by ${visible(p.file ?? "requirements.json")}\n`);
+  }
   // from here on (extensions activate later, on use) an error line about an extension names its directory
   kernel.setLogger(sanitizingLogger(globals.verbose, process.stderr));
-  const host = HOST_COMMANDS.find((h) => h.name === sub);
   // a command's help comes from data (its flag table or its manifest): no extension code is imported
   const contributed = sub && !host ? kernel.commands().find((c) => c.name === sub) : undefined;
   const flags = host?.flags ?? (contributed ? (declaredFlags(contributed) ?? flagsFromUsage(contributed.usage, contributed.extension)) : undefined);
@@ -190,8 +224,6 @@ async function main(argv: string[]): Promise<number> {
       }
       return await pager.main(kernel, rest, io, { listen: globals.listen, model: globals.model });
     }
-    // `oceancode -m x run …` means `oceancode run -m x …`
-    const args = globals.model !== undefined ? ["--model", globals.model, ...rest] : rest;
     if (host) {
       const mod = (await import(host.module)) as { main: HostMain };
       return await mod.main(kernel, args, io, { listen: globals.listen });

@@ -17,13 +17,12 @@ import { visible, visibleLine } from "../terminal/sanitize.js";
 export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
 
 /**
- * The model a fresh pager session starts on, chosen as `oceancode run` does: `-m/--model`, else config
- * `model`, else $OC_MODEL, else the default.
+ * The model a fresh pager session starts on, chosen as `oceancode run` does: `-m/--model`, else `model` as
+ * configured (the host layer holds the flag, the env layer $OC_MODEL, over the config files), else the default.
  */
-export function pagerModel(env: NodeJS.ProcessEnv, configured: unknown, flag?: string): string {
+export function pagerModel(configured: unknown, flag?: string): string {
   if (flag) return flag;
   if (typeof configured === "string" && configured) return configured;
-  if (env.OC_MODEL) return env.OC_MODEL;
   return DEFAULT_MODEL_ID;
 }
 
@@ -51,7 +50,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     return 1;
   }
   const engine = await kernel.service<EngineService>("engine");
-  const model = pagerModel(io.env, kernel.config.get("model"), opts.model);
+  const model = pagerModel(kernel.config.get("model"), opts.model);
   try {
     // a model no installed provider serves is a usage error, said before the screen is taken; a missing key
     // is not: keys are read before every request, so one stored meanwhile (oceancode key) is used

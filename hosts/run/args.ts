@@ -1,5 +1,6 @@
 /** `oceancode run` flag parsing: flags go before the prompt; a flag after it is prompt text (with a warning). */
 import type { FlagDoc } from "../cli/help.js";
+import type { HostSetting } from "../../kernel/config.js";
 
 export interface RunArgs {
   model?: string;
@@ -21,14 +22,14 @@ export class UsageError extends Error {}
 
 /** run's flags, one entry each: the parser and `oceancode run --help` both read this table. */
 export const RUN_FLAGS: FlagDoc[] = [
-  { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "the model (else the model config key, else $OC_MODEL, else anthropic/claude-sonnet-4-6)" },
+  { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "the model (else $OC_MODEL, else the model config key, else anthropic/claude-sonnet-4-6)" },
   { name: "--format", value: "text|json", summary: "json: one JSON event per line on stdout (default: text)" },
   { name: "--continue", aliases: ["-c"], summary: "resume the latest session of this directory" },
   { name: "--session", aliases: ["-s"], value: "<id>", summary: "resume a session by id" },
   { name: "--wait", summary: "when another process has the session open, wait for it instead of refusing" },
   { name: "--auto", summary: "approve rule asks (never the shell guard's); without it every ask is rejected" },
   { name: "--tideline", aliases: ["--shelve"], value: "<pct>%|<limit>|default", summary: "the session's tideline" },
-  { name: "--max-steps", value: "<n>", summary: "steps per root turn for this run (as OC_MAX_STEPS)" },
+  { name: "--max-steps", value: "<n>", summary: "steps per root turn (over $OC_MAX_STEPS and engine.max_steps; kept by --continue)" },
   { name: "--help", aliases: ["-h"], summary: "this help" },
 ];
 
@@ -40,6 +41,22 @@ export const RUN_USAGE = `usage: ${RUN_USAGE_LINE}  (oceancode run --help lists 
 const CANONICAL = new Map(RUN_FLAGS.flatMap((f) => [f.name, ...(f.aliases ?? [])].map((n) => [n, f.name] as const)));
 const VALUE_FLAGS = new Set(RUN_FLAGS.filter((f) => f.value !== undefined).flatMap((f) => [f.name, ...(f.aliases ?? [])]));
 const BOOL_FLAGS = new Set(RUN_FLAGS.filter((f) => f.value === undefined && f.name !== "--help").flatMap((f) => [f.name, ...(f.aliases ?? [])]));
+
+/** --max-steps must be a whole number above 0: true when it is. */
+export function validMaxSteps(v: string): boolean {
+  return /^\d+$/.test(v) && Number(v) > 0;
+}
+
+/**
+ * run's flags that are config keys, for the host layer: --model is `model`, --max-steps is `engine.max_steps`.
+ * A --max-steps run refuses (its usage error) is left out, so the error is run's own.
+ */
+export function runHostSettings(args: RunArgs): HostSetting[] {
+  const out: HostSetting[] = [];
+  if (args.model !== undefined) out.push({ key: "model", value: args.model, flag: "--model" });
+  if (args.maxSteps !== undefined && validMaxSteps(args.maxSteps)) out.push({ key: "engine.max_steps", value: Number(args.maxSteps), flag: "--max-steps" });
+  return out;
+}
 
 export function parseRunArgs(argv: string[]): RunArgs {
   const out: RunArgs = { format: "text", continue: false, auto: false, wait: false, prompt: "", warnings: [] };

@@ -7,7 +7,7 @@
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
-import { parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError } from "./args.js";
+import { parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
@@ -45,9 +45,10 @@ async function storageTrouble(kernel: Kernel): Promise<string | undefined> {
   return h && !h.ok ? (h.message ?? "the session database did not take every write") : undefined;
 }
 
-/** A new session's model when --model names none: the `model` config key, else $OC_MODEL, else the default. */
-function newSessionModel(kernel: Kernel, io: CommandIO): string {
-  return (kernel.config.get("model") as string | undefined) ?? io.env.OC_MODEL ?? DEFAULT_MODEL_ID;
+/** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
+function newSessionModel(kernel: Kernel): string {
+  const m = kernel.config.get("model");
+  return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
 }
 
 /** The exit code of an interrupted run (128 + SIGINT), as shells report a process a ctrl+c stopped. */
@@ -79,12 +80,16 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     return 2;
   }
   if (args.maxSteps !== undefined) {
-    if (!/^\d+$/.test(args.maxSteps) || Number(args.maxSteps) === 0) {
+    if (!validMaxSteps(args.maxSteps)) {
       io.stderr.write(`oceancode run: --max-steps must be a whole number above 0 (bound a long run with a budget or a clock instead)\n${RUN_USAGE}\n`);
       return 2;
     }
-    io.env.OC_MAX_STEPS = args.maxSteps;
+    // the CLI handed it to the kernel as the host layer's engine.max_steps (never an environment variable a child
+    // would inherit); it is stored on the session too, so it survives --continue (the guide: flag values are stored)
   }
+
+  // a model pinned by requirements.json beats --model, as a pin beats every layer (the CLI warned)
+  if (args.model !== undefined && kernel.config.sourceOf("model")?.layer === "requirements") args.model = kernel.config.get("model") as string;
 
   const json = args.format === "json";
   // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
@@ -106,10 +111,11 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     } else io.stderr.write("oceancode run: warning: --tideline ignored: the tideline extension is not enabled\n");
     overrides.tideline = args.tideline;
   }
+  if (args.maxSteps !== undefined) overrides.max_steps = Number(args.maxSteps);
 
   // a model no installed provider serves is a usage error, found before a session exists
   if (args.model !== undefined || (!args.session && !args.continue)) {
-    const model = args.model ?? newSessionModel(kernel, io);
+    const model = args.model ?? newSessionModel(kernel);
     let unready: string | undefined;
     try {
       unready = await engine.checkModel(model);
@@ -136,7 +142,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
       }
       session = await engine.openSession(id, { wait: args.wait });
     } else {
-      session = await engine.createSession({ cwd: kernel.paths.project, model: args.model ?? newSessionModel(kernel, io), overrides });
+      session = await engine.createSession({ cwd: kernel.paths.project, model: args.model ?? newSessionModel(kernel), overrides });
     }
   } catch (e) {
     io.stderr.write(`oceancode run: ${(await storageTrouble(kernel)) ?? visible((e as Error).message)}\n`);
@@ -145,6 +151,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   }
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;
+  if (args.maxSteps !== undefined && (args.session || args.continue)) session.info.overrides.max_steps = Number(args.maxSteps);
 
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).

@@ -169,3 +169,67 @@ describe("extensions.disabled / enabled / replace", () => {
     expect(e.message).toContain(`does not declare "replaces": "store"`);
   });
 });
+
+describe("env and host layers", () => {
+  const launchSchema = {
+    type: "object",
+    properties: {
+      a: { type: "string", default: "default-a", "x-oc-env": "OC_T_A" },
+      b: { type: "string", "x-oc-env": "OC_T_B" },
+      c: { type: "string", "x-oc-env": "OC_T_C" },
+      n: { type: "integer", minimum: 1, "x-oc-env": "OC_T_N" },
+      secret: { type: "string", "x-oc-env": "OC_T_API_KEY" },
+      path: { type: "string", "x-oc-env": "PATH" },
+    },
+  };
+  const sections = [{ section: "launch", schema: launchSchema, owner: "t" }];
+
+  it("default < global < project < env < managed < host < requirements pins, with the variable or flag as the source", async () => {
+    const { loadConfig, hostLayer } = await import("../../kernel/config.js");
+    const layers = [
+      { name: "global" as const, file: "/g.json", value: { launch: { a: "global-a", b: "global-b", c: "global-c", n: 9 } } },
+      { name: "project" as const, file: "/p.json", value: { launch: { a: "project-a" } } },
+      { name: "managed" as const, file: "/m.json", value: { launch: { c: "managed-c" } } },
+    ];
+    const env = { OC_T_A: "env-a", OC_T_B: "env-b", OC_T_C: "env-c", OC_T_N: "4", OC_T_API_KEY: "sk-1", PATH: "/bin" };
+    const host = hostLayer([
+      { key: "launch.b", value: "flag-b", flag: "--b" },
+      { key: "launch.c", value: "flag-c", flag: "--c" },
+      { key: "launch.a", value: "flag-a", flag: "--a" },
+      { key: "paths.project", value: "/proj", flag: "--dir", config: false },
+    ]);
+    const c = loadConfig({ layers, sections, env, host, pins: { "launch.a": "pinned-a" }, pinsFile: "/req.json" });
+    expect(c.section("launch")).toEqual({ a: "pinned-a", b: "flag-b", c: "flag-c", n: 4 });
+    expect(c.sourceOf("launch.a")).toEqual({ layer: "requirements", file: "/req.json" });
+    expect(c.sourceOf("launch.b")).toEqual({ layer: "host", source: "--b" });
+    expect(c.sourceOf("launch.n")).toEqual({ layer: "env", source: "OC_T_N" });
+    // only OC_ names, never a secret-looking one (inspect shows config values)
+    expect(c.get("launch.secret")).toBeUndefined();
+    expect(c.get("launch.path")).toBeUndefined();
+    // the directory is a kernel option: kept on the host layer for inspect, never merged
+    expect(c.get("paths")).toBeUndefined();
+    expect(c.layers.map((l) => l.name)).toEqual(["default", "global", "project", "env", "managed", "host", "requirements"]);
+
+    // without a flag: env beats the user's files, the managed file beats env
+    const d = loadConfig({ layers, sections, env });
+    expect(d.section("launch")).toMatchObject({ a: "env-a", b: "env-b", c: "managed-c" });
+    expect(d.sourceOf("launch.c")).toEqual({ layer: "managed", file: "/m.json" });
+  });
+
+  it("env and host values are not schema-checked at boot (their owner names the variable or flag); an empty variable is unset", async () => {
+    const { loadConfig, hostLayer } = await import("../../kernel/config.js");
+    const c = loadConfig({ layers: [], sections, env: { OC_T_N: "0", OC_T_B: "" }, host: hostLayer([{ key: "launch.c", value: 7, flag: "--c" }]) });
+    expect(c.get("launch.n")).toBe(0);
+    expect(c.get("launch.b")).toBeUndefined();
+    expect(c.get("launch.c")).toBe(7);
+    // a file's bad value still fails with its file and key
+    expect(() => loadConfig({ layers: [{ name: "global", file: "/g.json", value: { launch: { n: 0 } } }], sections })).toThrow(/\/g\.json: launch\.n/);
+  });
+
+  it("the kernel takes the host's settings as the host layer, over every config file", async () => {
+    t.write(files.managed, '{ "sect": { "a": "managed-a" } }');
+    const k = await t.discover({ hostSettings: [{ key: "sect.a", value: "flag-a", flag: "--a" }] });
+    expect(k.config.get("sect.a")).toBe("flag-a");
+    expect(k.config.sourceOf("sect.a")).toEqual({ layer: "host", source: "--a" });
+  });
+});

@@ -8,6 +8,7 @@ import path from "node:path";
 import { Kernel } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
 import type { Logger } from "../../kernel/api.js";
+import type { HostSetting } from "../../kernel/config.js";
 
 export interface ExtSpec {
   id: string;
@@ -32,7 +33,7 @@ export interface TestEnv {
   /** write extensions into a base folder's extensions/ (bundled root by default) */
   addExt(spec: ExtSpec, base?: string): string;
   write(file: string, content: string): string;
-  discover(opts?: { bare?: boolean }): Promise<Kernel>;
+  discover(opts?: { bare?: boolean; hostSettings?: HostSetting[] }): Promise<Kernel>;
   cleanup(): void;
 }
 
@@ -111,6 +112,7 @@ export function makeEnv(): TestEnv {
         paths: resolvePaths({ home, project, env }),
         env,
         log,
+        hostSettings: opts.hostSettings,
         ...(opts.bare ? {} : { bundled: { dir: bundled, codeDir: bundled } }),
       });
     },
