@@ -54,16 +54,28 @@ export interface EngineOptions {
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
+  /** engine.max_steps: the step cap per root turn when OC_MAX_STEPS is unset (default 300) */
+  maxSteps?: number;
+  /**
+   * engine.max_stop_continuations: how many `continue` answers from engine.stop taps one prompt honours
+   * (default 8), across the fresh turns a step cap opens; past it the turn settles with a note row.
+   */
+  maxStopContinuations?: number;
 }
+
+/** Default of engine.max_stop_continuations: at most 8 Stop continuations per human prompt (the guide's bound). */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 8;
+export const DEFAULT_MAX_STEPS = 300;
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
   return `ses_${Date.now().toString(36).padStart(9, "0")}${crypto.randomBytes(5).toString("hex")}`;
 }
 
-export function maxStepsFromEnv(env: NodeJS.ProcessEnv): number {
+/** The step cap per root turn: OC_MAX_STEPS (set by --max-steps too) over engine.max_steps over 300. */
+export function maxStepsFromEnv(env: NodeJS.ProcessEnv, configured: number = DEFAULT_MAX_STEPS): number {
   const raw = env.OC_MAX_STEPS;
-  if (raw === undefined || raw === "") return 300;
+  if (raw === undefined || raw === "") return configured;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`OC_MAX_STEPS must be a positive whole number (got '${raw}')`);
   if (n === 0) throw new Error("OC_MAX_STEPS=0 is rejected: bound a long run with a budget or a clock instead");
@@ -234,7 +246,7 @@ export class Engine implements EngineService {
   async checkModel(id: string): Promise<string | undefined> {
     const model = await this.modelInfo(id);
     try {
-      maxStepsFromEnv(this.opts.env);
+      maxStepsFromEnv(this.opts.env, this.opts.maxSteps);
     } catch (e) {
       return (e as Error).message;
     }
@@ -305,7 +317,8 @@ export class Engine implements EngineService {
     let error: string | undefined;
     let stepInTurn = 0;
     try {
-      const maxSteps = maxStepsFromEnv(this.opts.env);
+      const maxSteps = maxStepsFromEnv(this.opts.env, this.opts.maxSteps);
+      const maxContinuations = this.opts.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS;
       session.totals.turns = turn;
       emit({ type: "turn_start", sessionId: sid, turn, text });
       const turnCtx: TurnContext = { session, turn, signal };
@@ -370,6 +383,15 @@ export class Engine implements EngineService {
         }
         const d = await this.hooks.stop.call({ ...turnCtx, turn, lastAssistantText: assistant.text, continuations, stopHookActive });
         if (d && d.continue) {
+          if (continuations >= maxContinuations) {
+            // the engine's own bound (no tap can loop a prompt forever): counted per prompt, across the
+            // fresh turns a step cap opens; an answer that does not continue (an exit-2 Deny) never counts
+            const why = `[stop continuation cap ${maxContinuations} reached: ${d.by} asked to continue (${d.reason}); the turn settles]`;
+            notice("warn", `stop continuation cap (${maxContinuations}) reached: ${d.by} asked to continue again; the turn settles (engine.max_stop_continuations)`);
+            this.push<NoteRow>(session, { role: "note", text: why, turn, step: stepInTurn, at: Date.now() });
+            reason = "end_turn";
+            break;
+          }
           continuations += 1;
           stopHookActive = true;
           notice("info", `continuing: ${d.by}: ${d.reason}`);
