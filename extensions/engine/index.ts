@@ -22,6 +22,8 @@ export default {
       maxSteps: cfg.max_steps,
       maxStopContinuations: cfg.max_stop_continuations,
     });
+    // tap failures and timeouts on the engine's hooks land in the kernel's hook error sink
+    ctx.bindHooks(engine.hooks);
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
   },
