@@ -20,6 +20,7 @@
  */
 import tapable from "tapable";
 import { OcError, ErrorCodes } from "./errors.js";
+import type { HookTable, HooksOf, HookDecl } from "./hook-decl.js";
 
 const { AsyncSeriesHook, AsyncParallelHook, AsyncSeriesWaterfallHook, AsyncSeriesBailHook, SyncWaterfallHook } =
   tapable;
@@ -310,6 +311,38 @@ export type AnyHook =
 /** Freeze a hooks object so nobody can add or swap a hook after it is declared. */
 export function defineHooks<H extends Record<string, BaseHook>>(hooks: H): Readonly<H> {
   return Object.freeze(hooks);
+}
+
+/** The doc an instance reports: the kind (and fail-closed) first, then the declaration's doc line. */
+function instanceDoc(d: HookDecl): string {
+  return `${d.kind}${d.failClosed ? " (fail-closed)" : ""}: ${d.doc}`;
+}
+
+/** Make the hooks object a declaration table describes (kernel/hook-decl.ts): one frozen instance per hook. */
+export function createHooks<T extends HookTable>(table: T): HooksOf<T> {
+  const out: Record<string, BaseHook> = {};
+  for (const [key, d] of Object.entries(table.hooks)) {
+    const name = `${table.prefix}.${key}`;
+    const doc = instanceDoc(d);
+    switch (d.kind) {
+      case "series":
+        out[key] = new SeriesHook(name, doc);
+        break;
+      case "parallel":
+        out[key] = new ParallelHook(name, doc);
+        break;
+      case "waterfall":
+        out[key] = new WaterfallHook(name, doc);
+        break;
+      case "bail":
+        out[key] = new BailHook(name, doc, d.onTapError);
+        break;
+      case "wrap":
+        out[key] = new WrapHook(name, doc);
+        break;
+    }
+  }
+  return defineHooks(out) as unknown as HooksOf<T>;
 }
 
 /** Bind every hook of a hooks object to a runtime (a kernel's sink and tap timeout). Returns the object. */
