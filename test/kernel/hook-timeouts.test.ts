@@ -70,3 +70,37 @@ describe("tap timeouts", () => {
     expect(log.list()).toEqual([{ hook: "t.s", tap: "boom", code: ErrorCodes.TAP_FAILED, message: "kaput", count: 2 }]);
   });
 });
+
+describe("the kernel's hook error sink in introspect() and doctor", () => {
+  it("a kernel lists its tap failures; doctor shows one warn line per (hook, tap, code)", async () => {
+    const { makeEnv, baseManifest } = await import("./env.js");
+    const { extensionChecks } = await import("../../extensions/doctor/checks.js");
+    const t = makeEnv();
+    try {
+      t.env.OC_TAP_TIMEOUT_MS = "50";
+      t.addExt({
+        id: "flaky",
+        manifest: baseManifest("flaky", { activation: ["onStartup"] }),
+        code: `export default { activate(ctx) {
+          ctx.kernelHooks.boot.tap({ name: "flaky" }, () => { throw new Error("boom"); });
+          ctx.kernelHooks.configResolved.tap({ name: "flaky" }, () => new Promise(() => {}));
+        } };`,
+      });
+      const k = await t.discover();
+      await k.start();
+      const errs = k.introspect().hookErrors!;
+      expect(errs.map((e) => `${e.hook}|${e.tap}|${e.code}`)).toEqual([`kernel.boot|flaky|${ErrorCodes.TAP_FAILED}`, `kernel.configResolved|flaky|${ErrorCodes.TAP_TIMEOUT}`]);
+      expect(t.logs).toEqual([
+        `error: ${ErrorCodes.TAP_FAILED}: extension 'flaky' failed in hook 'kernel.boot': boom`,
+        `error: ${ErrorCodes.TAP_TIMEOUT}: extension 'flaky' failed in hook 'kernel.configResolved': its tap did not settle within 50 ms and was skipped`,
+      ]);
+      const lines = extensionChecks(k.introspect()).filter((l) => l.check.startsWith("hook "));
+      expect(lines.map((l) => [l.status, l.check])).toEqual([
+        ["warn", "hook kernel.boot tap flaky"],
+        ["warn", "hook kernel.configResolved tap flaky"],
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
