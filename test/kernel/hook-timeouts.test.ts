@@ -71,10 +71,11 @@ describe("tap timeouts", () => {
   });
 });
 
-describe("the kernel's hook error sink in introspect() and doctor", () => {
+describe("the kernel's hook error sink in introspect(), doctor and inspect", () => {
   it("a kernel lists its tap failures; doctor shows one warn line per (hook, tap, code)", async () => {
     const { makeEnv, baseManifest } = await import("./env.js");
     const { extensionChecks } = await import("../../extensions/doctor/checks.js");
+    const { inspectRows } = await import("../../extensions/inspect/index.js");
     const t = makeEnv();
     try {
       t.env.OC_TAP_TIMEOUT_MS = "50";
@@ -98,6 +99,11 @@ describe("the kernel's hook error sink in introspect() and doctor", () => {
       expect(lines.map((l) => [l.status, l.check])).toEqual([
         ["warn", "hook kernel.boot tap flaky"],
         ["warn", "hook kernel.configResolved tap flaky"],
+      ]);
+      const rows = inspectRows(k.introspect()).filter((r) => r.kind === "hook-error");
+      expect(rows.map((r) => [r.id, r.state, r.layer])).toEqual([
+        ["kernel.boot:flaky", ErrorCodes.TAP_FAILED, "bundled"],
+        ["kernel.configResolved:flaky", ErrorCodes.TAP_TIMEOUT, "bundled"],
       ]);
     } finally {
       t.cleanup();
