@@ -9,10 +9,12 @@ import type { Tier, Root, Reader, WalkItem, Discovered } from "./walk.js";
 import type { Manifest } from "./manifest.js";
 import type { Paths } from "./paths.js";
 import type { Requirements } from "./requirements.js";
+import type { HookFailure } from "./hooks.js";
 
-export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements };
+export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements, HookFailure };
 export { Stages } from "./hooks.js";
-export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks } from "./hooks.js";
+export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
+export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {
   OcError,
   ErrorCodes,
@@ -103,6 +105,11 @@ export interface ExtensionContext {
   contributions(): ContributionView[];
   /** Record of every extension and its state, for introspection commands. */
   introspect(): KernelIntrospection;
+  /**
+   * Bind the hooks this extension publishes (a hooks object) to the kernel: their tap failures and
+   * timeouts land in the kernel's hook error sink, and they use its tap timeout (OC_TAP_TIMEOUT_MS).
+   */
+  bindHooks<H extends object>(hooks: H): H;
   /** Is this root's code allowed to run (bundled/user/local yes; repo/plugin per the trust gate)? */
   isTrusted(root: Root): Promise<boolean>;
 }
@@ -135,6 +142,8 @@ export interface KernelIntrospection {
   requirements: { status: string; file: string; reason?: string; requirements?: Requirements };
   warnings: string[];
   bootMs: number;
+  /** tap failures and timeouts of this run so far (the kernel's hook error sink), one per (hook, tap, code) */
+  hookErrors?: HookFailure[];
 }
 
 /** Helper for typed extension modules. */

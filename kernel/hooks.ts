@@ -9,9 +9,18 @@
  * Every tap is named after its extension id and ordered by a named stage; load order breaks ties.
  * A hook is either fail-open (a throwing tap is logged and skipped) or fail-closed (a throwing tap
  * turns into the hook's `onTapError` value, e.g. a deny for security hooks).
+ *
+ * No tap can hang a caller: an async tap that has not settled after the tap timeout (default 60 s,
+ * OC_TAP_TIMEOUT_MS) is treated like a throwing tap, with the coded error OC_ERR_TAP_TIMEOUT — series
+ * and parallel hooks skip it, a waterfall keeps the value it was given, a bail hook moves on (a
+ * fail-closed one answers its `onTapError` value, e.g. deny). Wrap hooks have no tap timeout: a wrap tap
+ * surrounds the work itself (a tool run), which has its own bounds. Failures go to the hook's error
+ * sink: the kernel owns one per process run (see HookErrorLog), bound to its own hooks and to the
+ * hooks objects extensions bind with ctx.bindHooks; unbound hooks use the process default sink.
  */
 import tapable from "tapable";
 import { OcError, ErrorCodes } from "./errors.js";
+import type { HookTable, HooksOf, HookDecl } from "./hook-decl.js";
 
 const { AsyncSeriesHook, AsyncParallelHook, AsyncSeriesWaterfallHook, AsyncSeriesBailHook, SyncWaterfallHook } =
   tapable;
@@ -41,12 +50,88 @@ export interface HookErrorSink {
   (hookName: string, tapName: string, error: unknown): void;
 }
 
-let errorSink: HookErrorSink = (hook, tap, error) => {
-  process.stderr.write(`oceancode: tap '${tap}' on hook '${hook}' failed: ${String(error)}\n`);
+/** Default per-tap timeout (ms); OC_TAP_TIMEOUT_MS overrides it for a kernel. */
+export const DEFAULT_TAP_TIMEOUT_MS = 60_000;
+
+/** Where a hook's tap failures go, and how long an async tap may take. */
+export interface HookRuntime {
+  sink: HookErrorSink;
+  tapTimeoutMs: number;
+  /** taps to pass over (the kernel: those of an extension that failed, e.g. timed out while activating) */
+  skip?(tapName: string): boolean;
+}
+
+const defaults: HookRuntime = {
+  sink: (hook, tap, error) => {
+    process.stderr.write(`oceancode: tap '${tap}' on hook '${hook}' failed: ${String(error)}\n`);
+  },
+  tapTimeoutMs: DEFAULT_TAP_TIMEOUT_MS,
 };
-/** The kernel routes tap failures to its logger. */
+/** The process default sink, for hooks no kernel bound (the kernel sets it to its own sink at start). */
 export function setHookErrorSink(sink: HookErrorSink): void {
-  errorSink = sink;
+  defaults.sink = sink;
+}
+/** The process default tap timeout, for hooks no kernel bound. */
+export function setTapTimeoutMs(ms: number): void {
+  defaults.tapTimeoutMs = ms;
+}
+
+/** A tap failure as the kernel's sink keeps it. */
+export interface HookFailure {
+  hook: string;
+  /** the tap's name: the tapping extension's id */
+  tap: string;
+  code: string;
+  message: string;
+  /** how many times this (hook, tap, code) failed in this run */
+  count: number;
+}
+
+/**
+ * One per kernel: every tap failure (a throw or a timeout) of the hooks bound to it, with the tap's
+ * extension, the hook and a code. Each distinct (hook, tap, code) is shown once (through `show`, the
+ * kernel's logger: stderr in the CLI); all of them stay listed for doctor and inspect.
+ */
+export class HookErrorLog {
+  private readonly byKey = new Map<string, HookFailure>();
+  constructor(private readonly show: (line: string) => void) {}
+  readonly sink: HookErrorSink = (hook, tap, error) => {
+    const code = error instanceof OcError ? error.code : ErrorCodes.TAP_FAILED;
+    const message = error instanceof OcError ? error.message : error instanceof Error ? error.message : String(error);
+    const key = `${hook}\u0000${tap}\u0000${code}`;
+    const seen = this.byKey.get(key);
+    if (seen) {
+      seen.count += 1;
+      return;
+    }
+    this.byKey.set(key, { hook, tap, code, message, count: 1 });
+    this.show(`${code}: extension '${tap}' failed in hook '${hook}': ${message}`);
+  };
+  list(): HookFailure[] {
+    return [...this.byKey.values()].map((f) => ({ ...f }));
+  }
+}
+
+/** Run a tap; a promise that has not settled within `ms` rejects with OC_ERR_TAP_TIMEOUT. Sync taps get no timer. */
+function runTap<R>(fn: () => R | Promise<R>, ms: number): R | Promise<R> {
+  const out = fn();
+  if (!(ms > 0) || !Number.isFinite(ms) || !out || typeof (out as Promise<R>).then !== "function") return out;
+  return new Promise<R>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new OcError(ErrorCodes.TAP_TIMEOUT, `its tap did not settle within ${ms} ms and was skipped`, { hint: "raise OC_TAP_TIMEOUT_MS if this tap is legitimately slow" })),
+      ms,
+    );
+    (out as Promise<R>).then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
 }
 
 function stageOf(opts: TapOptions): number {
@@ -70,10 +155,26 @@ interface HookMeta {
 abstract class BaseHook implements HookMeta {
   abstract readonly kind: HookKind;
   readonly failClosed: boolean = false;
+  /** set by bindHooks: the owning kernel's sink and tap timeout; unset = the process defaults */
+  private runtime?: HookRuntime;
   constructor(
     readonly name: string,
     readonly doc: string,
   ) {}
+  /** Route this hook's tap failures to `rt` (a kernel's HookErrorLog) and use its tap timeout. */
+  bind(rt: HookRuntime): void {
+    this.runtime = rt;
+  }
+  protected report(tap: string, error: unknown): void {
+    (this.runtime ?? defaults).sink(this.name, tap, error);
+  }
+  /** Is this tap's extension out (failed after tapping)? Its tap is passed over as if absent. */
+  protected skipped(tap: string): boolean {
+    return (this.runtime ?? defaults).skip?.(tap) === true;
+  }
+  protected guard<R>(fn: () => R | Promise<R>): R | Promise<R> {
+    return runTap(fn, (this.runtime ?? defaults).tapTimeoutMs);
+  }
   /** Names of the taps, in call order. */
   abstract taps(): string[];
 }
@@ -82,12 +183,12 @@ export class SeriesHook<T> extends BaseHook {
   readonly kind = "series" as const;
   private readonly h = new AsyncSeriesHook<[T]>(["arg"]);
   tap(opts: TapOptions, fn: (arg: T) => void | Promise<void>): void {
-    const name = this.name;
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
+      if (this.skipped(opts.name)) return;
       try {
-        await fn(arg);
+        await this.guard(() => fn(arg));
       } catch (e) {
-        errorSink(name, opts.name, e);
+        this.report(opts.name, e);
       }
     });
   }
@@ -103,12 +204,12 @@ export class ParallelHook<T> extends BaseHook {
   readonly kind = "parallel" as const;
   private readonly h = new AsyncParallelHook<[T]>(["arg"]);
   tap(opts: TapOptions, fn: (arg: T) => void | Promise<void>): void {
-    const name = this.name;
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
+      if (this.skipped(opts.name)) return;
       try {
-        await fn(arg);
+        await this.guard(() => fn(arg));
       } catch (e) {
-        errorSink(name, opts.name, e);
+        this.report(opts.name, e);
       }
     });
   }
@@ -124,13 +225,13 @@ export class WaterfallHook<T, C = undefined> extends BaseHook {
   readonly kind = "waterfall" as const;
   private readonly h = new AsyncSeriesWaterfallHook<[T, C]>(["value", "context"]);
   tap(opts: TapOptions, fn: (value: T, context: C) => T | Promise<T>): void {
-    const name = this.name;
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (value: T, context: C) => {
+      if (this.skipped(opts.name)) return value;
       try {
-        const out = await fn(value, context);
+        const out = await this.guard(() => fn(value, context));
         return out === undefined ? value : out;
       } catch (e) {
-        errorSink(name, opts.name, e);
+        this.report(opts.name, e);
         return value;
       }
     });
@@ -160,13 +261,13 @@ export class BailHook<T, R> extends BaseHook {
     this.failClosed = onTapError !== undefined;
   }
   tap(opts: TapOptions, fn: (arg: T) => R | undefined | Promise<R | undefined>): void {
-    const name = this.name;
     const onErr = this.onTapError;
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
+      if (this.skipped(opts.name)) return undefined;
       try {
-        return await fn(arg);
+        return await this.guard(() => fn(arg));
       } catch (e) {
-        errorSink(name, opts.name, e);
+        this.report(opts.name, e);
         return onErr ? onErr(opts.name, e) : undefined;
       }
     });
@@ -192,7 +293,7 @@ export class WrapHook<A, R> extends BaseHook {
     // is outermost; reverse so the lowest stage is outermost (sees the call first).
     const taps = [...this.h.taps].reverse();
     let fn = inner;
-    for (const t of taps) fn = (t.fn as (n: (a: A) => Promise<R>) => (a: A) => Promise<R>)(fn);
+    for (const t of taps) if (!this.skipped(t.name)) fn = (t.fn as (n: (a: A) => Promise<R>) => (a: A) => Promise<R>)(fn);
     return fn(arg);
   }
   taps(): string[] {
@@ -210,6 +311,44 @@ export type AnyHook =
 /** Freeze a hooks object so nobody can add or swap a hook after it is declared. */
 export function defineHooks<H extends Record<string, BaseHook>>(hooks: H): Readonly<H> {
   return Object.freeze(hooks);
+}
+
+/** The doc an instance reports: the kind (and fail-closed) first, then the declaration's doc line. */
+function instanceDoc(d: HookDecl): string {
+  return `${d.kind}${d.failClosed ? " (fail-closed)" : ""}: ${d.doc}`;
+}
+
+/** Make the hooks object a declaration table describes (kernel/hook-decl.ts): one frozen instance per hook. */
+export function createHooks<T extends HookTable>(table: T): HooksOf<T> {
+  const out: Record<string, BaseHook> = {};
+  for (const [key, d] of Object.entries(table.hooks)) {
+    const name = `${table.prefix}.${key}`;
+    const doc = instanceDoc(d);
+    switch (d.kind) {
+      case "series":
+        out[key] = new SeriesHook(name, doc);
+        break;
+      case "parallel":
+        out[key] = new ParallelHook(name, doc);
+        break;
+      case "waterfall":
+        out[key] = new WaterfallHook(name, doc);
+        break;
+      case "bail":
+        out[key] = new BailHook(name, doc, d.onTapError);
+        break;
+      case "wrap":
+        out[key] = new WrapHook(name, doc);
+        break;
+    }
+  }
+  return defineHooks(out) as unknown as HooksOf<T>;
+}
+
+/** Bind every hook of a hooks object to a runtime (a kernel's sink and tap timeout). Returns the object. */
+export function bindHooks<H extends object>(hooks: H, rt: HookRuntime): H {
+  for (const h of Object.values(hooks)) if (h instanceof BaseHook) h.bind(rt);
+  return hooks;
 }
 
 export function describeHooks(hooks: Record<string, BaseHook>): Array<{ name: string; kind: HookKind; doc: string; failClosed: boolean; taps: string[] }> {

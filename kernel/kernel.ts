@@ -18,6 +18,7 @@ import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
 import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
+import type { HookErrorLog, HookRuntime } from "./hooks.js";
 import type {
   CommandHandler,
   CommandIO,
@@ -119,7 +120,11 @@ export class Kernel {
   private container?: AwilixContainer;
   private asValue?: typeof import("awilix").asValue;
   private hooksObj?: KernelHooks;
-  private started = false;
+  /** one start per kernel: concurrent and repeated start() calls share it */
+  private startPromise?: Promise<void>;
+  /** this kernel's hook error sink and tap timeout (set at start) */
+  private hookErrorLog?: HookErrorLog;
+  private hookRuntime?: HookRuntime;
   private trustCache = new Map<string, boolean>();
   /** trust.json says repo=true for this project (read at discovery: config is gated before extension code runs) */
   private repoTrusted = false;
@@ -431,19 +436,36 @@ export class Kernel {
     return out.sort(byName);
   }
 
-  /** Start: kernel hooks, container, onStartup activation, trust gate. */
-  async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink }] = await Promise.all([
+  /**
+   * Start: kernel hooks, container, onStartup activation, trust gate. Idempotent and safe to call
+   * concurrently: every caller awaits the same start.
+   */
+  start(): Promise<void> {
+    this.startPromise ??= this.startOnce();
+    return this.startPromise;
+  }
+
+  private async startOnce(): Promise<void> {
+    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS }] = await Promise.all([
       import("awilix"),
       import("./kernel-hooks.js"),
       import("./hooks.js"),
     ]);
-    setHookErrorSink((hook, tap, e) => this.log.error(`extension '${tap}' failed in hook '${hook}': ${errorMessage(e)}`));
+    // one hook error sink per kernel: each (hook, tap, code) is shown once on the log, all are kept for doctor/inspect
+    const log = new HookErrorLog((line) => this.log.error(line));
+    this.hookErrorLog = log;
+    this.hookRuntime = {
+      sink: log.sink,
+      tapTimeoutMs: positiveMs(this.env.OC_TAP_TIMEOUT_MS, DEFAULT_TAP_TIMEOUT_MS),
+      // an extension that failed after tapping (e.g. its activate() timed out) is out: its taps stop running
+      skip: (tap) => this.byId.get(tap)?.state === "failed",
+    };
+    // hooks nobody bound (created outside any kernel) report here too, while this kernel is the latest started
+    setHookErrorSink(log.sink);
+    setTapTimeoutMs(this.hookRuntime.tapTimeoutMs);
     this.container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
     this.asValue = asValue;
-    this.hooksObj = createKernelHooks();
+    this.hooksObj = bindHooks(createKernelHooks(), this.hookRuntime);
     // onStartup extensions activate first so they can tap boot and configResolved (nothing else could)
     await this.activate("onStartup");
     await this.hooksObj.boot.call({ project: this.paths.project });
@@ -473,6 +495,8 @@ export class Kernel {
 
   /** Fire an activation event: every lazy extension listening to it activates (dependencies first). */
   async activate(event: string): Promise<void> {
+    // start outside any extension's activation promise (start activates onStartup extensions itself)
+    if (!this.container) await this.start();
     const targets = this.records.filter((r) => r.state === "lazy" && listensTo(r.manifest!, event));
     for (const rec of targets) {
       try {
@@ -484,57 +508,72 @@ export class Kernel {
     }
   }
 
-  private async activateRecord(rec: ExtRecord, chain: string[]): Promise<void> {
-    if (rec.state === "active") return;
+  /**
+   * Activate one extension (dependencies first). The activation promise is set synchronously, before
+   * any await, so concurrent callers (service() during start, two events) share one activate() run and
+   * see the same outcome.
+   */
+  private activateRecord(rec: ExtRecord, chain: string[]): Promise<void> {
+    if (rec.state === "active") return Promise.resolve();
     if (rec.activating) return rec.activating;
     if (rec.state !== "lazy") {
-      throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' cannot be activated: ${rec.state}${rec.reason ? ` (${rec.reason})` : ""}`);
+      return Promise.reject(new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' cannot be activated: ${rec.state}${rec.reason ? ` (${rec.reason})` : ""}`));
     }
-    if (!this.container) await this.start();
-    rec.activating = (async () => {
-      const m = rec.manifest!;
-      for (const s of m.requires ?? []) {
-        const dep = this.serviceProvider.get(s)!;
-        if (dep === rec) continue;
-        try {
-          await this.activateRecord(dep, [...chain, rec.id]);
-        } catch (e) {
-          rec.state = "failed";
-          rec.reason = `its dependency '${dep.id}' failed: ${errorMessage(e)}`;
-          throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) not activated: required extension '${dep.id}' (${dep.dir}) failed`, { cause: e });
-        }
-      }
-      for (const s of m.optional ?? []) {
-        const dep = this.serviceProvider.get(s);
-        if (dep && dep !== rec && dep.state === "lazy") await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
-      }
-      const t0 = performance.now();
+    if (!this.container) return this.start().then(() => this.activateRecord(rec, chain));
+    rec.activating = this.runActivation(rec, chain);
+    return rec.activating;
+  }
+
+  private async runActivation(rec: ExtRecord, chain: string[]): Promise<void> {
+    const m = rec.manifest!;
+    for (const s of m.requires ?? []) {
+      const dep = this.serviceProvider.get(s)!;
+      if (dep === rec) continue;
       try {
-        const entry = path.join(rec.codeDir, m.main);
-        const mod = (await import(pathToFileURL(entry).href)) as { default?: Extension; activate?: Extension["activate"] };
-        const ext: Extension | undefined = mod.default ?? (mod.activate ? { activate: mod.activate } : undefined);
-        if (!ext || typeof ext.activate !== "function") throw new Error(`${entry} has no default export with an activate() function`);
-        rec.module = ext;
-        rec.scope = this.container!.createScope();
-        await ext.activate(this.contextFor(rec));
-        for (const s of m.provides ?? []) {
-          if (!this.container!.hasRegistration(s)) {
-            throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `extension '${rec.id}' declares service '${s}' in "provides" but did not register it`);
-          }
-        }
-        rec.state = "active";
-        rec.loadMs = performance.now() - t0;
+        await this.activateRecord(dep, [...chain, rec.id]);
       } catch (e) {
         rec.state = "failed";
-        rec.loadMs = performance.now() - t0;
-        rec.reason = errorMessage(e);
-        throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });
+        rec.reason = `its dependency '${dep.id}' failed: ${errorMessage(e)}`;
+        throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) not activated: required extension '${dep.id}' (${dep.dir}) failed`, { cause: e });
       }
-    })();
+    }
+    for (const s of m.optional ?? []) {
+      const dep = this.serviceProvider.get(s);
+      if (dep && dep !== rec && dep.state === "lazy") await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
+    }
+    const t0 = performance.now();
+    const limit = positiveMs(this.env.OC_ACTIVATION_TIMEOUT_MS, DEFAULT_ACTIVATION_TIMEOUT_MS);
     try {
-      await rec.activating;
-    } finally {
-      rec.activating = undefined;
+      // a module that never finishes loading or an activate() that never settles must not hang the program
+      await withinMs(
+        (async () => {
+          const entry = path.join(rec.codeDir, m.main);
+          const mod = (await import(pathToFileURL(entry).href)) as { default?: Extension; activate?: Extension["activate"] };
+          const ext: Extension | undefined = mod.default ?? (mod.activate ? { activate: mod.activate } : undefined);
+          if (!ext || typeof ext.activate !== "function") throw new Error(`${entry} has no default export with an activate() function`);
+          rec.module = ext;
+          rec.scope = this.container!.createScope();
+          await ext.activate(this.contextFor(rec));
+        })(),
+        limit,
+        () =>
+          new OcError(ErrorCodes.ACTIVATION_TIMEOUT, `extension '${rec.id}' (${rec.dir}) did not finish activating within ${limit} ms and was disabled`, {
+            hint: "OC_ACTIVATION_TIMEOUT_MS sets the limit",
+          }),
+      );
+      for (const s of m.provides ?? []) {
+        if (!this.container!.hasRegistration(s)) {
+          throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `extension '${rec.id}' declares service '${s}' in "provides" but did not register it`);
+        }
+      }
+      rec.state = "active";
+      rec.loadMs = performance.now() - t0;
+    } catch (e) {
+      rec.state = "failed";
+      rec.loadMs = performance.now() - t0;
+      rec.reason = errorMessage(e);
+      if (e instanceof OcError && e.code === ErrorCodes.ACTIVATION_TIMEOUT) throw e;
+      throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });
     }
   }
 
@@ -604,6 +643,10 @@ export class Kernel {
       contributions: () => this.contributions(),
       introspect: () => this.introspect(),
       isTrusted: (root: Root) => this.isTrusted(root, "code"),
+      bindHooks: <H extends object>(hooks: H): H => {
+        for (const h of Object.values(hooks)) if (h && typeof (h as { bind?: unknown }).bind === "function") (h as { bind(rt: HookRuntime): void }).bind(kernel.hookRuntime!);
+        return hooks;
+      },
     } as ExtensionContext;
   }
 
@@ -622,6 +665,11 @@ export class Kernel {
     await this.start();
     await this.activateRecord(rec, []);
     return this.container!.resolve<T>(name);
+  }
+
+  /** Tap failures and timeouts so far (this kernel's hook error sink). */
+  hookErrors(): import("./hooks.js").HookFailure[] {
+    return this.hookErrorLog?.list() ?? [];
   }
 
   hasService(name: string): boolean {
@@ -689,6 +737,7 @@ export class Kernel {
       },
       warnings: [...this.warnings],
       bootMs: this.bootMs,
+      hookErrors: this.hookErrors(),
     };
   }
 
@@ -705,6 +754,32 @@ export class Kernel {
       }
     }
   }
+}
+
+/** Default activation timeout (ms); OC_ACTIVATION_TIMEOUT_MS overrides it. */
+export const DEFAULT_ACTIVATION_TIMEOUT_MS = 10_000;
+
+/** A positive number of milliseconds from an env value, else the default. */
+function positiveMs(raw: string | undefined, fallback: number): number {
+  const n = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** `p`, or the error `onTimeout` makes when it has not settled within `ms` (the timer never outlives p). */
+function withinMs<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
 }
 
 function listensTo(m: Manifest, event: string): boolean {

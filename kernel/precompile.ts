@@ -3,7 +3,7 @@
  * (dist/kernel/manifest-validator.cjs) so reading manifests never loads ajv at run time.
  */
 import fs from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 
@@ -36,5 +36,25 @@ for (const folder of fs.readdirSync(extDir).sort()) {
   entries.push({ folder, mtimeMs: fs.statSync(file).mtimeMs, manifest });
 }
 if (broken) process.exit(1);
+
+/**
+ * One source of truth for hooks: an extension whose compiled api module exports hook declaration tables
+ * (kernel/hook-decl.ts), or whose manifest lists contributes.hooks, must have the two agree — same names,
+ * kinds, docs and failClosed. A disagreement fails the build.
+ */
+const { checkManifestHooks, isHookTable } = await import("./hook-decl.js");
+const hookProblems: string[] = [];
+for (const { folder, manifest } of entries) {
+  const listed = (manifest as { contributes?: { hooks?: Array<{ name: string; kind: string; doc: string; failClosed?: boolean }> } }).contributes?.hooks ?? [];
+  const api = `${root}dist/extensions/${folder}/api.js`;
+  const tables = fs.existsSync(api) ? Object.values((await import(pathToFileURL(api).href)) as Record<string, unknown>).filter(isHookTable) : [];
+  if (listed.length === 0 && tables.length === 0) continue;
+  hookProblems.push(...checkManifestHooks(`extensions/${folder}/manifest.json`, listed, tables));
+}
+if (hookProblems.length) {
+  for (const p of hookProblems) process.stderr.write(`${p}\n`);
+  process.exit(1);
+}
+
 fs.mkdirSync(`${root}dist/extensions`, { recursive: true });
 fs.writeFileSync(`${root}dist/extensions/index.json`, JSON.stringify({ entries }));

@@ -62,6 +62,10 @@ export function extensionChecks(info: KernelIntrospection): CheckLine[] {
     if (e.state === "failed") out.push(line("FAIL", `extension ${e.qualifiedId} (${e.tier})`, `failed: ${e.reason ?? "unknown"}`));
     else if (e.state === "held" || e.state === "disabled") out.push(line("info", `extension ${e.qualifiedId} (${e.tier})`, `${e.state}: ${e.reason ?? ""}`));
   }
+  // the kernel's hook error sink: taps that threw or timed out in this process
+  for (const f of info.hookErrors ?? []) {
+    out.push(line("warn", `hook ${f.hook} tap ${f.tap}`, `${f.code}: ${f.message}${f.count > 1 ? ` (${f.count} times)` : ""}`));
+  }
   return out;
 }
 

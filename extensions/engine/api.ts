@@ -10,7 +10,7 @@
  *     -> per tool call: authorizeToolCall [bail, fail-closed] -> executeTool [wrap] (childProcess [waterfall])
  *        -> toolResult [waterfall] -> afterStep [parallel] } -> stop [bail] -> afterTurn [parallel]
  */
-import type { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook } from "../../kernel/hooks.js";
+import { declareHooks, hook, type HooksOf } from "../../kernel/hook-decl.js";
 
 // ---------------------------------------------------------------- messages
 
@@ -519,48 +519,65 @@ export type SessionEvent =
 
 // ---------------------------------------------------------------- the hooks object
 
-export interface EngineHooks {
+/**
+ * Every engine hook, declared once: name (engine.<key>), kind, payload types, doc line, fail-closed.
+ * The EngineHooks type and the instances (hooks.ts) come from this table, and the build checks the
+ * manifest's contributes.hooks against it (kernel/hook-decl.ts).
+ */
+export const ENGINE_HOOKS = declareHooks("engine", {
   /** series: a session opened (source "startup" for new, "resume" for reopened). */
-  readonly sessionStart: SeriesHook<{ session: Session; source: "startup" | "resume" }>;
+  sessionStart: hook.series<{ session: Session; source: "startup" | "resume" }>("a session opened (startup or resume)"),
   /** series: a session is closing (reason "exit" at host shutdown). */
-  readonly sessionEnd: SeriesHook<{ session: Session; reason: string }>;
+  sessionEnd: hook.series<{ session: Session; reason: string }>("a session is closing"),
   /** waterfall: the user's prompt; a tap may add context or block it. */
-  readonly userPrompt: WaterfallHook<PromptInput, TurnContext>;
+  userPrompt: hook.waterfall<PromptInput, TurnContext>("the user's prompt: add context or block it"),
   /** waterfall: the window of rows sent this step (tideline cuts here; preface gets the pointer line). */
-  readonly contextBuild: WaterfallHook<ContextWindow, StepContext>;
+  contextBuild: hook.waterfall<ContextWindow, StepContext>("the window of rows sent this step"),
   /** waterfall: the provider request (tools offered, cache markers, system prompt). */
-  readonly modelRequest: WaterfallHook<ModelRequest, StepContext>;
+  modelRequest: hook.waterfall<ModelRequest, StepContext>("the provider request: tools, cache markers, system prompt"),
   /** series: the provider refused the request as too long; taps cut, then the engine retries once. */
-  readonly promptTooLong: SeriesHook<StepContext>;
-  /** bail, fail-closed: allow / ask / deny one tool call. First decision wins; a throwing tap = deny. */
-  readonly authorizeToolCall: BailHook<ToolCallContext, AuthorizeResult>;
-  /** series: a tool call was denied (by a rule, a hook, or the user). */
-  readonly permissionDenied: SeriesHook<{ ctx: ToolCallContext; decision: Decision }>;
+  promptTooLong: hook.series<StepContext>("the provider refused the request as too long; cut, then one retry"),
+  /** bail, fail-closed: allow / ask / deny one tool call. First decision wins; a throwing (or timed-out) tap = deny. */
+  authorizeToolCall: hook.bail<ToolCallContext, AuthorizeResult>("allow / ask / deny a tool call; a throwing tap denies", (tap, e) => ({
+    action: "deny",
+    by: tap,
+    reason: `extension '${tap}' failed while authorizing this call (${e instanceof Error ? e.message : String(e)}); denied`,
+  })),
   /** series: the user answered an ask (permissions saves an "always" as a rule). */
-  readonly permissionAnswered: SeriesHook<{ ctx: ToolCallContext; decision: Decision; answer: Answer }>;
-  /** wrap: middleware around running a tool (sandbox, timing). */
-  readonly executeTool: WrapHook<ToolCallContext, ToolOutput>;
+  permissionAnswered: hook.series<{ ctx: ToolCallContext; decision: Decision; answer: Answer }>("the user answered an ask"),
+  /** series: a tool call was denied (by a rule, a hook, or the user). */
+  permissionDenied: hook.series<{ ctx: ToolCallContext; decision: Decision }>("a tool call was denied"),
+  /** wrap: middleware around running a tool (sandbox, timing). No tap timeout: it surrounds the tool run. */
+  executeTool: hook.wrap<ToolCallContext, ToolOutput>("middleware around running a tool"),
   /** waterfall: compose a child process (env stripping, sandbox wrapping). */
-  readonly childProcess: WaterfallHook<SpawnSpec, { sessionId: string }>;
+  childProcess: hook.waterfall<SpawnSpec, { sessionId: string }>("compose a child process: env, sandbox"),
   /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
-  readonly toolResult: WaterfallHook<ToolResult, ToolCallContext>;
+  toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
   /** parallel: a step ended (storage write-behind, ledger transcript, gauge). */
-  readonly afterStep: ParallelHook<StepRecord>;
-  /** bail: the model settled; a tap may ask to continue (hooks' Stop, todos work-off). */
-  readonly stop: BailHook<StopContext, StopDecision>;
+  afterStep: hook.parallel<StepRecord>("a step ended"),
+  /**
+   * bail: the model settled; a tap may ask to continue (hooks' Stop, todos work-off). The engine honours
+   * at most engine.max_stop_continuations (default 8) per prompt, then settles.
+   */
+  stop: hook.bail<StopContext, StopDecision>("the model settled: continue or settle"),
   /** parallel: a turn ended (ledger index, SESSION.md merge). */
-  readonly afterTurn: ParallelHook<TurnRecord>;
+  afterTurn: hook.parallel<TurnRecord>("a turn ended"),
   /** bail: reopen a stored session by id (storage answers). */
-  readonly loadSession: BailHook<{ id: string }, StoredSession>;
+  loadSession: hook.bail<{ id: string }, StoredSession>("reopen a stored session"),
   /** bail: the most recent session for a directory (storage answers). */
-  readonly latestSession: BailHook<{ cwd: string }, string>;
+  latestSession: hook.bail<{ cwd: string }, string>("the latest session id for a directory"),
   /**
    * bail (fail-closed): claim a session for this process before it is opened or created, so one
    * process writes a session at a time. The storage extension answers with a lock; no tap means no lock.
    * A `refused` answer (or a throwing tap) makes openSession fail with OC_ERR_SESSION_BUSY.
    */
-  readonly claimSession: BailHook<SessionClaimRequest, SessionClaim>;
-}
+  claimSession: hook.bail<SessionClaimRequest, SessionClaim>("claim a session for this process (one writer per session)", (tap, e) => ({
+    refused: `extension '${tap}' failed while claiming the session (${e instanceof Error ? e.message : String(e)})`,
+  })),
+});
+
+/** The engine's hooks object (the kind is in each hook's type). */
+export type EngineHooks = HooksOf<typeof ENGINE_HOOKS>;
 
 // ---------------------------------------------------------------- the service
 

@@ -58,7 +58,15 @@ export interface EngineOptions {
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
+  /**
+   * engine.max_stop_continuations: how many `continue` answers from engine.stop taps one prompt honours
+   * (default 8), across the fresh turns a step cap opens; past it the turn settles with a note row.
+   */
+  maxStopContinuations?: number;
 }
+
+/** Default of engine.max_stop_continuations: at most 8 Stop continuations per human prompt (the guide's bound). */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 8;
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -329,6 +337,7 @@ export class Engine implements EngineService {
     let stepInTurn = 0;
     try {
       const maxSteps = this.maxSteps(session);
+      const maxContinuations = this.opts.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS;
       session.totals.turns = turn;
       emit({ type: "turn_start", sessionId: sid, turn, text });
       const turnCtx: TurnContext = { session, turn, signal };
@@ -393,6 +402,15 @@ export class Engine implements EngineService {
         }
         const d = await this.hooks.stop.call({ ...turnCtx, turn, lastAssistantText: assistant.text, continuations, stopHookActive });
         if (d && d.continue) {
+          if (continuations >= maxContinuations) {
+            // the engine's own bound (no tap can loop a prompt forever): counted per prompt, across the
+            // fresh turns a step cap opens; an answer that does not continue (an exit-2 Deny) never counts
+            const why = `[stop continuation cap ${maxContinuations} reached: ${d.by} asked to continue (${d.reason}); the turn settles]`;
+            notice("warn", `stop continuation cap (${maxContinuations}) reached: ${d.by} asked to continue again; the turn settles (engine.max_stop_continuations)`);
+            this.push<NoteRow>(session, { role: "note", text: why, turn, step: stepInTurn, at: Date.now() });
+            reason = "end_turn";
+            break;
+          }
           continuations += 1;
           stopHookActive = true;
           notice("info", `continuing: ${d.by}: ${d.reason}`);

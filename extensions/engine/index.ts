@@ -6,7 +6,12 @@ import { SESSION_BUSY } from "./api.js";
 export default {
   activate(ctx: ExtensionContext) {
     registerErrorCodes(ctx.id, { [SESSION_BUSY]: "the session is open in another process" });
-    const cfg = ctx.config.section<{ max_retries?: number; idle_minutes?: number; system_prompt?: string }>("engine");
+    const cfg = ctx.config.section<{
+      max_retries?: number;
+      idle_minutes?: number;
+      system_prompt?: string;
+      max_stop_continuations?: number;
+    }>("engine");
     const engine = new Engine({
       activate: (event) => ctx.activate(event),
       log: ctx.log,
@@ -15,7 +20,10 @@ export default {
       maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
+      maxStopContinuations: cfg.max_stop_continuations,
     });
+    // tap failures and timeouts on the engine's hooks land in the kernel's hook error sink
+    ctx.bindHooks(engine.hooks);
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
   },

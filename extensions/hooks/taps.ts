@@ -35,6 +35,11 @@ import { toolResponse, readOriginal, type Captured } from "./responses.js";
 import type { Transcripts } from "./transcript.js";
 
 export const EXT_ID = "hooks";
+/**
+ * The guide's "at most 8 Stop continuations per run", counted for these handlers only and recorded as a
+ * (cap) outcome. The engine enforces its own bound for every engine.stop tap
+ * (engine.max_stop_continuations, default 8); this stays as the inner bound for hook handlers.
+ */
 export const MAX_STOP_CONTINUATIONS = 8;
 export const STAGE_PRETOOL = -350;
 export const STAGE_PRETOOL_ASK = -150;

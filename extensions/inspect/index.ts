@@ -41,6 +41,11 @@ export function inspectRows(info: KernelIntrospection, project?: string): Inspec
   for (const h of info.config.held) {
     for (const key of h.keys) rows.push({ kind: "config", id: key, layer: "project", source: h.file, state: "held: untrusted", reason: "the repo is not trusted: oceancode trust repo on" });
   }
+  // the kernel's hook error sink: taps that threw or timed out in this process, named by extension and hook
+  for (const f of info.hookErrors ?? []) {
+    const ext = info.extensions.find((e) => e.id === f.tap);
+    rows.push({ kind: "hook-error", id: `${f.hook}:${f.tap}`, layer: ext?.tier ?? "kernel", source: ext?.dir ?? f.tap, state: f.code, reason: `${f.message}${f.count > 1 ? ` (${f.count} times)` : ""}` });
+  }
   rows.push({ kind: "requirements", id: "requirements.json", layer: "requirements", source: info.requirements.file, state: info.requirements.status, ...(info.requirements.reason ? { reason: info.requirements.reason } : {}) });
   return rows;
 }
