@@ -19,7 +19,7 @@
  * hooks objects extensions bind with ctx.bindHooks; unbound hooks use the process default sink.
  */
 import tapable from "tapable";
-import { OcError, ErrorCodes } from "./errors.js";
+import { OcError, ErrorCodes, isOcError } from "./errors.js";
 import type { HookTable, HooksOf, HookDecl } from "./hook-decl.js";
 
 const { AsyncSeriesHook, AsyncParallelHook, AsyncSeriesWaterfallHook, AsyncSeriesBailHook, SyncWaterfallHook } =
@@ -96,8 +96,8 @@ export class HookErrorLog {
   private readonly byKey = new Map<string, HookFailure>();
   constructor(private readonly show: (line: string) => void) {}
   readonly sink: HookErrorSink = (hook, tap, error) => {
-    const code = error instanceof OcError ? error.code : ErrorCodes.TAP_FAILED;
-    const message = error instanceof OcError ? error.message : error instanceof Error ? error.message : String(error);
+    const code = isOcError(error) ? error.code : ErrorCodes.TAP_FAILED;
+    const message = isOcError(error) || error instanceof Error ? error.message : String(error);
     const key = `${hook}\u0000${tap}\u0000${code}`;
     const seen = this.byKey.get(key);
     if (seen) {

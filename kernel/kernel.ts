@@ -9,7 +9,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AwilixContainer } from "awilix";
-import { OcError, ErrorCodes, errorMessage } from "./errors.js";
+import { OcError, ErrorCodes, errorMessage, hasErrorCode } from "./errors.js";
 import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
 import { readManifest, extensionFolders, bundledFromIndex, type CommandContribution, type Manifest, type ManifestEntry } from "./manifest.js";
 import { configFiles, readLayers, loadConfig, hostLayer, ResolvedConfig, isPlainObject, type ConfigLayer, type HostSetting, type SectionSchema } from "./config.js";
@@ -572,7 +572,7 @@ export class Kernel {
       rec.state = "failed";
       rec.loadMs = performance.now() - t0;
       rec.reason = errorMessage(e);
-      if (e instanceof OcError && e.code === ErrorCodes.ACTIVATION_TIMEOUT) throw e;
+      if (hasErrorCode(e, ErrorCodes.ACTIVATION_TIMEOUT)) throw e;
       throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });
     }
   }
