@@ -1,36 +1,34 @@
 /** `oceancode doctor [--storage]`: one line per health check, then DOCTOR_OK or DOCTOR_FAIL problems=<n>. */
-import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
-import { checkDatabase } from "../storage/api.js";
+import { DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
 
 /**
- * --storage: the database file's size and SQLite's quick_check, on a read-only connection made here
- * (the storage extension is not activated: through its optional services it would bring up the engine).
+ * --storage: the checks of whichever extension provides the "storage" service, asked through the
+ * storage contract (the bundled store: its file sizes and SQLite's quick_check on a read-only
+ * connection). DOCTOR_STORAGE_EVENT activates the extension that serves the contract's commands; it
+ * adds the checks here. Nobody answering is itself a problem.
  */
-async function storageChecks(ctx: ExtensionContext, env: NodeJS.ProcessEnv): Promise<CheckLine[]> {
-  const db = env.OC_DB ? path.resolve(env.OC_DB) : path.join(ctx.paths.dataDir, "oceancode.db");
-  const c = await checkDatabase(db);
-  const sizes = `${c.bytes} bytes (wal ${c.walBytes} bytes)`;
-  switch (c.status) {
-    case "absent":
-      return [{ status: "info", check: `storage ${db}`, detail: c.detail }];
-    case "ok":
-      return [{ status: "ok", check: `storage ${db}`, detail: `${sizes}, quick_check ok, schema v${c.schema ?? 0}, ${c.sessions ?? 0} session(s)` }];
-    case "unreadable":
-      return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, cannot be checked: ${c.detail}; fix its permissions` }];
-    case "damaged": {
-      const fix = env.OC_DB ? `oceancode --db ${db} storage repair` : "oceancode storage repair";
-      return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, damaged (${c.detail}); rebuild it from the session ledger with \`${fix}\` (the damaged file is kept)` }];
-    }
+async function storageChecks(ctx: ExtensionContext): Promise<CheckLine[]> {
+  await ctx.activate(DOCTOR_STORAGE_EVENT);
+  const run = topics.get("storage");
+  if (!run) return [{ status: "FAIL", check: "storage", detail: "no extension answered for the storage service (is it disabled or failed? see oceancode inspect)" }];
+  try {
+    return await run();
+  } catch (e) {
+    return [{ status: "FAIL", check: "storage", detail: `the storage checks failed: ${(e as Error).message}` }];
   }
 }
 
+const topics = new Map<string, () => Promise<DoctorCheck[]>>();
+
 export default {
   activate(ctx: ExtensionContext) {
+    const service: DoctorService = { addChecks: (topic, run) => void topics.set(topic, run) };
+    ctx.provide("doctor", service);
     ctx.registerCommand("doctor", async (argv: string[], io: CommandIO) => {
       let storage = false;
       try {
@@ -52,7 +50,7 @@ export default {
         dataDirCheck(ctx.paths.dataDir),
       ];
       if (storage) {
-        lines.push(...(await storageChecks(ctx, io.env)));
+        lines.push(...(await storageChecks(ctx)));
       }
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;
