@@ -171,7 +171,9 @@ export function describeStorageContract(name: string, make: (h: StorageHarness) 
       storage.recordEvent(s.info.id, "conformance", { n: 1 });
       storage.recordEvent(s.info.id, "conformance", { n: 2 });
       storage.recordEvent(s.info.id, "other", { n: 3 });
-      storage.saveInfo({ ...s.info, overrides: { tideline: "off" } });
+      // as the engine's extensions do (e.g. /tideline): change the open session's info, then save it
+      s.info.overrides = { ...s.info.overrides, tideline: "off" };
+      storage.saveInfo(s.info);
       await d.end(s);
       await storage.settle();
       const ev = await storage.events(s.info.id, "conformance");
