@@ -9,7 +9,9 @@
 //
 // It imports the running host's own contract module: the host resolves "oceancode/api/*" for
 // extensions (no copy of oceancode is needed at run time; `npm i -D oceancode` only gives editors types).
-import { emptyUsage } from "oceancode/api/engine";
+import * as engineApi from "oceancode/api/engine";
+
+const { emptyUsage } = engineApi;
 
 /** @typedef {import("oceancode/api/engine").Provider} Provider */
 /** @typedef {import("oceancode/api/engine").ModelRequest} ModelRequest */
@@ -23,10 +25,13 @@ import { emptyUsage } from "oceancode/api/engine";
  * @param {string} code @param {string} message @param {{ status?: number, retryAfterMs?: number }} [extra]
  */
 function providerError(code, message, extra = {}) {
-  // `kind` is the engine's legacy name for the code (rate_limit for rate_limited), read by hosts older
-  // than the error-code contract; harmless otherwise
+  // LEGACY (remove with the error-code contract): hosts before it recognised only their own
+  // ProviderError class, by `kind` (rate_limit for rate_limited). The host's class is the one this module
+  // gets (oceancode/api/* resolves to the running host), so instanceof holds when the class exists.
   const kind = code === "rate_limited" ? "rate_limit" : code;
-  return Object.assign(new Error(message), { name: "ProviderError", code, kind, ...extra });
+  const Legacy = /** @type {any} */ (engineApi).ProviderError;
+  const e = typeof Legacy === "function" ? new Legacy(kind, message, extra.status, extra.retryAfterMs) : new Error(message);
+  return Object.assign(e, { name: "ProviderError", code, kind, ...extra });
 }
 
 /** @param {string} name @returns {Omit<ModelInfo, "known">} */
