@@ -1,0 +1,69 @@
+/**
+ * A non-bundled extension's `import ... from "oceancode/..."` resolves to the running host's own
+ * modules (through this package's exports map), never to a copy in the extension's folder: here the
+ * folder holds a decoy node_modules/oceancode that throws when loaded.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
+import { oc } from "./helpers.js";
+
+let sb: Sandbox;
+beforeEach(() => {
+  sb = makeSandbox("oc-sdk-resolve-");
+  const dir = path.join(".oceancode", "extensions", "sdk-probe");
+  sb.write(
+    path.join(dir, "manifest.json"),
+    JSON.stringify({ id: "sdk-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", contributes: { commands: [{ name: "sdk-probe", usage: "oceancode sdk-probe", summary: "probe" }] } }),
+    "home",
+  );
+  sb.write(
+    path.join(dir, "index.js"),
+    `import { Stages } from "oceancode/kernel";
+import * as engine from "oceancode/api/engine";
+import { DOCTOR_STORAGE_EVENT } from "oceancode/api/doctor";
+const code = (p) => import(p).then(() => "loaded", (e) => e.code);
+export default {
+  activate(ctx) {
+    ctx.registerCommand("sdk-probe", async (argv, io) => {
+      io.stdout.write(JSON.stringify({
+        engine: import.meta.resolve("oceancode/api/engine"),
+        root: import.meta.resolve("oceancode"),
+        stages: Stages.STAGE_POLICY,
+        busy: engine.SESSION_BUSY,
+        doctor: DOCTOR_STORAGE_EVENT,
+        unknownApi: await code("oceancode/api/no-such-extension"),
+        internal: await code("oceancode/dist/kernel/kernel.js"),
+      }) + "\\n");
+      return 0;
+    });
+  },
+};
+`,
+    "home",
+  );
+  // what \`npm i -D oceancode\` would leave in the folder: must never be loaded at run time
+  sb.write(path.join(dir, "node_modules", "oceancode", "package.json"), JSON.stringify({ name: "oceancode", type: "module", exports: { ".": "./decoy.js", "./kernel": "./decoy.js", "./api/*": "./decoy.js" } }), "home");
+  sb.write(path.join(dir, "node_modules", "oceancode", "decoy.js"), `throw new Error("the extension's own copy of oceancode was loaded");\n`, "home");
+});
+afterEach(() => sb.cleanup());
+
+describe("oceancode/* in a user extension", () => {
+  it("resolves to the running host's modules through its exports map, not the folder's copy", () => {
+    const r = oc(sb, ["sdk-probe"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    const dist = (p: string) => pathToFileURL(path.join(REPO_ROOT, "dist", p)).href;
+    expect(out).toEqual({
+      engine: dist("extensions/engine/api.js"),
+      root: dist("kernel/api.js"),
+      stages: -200,
+      busy: "OC_ERR_SESSION_BUSY",
+      doctor: "onEvent:doctor:storage",
+      unknownApi: "ERR_MODULE_NOT_FOUND",
+      internal: "ERR_PACKAGE_PATH_NOT_EXPORTED",
+    });
+  });
+});
