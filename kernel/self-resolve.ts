@@ -9,7 +9,7 @@
  * package's package.json (a package self-reference). It is registered lazily, the first time the kernel
  * imports a non-bundled extension's entry, so a run with bundled extensions only pays nothing.
  */
-import { register } from "node:module";
+import * as nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -26,7 +26,15 @@ function packageJsonUrl(): string {
 export function provideSelfModule(): void {
   if (registered) return;
   registered = true;
-  register(new URL("./self-resolve-hook.js", import.meta.url), { data: { parentURL: packageJsonUrl() } });
+  const parentURL = packageJsonUrl();
+  const ours = (specifier: string) => specifier === "oceancode" || specifier.startsWith("oceancode/");
+  type SyncNext = (specifier: string, context: Record<string, unknown>) => unknown;
+  const registerHooks = (nodeModule as unknown as { registerHooks?: (hooks: { resolve: (s: string, c: Record<string, unknown>, next: SyncNext) => unknown }) => unknown }).registerHooks;
+  if (typeof registerHooks === "function") {
+    registerHooks({ resolve: (specifier, context, next) => next(specifier, ours(specifier) ? { ...context, parentURL } : context) });
+    return;
+  }
+  nodeModule.register(new URL("./self-resolve-hook.js", import.meta.url), { data: { parentURL } });
 }
 
 /** Whether the hook is in place (introspection and tests). */
