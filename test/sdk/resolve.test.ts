@@ -9,7 +9,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLI, makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
-import { oc } from "./helpers.js";
+import { EXAMPLES, oc } from "./helpers.js";
+import { usesSelfModule } from "../../kernel/self-resolve.js";
 
 let sb: Sandbox;
 beforeEach(() => {
@@ -84,5 +85,32 @@ describe("the resolve hook is lazy", () => {
     expect(hook(loaded(["run", "--model", "scripted/echo", "hi"]))).toBe(false);
     expect(hook(loaded(["--help"]))).toBe(false);
     expect(hook(loaded(["sdk-probe"]))).toBe(true);
+  });
+});
+
+describe("usesSelfModule: only extensions that import oceancode get the hook", () => {
+  it("reads imports, not comments; skips node_modules", () => {
+    expect(usesSelfModule(path.join(EXAMPLES, "hello"))).toBe(false); // JSDoc type imports only
+    expect(usesSelfModule(path.join(EXAMPLES, "word-count"))).toBe(false);
+    expect(usesSelfModule(path.join(EXAMPLES, "echo-provider"))).toBe(true);
+    const cases: Record<string, [string, boolean]> = {
+      static: [`import { x } from "oceancode/api/engine";`, true],
+      bare: [`import * as k from 'oceancode';`, true],
+      dynamic: [`const m = await import("oceancode/kernel");`, true],
+      sideEffect: [`import "oceancode/api/tools";`, true],
+      reexport: [`export { y } from "oceancode/api/storage";`, true],
+      comment: [`// import { x } from "oceancode/api/engine";\n/** @type {import("oceancode/kernel").Extension} */\nexport default {};`, false],
+      text: [`console.log("oceancode hello");`, false],
+    };
+    for (const [name, [code, want]] of Object.entries(cases)) {
+      const dir = path.join(sb.home, "scan", name);
+      fs.mkdirSync(path.join(dir, "lib"), { recursive: true });
+      fs.writeFileSync(path.join(dir, "lib", "x.mjs"), code);
+      expect(usesSelfModule(dir), name).toBe(want);
+    }
+    const dep = path.join(sb.home, "scan", "dep");
+    fs.mkdirSync(path.join(dep, "node_modules", "z"), { recursive: true });
+    fs.writeFileSync(path.join(dep, "node_modules", "z", "i.js"), `import "oceancode";`);
+    expect(usesSelfModule(dep)).toBe(false);
   });
 });
