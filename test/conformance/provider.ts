@@ -23,7 +23,7 @@ export interface ProviderFixture {
   model: string;
   /** how the NEXT request is answered */
   arrange(s: ProviderScenario): void | Promise<void>;
-  /** the error codes this fixture can arrange (default: rate_limited, overloaded, server, prompt_too_long, auth) */
+  /** the error codes this fixture can arrange (default: rate_limited, overloaded, server, prompt_too_long, auth; network and bad_request only when listed) */
   errors?: Array<Exclude<ProviderErrorCode, "aborted">>;
   close?(): void | Promise<void>;
 }
@@ -127,10 +127,11 @@ export function describeProviderContract(name: string, make: () => ProviderFixtu
       expect(ev.at(-1)).toMatchObject({ type: "done", stopReason: "tool_use" });
     });
 
-    const codes: Array<Exclude<ProviderErrorCode, "aborted">> = ["rate_limited", "overloaded", "server", "prompt_too_long", "auth"];
+    const codes: Array<Exclude<ProviderErrorCode, "aborted">> = ["rate_limited", "overloaded", "server", "prompt_too_long", "auth", "network", "bad_request"];
+    const byDefault = new Set(["rate_limited", "overloaded", "server", "prompt_too_long", "auth"]);
     for (const code of codes) {
       it(`a failure arranged as ${code} is thrown as an error with code '${code}'`, async (t) => {
-        if (f.errors && !f.errors.includes(code)) return t.skip();
+        if (f.errors ? !f.errors.includes(code) : !byDefault.has(code)) return t.skip();
         await f.arrange({ kind: "error", code });
         const e = await failure(() => collect(f.provider, request(f, `fail ${code}`)));
         expect(providerErrorCode(e)).toBe(code);

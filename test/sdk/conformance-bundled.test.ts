@@ -60,6 +60,7 @@ describeProviderContract("anthropic (real SDK, fake server)", async () => {
       fake.reset();
       fake.enqueue(anthropicReply(s));
     },
+    errors: ["rate_limited", "overloaded", "server", "prompt_too_long", "auth", "network", "bad_request"],
     close: () => fake.close(),
   };
 });
@@ -73,6 +74,7 @@ describeProviderContract("openai (real SDK, fake server)", async () => {
       fake.reset();
       fake.enqueue(openaiReply(s));
     },
+    errors: ["rate_limited", "overloaded", "server", "prompt_too_long", "auth", "network", "bad_request"],
     close: () => fake.close(),
   };
 });

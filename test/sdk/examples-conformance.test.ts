@@ -30,6 +30,7 @@ describeProviderContract("echo-provider (example)", () => {
       else if (s.kind === "stall") provider.plan.push({ stall: s.text });
       else provider.plan.push({ error: s.code });
     },
+    errors: ["rate_limited", "overloaded", "server", "prompt_too_long", "auth", "network", "bad_request"],
   };
 });
 

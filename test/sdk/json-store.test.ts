@@ -65,6 +65,10 @@ describe("json-store as the storage provider", () => {
     expect(d.stdout).toContain(`ok   storage ${path.join(dataDir, "json-store")}: 1 session file(s), JSON`);
     expect(d.stdout).not.toContain("oceancode.db");
     expect(d.stdout.trim().split("\n").at(-1)).toBe("DOCTOR_OK");
+    // what the contract leaves optional and this store does not offer says so
+    const exp = oc(sb, ["sessions", "--expiring"]);
+    expect(exp.code).toBe(1);
+    expect(exp.stderr).toContain("oceancode sessions --expiring: retention is not available here");
   });
 
   it("without the replace selection it stays disabled and the bundled store serves sessions", () => {
