@@ -202,6 +202,13 @@ export function describeStorageContract(name: string, make: (h: StorageHarness) 
       if (engine.hooks.claimSession.taps().length === 0) return; // no claim: one process per session is not promised
       const first = await engine.hooks.claimSession.call({ id: "claimed", wait: false });
       expect(first && "release" in first).toBe(true);
+      // held: another claim is refused with a message (the engine turns it into OC_ERR_SESSION_BUSY)
+      const second = await engine.hooks.claimSession.call({ id: "claimed", wait: false });
+      expect(second && "refused" in second && typeof second.refused).toBe("string");
+      // a claim on another session is independent
+      const other = await engine.hooks.claimSession.call({ id: "claimed-other", wait: false });
+      expect(other && "release" in other).toBe(true);
+      await (other as { release(): Promise<void> }).release();
       await (first as { release(): Promise<void> }).release();
       const again = await engine.hooks.claimSession.call({ id: "claimed", wait: false });
       expect(again && "release" in again).toBe(true);

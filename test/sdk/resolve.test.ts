@@ -33,6 +33,8 @@ export default {
       io.stdout.write(JSON.stringify({
         engine: import.meta.resolve("oceancode/api/engine"),
         root: import.meta.resolve("oceancode"),
+        kernelApi: import.meta.resolve("oceancode/kernel/api"),
+        testing: import.meta.resolve("oceancode/testing"),
         stages: Stages.STAGE_POLICY,
         busy: engine.SESSION_BUSY,
         doctor: DOCTOR_STORAGE_EVENT,
@@ -62,6 +64,8 @@ describe("oceancode/* in a user extension", () => {
     expect(out).toEqual({
       engine: dist("extensions/engine/api.js"),
       root: dist("kernel/api.js"),
+      kernelApi: dist("kernel/api.js"),
+      testing: dist("test/conformance/index.js"),
       stages: -200,
       busy: "OC_ERR_SESSION_BUSY",
       doctor: "onEvent:doctor:storage",
