@@ -113,6 +113,23 @@ export function describeStorageContract(name: string, make: (h: StorageHarness) 
       expect(viaHook && texts(viaHook.rows)).toEqual(texts(s.rows));
     });
 
+    it("a session opened and left before its first rows leaves nothing; events recorded before them go with them", async () => {
+      const { storage, d } = await setup();
+      const left = d.session("/work/empty");
+      await d.start(left);
+      await d.end(left);
+      await storage.settle();
+      expect(await storage.loadSession(left.info.id)).toBeUndefined();
+      expect(await storage.listSessions({ cwd: "/work/empty" })).toEqual([]);
+      const s = d.session("/work/early");
+      await d.start(s);
+      storage.recordEvent(s.info.id, "early", { at: "start" }); // e.g. a SessionStart hook's outcome
+      await d.turn(s, "q", "a");
+      await d.end(s);
+      await storage.settle();
+      expect((await storage.events(s.info.id, "early")).map((e) => e.data)).toEqual([{ at: "start" }]);
+    });
+
     it("an unknown id loads as undefined (not an error)", async () => {
       const { storage, engine } = await setup();
       expect(await storage.loadSession("no-such-session")).toBeUndefined();
