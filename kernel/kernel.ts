@@ -548,6 +548,11 @@ export class Kernel {
       await withinMs(
         (async () => {
           const entry = path.join(rec.codeDir, m.main);
+          // code from outside the package imports "oceancode/api/<id>": give it this host's modules
+          if (rec.root.tier !== "bundled") {
+            const self = await import("./self-resolve.js");
+            if (self.usesSelfModule(rec.codeDir)) self.provideSelfModule();
+          }
           const mod = (await import(pathToFileURL(entry).href)) as { default?: Extension; activate?: Extension["activate"] };
           const ext: Extension | undefined = mod.default ?? (mod.activate ? { activate: mod.activate } : undefined);
           if (!ext || typeof ext.activate !== "function") throw new Error(`${entry} has no default export with an activate() function`);

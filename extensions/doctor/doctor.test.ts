@@ -65,7 +65,7 @@ describe("oceancode doctor", () => {
     expect(r.stdout).toContain(`FAIL data dir ${path.join(notADir, "oceancode")}: cannot be created: ${notADir} is a file`);
   });
 
-  it("--storage checks the database file (quick_check) without the storage extension; a damaged one is a problem naming the fix", () => {
+  it("--storage asks the storage provider: the database file (quick_check on a read-only connection); a damaged one is a problem naming the fix", () => {
     const db = path.join(sb.home, "my.db");
     let r = runCli(["--dir", sb.project, "--db", db, "doctor", "--storage"], { env: sb.env, cwd: sb.project });
     expect(r.code).toBe(0);

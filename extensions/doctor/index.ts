@@ -1,36 +1,34 @@
 /** `oceancode doctor [--storage]`: one line per health check, then DOCTOR_OK or DOCTOR_FAIL problems=<n>. */
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
-import { checkDatabase, databaseFile } from "../storage/api.js";
+import { DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
 
 /**
- * --storage: the database file's size and SQLite's quick_check, on a read-only connection (storage's
- * published checkDatabase; storage is declared `optional` in the manifest, since this is its code).
+ * --storage: the checks of whichever extension provides the "storage" service, asked through the
+ * storage contract (the bundled store: its file sizes and SQLite's quick_check on a read-only
+ * connection). DOCTOR_STORAGE_EVENT activates the extension that serves the contract's commands; it
+ * adds the checks here. Nobody answering is itself a problem.
  */
 async function storageChecks(ctx: ExtensionContext): Promise<CheckLine[]> {
-  const { file: db, isDefault } = databaseFile(ctx.config, ctx.paths.dataDir);
-  if (!ctx.services.has("storage")) return [{ status: "info", check: `storage ${db}`, detail: "the storage extension is disabled or not installed: not checked" }];
-  const c = await checkDatabase(db);
-  const sizes = `${c.bytes} bytes (wal ${c.walBytes} bytes)`;
-  switch (c.status) {
-    case "absent":
-      return [{ status: "info", check: `storage ${db}`, detail: c.detail }];
-    case "ok":
-      return [{ status: "ok", check: `storage ${db}`, detail: `${sizes}, quick_check ok, schema v${c.schema ?? 0}, ${c.sessions ?? 0} session(s)` }];
-    case "unreadable":
-      return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, cannot be checked: ${c.detail}; fix its permissions` }];
-    case "damaged": {
-      const fix = isDefault ? "oceancode storage repair" : `oceancode --db ${db} storage repair`;
-      return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, damaged (${c.detail}); rebuild it from the session ledger with \`${fix}\` (the damaged file is kept)` }];
-    }
+  await ctx.activate(DOCTOR_STORAGE_EVENT);
+  const run = topics.get("storage");
+  if (!run) return [{ status: "FAIL", check: "storage", detail: "no extension answered for the storage service (is it disabled or failed? see oceancode inspect)" }];
+  try {
+    return await run();
+  } catch (e) {
+    return [{ status: "FAIL", check: "storage", detail: `the storage checks failed: ${(e as Error).message}` }];
   }
 }
 
+const topics = new Map<string, () => Promise<DoctorCheck[]>>();
+
 export default {
   activate(ctx: ExtensionContext) {
+    const service: DoctorService = { addChecks: (topic, run) => void topics.set(topic, run) };
+    ctx.provide("doctor", service);
     ctx.registerCommand("doctor", async (argv: string[], io: CommandIO) => {
       let storage = false;
       try {

@@ -8,6 +8,7 @@
 import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
 import path from "node:path";
 import type { ResolvedConfig } from "../../kernel/config.js";
+import type { CommandIO } from "../../kernel/api.js";
 
 export interface SessionSummary {
   id: string;
@@ -135,6 +136,43 @@ export interface StorageService {
   health?(): StorageHealth;
   /** Offer sessions for `storage repair` (the ledger does); optional. */
   registerRecoverySource?(source: RecoverySource): void;
+
+  // The storage contract's commands (`oceancode sessions`, `migrate`, `doctor --storage`) are served by
+  // the `storage-commands` extension for whichever extension provides "storage"; these optional
+  // members are what they ask of it. A provider without one gets a plain answer ("has no migrations").
+
+  /** `doctor --storage`: checks of the store, one line each (never opens it for writing). */
+  doctorChecks?(): Promise<StorageCheck[]>;
+  /** `oceancode migrate`: the store's schema migrations. */
+  readonly migrations?: StorageMigrations;
+  /** `sessions --db <location>`: the same kind of store over another location, closed after use. */
+  at?(location: string): StorageService & { close(): void };
+  /** `sessions --expiring`: print what the next retention sweep removes; resolves to the exit code. */
+  expiring?(io: CommandIO, opts: { json: boolean; location?: string }): Promise<number>;
+}
+
+/** One `doctor` line: `ok`/`info`/`warn`/`FAIL`, what was checked, the detail. */
+export interface StorageCheck {
+  status: "ok" | "info" | "warn" | "FAIL";
+  check: string;
+  detail: string;
+}
+
+export interface StorageMigrations {
+  /** the schema version this build writes */
+  readonly latest: number;
+  /** what is migrated, for `migrate --help` (e.g. "oceancode.db") */
+  readonly target: string;
+  /** Bring the store at `location` (default: the store's own) to `latest`; throws when it cannot be opened. */
+  apply(location?: string): Promise<MigrationReport>;
+}
+
+export interface MigrationReport {
+  /** the file or directory migrated */
+  location: string;
+  from: number;
+  to: number;
+  applied: Array<{ version: number; summary: string }>;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The storage extension: oceancode.db (better-sqlite3, WAL) behind the engine. It taps the engine's
  * session hooks to write each step's rows behind the step, answers loadSession / latestSession, runs
- * the retention sweep, and contributes `oceancode migrate`, `oceancode sessions`, `oceancode session` and
- * `oceancode storage repair`. The database opens on first use, so the migrate command can report what it applies.
+ * the retention sweep, and contributes `oceancode session` and `oceancode storage repair`; the contract's
+ * `sessions`, `migrate` and doctor checks are served by storage-commands through the service (admin.ts). The database opens on first use, so the migrate command can report what it applies.
  */
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
@@ -11,7 +11,7 @@ import { databaseFile, globalSetting, RECOVERY_EVENT } from "./api.js";
 import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
-import { migrateCommand, sessionsCommand } from "./commands.js";
+import { storageAdmin } from "./admin.js";
 import { sessionCommand } from "./pins.js";
 import { DEFAULT_RETENTION_DAYS, tapRetention } from "./retention.js";
 import { tapEngine } from "./taps.js";
@@ -27,7 +27,6 @@ export default {
     const repair = repairCommandFor(file, db.isDefault);
     const s = new SqliteStore({ file, repair, onError: (m) => ctx.log.error(m), onInfo: (m) => ctx.log.info(m) });
     store = s;
-    ctx.provide("storage", s);
     const retention = globalSetting(ctx.config, "database.retention_days");
     const dbDays = typeof retention.value === "number" && retention.value >= 0 ? retention.value : DEFAULT_RETENTION_DAYS;
     for (const f of retention.ignoredIn) {
@@ -44,8 +43,8 @@ export default {
       await ctx.activate("onEvent:retention");
       return s.retentionParticipants();
     };
-    ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, file));
-    ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, () => s, { dbDays, participants }));
+    // what `oceancode sessions`, `migrate` and `doctor --storage` (the storage-commands extension) ask of the provider
+    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants } })));
     ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { store: () => s, participants }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {

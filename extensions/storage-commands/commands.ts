@@ -1,12 +1,12 @@
-/** `oceancode migrate` and `oceancode sessions`: management commands over oceancode.db. */
+/**
+ * `oceancode migrate` and `oceancode sessions`, over whichever extension provides the "storage" service:
+ * they read through the storage contract (extensions/storage/api.ts) only, so a replacement store
+ * (`extensions.replace: {"storage": "my-store"}`) serves them too.
+ */
 import { parseArgs } from "node:util";
 import path from "node:path";
 import type { CommandIO } from "../../kernel/api.js";
-import { openDb } from "./db.js";
-import { LATEST_VERSION } from "./migrations.js";
-import type { SessionSummary } from "./api.js";
-import { SqliteStore } from "./store.js";
-import { expiringCommand, type ExpiringDeps } from "./expiring.js";
+import type { SessionSummary, StorageService } from "../storage/api.js";
 
 export const MIGRATE_USAGE = "usage: oceancode migrate [--db <path>]";
 export const SESSIONS_USAGE = "usage: oceancode sessions [--json] [--all] [--limit <n>] [--expiring] [--db <path>] [--directory <dir>]";
@@ -16,39 +16,48 @@ function usageError(io: CommandIO, cmd: string, e: unknown, usage: string): numb
   return 2;
 }
 
-/** --db normally arrives as the host's database.path (the CLI takes it globally); accept it here too. */
-function dbFile(configured: string, flag: string | undefined): string {
-  return flag ? path.resolve(flag) : configured;
+/** Who serves the storage contract, for messages: the bundled store names nothing. */
+export interface StorageProvider {
+  /** the providing extension's id */
+  id: string;
+  storage(): StorageService;
 }
 
-export async function migrateCommand(argv: string[], io: CommandIO, configured: string): Promise<number> {
+export async function migrateCommand(argv: string[], io: CommandIO, p: StorageProvider): Promise<number> {
   let values: { db?: string; help?: boolean };
   try {
     values = parseArgs({ args: argv, options: { db: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values;
   } catch (e) {
     return usageError(io, "migrate", e, MIGRATE_USAGE);
   }
+  const storage = p.storage();
+  const m = storage.migrations;
   if (values.help) {
-    io.stdout.write(`${MIGRATE_USAGE}\nApply pending schema migrations to oceancode.db (schema v${LATEST_VERSION}).\n`);
+    io.stdout.write(
+      m
+        ? `${MIGRATE_USAGE}\nApply pending schema migrations to ${m.target} (schema v${m.latest}).\n`
+        : `${MIGRATE_USAGE}\nApply pending schema migrations to the store (the storage provider '${p.id}' has none).\n`,
+    );
     return 0;
   }
-  const file = dbFile(configured, values.db);
-  let opened;
+  if (!m) {
+    io.stdout.write(`the storage provider '${p.id}' has no migrations: nothing to apply\nMIGRATE_OK version=none applied=0\n`);
+    return 0;
+  }
+  let r;
   try {
-    opened = openDb(file);
+    r = await m.apply(values.db ? path.resolve(values.db) : undefined);
   } catch (e) {
     io.stderr.write(`oceancode migrate: ${(e as Error).message}\n`);
     return 1;
   }
-  const m = opened.migration;
-  opened.db.close();
-  if (m.applied.length === 0) {
-    io.stdout.write(`${file}: schema v${m.to} is up to date\nMIGRATE_OK version=${m.to} applied=0\n`);
+  if (r.applied.length === 0) {
+    io.stdout.write(`${r.location}: schema v${r.to} is up to date\nMIGRATE_OK version=${r.to} applied=0\n`);
     return 0;
   }
-  const lines = [`${file}: schema v${m.from} -> v${m.to}`];
-  for (const a of m.applied) lines.push(`  applied ${a.version}: ${a.summary}`);
-  lines.push(`MIGRATE_OK version=${m.to} applied=${m.applied.length}`);
+  const lines = [`${r.location}: schema v${r.from} -> v${r.to}`];
+  for (const a of r.applied) lines.push(`  applied ${a.version}: ${a.summary}`);
+  lines.push(`MIGRATE_OK version=${r.to} applied=${r.applied.length}`);
   io.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }
@@ -67,7 +76,7 @@ export function sessionsTable(list: SessionSummary[], showCwd: boolean): string 
   return [fmt(head), ...cells.map(fmt)].join("\n");
 }
 
-export async function sessionsCommand(argv: string[], io: CommandIO, store: () => SqliteStore, retention?: ExpiringDeps): Promise<number> {
+export async function sessionsCommand(argv: string[], io: CommandIO, p: StorageProvider): Promise<number> {
   let values: { json?: boolean; all?: boolean; limit?: string; db?: string; help?: boolean; expiring?: boolean };
   try {
     values = parseArgs({
@@ -86,34 +95,41 @@ export async function sessionsCommand(argv: string[], io: CommandIO, store: () =
     );
     return 0;
   }
+  const storage = p.storage();
+  const location = values.db ? path.resolve(values.db) : undefined;
+  if (location && !storage.at) {
+    io.stderr.write(`oceancode sessions: --db: the storage provider '${p.id}' cannot open another location\n`);
+    return 1;
+  }
   if (values.expiring) {
     if (values.limit !== undefined) return usageError(io, "sessions", new Error("--limit does not go with --expiring (it lists everything the sweep would remove)"), SESSIONS_USAGE);
-    if (!retention) {
+    if (!storage.expiring) {
       io.stderr.write("oceancode sessions --expiring: retention is not available here\n");
       return 1;
     }
-    const own = values.db ? new SqliteStore({ file: path.resolve(values.db), onError: (m) => io.stderr.write(`oceancode sessions: ${m}\n`) }) : undefined;
     try {
-      return await expiringCommand(io, values.json === true, own ?? store(), retention);
+      return await storage.expiring(io, { json: values.json === true, ...(location ? { location } : {}) });
     } catch (e) {
       io.stderr.write(`oceancode sessions: ${(e as Error).message}\n`);
       return 1;
-    } finally {
-      own?.close();
     }
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) return usageError(io, "sessions", new Error(`--limit must be a positive whole number, got '${values.limit}'`), SESSIONS_USAGE);
   let list: SessionSummary[];
   try {
-    if (values.db) {
-      const own = new SqliteStore({ file: path.resolve(values.db), onError: (m) => io.stderr.write(`oceancode sessions: ${m}\n`) });
+    const opts = { ...(values.all ? {} : { cwd: io.project }), limit };
+    if (location) {
+      const own = storage.at!(location);
       try {
-        list = await own.listSessions({ ...(values.all ? {} : { cwd: io.project }), limit });
+        list = await own.listSessions(opts);
       } finally {
         own.close();
       }
-    } else list = await store().listSessions({ ...(values.all ? {} : { cwd: io.project }), limit });
+    } else {
+      await storage.settle();
+      list = await storage.listSessions(opts);
+    }
   } catch (e) {
     io.stderr.write(`oceancode sessions: ${(e as Error).message}\n`);
     return 1;

@@ -1,0 +1,33 @@
+/**
+ * The storage contract's commands, served for whichever extension provides the "storage" service (the
+ * bundled SQLite store, or a replacement selected with extensions.replace): `oceancode sessions`,
+ * `oceancode migrate`, and the checks `oceancode doctor --storage` prints. It reads through the contract
+ * (extensions/storage/api.ts) only.
+ */
+import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
+import type { StorageService } from "../storage/api.js";
+import type { DoctorService } from "../doctor/api.js";
+import { migrateCommand, sessionsCommand, type StorageProvider } from "./commands.js";
+
+/** The id of the extension providing "storage" (for messages such as "has no migrations"). */
+function providerId(ctx: ExtensionContext): string {
+  return ctx.contributions().find((c) => c.manifest.provides?.includes("storage"))?.extension ?? "storage";
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const provider: StorageProvider = {
+      get id() {
+        return providerId(ctx);
+      },
+      storage: () => ctx.services.get<StorageService>("storage"),
+    };
+    ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, provider));
+    ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, provider));
+    ctx.services.tryGet<DoctorService>("doctor")?.addChecks("storage", async () => {
+      const storage = provider.storage();
+      if (storage.doctorChecks) return storage.doctorChecks();
+      return [{ status: "info", check: `storage ${storage.dbPath}`, detail: `the storage provider '${provider.id}' offers no checks` }];
+    });
+  },
+};
