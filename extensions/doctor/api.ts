@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/doctor`.
+ *
  * The doctor extension's public API. Service name: "doctor" (DoctorService).
  * `oceancode doctor --storage` fires DOCTOR_STORAGE_EVENT; the extension serving the storage contract's
  * commands activates on it and adds the storage checks (asked of whichever extension provides "storage").
