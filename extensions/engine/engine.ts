@@ -54,6 +54,8 @@ export interface EngineOptions {
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
+  /** what manifests declare (contributes.tools / contributes.providers): name -> extension */
+  declared?: { tools: ReadonlyMap<string, string>; providers: ReadonlyMap<string, string> };
 }
 
 export function newSessionId(): string {
@@ -76,8 +78,8 @@ function approxTokens(text: string): number {
 
 export class Engine implements EngineService {
   readonly hooks: EngineHooks = createEngineHooks();
-  readonly tools = new Tools();
-  readonly providers = new Providers();
+  readonly tools: Tools;
+  readonly providers: Providers;
   readonly models: Catalogue;
   private readonly sessions = new Map<string, Session>();
   /** sessions this process has claimed (claimSession): kept while the session is open, even when idle rows leave memory */
@@ -91,6 +93,8 @@ export class Engine implements EngineService {
   private readonly noticeSinks = new Map<string, (e: SessionEvent) => void>();
 
   constructor(private readonly opts: EngineOptions) {
+    this.tools = new Tools(opts.declared?.tools, (m) => opts.log.warn(m));
+    this.providers = new Providers(opts.declared?.providers, (m) => opts.log.warn(m));
     this.models = new Catalogue((id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`));
     if (opts.idleMinutes > 0) {
       this.idleTimer = setInterval(() => this.evictIdle(), 60_000);
@@ -219,7 +223,10 @@ export class Engine implements EngineService {
     if (p) return p;
     let load = this.providerLoads.get(model.provider);
     if (!load) {
-      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(() => this.providers.get(model.provider));
+      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(() => {
+        this.providers.checkLoaded(model.provider);
+        return this.providers.get(model.provider);
+      });
       this.providerLoads.set(model.provider, load);
     }
     p = await load;
@@ -497,6 +504,7 @@ export class Engine implements EngineService {
     const rows: Row[] = window.preface.length
       ? [{ role: "note", text: window.preface.join("\n"), seq: 0, turn: ctx.turn, step: 0, at: 0 } as NoteRow, ...window.rows]
       : window.rows;
+    this.tools.checkDeclared();
     const outCap = this.opts.env.OC_MAX_OUTPUT_TOKENS ? Math.min(Number(this.opts.env.OC_MAX_OUTPUT_TOKENS), ctx.model.maxOutputTokens) : ctx.model.maxOutputTokens;
     return this.hooks.modelRequest.call(
       {

@@ -1,6 +1,13 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
-import type { ExtensionContext } from "../../kernel/api.js";
+import type { ExtensionContext, PointContribution } from "../../kernel/api.js";
 import { Engine } from "./engine.js";
+
+/** name -> the extension whose manifest declares it, for one of the engine's contribution points */
+function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of contributions) for (const e of c.value) out.set(name(e), c.extension);
+  return out;
+}
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -12,6 +19,7 @@ export default {
       maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
+      declared: { tools: declared(ctx.contributions<Array<{ name: string }>>("tools"), (t) => t.name), providers: declared(ctx.contributions<string[]>("providers"), (p) => p) },
     });
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
