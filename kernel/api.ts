@@ -134,6 +134,8 @@ export interface KernelIntrospection {
   requirements: { status: string; file: string; reason?: string; requirements?: Requirements };
   warnings: string[];
   bootMs: number;
+  /** contribution points live extensions declare, with their owner and who contributes */
+  points: Array<{ name: string; owner: string; doc: string; contributors: string[] }>;
 }
 
 /** Helper for typed extension modules. */

@@ -754,6 +754,7 @@ export class Kernel {
       },
       warnings: [...this.warnings],
       bootMs: this.bootMs,
+      points: this.contributionPoints().map((p) => ({ ...p, contributors: this.pointContributions(p.name).map((c) => c.extension) })),
     };
   }
 

@@ -26,6 +26,7 @@ export function inspectRows(info: KernelIntrospection): InspectRow[] {
   for (const h of info.config.held) {
     for (const key of h.keys) rows.push({ kind: "config", id: key, layer: "project", source: h.file, state: "held: untrusted", reason: "the repo is not trusted: oceancode trust repo on" });
   }
+  for (const p of info.points) rows.push({ kind: "point", id: p.name, layer: "contribution", source: p.owner, state: p.contributors.join(", ") || "(none)", reason: p.doc });
   rows.push({ kind: "requirements", id: "requirements.json", layer: "requirements", source: info.requirements.file, state: info.requirements.status, ...(info.requirements.reason ? { reason: info.requirements.reason } : {}) });
   return rows;
 }

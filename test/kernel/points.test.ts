@@ -36,6 +36,7 @@ describe("contribution points", () => {
     const k = await t.discover();
     expect(ext(k, "good")?.state).toBe("lazy");
     expect(k.contributionPoints()).toEqual([{ name: "widgets", owner: "owner", doc: "widgets the owner shows" }]);
+    expect(k.introspect().points).toEqual([{ name: "widgets", owner: "owner", doc: "widgets the owner shows", contributors: ["good"] }]);
     await k.start();
     expect((globalThis as unknown as { __widgets: unknown }).__widgets).toEqual([{ extension: "good", tier: "user", value: [{ name: "a", size: 2 }] }]);
   });
