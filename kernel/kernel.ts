@@ -211,15 +211,10 @@ export class Kernel {
       }
     }
 
+    // 2. enable / disable / replace / requirements / trust holds
     const req = this.requirements.status === "applied" ? this.requirements.requirements : undefined;
     const locked = new Set(req?.extensions?.locked ?? []);
     const allow = req?.extensions?.allow ? new Set(req.extensions.allow) : undefined;
-    // other ecosystems' roots come from trusted extensions' manifests (a disabled one contributes none)
-    const declarers = [...this.byId.values()].filter((r) => r.state === "lazy" && (!control.disabled.has(r.id) || locked.has(r.id)));
-    const eco = await declaredEcosystems(declarers.map((r) => ({ id: r.id, tier: r.root.tier, codeDir: r.codeDir, manifest: r.manifest })), this.paths, (m) => this.warnings.push(m));
-    if (eco.roots.length || eco.plugins.length) this.walk.addEcosystems(eco.roots, eco.plugins);
-
-    // 2. enable / disable / replace / requirements / trust holds
     for (const rec of this.byId.values()) {
       const m = rec.manifest!;
       if (rec.state !== "lazy") continue;
@@ -269,6 +264,11 @@ export class Kernel {
         rec.reason = `held: ${rec.heldFor}`;
       }
     }
+
+    // other ecosystems' roots come from enabled, trusted extensions' manifests (ecosystems.ts checks the tier)
+    const declarers = [...this.byId.values()].filter((r) => r.state === "lazy");
+    const eco = await declaredEcosystems(declarers.map((r) => ({ id: r.id, tier: r.root.tier, codeDir: r.codeDir, manifest: r.manifest })), this.paths, (m) => this.warnings.push(m));
+    if (eco.roots.length || eco.plugins.length) this.walk.addEcosystems(eco.roots, eco.plugins);
 
     // 3. contribution points, services, commands, slash commands: add-only registries
     let live = [...this.byId.values()].filter((r) => r.state === "lazy" || r.state === "held");
