@@ -367,11 +367,13 @@ export class Kernel {
   }
 
   /**
-   * Register the contribution points live extensions declare (bundled first), then check every live
-   * extension's contributions against them. A failure marks only that extension failed, with a warning.
+   * Register the contribution points live extensions declare (bundled first, held ones last: a held
+   * extension never takes a name from a trusted one), then check every live extension's contributions
+   * against them. A failure marks only that extension failed, with a warning.
    */
   private async checkPoints(live: ExtRecord[]): Promise<ExtRecord[]> {
-    const ordered = [...live.filter((r) => r.root.tier === "bundled"), ...live.filter((r) => r.root.tier !== "bundled")];
+    const rank = (r: ExtRecord) => (r.root.tier === "bundled" ? 0 : this.rootTrusted(r.root) ? 1 : 2);
+    const ordered = [...live].sort((a, b) => rank(a) - rank(b));
     const holders = ordered.map((r) => ({ id: r.id, dir: r.dir, manifest: r.manifest, prevalidated: r.prevalidated, rec: r }));
     const { points, failed } = registerPoints(holders);
     this.points = points;

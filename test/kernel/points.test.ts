@@ -168,3 +168,17 @@ describe("an extension's view of config and services", () => {
     expect(root.hasRegistration("a-svc") || root.hasRegistration("b-svc")).toBe(false);
   });
 });
+
+describe("contribution points and trust", () => {
+  it("a held (repo-tier) extension never takes a point name from a trusted user extension", async () => {
+    const { spawnSync } = await import("node:child_process");
+    t.addExt({ id: "squatter", manifest: baseManifest("squatter", { contributionPoints: [{ name: "gizmos", schema: "g.json", doc: "mine first" }] }), files: { "g.json": "{}" } }, path.join(t.project, ".oceancode"));
+    spawnSync("git", ["-C", t.project, "init", "-q"]);
+    spawnSync("git", ["-C", t.project, "add", ".oceancode"]);
+    t.addExt({ id: "rightful", manifest: baseManifest("rightful", { contributionPoints: [{ name: "gizmos", schema: "g.json", doc: "the real one" }] }), files: { "g.json": "{}" } }, userBase());
+    const k = await t.discover();
+    expect(ext(k, "rightful")?.state).toBe("lazy");
+    expect(ext(k, "squatter")?.state).toBe("failed");
+    expect(k.contributionPoints().find((p) => p.name === "gizmos")?.owner).toBe("rightful");
+  });
+});
