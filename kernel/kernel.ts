@@ -16,7 +16,7 @@ import { configFiles, readLayers, loadConfig, ResolvedConfig, isPlainObject, typ
 import { loadRequirements, checkSections, type RequirementsState, type RequirementsSection } from "./requirements.js";
 import { registerPoints, checkContributions, type Point } from "./points.js";
 import { declaredEcosystems } from "./ecosystems.js";
-import { ScopedConfig } from "./scoped-config.js";
+import type { ScopedConfig } from "./scoped-config.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
 import type { Paths } from "./paths.js";
@@ -125,6 +125,7 @@ export class Kernel {
   private requirementSections: RequirementsSection[] = [];
   private container?: AwilixContainer;
   private asValue?: typeof import("awilix").asValue;
+  private ScopedConfig?: typeof ScopedConfig;
   private hooksObj?: KernelHooks;
   private started = false;
   private trustCache = new Map<string, boolean>();
@@ -480,11 +481,13 @@ export class Kernel {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink }] = await Promise.all([
+    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink }, { ScopedConfig }] = await Promise.all([
       import("awilix"),
       import("./kernel-hooks.js"),
       import("./hooks.js"),
+      import("./scoped-config.js"),
     ]);
+    this.ScopedConfig = ScopedConfig;
     setHookErrorSink((hook, tap, e) => this.log.error(`extension '${tap}' failed in hook '${hook}': ${errorMessage(e)}`));
     this.container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
     this.asValue = asValue;
@@ -617,7 +620,7 @@ export class Kernel {
         warn: (s) => this.log.warn(prefix + s),
         error: (s) => this.log.error(prefix + s),
       },
-      config: new ScopedConfig(this.config, owned("config"), rec.id),
+      config: new this.ScopedConfig!(this.config, owned("config"), rec.id),
       kernelHooks: this.hooks,
       services: {
         get,
