@@ -696,7 +696,7 @@ export class Kernel {
   pointContributions<T = unknown>(point: string): Array<PointContribution<T>> {
     return this.contributions()
       .filter((c) => c.manifest.contributes?.[point] !== undefined)
-      .map((c) => ({ extension: c.extension, tier: c.tier, value: c.manifest.contributes![point] as T }));
+      .map((c) => ({ extension: c.extension, tier: c.tier, value: structuredClone(c.manifest.contributes![point]) as T }));
   }
 
   /** Contribution points live extensions declare (name, owner, doc). */
