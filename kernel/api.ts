@@ -75,6 +75,13 @@ export interface ContributionView {
   manifest: Manifest;
 }
 
+/** One extension's `contributes.<point>` (already validated against the point's schema). */
+export interface PointContribution<T = unknown> {
+  extension: string;
+  tier: Tier;
+  value: T;
+}
+
 export interface ExtensionContext {
   readonly id: string;
   readonly tier: Tier;
@@ -84,7 +91,7 @@ export interface ExtensionContext {
   readonly paths: Paths;
   readonly env: NodeJS.ProcessEnv;
   readonly log: Logger;
-  /** the resolved, layered config (read-only view) */
+  /** the resolved, layered config: only this extension's sections and those its manifest `reads` */
   readonly config: ResolvedConfig;
   /** the kernel's own hooks (boot, configResolved, extensionsActivated, shutdown, trust) */
   readonly kernelHooks: KernelHooks;
@@ -103,6 +110,13 @@ export interface ExtensionContext {
   activate(event: string): Promise<void>;
   /** Manifest-level view of every enabled extension (contributions are data: no code runs). */
   contributions(): ContributionView[];
+  /** What enabled extensions contribute to a contribution point (e.g. the engine reads "tools"). */
+  contributions<T = unknown>(point: string): Array<PointContribution<T>>;
+  /**
+   * A section of the signed requirements.json this extension owns (contributes.requirements) or
+   * `reads`, validated against its schema; undefined when no verified file applies or it has no such section.
+   */
+  requirements<T = Record<string, unknown>>(section: string): T | undefined;
   /** Record of every extension and its state, for introspection commands. */
   introspect(): KernelIntrospection;
   /**
@@ -144,6 +158,8 @@ export interface KernelIntrospection {
   bootMs: number;
   /** tap failures and timeouts of this run so far (the kernel's hook error sink), one per (hook, tap, code) */
   hookErrors?: HookFailure[];
+  /** contribution points live extensions declare, with their owner and who contributes */
+  points: Array<{ name: string; owner: string; doc: string; contributors: string[] }>;
 }
 
 /** Helper for typed extension modules. */

@@ -13,7 +13,10 @@ import { OcError, ErrorCodes, errorMessage, hasErrorCode } from "./errors.js";
 import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
 import { readManifest, extensionFolders, bundledFromIndex, type CommandContribution, type Manifest, type ManifestEntry } from "./manifest.js";
 import { configFiles, readLayers, loadConfig, hostLayer, ResolvedConfig, isPlainObject, type ConfigLayer, type HostSetting, type SectionSchema } from "./config.js";
-import { loadRequirements, type RequirementsState } from "./requirements.js";
+import { loadRequirements, checkSections, type RequirementsState, type RequirementsSection } from "./requirements.js";
+import { registerPoints, checkContributions, type Point } from "./points.js";
+import { declaredEcosystems } from "./ecosystems.js";
+import type { ScopedConfig } from "./scoped-config.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
 import type { Paths } from "./paths.js";
@@ -29,6 +32,7 @@ import type {
   ExtensionState,
   KernelIntrospection,
   Logger,
+  PointContribution,
   SlashHandler,
   SlashHost,
 } from "./api.js";
@@ -57,6 +61,8 @@ interface ExtRecord {
   state: ExtensionState;
   reason?: string;
   loadMs?: number;
+  /** its manifest came from the build-time index (contributions to bundled points checked at build) */
+  prevalidated?: boolean;
   /** held roots wait for the trust gate */
   heldFor?: "untrusted" | "disabled plugin";
   activating?: Promise<void>;
@@ -117,8 +123,12 @@ export class Kernel {
   private commandHandlers = new Map<string, CommandHandler>();
   private slashHandlers = new Map<string, SlashHandler>();
   private readers = new Map<string, Reader<WalkItem>>();
+  private points = new Map<string, Point>();
+  /** requirements sections: who owns each (contributes.requirements) */
+  private requirementSections: RequirementsSection[] = [];
   private container?: AwilixContainer;
   private asValue?: typeof import("awilix").asValue;
+  private ScopedConfig?: typeof ScopedConfig;
   private hooksObj?: KernelHooks;
   /** one start per kernel: concurrent and repeated start() calls share it */
   private startPromise?: Promise<void>;
@@ -183,7 +193,7 @@ export class Kernel {
     const winner = new Map<string, Root>();
     for (const d of qualify(ordered)) {
       const e = d.item;
-      const rec: ExtRecord = { id: e.name, qualifiedId: d.qualifiedName, root: d.root, dir: e.dir, codeDir: e.codeDir, manifest: e.manifest, state: "lazy" };
+      const rec: ExtRecord = { id: e.name, qualifiedId: d.qualifiedName, root: d.root, dir: e.dir, codeDir: e.codeDir, manifest: e.manifest, state: "lazy", prevalidated: e.prevalidated };
       this.records.push(rec);
       if (d.shadowed) {
         const won = winner.get(e.name)!;
@@ -263,9 +273,15 @@ export class Kernel {
       }
     }
 
-    // 3. services, commands, slash commands: add-only registries
+    // other ecosystems' roots come from enabled, trusted extensions' manifests (ecosystems.ts checks the tier)
+    const declarers = [...this.byId.values()].filter((r) => r.state === "lazy");
+    const eco = await declaredEcosystems(declarers.map((r) => ({ id: r.id, tier: r.root.tier, codeDir: r.codeDir, manifest: r.manifest })), this.paths, (m) => this.warnings.push(m));
+    if (eco.roots.length || eco.plugins.length) this.walk.addEcosystems(eco.roots, eco.plugins);
+
+    // 3. contribution points, services, commands, slash commands: add-only registries
     let live = [...this.byId.values()].filter((r) => r.state === "lazy" || r.state === "held");
     live = this.dropHeldCollisions(live);
+    live = await this.checkPoints(live);
     // bundled extensions register first: an extension that clashes with one without declaring "replaces" is the one that fails
     live = [...live.filter((r) => r.root.tier === "bundled"), ...live.filter((r) => r.root.tier !== "bundled")].filter((rec) => this.register(rec));
     live = this.dropUnmetDependencies(live);
@@ -295,6 +311,17 @@ export class Kernel {
       }
     }
     sections.push({ section: "extensions", schema: KERNEL_CONFIG_SCHEMA, owner: "kernel" });
+    for (const rec of live) {
+      if (!this.rootTrusted(rec.root)) continue;
+      for (const r of rec.manifest!.contributes?.requirements ?? []) {
+        if (!this.requirementSections.some((x) => x.section === r.section)) this.requirementSections.push({ section: r.section, owner: rec.id, schemaFile: path.join(rec.dir, r.schema) });
+      }
+    }
+    if (this.requirements.status === "applied") {
+      const checked = checkSections(this.requirements.requirements, this.requirements.file, this.requirementSections);
+      this.requirements = { ...this.requirements, requirements: checked.requirements };
+      for (const r of checked.refused) this.warnings.push(`${ErrorCodes.REQUIREMENTS_REFUSED}: ${r}`);
+    }
     const pins = checkedPins(req?.config, sections);
     for (const key of pins.refused) {
       this.warnings.push(`${ErrorCodes.REQUIREMENTS_REFUSED}: ${this.requirements.file}: the pin '${key}' names a config key no extension declares; that pin is invalid and not applied`);
@@ -347,6 +374,29 @@ export class Kernel {
     for (const c of m.contributes?.commands ?? []) this.commandOwner.set(c.name, rec);
     for (const n of (m.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])])) this.slashOwner.set(n, rec);
     return true;
+  }
+
+  /**
+   * Register the contribution points live extensions declare (bundled first, held ones last: a held
+   * extension never takes a name from a trusted one), then check every live extension's contributions
+   * against them. A failure marks only that extension failed, with a warning.
+   */
+  private async checkPoints(live: ExtRecord[]): Promise<ExtRecord[]> {
+    const rank = (r: ExtRecord) => (r.root.tier === "bundled" ? 0 : this.rootTrusted(r.root) ? 1 : 2);
+    const ordered = [...live].sort((a, b) => rank(a) - rank(b));
+    const holders = ordered.map((r) => ({ id: r.id, dir: r.dir, manifest: r.manifest, prevalidated: r.prevalidated, rec: r }));
+    const { points, failed } = registerPoints(holders);
+    this.points = points;
+    const declared = new Set(this.records.flatMap((r) => (r.manifest?.contributionPoints ?? []).map((p) => p.name)));
+    for (const h of holders) {
+      const err = failed.get(h) ?? (await checkContributions(h, points, declared));
+      if (!err) continue;
+      h.rec.state = "failed";
+      h.rec.reason = err.toLine();
+      this.warnings.push(`extension '${h.id}' (${h.rec.root.tier}) failed: ${err.toLine()}`);
+    }
+    for (const [name, p] of points) if (this.byId.get(p.owner)?.state === "failed") points.delete(name);
+    return live.filter((r) => r.state !== "failed");
   }
 
   /** Is this root's code trusted, as far as the files on disk say? (the trust hook may still hold it at start) */
@@ -446,11 +496,13 @@ export class Kernel {
   }
 
   private async startOnce(): Promise<void> {
-    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS }] = await Promise.all([
+    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS }, { ScopedConfig }] = await Promise.all([
       import("awilix"),
       import("./kernel-hooks.js"),
       import("./hooks.js"),
+      import("./scoped-config.js"),
     ]);
+    this.ScopedConfig = ScopedConfig;
     // one hook error sink per kernel: each (hook, tap, code) is shown once on the log, all are kept for doctor/inspect
     const log = new HookErrorLog((line) => this.log.error(line));
     this.hookErrorLog = log;
@@ -567,7 +619,7 @@ export class Kernel {
           }),
       );
       for (const s of m.provides ?? []) {
-        if (!this.container!.hasRegistration(s)) {
+        if (!rec.scope!.hasRegistration(s)) {
           throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `extension '${rec.id}' declares service '${s}' in "provides" but did not register it`);
         }
       }
@@ -585,18 +637,22 @@ export class Kernel {
   private contextFor(rec: ExtRecord): ExtensionContext {
     const m = rec.manifest!;
     const declared = new Set([...(m.requires ?? []), ...(m.optional ?? []), ...(m.provides ?? [])]);
-    const container = this.container!;
     const scope = rec.scope!;
     const kernel = this;
+    // services live in their provider's own scope: reachable only through declared provides/requires
+    const providerScope = (name: string) => (declared.has(name) ? this.serviceProvider.get(name)?.scope : undefined);
+    const has = (name: string) => providerScope(name)?.hasRegistration(name) === true;
     const get = <T>(name: string): T => {
       if (!declared.has(name)) {
         throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' resolved service '${name}' without declaring it in "requires"`);
       }
-      if (!container.hasRegistration(name)) {
+      if (!has(name)) {
         throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `service '${name}' is not available to '${rec.id}' (its provider is not active)`);
       }
-      return scope.resolve<T>(name);
+      return providerScope(name)!.resolve<T>(name);
     };
+    const owned = (kind: "config" | "requirements") => new Set([...(m.contributes?.[kind] ?? []).map((c) => c.section), ...(m.reads ?? [])]);
+    const readable = owned("requirements");
     const prefix = `[${rec.id}] `;
     return {
       id: rec.id,
@@ -612,18 +668,18 @@ export class Kernel {
         warn: (s) => this.log.warn(prefix + s),
         error: (s) => this.log.error(prefix + s),
       },
-      config: this.config,
+      config: new this.ScopedConfig!(this.config, owned("config"), rec.id),
       kernelHooks: this.hooks,
       services: {
         get,
-        tryGet: <T>(name: string) => (declared.has(name) && container.hasRegistration(name) ? scope.resolve<T>(name) : undefined),
-        has: (name: string) => declared.has(name) && container.hasRegistration(name),
+        tryGet: <T>(name: string) => (has(name) ? providerScope(name)!.resolve<T>(name) : undefined),
+        has,
       },
       provide<T>(name: string, value: T) {
         if (!(m.provides ?? []).includes(name)) {
           throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' registered service '${name}' without declaring it in "provides"`);
         }
-        container.register(name, kernel.asValue!(value));
+        scope.register(name, kernel.asValue!(value));
       },
       registerCommand(name: string, handler: CommandHandler) {
         if (kernel.commandOwner.get(name) !== rec) throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' registered command '${name}' that its manifest does not contribute`);
@@ -645,7 +701,13 @@ export class Kernel {
         return kernel.walk.run(r) as unknown as Array<Discovered<T>>;
       },
       activate: (event: string) => this.activate(event),
-      contributions: () => this.contributions(),
+      contributions: ((point?: string) => (point === undefined ? this.contributions() : this.pointContributions(point))) as ExtensionContext["contributions"],
+      requirements: <T>(section: string): T | undefined => {
+        if (!readable.has(section)) {
+          throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' read requirements section '${section}' without declaring it`, { hint: `add "reads": ["${section}"] to its manifest` });
+        }
+        return this.requirements.status === "applied" ? (structuredClone(this.requirements.requirements[section]) as T | undefined) : undefined;
+      },
       introspect: () => this.introspect(),
       isTrusted: (root: Root) => this.isTrusted(root, "code"),
       bindHooks: <H extends object>(hooks: H): H => {
@@ -669,7 +731,7 @@ export class Kernel {
     if (!rec) throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `no enabled extension provides service '${name}'`, { hint: "see oceancode inspect" });
     await this.start();
     await this.activateRecord(rec, []);
-    return this.container!.resolve<T>(name);
+    return rec.scope!.resolve<T>(name);
   }
 
   /** Tap failures and timeouts so far (this kernel's hook error sink). */
@@ -685,6 +747,18 @@ export class Kernel {
     return [...this.byId.values()]
       .filter((r) => r.state === "lazy" || r.state === "active")
       .map((r) => ({ extension: r.id, tier: r.root.tier, manifest: r.manifest! }));
+  }
+
+  /** What live extensions contribute to a point, with the contributing extension. */
+  pointContributions<T = unknown>(point: string): Array<PointContribution<T>> {
+    return this.contributions()
+      .filter((c) => c.manifest.contributes?.[point] !== undefined)
+      .map((c) => ({ extension: c.extension, tier: c.tier, value: structuredClone(c.manifest.contributes![point]) as T }));
+  }
+
+  /** Contribution points live extensions declare (name, owner, doc). */
+  contributionPoints(): Array<{ name: string; owner: string; doc: string }> {
+    return [...this.points.values()].map((p) => ({ name: p.name, owner: p.owner, doc: p.doc }));
   }
 
   /** Activate the owner of a CLI subcommand and run it. Returns undefined when nobody contributes it. */
@@ -743,6 +817,7 @@ export class Kernel {
       warnings: [...this.warnings],
       bootMs: this.bootMs,
       hookErrors: this.hookErrors(),
+      points: this.contributionPoints().map((p) => ({ ...p, contributors: this.pointContributions(p.name).map((c) => c.extension) })),
     };
   }
 

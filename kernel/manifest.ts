@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { OcError, ErrorCodes } from "./errors.js";
 import { lineOfPath, parseJsonc, JsoncSyntaxError } from "./jsonc.js";
-import type { Root, Reader, WalkItem } from "./walk.js";
+import type { Root, Reader, WalkItem, EcosystemRoots } from "./walk.js";
 
 export interface CommandContribution {
   name: string;
@@ -37,6 +37,29 @@ export interface HookContribution {
   doc: string;
   failClosed?: boolean;
 }
+/** A contribution point an extension owns: other manifests' `contributes.<name>`, checked against `schema`. */
+export interface PointDeclaration {
+  name: string;
+  /** JSON Schema of the whole `contributes.<name>` value, relative to the extension folder */
+  schema: string;
+  doc: string;
+}
+/** The points the kernel itself defines (their shapes are in the manifest schema). */
+export interface KernelContributions {
+  commands?: CommandContribution[];
+  slashCommands?: SlashContribution[];
+  config?: ConfigContribution[];
+  hooks?: HookContribution[];
+  readers?: string[];
+  /** requirements.json sections this extension owns */
+  requirements?: Array<{ section: string; schema: string }>;
+  /** another ecosystem's walk roots (bundled/user tier only) */
+  walkRoots?: EcosystemRoots[];
+  /** a module that lists another ecosystem's installed plugins (bundled/user tier only) */
+  pluginRoots?: { module: string; whenExists: string };
+}
+export const KERNEL_POINTS: ReadonlySet<string> = new Set(["commands", "slashCommands", "config", "hooks", "readers", "requirements", "walkRoots", "pluginRoots"]);
+
 export interface Manifest {
   id: string;
   version: string;
@@ -50,15 +73,11 @@ export interface Manifest {
   /** a safety extension: replacing or disabling it is never silent */
   safety?: boolean;
   activation?: string[];
-  contributes?: {
-    commands?: CommandContribution[];
-    slashCommands?: SlashContribution[];
-    tools?: Array<{ name: string; summary: string }>;
-    providers?: string[];
-    config?: ConfigContribution[];
-    hooks?: HookContribution[];
-    readers?: string[];
-  };
+  /** other extensions' config and requirements sections this one reads */
+  reads?: string[];
+  contributionPoints?: PointDeclaration[];
+  /** the kernel's points, and any extension-declared point by name (e.g. the engine's tools, providers) */
+  contributes?: KernelContributions & Record<string, unknown>;
 }
 
 type Validator = ((data: unknown) => boolean) & { errors?: ValidateFunction["errors"] };
@@ -88,6 +107,8 @@ export interface ManifestEntry extends WalkItem {
   codeDir: string;
   manifest?: Manifest;
   error?: OcError;
+  /** from the build-time index: its contributions to bundled points were validated at build time */
+  prevalidated?: boolean;
 }
 
 function describeError(e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): string {
@@ -179,7 +200,7 @@ export function bundledFromIndex(root: Root): ManifestEntry[] | undefined {
     } catch {
       return undefined;
     }
-    out.push({ name: e.manifest.id, dir: f.dir, codeDir: f.codeDir, manifest: e.manifest });
+    out.push({ name: e.manifest.id, dir: f.dir, codeDir: f.codeDir, manifest: e.manifest, prevalidated: true });
   }
   return out;
 }

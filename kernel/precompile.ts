@@ -6,6 +6,8 @@ import fs from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
+import { registerPoints, checkContributions } from "./points.js";
+import type { Manifest } from "./manifest.js";
 
 const schema = JSON.parse(fs.readFileSync(new URL("../../schemas/manifest.schema.json", import.meta.url), "utf8")) as object;
 // the schema says "non-empty" with a \S pattern rather than minLength, so the generated module needs no
@@ -34,6 +36,17 @@ for (const folder of fs.readdirSync(extDir).sort()) {
     continue;
   }
   entries.push({ folder, mtimeMs: fs.statSync(file).mtimeMs, manifest });
+}
+// contributions to bundled points are checked here too, so a start never loads ajv for them
+const holders = entries.map((e) => ({ id: (e.manifest as Manifest).id, dir: `${extDir}/${e.folder}`, manifest: e.manifest as Manifest }));
+const { points, failed } = registerPoints(holders);
+const declared = new Set(points.keys());
+for (const h of holders) {
+  const err = failed.get(h) ?? (await checkContributions(h, points, declared));
+  if (err) {
+    broken++;
+    process.stderr.write(`${err.toLine()}\n`);
+  }
 }
 if (broken) process.exit(1);
 

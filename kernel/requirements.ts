@@ -9,12 +9,23 @@ import type crypto from "node:crypto";
 import { compileSchema, validate, formatProblem } from "./schema.js";
 import { parseJsonc } from "./jsonc.js";
 
+/**
+ * The kernel reads `config` (pins) and `extensions` (allow, locked); every other section belongs to the
+ * extension that declares it (`contributes.requirements`), is validated against its schema
+ * (`checkSections`) and is handed only to that extension (and those that declare it in `reads`).
+ */
 export interface Requirements {
   /** dotted config key -> pinned value */
   config?: Record<string, unknown>;
   extensions?: { allow?: string[]; locked?: string[] };
-  permissions?: { disableBypassPermissionsMode?: boolean };
-  mcp?: { allow?: string[] };
+  [section: string]: unknown;
+}
+
+export interface RequirementsSection {
+  section: string;
+  owner: string;
+  /** absolute path of its schema */
+  schemaFile: string;
 }
 
 export type RequirementsState =
@@ -80,4 +91,34 @@ export function loadRequirements(file: string, pubkeyHex: string | undefined): R
   } catch (e) {
     return { status: "refused", file, reason: `${file}: ${(e as Error).message}` };
   }
+}
+
+/**
+ * Validate the applied file's extension sections against their owners' schemas. A section no live
+ * extension declares, or one that breaks its schema, is refused (named) and dropped; the rest apply.
+ */
+export function checkSections(req: Requirements, file: string, declared: readonly RequirementsSection[]): { requirements: Requirements; refused: string[] } {
+  const out: Requirements = {};
+  const refused: string[] = [];
+  for (const [section, value] of Object.entries(req)) {
+    if (section === "config" || section === "extensions" || section === "$schema") {
+      (out as Record<string, unknown>)[section] = value;
+      continue;
+    }
+    const d = declared.find((x) => x.section === section);
+    if (!d) {
+      refused.push(`${file}: the section '${section}' is one no enabled extension declares (contributes.requirements); it is not applied`);
+      continue;
+    }
+    let problems: string[];
+    try {
+      const schema = JSON.parse(fs.readFileSync(d.schemaFile, "utf8")) as object;
+      problems = validate(compileSchema(`requirements:${d.schemaFile}`, schema), value, { prefix: [section] }).map((p) => formatProblem(file, p));
+    } catch (e) {
+      problems = [`${d.schemaFile}: cannot read the schema of '${d.owner}': ${(e as Error).message}`];
+    }
+    if (problems.length) refused.push(`${problems.join("; ")}; the section '${section}' (of '${d.owner}') is not applied`);
+    else out[section] = value;
+  }
+  return { requirements: out, refused };
 }

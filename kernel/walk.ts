@@ -1,8 +1,9 @@
 /**
  * The discovery walk: one pass over the tiers, narrowest scope first
  *   local -> repo -> user -> plugin -> bundled
- * and, in each tier, one root per ecosystem (.oceancode, .claude, .opencode, .grok) that exists.
- * Readers (the kernel's extension reader; later skills, rules, agents, hooks, MCP readers) are handed
+ * and, in each tier, one root per ecosystem that exists: the kernel knows only its own (.oceancode and
+ * its plugin store); every other ecosystem's roots (.claude, .opencode, ...) are declared by trusted
+ * extensions (`contributes.walkRoots`, `contributes.pluginRoots`; see kernel/ecosystems.ts). Readers (the kernel's extension reader; later skills, rules, agents, hooks, MCP readers) are handed
  * each root of the ecosystems they read and return named items. Names that collide are qualified
  * (`<tier>:<name>`, then `<tier>.<ecosystem>:<name>`); unique names stay bare; the first (narrowest)
  * copy wins. The walk reads files only; it runs nothing, so it is idempotent and deterministic.
@@ -14,8 +15,27 @@ import type { Paths } from "./paths.js";
 
 export const TIERS = ["local", "repo", "user", "plugin", "bundled"] as const;
 export type Tier = (typeof TIERS)[number];
-export const ECOSYSTEMS = ["oceancode", "claude", "opencode", "grok"] as const;
-export type Ecosystem = (typeof ECOSYSTEMS)[number];
+/** "oceancode" is the kernel's own; any other name is declared by an extension (an open set) */
+export type Ecosystem = string;
+
+/** One ecosystem's roots, declared in a trusted extension's manifest (`contributes.walkRoots`). */
+export interface EcosystemRoots {
+  ecosystem: string;
+  /** folder in the project, e.g. ".claude" */
+  repo?: string;
+  /** folder under the user's home, e.g. "~/.claude" */
+  user?: string;
+}
+
+/** A plugin root an extension's plugin-roots module found (always untrusted until the trust gate says so). */
+export interface PluginRootRecord {
+  ecosystem: string;
+  name: string;
+  dir: string;
+  enabled: boolean;
+  /** where the record came from (defaults to the ecosystem) */
+  source?: string;
+}
 
 export interface Root {
   tier: Tier;
@@ -92,7 +112,7 @@ function readJson(file: string): unknown {
   }
 }
 
-/** Plugins installed in oceancode's own store and those Claude Code installed for this user/project. */
+/** Plugins installed in oceancode's own store. */
 function pluginRoots(paths: Paths): Root[] {
   const roots: Root[] = [];
   const store = readJson(path.join(paths.userOcDir, "plugins", "installed.json")) as { plugins?: PluginRecord[] } | undefined;
@@ -107,30 +127,7 @@ function pluginRoots(paths: Paths): Root[] {
       plugin: { name: p.name, enabled: p.enabled !== false, trusted: p.trusted === true, source: "oceancode" },
     });
   }
-  // Claude Code: only the version dirs installed_plugins.json records for user scope or this project.
-  const cc = readJson(path.join(paths.home, ".claude", "plugins", "installed_plugins.json")) as
-    | { plugins?: Record<string, Array<{ scope?: string; projectPath?: string; installPath?: string }>> }
-    | undefined;
-  const settings = readJson(path.join(paths.home, ".claude", "settings.json")) as { enabledPlugins?: Record<string, boolean> } | undefined;
-  const seen = new Set<string>();
-  for (const [key, installs] of Object.entries(cc?.plugins ?? {})) {
-    if (!Array.isArray(installs)) continue;
-    for (const inst of installs) {
-      const applies = inst.scope === "user" || (inst.projectPath && path.resolve(inst.projectPath) === paths.project);
-      if (!applies || !inst.installPath || !isDir(inst.installPath) || seen.has(key)) continue;
-      seen.add(key);
-      const name = key.split("@")[0] ?? key;
-      roots.push({
-        tier: "plugin",
-        ecosystem: "claude",
-        dir: path.resolve(inst.installPath),
-        project: paths.project,
-        trustedByDefault: false,
-        plugin: { name, enabled: settings?.enabledPlugins?.[key] !== false, trusted: false, source: "claude" },
-      });
-    }
-  }
-  return roots.sort((a, b) => (a.plugin!.name < b.plugin!.name ? -1 : a.plugin!.name > b.plugin!.name ? 1 : 0));
+  return roots;
 }
 
 export interface WalkOptions {
@@ -141,7 +138,17 @@ export interface WalkOptions {
 
 export class DiscoveryWalk {
   private cachedRoots?: Root[];
+  private ecosystems: EcosystemRoots[] = [];
+  private foreignPlugins: PluginRootRecord[] = [];
+  private tracked?: string[];
   constructor(private readonly opts: WalkOptions) {}
+
+  /** Add the roots trusted extensions declare (before that, the walk has only oceancode's own roots). */
+  addEcosystems(roots: EcosystemRoots[], plugins: PluginRootRecord[] = []): void {
+    this.ecosystems = roots;
+    this.foreignPlugins = plugins;
+    this.cachedRoots = undefined;
+  }
 
   /** Every root, in walk order (narrowest first). Computed once per walk. */
   roots(): Root[] {
@@ -151,26 +158,26 @@ export class DiscoveryWalk {
     const projectOc = path.join(paths.project, ".oceancode");
     // a project .oceancode/ is the local tier unless the checkout itself tracks it (then: repo, untrusted)
     const ocIsProjectDir = projectOc !== paths.userOcDir && isDir(projectOc);
-    const tracked = ocIsProjectDir ? trackedInGit(paths.project, ".oceancode") : [];
+    // git runs once per walk, even when addEcosystems() recomputes the roots
+    const tracked = (this.tracked ??= ocIsProjectDir ? trackedInGit(paths.project, ".oceancode") : []);
     if (ocIsProjectDir && !tracked.length) roots.push({ tier: "local", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: true });
     if (ocIsProjectDir && tracked.length) roots.push({ tier: "repo", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: false, tracked });
-    const repoDirs: Array<[Ecosystem, string]> = [
-      ["claude", ".claude"],
-      ["opencode", ".opencode"],
-      ["grok", ".grok"],
-    ];
-    for (const [eco, d] of repoDirs) {
-      const dir = path.join(paths.project, d);
-      if (paths.project !== paths.home && isDir(dir)) roots.push({ tier: "repo", ecosystem: eco, dir, project: paths.project, trustedByDefault: false });
+    for (const e of this.ecosystems) {
+      const dir = e.repo ? path.join(paths.project, e.repo) : "";
+      if (dir && paths.project !== paths.home && isDir(dir)) roots.push({ tier: "repo", ecosystem: e.ecosystem, dir, project: paths.project, trustedByDefault: false });
     }
-    const userDirs: Array<[Ecosystem, string]> = [
-      ["oceancode", paths.userOcDir],
-      ["claude", path.join(paths.home, ".claude")],
-      ["opencode", path.join(paths.home, ".config", "opencode")],
-      ["grok", path.join(paths.home, ".grok")],
-    ];
+    const userDirs: Array<[Ecosystem, string]> = [["oceancode", paths.userOcDir]];
+    for (const e of this.ecosystems) if (e.user) userDirs.push([e.ecosystem, path.join(paths.home, e.user.replace(/^~\//, ""))]);
     for (const [eco, dir] of userDirs) if (isDir(dir)) roots.push({ tier: "user", ecosystem: eco, dir, project: paths.project, trustedByDefault: true });
-    roots.push(...pluginRoots(paths));
+    const plugins: Root[] = this.foreignPlugins.map((p) => ({
+      tier: "plugin",
+      ecosystem: p.ecosystem,
+      dir: path.resolve(p.dir),
+      project: paths.project,
+      trustedByDefault: false,
+      plugin: { name: p.name, enabled: p.enabled, trusted: false, source: p.source ?? p.ecosystem },
+    }));
+    roots.push(...[...pluginRoots(paths), ...plugins].sort((a, b) => (a.plugin!.name < b.plugin!.name ? -1 : a.plugin!.name > b.plugin!.name ? 1 : 0)));
     if (this.opts.bundled) {
       roots.push({
         tier: "bundled",

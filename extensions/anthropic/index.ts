@@ -16,6 +16,6 @@ export default {
       cacheTtl: () => (ctx.config.get("provider.anthropic.cache_ttl") as CacheTtl | undefined) ?? "1h",
     });
     for (const m of provider.models?.() ?? []) engine.models.add(m);
-    engine.providers.register(provider);
+    engine.providers.register(provider, ctx.id);
   },
 };

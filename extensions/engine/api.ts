@@ -248,7 +248,8 @@ export interface Provider {
 }
 
 export interface ProviderRegistry {
-  register(provider: Provider): void;
+  /** `by`: the registering extension's id (ctx.id), named when the manifest did not declare it */
+  register(provider: Provider, by?: string): void;
   get(id: string): Provider | undefined;
 }
 
@@ -304,7 +305,8 @@ export interface ToolDefinition extends ToolSpec {
 }
 
 export interface ToolRegistry {
-  register(tool: ToolDefinition): void;
+  /** `by`: the registering extension's id (ctx.id), named when the manifest did not declare it */
+  register(tool: ToolDefinition, by?: string): void;
   get(name: string): ToolDefinition | undefined;
   list(): ToolDefinition[];
 }

@@ -63,6 +63,8 @@ export interface EngineOptions {
    * (default 8), across the fresh turns a step cap opens; past it the turn settles with a note row.
    */
   maxStopContinuations?: number;
+  /** what manifests declare (contributes.tools / contributes.providers): name -> extension */
+  declared?: { tools: ReadonlyMap<string, string>; providers: ReadonlyMap<string, string> };
 }
 
 /** Default of engine.max_stop_continuations: at most 8 Stop continuations per human prompt (the guide's bound). */
@@ -103,8 +105,8 @@ function approxTokens(text: string): number {
 
 export class Engine implements EngineService {
   readonly hooks: EngineHooks = createEngineHooks();
-  readonly tools = new Tools();
-  readonly providers = new Providers();
+  readonly tools: Tools;
+  readonly providers: Providers;
   readonly models: Catalogue;
   private readonly sessions = new Map<string, Session>();
   /** sessions this process has claimed (claimSession): kept while the session is open, even when idle rows leave memory */
@@ -118,6 +120,8 @@ export class Engine implements EngineService {
   private readonly noticeSinks = new Map<string, (e: SessionEvent) => void>();
 
   constructor(private readonly opts: EngineOptions) {
+    this.tools = new Tools(opts.declared?.tools, (m) => opts.log.warn(m));
+    this.providers = new Providers(opts.declared?.providers, (m) => opts.log.warn(m));
     this.models = new Catalogue((id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`));
     if (opts.idleMinutes > 0) {
       this.idleTimer = setInterval(() => this.evictIdle(), 60_000);
@@ -246,7 +250,10 @@ export class Engine implements EngineService {
     if (p) return p;
     let load = this.providerLoads.get(model.provider);
     if (!load) {
-      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(() => this.providers.get(model.provider));
+      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(() => {
+        this.providers.checkLoaded(model.provider);
+        return this.providers.get(model.provider);
+      });
       this.providerLoads.set(model.provider, load);
     }
     p = await load;
@@ -541,6 +548,7 @@ export class Engine implements EngineService {
     const rows: Row[] = window.preface.length
       ? [{ role: "note", text: window.preface.join("\n"), seq: 0, turn: ctx.turn, step: 0, at: 0 } as NoteRow, ...window.rows]
       : window.rows;
+    this.tools.checkDeclared();
     const outCap = this.opts.env.OC_MAX_OUTPUT_TOKENS ? Math.min(Number(this.opts.env.OC_MAX_OUTPUT_TOKENS), ctx.model.maxOutputTokens) : ctx.model.maxOutputTokens;
     return this.hooks.modelRequest.call(
       {

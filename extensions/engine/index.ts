@@ -1,7 +1,14 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
-import { registerErrorCodes, type ExtensionContext } from "../../kernel/api.js";
+import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap } from "./engine.js";
 import { SESSION_BUSY } from "./api.js";
+
+/** name -> the extension whose manifest declares it, for one of the engine's contribution points */
+function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of contributions) for (const e of c.value) out.set(name(e), c.extension);
+  return out;
+}
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -21,6 +28,7 @@ export default {
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
       maxStopContinuations: cfg.max_stop_continuations,
+      declared: { tools: declared(ctx.contributions<Array<{ name: string }>>("tools"), (t) => t.name), providers: declared(ctx.contributions<string[]>("providers"), (p) => p) },
     });
     // tap failures and timeouts on the engine's hooks land in the kernel's hook error sink
     ctx.bindHooks(engine.hooks);

@@ -1,14 +1,34 @@
-/** Add-only registries for tools and providers: a duplicate is an error, never a silent override. */
+/**
+ * Add-only registries for tools and providers: a duplicate is an error, never a silent override.
+ * Both are contribution points the engine owns (manifest `contributes.tools` / `contributes.providers`,
+ * validated by the kernel against tools.point.schema.json / providers.point.schema.json); what registers
+ * at run time is checked against what manifests declared, one warning line per mismatch naming the extension.
+ */
 import type { Provider, ProviderRegistry, ToolDefinition, ToolRegistry } from "./api.js";
 
 export class DuplicateError extends Error {
   readonly code = "OC_ERR_DUPLICATE_SERVICE";
 }
 
+/** name -> the extension whose manifest declares it */
+export type Declared = ReadonlyMap<string, string>;
+type Warn = (msg: string) => void;
+
+function undeclared(warn: Warn | undefined, declared: Declared | undefined, kind: "tool" | "provider", name: string, by: string | undefined): void {
+  if (!warn || !declared || declared.has(name)) return;
+  warn(`extension '${by ?? "(unnamed)"}' registered ${kind} '${name}', which no manifest declares in contributes.${kind}s`);
+}
+
 export class Tools implements ToolRegistry {
   private readonly byName = new Map<string, ToolDefinition>();
-  register(tool: ToolDefinition): void {
+  private checked = false;
+  constructor(
+    private readonly declared?: Declared,
+    private readonly warn?: Warn,
+  ) {}
+  register(tool: ToolDefinition, by?: string): void {
     if (this.byName.has(tool.name)) throw new DuplicateError(`OC_ERR_DUPLICATE_SERVICE: tool '${tool.name}' is already registered`);
+    undeclared(this.warn, this.declared, "tool", tool.name, by);
     this.byName.set(tool.name, tool);
   }
   get(name: string): ToolDefinition | undefined {
@@ -17,15 +37,31 @@ export class Tools implements ToolRegistry {
   list(): ToolDefinition[] {
     return [...this.byName.values()];
   }
+  /** Once, when tools are first offered to a model (session extensions are active): declared tools that never registered. */
+  checkDeclared(): void {
+    if (this.checked || !this.declared || !this.warn) return;
+    this.checked = true;
+    for (const [name, ext] of this.declared) if (!this.byName.has(name)) this.warn(`extension '${ext}' declares tool '${name}' in contributes.tools but never registered it`);
+  }
 }
 
 export class Providers implements ProviderRegistry {
   private readonly byId = new Map<string, Provider>();
-  register(provider: Provider): void {
+  constructor(
+    private readonly declared?: Declared,
+    private readonly warn?: Warn,
+  ) {}
+  register(provider: Provider, by?: string): void {
     if (this.byId.has(provider.id)) throw new DuplicateError(`OC_ERR_DUPLICATE_SERVICE: provider '${provider.id}' is already registered`);
+    undeclared(this.warn, this.declared, "provider", provider.id, by);
     this.byId.set(provider.id, provider);
   }
   get(id: string): Provider | undefined {
     return this.byId.get(id);
+  }
+  /** After its activation event fired: a declared provider that did not register is named. */
+  checkLoaded(id: string): void {
+    const ext = this.declared?.get(id);
+    if (ext && !this.byId.has(id)) this.warn?.(`extension '${ext}' declares provider '${id}' in contributes.providers but did not register it`);
   }
 }

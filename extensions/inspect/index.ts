@@ -46,6 +46,7 @@ export function inspectRows(info: KernelIntrospection, project?: string): Inspec
     const ext = info.extensions.find((e) => e.id === f.tap);
     rows.push({ kind: "hook-error", id: `${f.hook}:${f.tap}`, layer: ext?.tier ?? "kernel", source: ext?.dir ?? f.tap, state: f.code, reason: `${f.message}${f.count > 1 ? ` (${f.count} times)` : ""}` });
   }
+  for (const p of info.points) rows.push({ kind: "point", id: p.name, layer: "contribution", source: p.owner, state: p.contributors.join(", ") || "(none)", reason: p.doc });
   rows.push({ kind: "requirements", id: "requirements.json", layer: "requirements", source: info.requirements.file, state: info.requirements.status, ...(info.requirements.reason ? { reason: info.requirements.reason } : {}) });
   return rows;
 }

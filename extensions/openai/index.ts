@@ -13,6 +13,6 @@ export default {
       baseURL: () => ctx.env.OPENAI_BASE_URL || (ctx.config.get("provider.openai.base_url") as string | undefined) || undefined,
     });
     for (const m of provider.models?.() ?? []) engine.models.add(m);
-    engine.providers.register(provider);
+    engine.providers.register(provider, ctx.id);
   },
 };

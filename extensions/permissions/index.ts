@@ -23,9 +23,8 @@ import { runCheckCommand } from "./check.js";
  * re-read: it could have changed since its signature was checked.
  */
 function bypassDisabled(ctx: ExtensionContext): { disabled: boolean; file?: string } {
-  const req = ctx.introspect().requirements;
-  if (req.status !== "applied" || !req.requirements) return { disabled: false };
-  return { disabled: req.requirements.permissions?.disableBypassPermissionsMode === true, file: req.file };
+  const section = ctx.requirements<{ disableBypassPermissionsMode?: boolean }>("permissions");
+  return section?.disableBypassPermissionsMode === true ? { disabled: true, file: ctx.introspect().requirements.file } : { disabled: false };
 }
 
 /** The string a rule matches: the command for bash, the path for file tools. */

@@ -7,7 +7,7 @@ export default {
   activate(ctx: ExtensionContext) {
     const engine = ctx.services.get<EngineService>("engine");
     const provider = new ScriptedProvider(ctx.paths.project, ctx.env.OC_SCRIPTED_RECORD);
-    engine.providers.register(provider);
+    engine.providers.register(provider, ctx.id);
     for (const m of provider.models()) engine.models.add(m);
   },
 };

@@ -27,6 +27,6 @@ export default {
       ...(section.ripgrep !== undefined ? { useRipgrep: section.ripgrep } : {}),
     });
     const engine = ctx.services.get<EngineService>("engine");
-    for (const tool of createTools(opts)) engine.tools.register(tool);
+    for (const tool of createTools(opts)) engine.tools.register(tool, ctx.id);
   },
 };

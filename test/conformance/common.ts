@@ -110,6 +110,7 @@ export function testContext(opts: TestContextOptions): TestContext {
     walk: () => [],
     activate: async () => {},
     contributions: () => [],
+    requirements: () => undefined,
     introspect: () => {
       throw new Error("testContext: introspect() is not available outside the kernel");
     },

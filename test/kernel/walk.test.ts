@@ -8,6 +8,10 @@ import { resolvePaths } from "../../kernel/paths.js";
 import { ErrorCodes } from "../../kernel/errors.js";
 import { makeEnv, baseManifest, caught, type TestEnv } from "./env.js";
 
+const COMPAT = JSON.parse(fs.readFileSync(new URL("../../extensions/compat/manifest.json", import.meta.url), "utf8")) as {
+  contributes: { walkRoots: Array<{ ecosystem: string; repo?: string; user?: string }> };
+};
+
 let t: TestEnv;
 beforeEach(() => {
   t = makeEnv();
@@ -53,6 +57,9 @@ describe("tier precedence", () => {
     installPlugin("p", false);
     fs.mkdirSync(path.join(t.root, "plugins", "p"), { recursive: true });
     const walk = new DiscoveryWalk({ paths: resolvePaths({ home: t.home, project: t.project, env: t.env }), bundled: { dir: t.bundled, codeDir: t.bundled } });
+    // the kernel knows only oceancode's roots; .claude/.grok come from the compat extension's manifest
+    expect(walk.roots().map((r) => r.ecosystem)).toEqual(["oceancode", "oceancode", "oceancode", "oceancode"]);
+    walk.addEcosystems(COMPAT.contributes.walkRoots);
     const seen: Root[] = [];
     const reader: Reader<{ name: string }> = {
       id: "test",
