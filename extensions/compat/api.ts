@@ -1,4 +1,6 @@
 /**
+ * The published contract `oceancode/api/compat`.
+ *
  * The compat extension's published contract: the ecosystems it adds to the discovery walk. Readers
  * (hooks, skills, rules, ...) name these in their `ecosystems`; the kernel itself knows only "oceancode".
  * Everything here is declared in manifest.json (walkRoots, pluginRoots): the walk reads it before any
