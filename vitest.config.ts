@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // most tests wait on a spawned CLI, not the CPU: two workers even on a 2-core CI machine (vitest's
+    // default there is one) keep the suite well inside CI's 15 minutes
+    maxWorkers: 2,
   },
 });
