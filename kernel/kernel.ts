@@ -19,6 +19,7 @@ import { declaredEcosystems } from "./ecosystems.js";
 import type { ScopedConfig } from "./scoped-config.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
+import { withinMs } from "./within.js";
 import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
 import type { HookErrorLog, HookRuntime } from "./hooks.js";
@@ -843,23 +844,6 @@ export const DEFAULT_ACTIVATION_TIMEOUT_MS = 10_000;
 function positiveMs(raw: string | undefined, fallback: number): number {
   const n = raw === undefined || raw === "" ? NaN : Number(raw);
   return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-/** `p`, or the error `onTimeout` makes when it has not settled within `ms` (the timer never outlives p). */
-function withinMs<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(onTimeout()), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
 }
 
 function listensTo(m: Manifest, event: string): boolean {
