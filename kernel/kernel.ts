@@ -52,16 +52,10 @@ export interface KernelOptions {
   hostSettings?: HostSetting[];
 }
 
-interface ExtRecord {
-  id: string;
-  qualifiedId: string;
+/** The kernel's record of one extension: what introspection shows (ExtensionInfo) plus its root and runtime. */
+interface ExtRecord extends Pick<ExtensionInfo, "id" | "qualifiedId" | "dir" | "manifest" | "state" | "reason" | "loadMs"> {
   root: Root;
-  dir: string;
   codeDir: string;
-  manifest?: Manifest;
-  state: ExtensionState;
-  reason?: string;
-  loadMs?: number;
   /** its manifest came from the build-time index (contributions to bundled points checked at build) */
   prevalidated?: boolean;
   /** held roots wait for the trust gate */
