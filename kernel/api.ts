@@ -28,8 +28,6 @@ export {
   type KernelErrorCode,
   type CodedError,
 } from "./errors.js";
-export { wildcard, matchBash } from "./rule-pattern.js";
-export { refRoot, resolveToolPath, realPathLoose, isInside, isSecretEnvFile, type Refs, type ResolvedToolPath } from "./tool-paths.js";
 
 export interface Logger {
   debug(msg: string): void;

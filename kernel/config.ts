@@ -287,16 +287,12 @@ export function readLayers(
       return undefined;
     }
   };
-  for (const f of files.global) {
-    const l = read(f, "global");
-    if (l) out.push(l);
+  for (const [name, list] of [["global", files.global], ["project", files.project], ["managed", [files.managed]]] as const) {
+    for (const f of list) {
+      const l = read(f, name);
+      if (l) out.push(name === "project" && untrusted(f) ? { ...l, untrusted: true } : l);
+    }
   }
-  for (const f of files.project) {
-    const l = read(f, "project");
-    if (l) out.push(untrusted(f) ? { ...l, untrusted: true } : l);
-  }
-  const managed = read(files.managed, "managed");
-  if (managed) out.push(managed);
   return out;
 }
 

@@ -8,31 +8,37 @@
  * The code set is open: the kernel's codes are `ErrorCodes`; an extension adds its own with
  * `registerErrorCodes(owner, codes)`, and `errorCodes()` lists every code with its owner.
  */
-export const ErrorCodes = {
-  MANIFEST_INVALID: "OC_ERR_MANIFEST_INVALID",
-  MANIFEST_UNREADABLE: "OC_ERR_MANIFEST_UNREADABLE",
-  KERNEL_RANGE: "OC_ERR_KERNEL_RANGE",
-  DEPENDENCY_MISSING: "OC_ERR_DEPENDENCY_MISSING",
-  DEPENDENCY_DISABLED: "OC_ERR_DEPENDENCY_DISABLED",
-  DEPENDENCY_CYCLE: "OC_ERR_DEPENDENCY_CYCLE",
-  DUPLICATE_SERVICE: "OC_ERR_DUPLICATE_SERVICE",
-  DUPLICATE_COMMAND: "OC_ERR_DUPLICATE_COMMAND",
-  SERVICE_NOT_DECLARED: "OC_ERR_SERVICE_NOT_DECLARED",
-  SERVICE_NOT_PROVIDED: "OC_ERR_SERVICE_NOT_PROVIDED",
-  ACTIVATION_FAILED: "OC_ERR_ACTIVATION_FAILED",
-  CONFIG_PARSE: "OC_ERR_CONFIG_PARSE",
-  CONFIG_INVALID: "OC_ERR_CONFIG_INVALID",
-  CONFIG_UNREADABLE: "OC_ERR_CONFIG_UNREADABLE",
-  REQUIREMENTS_REFUSED: "OC_ERR_REQUIREMENTS_REFUSED",
-  REPLACE_INVALID: "OC_ERR_REPLACE_INVALID",
-  HOOK_UNKNOWN_STAGE: "OC_ERR_HOOK_STAGE",
-  ACTIVATION_TIMEOUT: "OC_ERR_ACTIVATION_TIMEOUT",
-  TAP_TIMEOUT: "OC_ERR_TAP_TIMEOUT",
-  TAP_FAILED: "OC_ERR_TAP_FAILED",
-  USAGE: "OC_ERR_USAGE",
-  ERROR_CODE_INVALID: "OC_ERR_ERROR_CODE_INVALID",
-  ERROR_CODE_TAKEN: "OC_ERR_ERROR_CODE_TAKEN",
+
+/** The kernel's own codes: name -> [code, what it means]. */
+const KERNEL_CODES = {
+  MANIFEST_INVALID: ["OC_ERR_MANIFEST_INVALID", "an extension's manifest.json breaks its schema"],
+  MANIFEST_UNREADABLE: ["OC_ERR_MANIFEST_UNREADABLE", "an extension's manifest.json cannot be read"],
+  KERNEL_RANGE: ["OC_ERR_KERNEL_RANGE", "an extension asks for a kernel version this one is not"],
+  DEPENDENCY_MISSING: ["OC_ERR_DEPENDENCY_MISSING", "a required service or extension is not installed"],
+  DEPENDENCY_DISABLED: ["OC_ERR_DEPENDENCY_DISABLED", "a required service's extension is disabled"],
+  DEPENDENCY_CYCLE: ["OC_ERR_DEPENDENCY_CYCLE", "extensions require each other in a cycle"],
+  DUPLICATE_SERVICE: ["OC_ERR_DUPLICATE_SERVICE", "two extensions provide the same service"],
+  DUPLICATE_COMMAND: ["OC_ERR_DUPLICATE_COMMAND", "two extensions contribute the same command"],
+  SERVICE_NOT_DECLARED: ["OC_ERR_SERVICE_NOT_DECLARED", "a service used or provided that the manifest does not declare"],
+  SERVICE_NOT_PROVIDED: ["OC_ERR_SERVICE_NOT_PROVIDED", "a declared service was not registered by its extension"],
+  ACTIVATION_FAILED: ["OC_ERR_ACTIVATION_FAILED", "an extension's activate() failed"],
+  CONFIG_PARSE: ["OC_ERR_CONFIG_PARSE", "a config file is not valid JSON/JSONC"],
+  CONFIG_INVALID: ["OC_ERR_CONFIG_INVALID", "a config value breaks its schema"],
+  CONFIG_UNREADABLE: ["OC_ERR_CONFIG_UNREADABLE", "a config file cannot be read"],
+  REQUIREMENTS_REFUSED: ["OC_ERR_REQUIREMENTS_REFUSED", "managed requirements refuse this setting or extension"],
+  REPLACE_INVALID: ["OC_ERR_REPLACE_INVALID", "an extension's `replaces` is invalid"],
+  HOOK_UNKNOWN_STAGE: ["OC_ERR_HOOK_STAGE", "a tap names an unknown stage"],
+  ACTIVATION_TIMEOUT: ["OC_ERR_ACTIVATION_TIMEOUT", "an extension's code did not load and activate() within OC_ACTIVATION_TIMEOUT_MS"],
+  TAP_TIMEOUT: ["OC_ERR_TAP_TIMEOUT", "an async hook tap did not settle within OC_TAP_TIMEOUT_MS"],
+  TAP_FAILED: ["OC_ERR_TAP_FAILED", "a hook tap threw"],
+  USAGE: ["OC_ERR_USAGE", "a command was called wrongly"],
+  ERROR_CODE_INVALID: ["OC_ERR_ERROR_CODE_INVALID", "an error code registered that is not OC_ERR_[A-Z0-9_]+"],
+  ERROR_CODE_TAKEN: ["OC_ERR_ERROR_CODE_TAKEN", "an error code registered by two owners"],
 } as const;
+
+export const ErrorCodes = Object.fromEntries(Object.entries(KERNEL_CODES).map(([k, [code]]) => [k, code])) as {
+  readonly [K in keyof typeof KERNEL_CODES]: (typeof KERNEL_CODES)[K][0];
+};
 
 /** One of the kernel's own codes. */
 export type KernelErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
@@ -50,32 +56,6 @@ interface CodeEntry {
   description: string;
 }
 
-const KERNEL_DESCRIPTIONS: Record<KernelErrorCode, string> = {
-  OC_ERR_MANIFEST_INVALID: "an extension's manifest.json breaks its schema",
-  OC_ERR_MANIFEST_UNREADABLE: "an extension's manifest.json cannot be read",
-  OC_ERR_KERNEL_RANGE: "an extension asks for a kernel version this one is not",
-  OC_ERR_DEPENDENCY_MISSING: "a required service or extension is not installed",
-  OC_ERR_DEPENDENCY_DISABLED: "a required service's extension is disabled",
-  OC_ERR_DEPENDENCY_CYCLE: "extensions require each other in a cycle",
-  OC_ERR_DUPLICATE_SERVICE: "two extensions provide the same service",
-  OC_ERR_DUPLICATE_COMMAND: "two extensions contribute the same command",
-  OC_ERR_SERVICE_NOT_DECLARED: "a service used or provided that the manifest does not declare",
-  OC_ERR_SERVICE_NOT_PROVIDED: "a declared service was not registered by its extension",
-  OC_ERR_ACTIVATION_FAILED: "an extension's activate() failed",
-  OC_ERR_ACTIVATION_TIMEOUT: "an extension's code did not load and activate() within OC_ACTIVATION_TIMEOUT_MS",
-  OC_ERR_TAP_TIMEOUT: "an async hook tap did not settle within OC_TAP_TIMEOUT_MS",
-  OC_ERR_TAP_FAILED: "a hook tap threw",
-  OC_ERR_CONFIG_PARSE: "a config file is not valid JSON/JSONC",
-  OC_ERR_CONFIG_INVALID: "a config value breaks its schema",
-  OC_ERR_CONFIG_UNREADABLE: "a config file cannot be read",
-  OC_ERR_REQUIREMENTS_REFUSED: "managed requirements refuse this setting or extension",
-  OC_ERR_REPLACE_INVALID: "an extension's `replaces` is invalid",
-  OC_ERR_HOOK_STAGE: "a tap names an unknown stage",
-  OC_ERR_USAGE: "a command was called wrongly",
-  OC_ERR_ERROR_CODE_INVALID: "an error code registered that is not OC_ERR_[A-Z0-9_]+",
-  OC_ERR_ERROR_CODE_TAKEN: "an error code registered by two owners",
-};
-
 // one registry per process, shared by every copy of this module (a second install of the package
 // loaded beside this one registers into the same table)
 const REGISTRY_KEY = Symbol.for("oceancode.errorCodes");
@@ -86,7 +66,7 @@ function registry(): Map<string, CodeEntry> {
     r = new Map();
     g[REGISTRY_KEY] = r;
   }
-  for (const [code, description] of Object.entries(KERNEL_DESCRIPTIONS)) if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description });
+  for (const [code, description] of Object.values(KERNEL_CODES)) if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description });
   return r;
 }
 

@@ -20,6 +20,7 @@
  */
 import tapable from "tapable";
 import { OcError, ErrorCodes, isOcError } from "./errors.js";
+import { withinMs } from "./within.js";
 import type { HookTable, HooksOf, HookDecl } from "./hook-decl.js";
 
 const { AsyncSeriesHook, AsyncParallelHook, AsyncSeriesWaterfallHook, AsyncSeriesBailHook, SyncWaterfallHook } =
@@ -116,22 +117,8 @@ export class HookErrorLog {
 function runTap<R>(fn: () => R | Promise<R>, ms: number): R | Promise<R> {
   const out = fn();
   if (!(ms > 0) || !Number.isFinite(ms) || !out || typeof (out as Promise<R>).then !== "function") return out;
-  return new Promise<R>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new OcError(ErrorCodes.TAP_TIMEOUT, `its tap did not settle within ${ms} ms and was skipped`, { hint: "raise OC_TAP_TIMEOUT_MS if this tap is legitimately slow" })),
-      ms,
-    );
-    (out as Promise<R>).then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
+  const timeout = () => new OcError(ErrorCodes.TAP_TIMEOUT, `its tap did not settle within ${ms} ms and was skipped`, { hint: "raise OC_TAP_TIMEOUT_MS if this tap is legitimately slow" });
+  return withinMs(out as Promise<R>, ms, timeout);
 }
 
 function stageOf(opts: TapOptions): number {
@@ -175,55 +162,45 @@ abstract class BaseHook implements HookMeta {
   protected guard<R>(fn: () => R | Promise<R>): R | Promise<R> {
     return runTap(fn, (this.runtime ?? defaults).tapTimeoutMs);
   }
+  /** the tapable hook underneath */
+  protected abstract readonly h: { readonly taps: ReadonlyArray<{ name: string }> };
   /** Names of the taps, in call order. */
-  abstract taps(): string[];
+  taps(): string[] {
+    return this.h.taps.map((t) => t.name);
+  }
 }
 
-export class SeriesHook<T> extends BaseHook {
+/** Series and parallel hooks: every tap runs for its effect; a failing one is reported and skipped. */
+abstract class EffectHook<T> extends BaseHook {
+  protected abstract override readonly h: InstanceType<typeof AsyncSeriesHook<[T]>> | InstanceType<typeof AsyncParallelHook<[T]>>;
+  tap(opts: TapOptions, fn: (arg: T) => void | Promise<void>): void {
+    this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
+      if (this.skipped(opts.name)) return;
+      try {
+        await this.guard(() => fn(arg));
+      } catch (e) {
+        this.report(opts.name, e);
+      }
+    });
+  }
+  call(arg: T): Promise<void> {
+    return this.h.promise(arg);
+  }
+}
+
+export class SeriesHook<T> extends EffectHook<T> {
   readonly kind = "series" as const;
-  private readonly h = new AsyncSeriesHook<[T]>(["arg"]);
-  tap(opts: TapOptions, fn: (arg: T) => void | Promise<void>): void {
-    this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
-      if (this.skipped(opts.name)) return;
-      try {
-        await this.guard(() => fn(arg));
-      } catch (e) {
-        this.report(opts.name, e);
-      }
-    });
-  }
-  call(arg: T): Promise<void> {
-    return this.h.promise(arg);
-  }
-  taps(): string[] {
-    return this.h.taps.map((t) => t.name);
-  }
+  protected readonly h = new AsyncSeriesHook<[T]>(["arg"]);
 }
 
-export class ParallelHook<T> extends BaseHook {
+export class ParallelHook<T> extends EffectHook<T> {
   readonly kind = "parallel" as const;
-  private readonly h = new AsyncParallelHook<[T]>(["arg"]);
-  tap(opts: TapOptions, fn: (arg: T) => void | Promise<void>): void {
-    this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
-      if (this.skipped(opts.name)) return;
-      try {
-        await this.guard(() => fn(arg));
-      } catch (e) {
-        this.report(opts.name, e);
-      }
-    });
-  }
-  call(arg: T): Promise<void> {
-    return this.h.promise(arg);
-  }
-  taps(): string[] {
-    return this.h.taps.map((t) => t.name);
-  }
+  protected readonly h = new AsyncParallelHook<[T]>(["arg"]);
 }
 
 export class WaterfallHook<T, C = undefined> extends BaseHook {
   readonly kind = "waterfall" as const;
-  private readonly h = new AsyncSeriesWaterfallHook<[T, C]>(["value", "context"]);
+  protected readonly h = new AsyncSeriesWaterfallHook<[T, C]>(["value", "context"]);
   tap(opts: TapOptions, fn: (value: T, context: C) => T | Promise<T>): void {
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (value: T, context: C) => {
       if (this.skipped(opts.name)) return value;
@@ -239,15 +216,12 @@ export class WaterfallHook<T, C = undefined> extends BaseHook {
   call(value: T, context: C): Promise<T> {
     return this.h.promise(value, context) as Promise<T>;
   }
-  taps(): string[] {
-    return this.h.taps.map((t) => t.name);
-  }
 }
 
 export class BailHook<T, R> extends BaseHook {
   readonly kind = "bail" as const;
   override readonly failClosed: boolean;
-  private readonly h = new AsyncSeriesBailHook<[T], R | undefined>(["arg"]);
+  protected readonly h = new AsyncSeriesBailHook<[T], R | undefined>(["arg"]);
   /**
    * @param onTapError when set, the hook is fail-closed: a throwing tap bails with this value
    *   (security hooks return a deny naming the extension).
@@ -275,15 +249,12 @@ export class BailHook<T, R> extends BaseHook {
   call(arg: T): Promise<R | undefined> {
     return this.h.promise(arg) as Promise<R | undefined>;
   }
-  taps(): string[] {
-    return this.h.taps.map((t) => t.name);
-  }
 }
 
 /** Middleware: each tap gets the next executor and returns a wrapped one. */
 export class WrapHook<A, R> extends BaseHook {
   readonly kind = "wrap" as const;
-  private readonly h = new SyncWaterfallHook<[(a: A) => Promise<R>]>(["next"]);
+  protected readonly h = new SyncWaterfallHook<[(a: A) => Promise<R>]>(["next"]);
   tap(opts: TapOptions, wrap: (next: (a: A) => Promise<R>) => (a: A) => Promise<R>): void {
     this.h.tap({ name: opts.name, stage: stageOf(opts) }, (next: (a: A) => Promise<R>) => wrap(next));
   }
@@ -295,9 +266,6 @@ export class WrapHook<A, R> extends BaseHook {
     let fn = inner;
     for (const t of taps) if (!this.skipped(t.name)) fn = (t.fn as (n: (a: A) => Promise<R>) => (a: A) => Promise<R>)(fn);
     return fn(arg);
-  }
-  taps(): string[] {
-    return this.h.taps.map((t) => t.name);
   }
 }
 

@@ -13,18 +13,12 @@ export interface TrustQuery {
 
 /** The kernel's hooks, declared once (kernel/hook-decl.ts): names kernel.<key>, kinds in the types. */
 export const KERNEL_HOOKS = declareHooks("kernel", {
-  /** series: the kernel has started; fired once, right after the onStartup extensions activated (only they can tap it). */
+  // boot fires once, right after the onStartup extensions activated: only they can tap it
   boot: hook.series<{ project: string }>("fired once when the kernel starts, after onStartup activation"),
-  /** series: the layered config is resolved (fires once, after boot). */
   configResolved: hook.series<ResolvedConfig>("the resolved config, once per start"),
-  /** series: startup activation finished; ids of the extensions now active. */
   extensionsActivated: hook.series<{ active: string[] }>("after onStartup activation"),
-  /** series: the process is shutting down; flush and close. */
   shutdown: hook.series<{ reason: string }>("before exit; taps flush their stores"),
-  /**
-   * bail, fail-closed: may code from this root run? First tap returning a boolean wins;
-   * no answer, a throwing tap or a timed-out tap means "not trusted".
-   */
+  // fail-closed: the first boolean wins; no answer, a throwing or a timed-out tap means "not trusted"
   trust: hook.bail<TrustQuery, boolean>("is a repo/plugin root trusted to run code?", () => false),
 });
 

@@ -12,13 +12,15 @@ import type { AwilixContainer } from "awilix";
 import { OcError, ErrorCodes, errorMessage, hasErrorCode } from "./errors.js";
 import { DiscoveryWalk, qualify, type Root, type Reader, type WalkItem, type Discovered } from "./walk.js";
 import { readManifest, extensionFolders, bundledFromIndex, type CommandContribution, type Manifest, type ManifestEntry } from "./manifest.js";
-import { configFiles, readLayers, loadConfig, hostLayer, ResolvedConfig, isPlainObject, type ConfigLayer, type HostSetting, type SectionSchema } from "./config.js";
+import { configFiles, readLayers, loadConfig, hostLayer, ResolvedConfig, type HostSetting, type SectionSchema } from "./config.js";
 import { loadRequirements, checkSections, type RequirementsState, type RequirementsSection } from "./requirements.js";
 import { registerPoints, checkContributions, type Point } from "./points.js";
 import { declaredEcosystems } from "./ecosystems.js";
 import type { ScopedConfig } from "./scoped-config.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
 import { KERNEL_VERSION } from "./version.js";
+import { withinMs } from "./within.js";
+import { extensionControl, checkedPins, satisfies, KERNEL_CONFIG_SCHEMA } from "./control.js";
 import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
 import type { HookErrorLog, HookRuntime } from "./hooks.js";
@@ -37,7 +39,6 @@ import type {
   SlashHost,
 } from "./api.js";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 
 export interface KernelOptions {
   paths: Paths;
@@ -51,16 +52,10 @@ export interface KernelOptions {
   hostSettings?: HostSetting[];
 }
 
-interface ExtRecord {
-  id: string;
-  qualifiedId: string;
+/** The kernel's record of one extension: what introspection shows (ExtensionInfo) plus its root and runtime. */
+interface ExtRecord extends Pick<ExtensionInfo, "id" | "qualifiedId" | "dir" | "manifest" | "state" | "reason" | "loadMs"> {
   root: Root;
-  dir: string;
   codeDir: string;
-  manifest?: Manifest;
-  state: ExtensionState;
-  reason?: string;
-  loadMs?: number;
   /** its manifest came from the build-time index (contributions to bundled points checked at build) */
   prevalidated?: boolean;
   /** held roots wait for the trust gate */
@@ -83,31 +78,6 @@ export function stderrLogger(verbose: boolean): Logger {
 /** code-point order: localeCompare would load ICU collation (~30 ms) on every --help */
 function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-type Satisfies = (v: string, r: string, o?: { includePrerelease?: boolean }) => boolean;
-let semverSatisfies: Satisfies | undefined;
-const PLAIN = /^(\d+)\.(\d+)\.(\d+)$/;
-/** `^x.y.z` against a release version, without loading semver (~20 ms of module loading). */
-function caretFast(version: string, range: string): boolean | undefined {
-  const v = PLAIN.exec(version);
-  const r = range.startsWith("^") ? PLAIN.exec(range.slice(1)) : null;
-  if (!v || !r) return undefined;
-  const [va, vb, vc] = [Number(v[1]), Number(v[2]), Number(v[3])];
-  const [ra, rb, rc] = [Number(r[1]), Number(r[2]), Number(r[3])];
-  const atLeast = va !== ra ? va > ra : vb !== rb ? vb > rb : vc >= rc;
-  if (!atLeast) return false;
-  // the caret allows changes right of the first non-zero part
-  if (ra > 0) return va === ra;
-  if (rb > 0) return va === 0 && vb === rb;
-  return va === 0 && vb === 0 && vc === rc;
-}
-function satisfies(version: string, range: string): boolean {
-  const fast = caretFast(version, range.trim());
-  if (fast !== undefined) return fast;
-  // required (not imported) so ESM does not lex the CJS module graph on every start
-  semverSatisfies ??= createRequire(import.meta.url)("semver/functions/satisfies") as Satisfies;
-  return semverSatisfies(version, range, { includePrerelease: true });
 }
 
 export class Kernel {
@@ -348,31 +318,21 @@ export class Kernel {
    * coded error that fails this extension (named in a warning), never the boot: the first one keeps it.
    */
   private register(rec: ExtRecord): boolean {
-    const m = rec.manifest!;
-    const clash = (() => {
-      for (const s of m.provides ?? []) {
-        const other = this.serviceProvider.get(s);
-        if (other) return new OcError(ErrorCodes.DUPLICATE_SERVICE, `extensions '${other.id}' and '${rec.id}' both provide service '${s}'`, { hint: `disable one, or declare "replaces" and select it with extensions.replace` });
-      }
-      for (const c of m.contributes?.commands ?? []) {
-        const other = this.commandOwner.get(c.name);
-        if (other) return new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the command '${c.name}'`, { hint: "disable one of them" });
-      }
-      for (const n of (m.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])])) {
-        const other = this.slashOwner.get(n);
-        if (other) return new OcError(ErrorCodes.DUPLICATE_COMMAND, `extensions '${other.id}' and '${rec.id}' both contribute the slash command '/${n}'`, { hint: "disable one of them" });
-      }
-      return undefined;
-    })();
-    if (clash) {
+    const owners = { service: this.serviceProvider, command: this.commandOwner, slash: this.slashOwner };
+    const mine = claims(rec.manifest!);
+    const taken = mine.find((c) => owners[c.kind].has(c.name));
+    if (taken) {
+      const pair = `extensions '${owners[taken.kind].get(taken.name)!.id}' and '${rec.id}' both`;
+      const clash =
+        taken.kind === "service"
+          ? new OcError(ErrorCodes.DUPLICATE_SERVICE, `${pair} provide ${taken.label}`, { hint: `disable one, or declare "replaces" and select it with extensions.replace` })
+          : new OcError(ErrorCodes.DUPLICATE_COMMAND, `${pair} contribute the ${taken.label}`, { hint: "disable one of them" });
       rec.state = "failed";
       rec.reason = clash.toLine();
       this.warnings.push(`${clash.toLine()}; '${rec.id}' is not loaded`);
       return false;
     }
-    for (const s of m.provides ?? []) this.serviceProvider.set(s, rec);
-    for (const c of m.contributes?.commands ?? []) this.commandOwner.set(c.name, rec);
-    for (const n of (m.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])])) this.slashOwner.set(n, rec);
+    for (const c of mine) owners[c.kind].set(c.name, rec);
     return true;
   }
 
@@ -408,11 +368,7 @@ export class Kernel {
 
   /** A held extension whose service, command or slash name a trusted one has loses it (and never breaks the boot). */
   private dropHeldCollisions(live: ExtRecord[]): ExtRecord[] {
-    const names = (r: ExtRecord): string[] => [
-      ...(r.manifest!.provides ?? []).map((s) => `service '${s}'`),
-      ...(r.manifest!.contributes?.commands ?? []).map((c) => `command '${c.name}'`),
-      ...(r.manifest!.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => `slash command '/${n}'`)),
-    ];
+    const names = (r: ExtRecord) => claims(r.manifest!).map((c) => c.label);
     const taken = new Map<string, ExtRecord>();
     for (const r of live) if (this.rootTrusted(r.root)) for (const n of names(r)) taken.set(n, r);
     return live.filter((r) => {
@@ -845,21 +801,13 @@ function positiveMs(raw: string | undefined, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-/** `p`, or the error `onTimeout` makes when it has not settled within `ms` (the timer never outlives p). */
-function withinMs<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(onTimeout()), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
+/** What an extension claims in the add-only registries: its services, commands and slash command names (with aliases). */
+function claims(m: Manifest): Array<{ kind: "service" | "command" | "slash"; name: string; label: string }> {
+  return [
+    ...(m.provides ?? []).map((name) => ({ kind: "service" as const, name, label: `service '${name}'` })),
+    ...(m.contributes?.commands ?? []).map((c) => ({ kind: "command" as const, name: c.name, label: `command '${c.name}'` })),
+    ...(m.contributes?.slashCommands ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])].map((name) => ({ kind: "slash" as const, name, label: `slash command '/${name}'` }))),
+  ];
 }
 
 function listensTo(m: Manifest, event: string): boolean {
@@ -867,52 +815,4 @@ function listensTo(m: Manifest, event: string): boolean {
   if (event.startsWith("onCommand:")) return (m.contributes?.commands ?? []).some((c) => `onCommand:${c.name}` === event);
   if (event.startsWith("onSlash:")) return (m.contributes?.slashCommands ?? []).some((c) => `onSlash:${c.name}` === event);
   return false;
-}
-
-/** Pins whose dotted key a section schema declares, and the ones no extension declares. */
-function checkedPins(pins: Record<string, unknown> | undefined, sections: readonly SectionSchema[]): { valid: Record<string, unknown>; refused: string[] } {
-  const valid: Record<string, unknown> = {};
-  const refused: string[] = [];
-  for (const [key, v] of Object.entries(pins ?? {})) {
-    const [head, ...rest] = key.split(".");
-    let schema: unknown = sections.find((s) => s.section === head)?.schema;
-    for (const seg of rest) {
-      if (!isPlainObject(schema)) break;
-      const props = isPlainObject(schema.properties) ? schema.properties : undefined;
-      if (props?.[seg] !== undefined) schema = props[seg];
-      else if (isPlainObject(schema.additionalProperties)) schema = schema.additionalProperties;
-      else schema = props ? undefined : schema; // a schema without properties (any object) takes any key
-      if (schema === undefined) break;
-    }
-    if (schema === undefined) refused.push(key);
-    else valid[key] = v;
-  }
-  return { valid, refused };
-}
-
-const KERNEL_CONFIG_SCHEMA = {
-  type: "object",
-  properties: {
-    disabled: { type: "array", items: { type: "string" } },
-    enabled: { type: "array", items: { type: "string" } },
-    replace: { type: "object", additionalProperties: { type: "string" } },
-  },
-};
-
-/**
- * extensions.disabled / enabled / replace, read layer by layer (lowest first): an `enabled` only
- * clears a disable made by a lower layer, so no layer re-enables what a higher one disabled.
- */
-export function extensionControl(layers: ConfigLayer[]): { disabled: Map<string, string>; replace: Record<string, string> } {
-  const disabled = new Map<string, string>();
-  const replace: Record<string, string> = {};
-  for (const l of layers) {
-    const ext = l.value.extensions;
-    if (!isPlainObject(ext)) continue;
-    const where = `${l.name} config (${l.file ?? l.name})`;
-    for (const id of Array.isArray(ext.enabled) ? ext.enabled : []) if (typeof id === "string") disabled.delete(id);
-    for (const id of Array.isArray(ext.disabled) ? ext.disabled : []) if (typeof id === "string") disabled.set(id, where);
-    if (isPlainObject(ext.replace)) for (const [k, v] of Object.entries(ext.replace)) if (typeof v === "string") replace[k] = v;
-  }
-  return { disabled, replace };
 }

@@ -81,8 +81,3 @@ export function usesSelfModule(dir: string): boolean {
   scanned.set(dir, found);
   return found;
 }
-
-/** Whether the hook is in place (introspection and tests). */
-export function selfModuleProvided(): boolean {
-  return registered;
-}

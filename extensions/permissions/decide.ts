@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import type { ShellGuardService, Segment } from "../shell-guard/api.js";
-import { resolveToolPath, isSecretEnvFile, isInside, type Refs } from "../../kernel/api.js";
+import { resolveToolPath, isSecretEnvFile, isInside, type Refs } from "../tools/api.js";
 import { lastMatch, toolKey, EXTERNAL_BASE, type Rule, type Action } from "./rules.js";
 import { modeRules, type Mode } from "./modes.js";
 import type { PermissionDecision } from "./api.js";

@@ -1,8 +1,8 @@
 /**
- * The published contract `oceancode/api/shell-guard` (service "shell-guard"): types and the service
- * interface only. Other extensions import only this file, and reach the guard through the service
- * (`ctx.services.tryGet<ShellGuardService>("shell-guard")`); the rule pattern syntax it shares with the
- * permission rules is the kernel's (`wildcard`, `matchBash` in kernel/api).
+ * The published contract `oceancode/api/shell-guard` (service "shell-guard"): types, the service
+ * interface and the rule pattern syntax (`wildcard`, `matchBash`, pattern.ts), which the permission rules
+ * match with too. Other extensions import only this file, and reach the guard through the service
+ * (`ctx.services.tryGet<ShellGuardService>("shell-guard")`).
  *
  * classify() splits a bash command into segments (pipelines, && || ;, subshells, $(...), backticks,
  * bash -c strings, eval), peels wrappers (sudo, env, nice, timeout, xargs, command, VAR=val, /bin/rm)
@@ -17,6 +17,8 @@
  *  - "safe"   on the read-only safe list (flag-aware): allowed without a rule
  *  - "plain"  anything else: the permission rules decide (the guard alone says ask)
  */
+export { wildcard, matchBash } from "./pattern.js";
+
 export type Verdict = "allow" | "ask" | "deny";
 export type SegmentKind = "floor" | "guard" | "safe" | "plain";
 

@@ -10,7 +10,7 @@ import { bashParser } from "./parser.js";
 import { resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
 import { peel } from "./peel.js";
 import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
-import { matchBash } from "../../kernel/rule-pattern.js";
+import { matchBash } from "./pattern.js";
 import { secretInput } from "./reads.js";
 import { interpreterLang, scanCode, type Lang } from "./inline.js";
 import { SHELLS, pipedLiteral, producerOf, type StageInfo } from "./stages.js";

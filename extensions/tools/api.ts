@@ -1,8 +1,7 @@
 /**
  * The published contract `oceancode/api/tools`: the core tools' options and limits, and the path rules
- * they follow. The path helpers live in the kernel (kernel/tool-paths.ts, also exported by the kernel API)
- * so the permissions extension and third-party tools resolve paths the same way without depending on
- * this extension; they are re-exported here for existing importers.
+ * they follow (paths.ts): the permissions extension and third-party tools resolve paths with these helpers,
+ * so they agree with the core tools on what a path names.
  */
 export {
   refRoot,
@@ -12,9 +11,9 @@ export {
   isSecretEnvFile,
   type Refs,
   type ResolvedToolPath,
-} from "../../kernel/tool-paths.js";
+} from "./paths.js";
 export { toolPaths, type TouchedPath } from "./touched.js";
-import type { Refs } from "../../kernel/tool-paths.js";
+import type { Refs } from "./paths.js";
 
 /** Options the tools are built with (from config at activation; tests build them directly). */
 export interface ToolsOptions {

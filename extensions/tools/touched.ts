@@ -1,5 +1,5 @@
 /** Which paths a core tool call touches (for checks that reason about a call before it runs). */
-import { resolveToolPath, type Refs, type ResolvedToolPath } from "../../kernel/tool-paths.js";
+import { resolveToolPath, type Refs, type ResolvedToolPath } from "./paths.js";
 
 /** How each core tool names the paths it touches (input field, default when absent). */
 const PATH_FIELDS: Readonly<Record<string, { field: string; defaultCwd: boolean }>> = {

@@ -4,16 +4,14 @@
  *
  *   (a) cross-import   an extension importing another extension's files other than its `api.ts`
  *                      (`../tools/decide.js` is refused, `../tools/api.js` is allowed);
- *   (b) undeclared     a VALUE import (not `import type`, not only `type` specifiers) of another
- *                      extension's api when that extension is not a declared dependency: one providing a
- *                      service named in this manifest's `requires`/`optional` (or listed in
- *                      `dependencies`/`optionalDependencies`, should a manifest carry them);
- *   (c) service        `ctx.services.get/tryGet/has("x")` or `.service("x")` of a service this manifest
+ *                      an api module is published package code (`oceancode/api/<id>`), so a value import
+ *                      of it needs no declared dependency, as a third party may import it;
+ *   (b) service        `ctx.services.get/tryGet/has("x")` or `.service("x")` of a service this manifest
  *                      does not declare in `requires`/`optional` (or provide);
- *   (d) kernel         kernel/ importing from extensions/ or hosts/;
- *   (e) api-doc        an extension's api.ts that does not open with a doc comment naming it the
+ *   (c) kernel         kernel/ importing from extensions/ or hosts/;
+ *   (d) api-doc        an extension's api.ts that does not open with a doc comment naming it the
  *                      published contract `oceancode/api/<id>`;
- *   (f) instanceof     `instanceof OcError` / `instanceof ProviderError` anywhere in kernel/, extensions/
+ *   (e) instanceof     `instanceof OcError` / `instanceof ProviderError` anywhere in kernel/, extensions/
  *                      or hosts/: coded errors are recognised by code (isOcError, providerErrorCode).
  *
  * Not checked: tests (`*.test.ts`, `test/`) and benchmarks (`bench/`), which drive internals on purpose.
@@ -23,7 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-export type Rule = "cross-import" | "undeclared" | "service" | "kernel" | "api-doc" | "instanceof";
+export type Rule = "cross-import" | "service" | "kernel" | "api-doc" | "instanceof";
 
 export interface Problem {
   /** relative to the checked root, with / separators */
@@ -42,7 +40,6 @@ interface ExtManifest {
   requires: string[];
   optional: string[];
   provides: string[];
-  dependencies: string[];
 }
 
 const SOURCE = /\.(ts|tsx|mts)$/;
@@ -80,7 +77,6 @@ function readManifests(root: string): Map<string, ExtManifest> {
       requires: strings(m.requires),
       optional: strings(m.optional),
       provides: strings(m.provides),
-      dependencies: [...strings(m.dependencies), ...strings(m.optionalDependencies)],
     });
   }
   return out;
@@ -89,10 +85,6 @@ function readManifests(root: string): Map<string, ExtManifest> {
 interface ImportSite {
   spec: string;
   line: number;
-  /** no value crosses: `import type`, only `type` specifiers, a type query `import("x").T` */
-  typeOnly: boolean;
-  /** the value names imported, for the message */
-  names: string[];
 }
 
 /** Classes whose errors are recognised by code only (a copy from another install fails instanceof). */
@@ -111,41 +103,17 @@ function scan(file: string, text: string): { imports: ImportSite[]; services: Se
   const instanceofs: Array<{ line: number; cls: string; text: string }> = [];
   const lineOf = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const c = node.importClause;
-      const names: string[] = [];
-      let typeOnly = false;
-      if (c) {
-        if (c.isTypeOnly) typeOnly = true;
-        else {
-          if (c.name) names.push(c.name.text);
-          const nb = c.namedBindings;
-          if (nb && ts.isNamespaceImport(nb)) names.push(`* as ${nb.name.text}`);
-          if (nb && ts.isNamedImports(nb)) for (const el of nb.elements) if (!el.isTypeOnly) names.push(el.name.text);
-          typeOnly = names.length === 0 && !!nb && ts.isNamedImports(nb) && nb.elements.length > 0;
-        }
-      }
-      imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node), typeOnly, names });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const names: string[] = [];
-      let typeOnly = node.isTypeOnly;
-      if (!typeOnly) {
-        const ec = node.exportClause;
-        if (!ec) names.push("*");
-        else if (ts.isNamespaceExport(ec)) names.push(`* as ${ec.name.text}`);
-        else for (const el of ec.elements) if (!el.isTypeOnly) names.push(el.name.text);
-        typeOnly = names.length === 0;
-      }
-      imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node), typeOnly, names });
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node) });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      imports.push({ spec: node.argument.literal.text, line: lineOf(node), typeOnly: true, names: [] });
+      imports.push({ spec: node.argument.literal.text, line: lineOf(node) });
     } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
       const right = ts.isPropertyAccessExpression(node.right) ? node.right.name : node.right;
       if (ts.isIdentifier(right) && CODED_ERROR_CLASSES.has(right.text)) instanceofs.push({ line: lineOf(node), cls: right.text, text: node.getText(sf).replace(/\s+/g, " ").slice(0, 80) });
     } else if (ts.isCallExpression(node)) {
       const arg = node.arguments[0];
       if (node.expression.kind === ts.SyntaxKind.ImportKeyword && arg && ts.isStringLiteralLike(arg)) {
-        imports.push({ spec: arg.text, line: lineOf(node), typeOnly: false, names: ["import()"] });
+        imports.push({ spec: arg.text, line: lineOf(node) });
       } else if (ts.isPropertyAccessExpression(node.expression) && arg && ts.isStringLiteralLike(arg)) {
         const method = node.expression.name.text;
         const target = node.expression.expression;
@@ -171,13 +139,6 @@ function target(root: string, fromFile: string, spec: string): string | undefine
   return path.relative(root, abs).split(path.sep).join("/").replace(/\.(m?js|jsx)$/, ".ts");
 }
 
-/** Does a declared service of `m` come from extension `dep` (or does `m` list `dep` among its dependencies)? */
-function declares(m: ExtManifest, dep: ExtManifest): boolean {
-  if (m.dependencies.includes(dep.id)) return true;
-  const wanted = new Set([...m.requires, ...m.optional]);
-  return dep.provides.some((s) => wanted.has(s));
-}
-
 export function checkImports(root: string): Problem[] {
   const problems: Problem[] = [];
   const manifests = readManifests(root);
@@ -197,23 +158,12 @@ export function checkImports(root: string): Problem[] {
       if (parts[0] !== "extensions" || parts[1] === own || parts.length < 3) continue;
       const other = parts[1]!;
       const isApi = parts.length === 3 && (parts[2] === "api.ts" || parts[2] === "api.tsx");
-      if (!isApi) {
-        problems.push({
-          file: r,
-          line: imp.line,
-          rule: "cross-import",
-          message: `import "${imp.spec}" reaches into extension '${other}' (${t}), not its published contract: import what you need from "../${other}/api.js" (ask for it to be exported there), or move the code into '${own}'`,
-        });
-        continue;
-      }
-      const dep = manifests.get(other);
-      if (imp.typeOnly || !dep || declares(m, dep)) continue;
-      const svc = dep.provides.length ? `add one of its services (${dep.provides.map((s) => `"${s}"`).join(", ")}) to "requires" or "optional" in extensions/${own}/manifest.json` : `'${other}' provides no service to declare`;
+      if (isApi) continue;
       problems.push({
         file: r,
         line: imp.line,
-        rule: "undeclared",
-        message: `value import { ${imp.names.join(", ")} } from "${imp.spec}" needs extension '${other}', which extensions/${own}/manifest.json does not declare: ${svc}, make it \`import type\`, or move the helper into '${own}' (or kernel/)`,
+        rule: "cross-import",
+        message: `import "${imp.spec}" reaches into extension '${other}' (${t}), not its published contract: import what you need from "../${other}/api.js" (ask for it to be exported there), or move the code into '${own}'`,
       });
     }
     const declared = new Set([...m.requires, ...m.optional, ...m.provides]);

@@ -1,9 +1,7 @@
 /**
- * How a file path given to a tool resolves, shared by every extension that must agree on it (the core
- * tools open the file; the permissions extension decides about the same path; a third-party tool should
- * resolve its paths the same way): `refs` aliases (`@name/...`), `~`, symlink-aware containment and the
- * secret-file rule. Pure functions over node:fs/path; no extension owns them, so none has to depend on
- * another for them.
+ * How a file path given to a tool resolves: `refs` aliases (`@name/...`), `~`, symlink-aware containment
+ * and the secret-file rule. Published in `oceancode/api/tools` (api.ts) so the permissions extension and
+ * third-party tools resolve paths exactly as the core tools do. Pure functions over node:fs/path.
  */
 import fs from "node:fs";
 import os from "node:os";

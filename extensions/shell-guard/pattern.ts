@@ -1,7 +1,7 @@
 /**
  * Wildcard patterns for rules: `*` any run of characters, `?` one; a trailing " *" also matches the bare
- * command. One syntax for every rule that names commands or paths: the permission rules and the shell
- * guard's shell.allow / shell.deny both match with it, so neither extension depends on the other for it.
+ * command. One syntax for every rule that names commands or paths: the shell guard's shell.allow /
+ * shell.deny match with it, and the permission rules take it from `oceancode/api/shell-guard` (api.ts).
  */
 const cache = new Map<string, RegExp>();
 
