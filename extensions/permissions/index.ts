@@ -48,7 +48,7 @@ export default {
     const claudeMode = claudeDefaultMode(project, home, repoTrusted).mode;
     const rules: Rule[] = set.rules;
     for (const w of set.warnings) ctx.log.warn(w);
-    const guard = ctx.services.tryGet<ShellGuardService>("shell-guard");
+    const guard = checkedGuard(ctx.services.tryGet<ShellGuardService>("shell-guard"));
     const shellCfg = ctx.config.section<{ safe_list_extra?: unknown }>("shell");
     const safeListExtra = Array.isArray(shellCfg.safe_list_extra) ? shellCfg.safe_list_extra.filter((s): s is string => typeof s === "string") : [];
     const refs = (ctx.config.get("refs") ?? {}) as Refs;
@@ -112,3 +112,16 @@ export default {
     });
   },
 };
+
+/**
+ * A replacement shell-guard must implement ShellGuardService (oceancode/api/shell-guard). One that does not
+ * fails every bash decision with a message naming the contract (authorizeToolCall fails closed: denied),
+ * not a raw "classify is not a function".
+ */
+function checkedGuard(guard: ShellGuardService | undefined): ShellGuardService | undefined {
+  if (!guard || typeof (guard as Partial<ShellGuardService>).classify === "function") return guard;
+  return {
+    classify: () =>
+      Promise.reject(new Error("the 'shell-guard' service has no classify(command, opts): a replacement must implement ShellGuardService from oceancode/api/shell-guard")),
+  };
+}
