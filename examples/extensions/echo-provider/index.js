@@ -21,6 +21,13 @@ import { emptyUsage, providerError } from "oceancode/api/engine";
 // prompt_too_long, auth, bad_request, aborted), with an optional `status` and `retryAfterMs`: the engine
 // classifies it by that code. providerError(code, message, { status, retryAfterMs }) makes one.
 
+/**
+ * What the request costs, estimated as a real provider would count it: the whole window (about 4
+ * characters a token), so the tideline's gauge grows with the session.
+ * @param {ModelRequest} req
+ */
+const windowTokens = (req) => Math.ceil(JSON.stringify(req.rows).length / 4);
+
 /** @param {string} name @returns {Omit<ModelInfo, "known">} */
 function describe(name) {
   return { id: `echo/${name}`, provider: "echo", name, contextWindow: 32_000, maxOutputTokens: 4_096, price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
@@ -94,7 +101,7 @@ export function createEchoProvider() {
       if (tool && last?.role === "user") {
         yield { type: "text_delta", text: `calling ${tool[1]}` };
         yield { type: "tool_call", call: { id: `echo-${req.sessionStep}`, name: tool[1], input: JSON.parse(tool[2]) } };
-        yield { type: "usage", usage: { ...emptyUsage(), inputTokens: prompt.length, outputTokens: 2 } };
+        yield { type: "usage", usage: { ...emptyUsage(), inputTokens: windowTokens(req), outputTokens: 2 } };
         yield { type: "done", stopReason: "tool_use" };
         return;
       }
@@ -106,7 +113,7 @@ export function createEchoProvider() {
         if (signal.aborted) throw providerError("aborted", "the request was cancelled");
         yield { type: "text_delta", text: w };
       }
-      yield { type: "usage", usage: { ...emptyUsage(), inputTokens: Math.ceil(prompt.length / 4), outputTokens: Math.ceil(answer.length / 4) } };
+      yield { type: "usage", usage: { ...emptyUsage(), inputTokens: windowTokens(req), outputTokens: Math.ceil(answer.length / 4) } };
       yield { type: "done", stopReason: "end_turn" };
     },
   };
