@@ -7,16 +7,15 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../kernel/api.js";
 import type { Row, Session, StoredSession } from "../engine/api.js";
-import { turnEndedText, type JournalEntry, type LedgerService, type TurnIndexEntry } from "./api.js";
+import type { JournalEntry, LedgerService, TurnIndexEntry } from "./api.js";
 import { LedgerWriter } from "./writer.js";
-import { renderRow, turnHeader, lastSeqIn, rowHeadings } from "./render.js";
+import { renderRow, turnHeader, renderIndex } from "./render.js";
 import { SessionPage, type PageData } from "./page.js";
 import { applyTurnFacts, type FactContext } from "./facts.js";
 import { Journal } from "./journal.js";
 import { crashMarker, hasCrashMarker } from "./turn-status.js";
 import { infoRecord, resumeRecord, rowRecords, SIDECAR_FILE } from "./sidecar.js";
-import { checkTranscript } from "./verify.js";
-import { restoreOlderTurns, seqBefore, turnTail } from "./resume.js";
+import { recoverTranscript, restoreOlderTurns } from "./resume.js";
 import { readFullOutputs } from "./outputs.js";
 
 export const turnFileName = (turn: number): string => `turn-${String(turn).padStart(4, "0")}.md`;
@@ -117,7 +116,7 @@ export class Ledger implements LedgerService {
       const m = /^`(.+)` — ([a-z, ]+) \(t\d+\)$/.exec(l.text);
       if (m) st.facts.files.set(m[1]!, new Set(m[2]!.split(", ")));
     }
-    this.recoverTranscript(st, lastRowSeq, dbRows);
+    recoverTranscript(this.writer, st, lastRowSeq, dbRows);
     this.sessions.set(id, st);
     return st;
   }
@@ -155,48 +154,6 @@ export class Ledger implements LedgerService {
     if (st.lastInfo === key && !always) return;
     st.lastInfo = key;
     this.writer.append(path.join(st.dir, SIDECAR_FILE), infoRecord(session));
-  }
-
-  /** Pick up the newest transcript file so a reopened session keeps appending to it. */
-  private recoverTranscript(st: SessionLedger, lastRowSeq: number | undefined, dbRows: readonly Row[] | undefined): void {
-    let files: string[] = [];
-    try {
-      files = fs.readdirSync(path.join(st.dir, "transcript")).filter((f) => /^turn-\d{4,}\.md$/.test(f)).sort();
-    } catch {
-      return;
-    }
-    const last = files[files.length - 1];
-    if (!last) return;
-    const file = path.join(st.dir, "transcript", last);
-    let text = fs.readFileSync(file, "utf8");
-    const turn = Number(/turn-(\d+)\.md/.exec(last)![1]);
-    let seq = lastSeqIn(text);
-    if (dbRows && lastRowSeq !== undefined) {
-      const turnRows = turnTail(dbRows, turn);
-      const v = checkTranscript(text, turn, turnRows, lastRowSeq, true);
-      if (!v.sound) {
-        // rewritten from the database: collect() queues this turn's rows again into a fresh file
-        if (turnRows.length) st.damaged.push({ file, why: v.why });
-        st.lastQueuedSeq = seqBefore(turnRows, lastRowSeq);
-        return;
-      }
-      text = text.slice(0, v.keep);
-      seq = v.lastSeq || seqBefore(turnRows, lastRowSeq);
-    } else if (lastRowSeq !== undefined && seq > lastRowSeq) {
-      // the transcript got ahead of the database before a crash: drop rows the database never saw
-      const ahead = rowHeadings(text).find((h) => h.seq > lastRowSeq);
-      if (ahead) text = text.slice(0, ahead.index);
-      seq = lastSeqIn(text);
-    }
-    st.cur = { turn, file, parts: [text] };
-    st.lastQueuedSeq = Math.max(seq, 0);
-    if (!st.turnByNum.has(turn)) {
-      const first = rowHeadings(text)[0];
-      const e: TurnIndexEntry = { turn, file: `transcript/${last}`, firstSeq: first ? first.seq : seq, lastSeq: seq, steps: 0, title: "", startedAt: Date.now(), pastTideline: false };
-      st.turns.push(e);
-      st.turnByNum.set(turn, e);
-    }
-    this.writer.put(file, () => st.cur && st.cur.file === file ? st.cur.parts.join("") : text);
   }
 
   /** Queue every row appended since the last call (scans back only over the new rows). */
@@ -421,14 +378,4 @@ export class Ledger implements LedgerService {
     fs.rmSync(dir, { recursive: true, force: true });
     this.writer.forgetDirs(dir);
   }
-}
-
-function renderIndex(st: SessionLedger): string {
-  const out = [`# Ledger of session \`${st.id}\``, ""];
-  if (st.cutSeq > 0) out.push(`Every row up to seq ${st.cutSeq} is past the tideline; turns wholly past it are merged into [SESSION.md](SESSION.md).`, "");
-  out.push("| Turn | Transcript | Seq | Steps | Started | Ended | Past tideline | Title |", "|---:|---|---|---:|---|---|---|---|");
-  for (const t of st.turns) {
-    out.push(`| ${t.turn} | [${path.basename(t.file)}](${t.file}) | ${t.firstSeq}–${t.lastSeq} | ${t.steps} | ${new Date(t.startedAt).toISOString()} | ${turnEndedText(t)} | ${t.pastTideline ? "yes" : "no"} | ${t.title.replace(/\|/g, "\\|")} |`);
-  }
-  return `${out.join("\n")}\n`;
 }

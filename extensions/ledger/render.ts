@@ -1,5 +1,8 @@
 /** Rows to Markdown, verbatim: every text and tool output whole, fenced so nothing can break out. */
+import path from "node:path";
 import type { Row, ToolResult } from "../engine/api.js";
+import { turnEndedText } from "./api.js";
+import type { SessionLedger } from "./ledger.js";
 
 /** A fence longer than any backtick run in the text. */
 export function fence(text: string): string {
@@ -70,4 +73,15 @@ export function rowHeadings(markdown: string): Array<{ seq: number; index: numbe
 /** The highest `seq N` a transcript file holds (to resume after a crash). */
 export function lastSeqIn(markdown: string): number {
   return rowHeadings(markdown).reduce((m, h) => Math.max(m, h.seq), 0);
+}
+
+/** index.md: one table line per turn. */
+export function renderIndex(st: SessionLedger): string {
+  const out = [`# Ledger of session \`${st.id}\``, ""];
+  if (st.cutSeq > 0) out.push(`Every row up to seq ${st.cutSeq} is past the tideline; turns wholly past it are merged into [SESSION.md](SESSION.md).`, "");
+  out.push("| Turn | Transcript | Seq | Steps | Started | Ended | Past tideline | Title |", "|---:|---|---|---:|---|---|---|---|");
+  for (const t of st.turns) {
+    out.push(`| ${t.turn} | [${path.basename(t.file)}](${t.file}) | ${t.firstSeq}–${t.lastSeq} | ${t.steps} | ${new Date(t.startedAt).toISOString()} | ${turnEndedText(t)} | ${t.pastTideline ? "yes" : "no"} | ${t.title.replace(/\|/g, "\\|")} |`);
+  }
+  return `${out.join("\n")}\n`;
 }

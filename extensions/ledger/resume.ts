@@ -1,7 +1,8 @@
 /**
  * When a session is reopened: the older transcript files (every turn before the one the ledger keeps
  * appending to) are checked against the database's rows behind the step, and a damaged or missing file
- * is rewritten from the database. One warning per reopened session names the files.
+ * is rewritten from the database. One warning per reopened session names the files. The newest file is
+ * picked up again (recoverTranscript) so the ledger keeps appending to it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +10,8 @@ import type { Logger } from "../../kernel/api.js";
 import type { Row } from "../engine/api.js";
 import type { TurnIndexEntry } from "./api.js";
 import type { Ledger, SessionLedger } from "./ledger.js";
-import { renderRow, turnHeader } from "./render.js";
+import type { LedgerWriter } from "./writer.js";
+import { lastSeqIn, renderRow, rowHeadings, turnHeader } from "./render.js";
 import { readFullOutputs } from "./outputs.js";
 import { checkTranscript, rowsByTurn } from "./verify.js";
 
@@ -97,4 +99,46 @@ export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: reado
       log.warn(`ledger: session ${st.id}: rewrote ${damaged.length} damaged transcript file(s) from the database: ${describe(damaged)}`);
     }
   })().catch((e: unknown) => log.warn(`ledger: checking the transcripts of session ${st.id} failed: ${e instanceof Error ? e.message : String(e)}`));
+}
+
+/** Pick up the newest transcript file so a reopened session keeps appending to it. */
+export function recoverTranscript(writer: LedgerWriter, st: SessionLedger, lastRowSeq: number | undefined, dbRows: readonly Row[] | undefined): void {
+  let files: string[] = [];
+  try {
+    files = fs.readdirSync(path.join(st.dir, "transcript")).filter((f) => /^turn-\d{4,}\.md$/.test(f)).sort();
+  } catch {
+    return;
+  }
+  const last = files[files.length - 1];
+  if (!last) return;
+  const file = path.join(st.dir, "transcript", last);
+  let text = fs.readFileSync(file, "utf8");
+  const turn = Number(/turn-(\d+)\.md/.exec(last)![1]);
+  let seq = lastSeqIn(text);
+  if (dbRows && lastRowSeq !== undefined) {
+    const turnRows = turnTail(dbRows, turn);
+    const v = checkTranscript(text, turn, turnRows, lastRowSeq, true);
+    if (!v.sound) {
+      // rewritten from the database: collect() queues this turn's rows again into a fresh file
+      if (turnRows.length) st.damaged.push({ file, why: v.why });
+      st.lastQueuedSeq = seqBefore(turnRows, lastRowSeq);
+      return;
+    }
+    text = text.slice(0, v.keep);
+    seq = v.lastSeq || seqBefore(turnRows, lastRowSeq);
+  } else if (lastRowSeq !== undefined && seq > lastRowSeq) {
+    // the transcript got ahead of the database before a crash: drop rows the database never saw
+    const ahead = rowHeadings(text).find((h) => h.seq > lastRowSeq);
+    if (ahead) text = text.slice(0, ahead.index);
+    seq = lastSeqIn(text);
+  }
+  st.cur = { turn, file, parts: [text] };
+  st.lastQueuedSeq = Math.max(seq, 0);
+  if (!st.turnByNum.has(turn)) {
+    const first = rowHeadings(text)[0];
+    const e: TurnIndexEntry = { turn, file: `transcript/${last}`, firstSeq: first ? first.seq : seq, lastSeq: seq, steps: 0, title: "", startedAt: Date.now(), pastTideline: false };
+    st.turns.push(e);
+    st.turnByNum.set(turn, e);
+  }
+  writer.put(file, () => st.cur && st.cur.file === file ? st.cur.parts.join("") : text);
 }

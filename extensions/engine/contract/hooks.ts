@@ -1,0 +1,181 @@
+/** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): hook payloads, questions and the ENGINE_HOOKS table. */
+import { declareHooks, hook, type HooksOf } from "../../../kernel/hook-decl.js";
+import type { AssistantRow, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
+import type { ModelInfo, ModelRequest } from "./provider.js";
+import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";
+import type { Session, SessionClaim, SessionClaimRequest, StoredSession } from "./session.js";
+
+// ---------------------------------------------------------------- hook payloads
+
+export interface TurnContext {
+  session: Session;
+  turn: number;
+  signal: AbortSignal;
+}
+
+export interface PromptInput {
+  text: string;
+  /** extra context for the model (hooks' additionalContext etc.) */
+  context: string[];
+  /** set by a tap to refuse the prompt */
+  blocked?: { reason: string; by: string };
+}
+
+export interface StepContext extends TurnContext {
+  step: number;
+  /** step number within the session */
+  sessionStep: number;
+  model: ModelInfo;
+}
+
+/** What contextBuild transforms: the rows to send (the window) and leading notes. */
+export interface ContextWindow {
+  rows: Row[];
+  /** notes placed at the window's start (e.g. the tideline pointer line) */
+  preface: string[];
+  system: string[];
+}
+
+export interface ToolCallContext extends StepContext {
+  call: ToolCall;
+  tool?: ToolDefinition;
+  /** the input in Claude Code's shape (tool name + fields), for hooks and rules */
+  claude: { toolName: string; toolInput: Record<string, unknown> };
+  cwd: string;
+}
+
+export type Decision =
+  | { action: "allow"; reason?: string; by: string; rule?: string }
+  | { action: "deny"; reason: string; by: string; rule?: string }
+  | {
+      action: "ask";
+      reason: string;
+      by: string;
+      rule?: string;
+      /**
+       * The exact rule saved when the user answers "always" (the permissions extension persists it); a
+       * host shows it before the answer. Absent: "always" saves nothing and acts as "once".
+       */
+      always?: string;
+      /**
+       * false: no automatic approver may approve this ask (run --auto, a client's auto-approve); only a
+       * person answering can, so such a host rejects it and tells the model `reason`. The permissions
+       * extension sets it on the shell guard's asks. Absent or true: any approver may.
+       */
+      autoApprove?: boolean;
+    };
+
+/** bail result for authorizeToolCall may also rewrite the input (hooks' updatedInput). */
+export type AuthorizeResult = Decision & { updatedInput?: Record<string, unknown> };
+
+export interface StepRecord {
+  ctx: StepContext;
+  assistant: AssistantRow;
+  tools?: ToolRow;
+  usage: Usage;
+  /** window size after this step, in tokens (provider-reported input + cache + what this step added) */
+  gaugeTokens: number;
+  durationMs: number;
+}
+
+export interface StopContext extends TurnContext {
+  lastAssistantText: string;
+  /** how many continuations were granted this run so far */
+  continuations: number;
+  stopHookActive: boolean;
+}
+export type StopDecision = { continue: true; reason: string; by: string } | { continue: false; by: string };
+
+export interface TurnRecord {
+  session: Session;
+  turn: number;
+  reason: TurnEndReason;
+  rows: Row[];
+}
+export type TurnEndReason = "end_turn" | "aborted" | "error" | "blocked" | "step_cap" | "max_tokens";
+
+// ---------------------------------------------------------------- questions (asks)
+
+export interface Question {
+  sessionId: string;
+  tool: string;
+  /** the command or the diff / path, for display */
+  subject: string;
+  reason: string;
+  rule?: string;
+  /** the exact rule "always" would save (see Decision); absent: always acts as once */
+  always?: string;
+  /** false: only a person may approve; an automatic approver must reject (see Decision) */
+  autoApprove?: boolean;
+}
+export type Answer = "once" | "always" | "reject";
+/** A reject that names who rejected and why; the model is told `Permission denied by <by>: <reason>`. */
+export interface Rejection {
+  answer: "reject";
+  by: string;
+  reason: string;
+}
+/** A plain Answer's reject reads "the user rejected this call"; a host that is no user returns a Rejection. */
+export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answer | Rejection>;
+
+// ---------------------------------------------------------------- the hooks object
+
+/**
+ * Every engine hook, declared once: name (engine.<key>), kind, payload types, doc line, fail-closed.
+ * The EngineHooks type and the instances (hooks.ts) come from this table, and the build checks the
+ * manifest's contributes.hooks against it (kernel/hook-decl.ts).
+ */
+export const ENGINE_HOOKS = declareHooks("engine", {
+  /** series: a session opened (source "startup" for new, "resume" for reopened). */
+  sessionStart: hook.series<{ session: Session; source: "startup" | "resume" }>("a session opened (startup or resume)"),
+  /** series: a session is closing (reason "exit" at host shutdown). */
+  sessionEnd: hook.series<{ session: Session; reason: string }>("a session is closing"),
+  /** waterfall: the user's prompt; a tap may add context or block it. */
+  userPrompt: hook.waterfall<PromptInput, TurnContext>("the user's prompt: add context or block it"),
+  /** waterfall: the window of rows sent this step (tideline cuts here; preface gets the pointer line). */
+  contextBuild: hook.waterfall<ContextWindow, StepContext>("the window of rows sent this step"),
+  /** waterfall: the provider request (tools offered, cache markers, system prompt). */
+  modelRequest: hook.waterfall<ModelRequest, StepContext>("the provider request: tools, cache markers, system prompt"),
+  /** series: the provider refused the request as too long; taps cut, then the engine retries once. */
+  promptTooLong: hook.series<StepContext>("the provider refused the request as too long; cut, then one retry"),
+  /** bail, fail-closed: allow / ask / deny one tool call. First decision wins; a throwing (or timed-out) tap = deny. */
+  authorizeToolCall: hook.bail<ToolCallContext, AuthorizeResult>("allow / ask / deny a tool call; a throwing tap denies", (tap, e) => ({
+    action: "deny",
+    by: tap,
+    reason: `extension '${tap}' failed while authorizing this call (${e instanceof Error ? e.message : String(e)}); denied`,
+  })),
+  /** series: the user answered an ask (permissions saves an "always" as a rule). */
+  permissionAnswered: hook.series<{ ctx: ToolCallContext; decision: Decision; answer: Answer }>("the user answered an ask"),
+  /** series: a tool call was denied (by a rule, a hook, or the user). */
+  permissionDenied: hook.series<{ ctx: ToolCallContext; decision: Decision }>("a tool call was denied"),
+  /** wrap: middleware around running a tool (sandbox, timing). No tap timeout: it surrounds the tool run. */
+  executeTool: hook.wrap<ToolCallContext, ToolOutput>("middleware around running a tool"),
+  /** waterfall: compose a child process (env stripping, sandbox wrapping). */
+  childProcess: hook.waterfall<SpawnSpec, { sessionId: string }>("compose a child process: env, sandbox"),
+  /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
+  toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
+  /** parallel: a step ended (storage write-behind, ledger transcript, gauge). */
+  afterStep: hook.parallel<StepRecord>("a step ended"),
+  /**
+   * bail: the model settled; a tap may ask to continue (hooks' Stop, todos work-off). The engine honours
+   * at most engine.max_stop_continuations (default 8) per prompt, then settles.
+   */
+  stop: hook.bail<StopContext, StopDecision>("the model settled: continue or settle"),
+  /** parallel: a turn ended (ledger index, SESSION.md merge). */
+  afterTurn: hook.parallel<TurnRecord>("a turn ended"),
+  /** bail: reopen a stored session by id (storage answers). */
+  loadSession: hook.bail<{ id: string }, StoredSession>("reopen a stored session"),
+  /** bail: the most recent session for a directory (storage answers). */
+  latestSession: hook.bail<{ cwd: string }, string>("the latest session id for a directory"),
+  /**
+   * bail (fail-closed): claim a session for this process before it is opened or created, so one
+   * process writes a session at a time. The storage extension answers with a lock; no tap means no lock.
+   * A `refused` answer (or a throwing tap) makes openSession fail with OC_ERR_SESSION_BUSY.
+   */
+  claimSession: hook.bail<SessionClaimRequest, SessionClaim>("claim a session for this process (one writer per session)", (tap, e) => ({
+    refused: `extension '${tap}' failed while claiming the session (${e instanceof Error ? e.message : String(e)})`,
+  })),
+});
+
+/** The engine's hooks object (the kind is in each hook's type). */
+export type EngineHooks = HooksOf<typeof ENGINE_HOOKS>;

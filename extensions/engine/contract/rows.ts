@@ -1,0 +1,65 @@
+/** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): messages, rows and usage. */
+
+// ---------------------------------------------------------------- messages
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ToolResult {
+  callId: string;
+  name: string;
+  /** what the model sees (possibly truncated) */
+  content: string;
+  isError: boolean;
+  /** when truncated for the model: the full text's length and where it is kept */
+  truncated?: { fullBytes: number; fullPath?: string };
+}
+
+interface RowBase {
+  /** monotonic per session: the ledger's "every row up to seq <n>" */
+  seq: number;
+  turn: number;
+  step: number;
+  at: number;
+}
+export interface UserRow extends RowBase {
+  role: "user";
+  text: string;
+  /** context added by hooks/extensions for the model (not typed by the user) */
+  context?: string[];
+}
+export interface AssistantRow extends RowBase {
+  role: "assistant";
+  text: string;
+  toolCalls: ToolCall[];
+  usage?: Usage;
+  model?: string;
+}
+export interface ToolRow extends RowBase {
+  role: "tool";
+  results: ToolResult[];
+}
+/** A notice the engine injects for the model (e.g. the tideline pointer line, a step-cap continuation). */
+export interface NoteRow extends RowBase {
+  role: "note";
+  text: string;
+  /** "interrupted": the engine's marker where an interrupted turn stopped (INTERRUPTED_NOTE) */
+  kind?: "interrupted";
+}
+
+/** The note the engine appends where an interrupted turn stopped (the model reads it next turn). */
+export const INTERRUPTED_NOTE = "[interrupted by the user: the turn stopped here, before it finished]";
+export type Row = UserRow | AssistantRow | ToolRow | NoteRow;
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}

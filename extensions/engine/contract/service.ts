@@ -1,0 +1,118 @@
+/** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): events for hosts and the engine service. */
+import type { ToolCall, ToolResult, Usage } from "./rows.js";
+import type { ModelCatalog, ModelInfo, ProviderErrorCode, ProviderRegistry } from "./provider.js";
+import type { ToolRegistry } from "./tools.js";
+import type { Session, SessionTotals } from "./session.js";
+import type { Answer, EngineHooks, Question, QuestionHandler, TurnEndReason } from "./hooks.js";
+
+// ---------------------------------------------------------------- events for hosts
+
+/**
+ * The text a step streamed was thrown away, so it is not stored: the request failed after text had
+ * started streaming (a dropped connection, an in-stream overload, a malformed tool call ...). Hosts
+ * take back every text_delta of this step since the step began or since its previous discard.
+ * `reason` "retry": the request is sent again and the step's answer streams anew; "error": the step
+ * failed for good and the turn ends (its error follows as a notice). An interrupted step is not
+ * discarded: the text it streamed is stored, followed by the "interrupted" note.
+ */
+export interface DiscardEvent {
+  type: "discard";
+  sessionId: string;
+  turn: number;
+  /** the step within the turn (as step_end counts) */
+  step: number;
+  reason: "retry" | "error";
+  /** what broke the stream: the provider error's code ("network" for a dropped stream), else "other" */
+  cause: ProviderErrorCode | "other";
+  /** the discarded text's length in Unicode code points (characters) */
+  chars: number;
+  /** how many text_delta events it came in */
+  deltas: number;
+}
+
+/** Words for a discard's cause, for hosts (`[retrying: stream dropped]`). */
+export function discardCauseText(cause: DiscardEvent["cause"]): string {
+  switch (cause) {
+    case "network":
+      return "stream dropped";
+    case "overloaded":
+      return "overloaded";
+    case "rate_limited":
+      return "rate limited";
+    case "server":
+      return "server error";
+    case "prompt_too_long":
+      return "prompt too long";
+    default:
+      return cause === "other" ? "error" : cause.replace(/_/g, " ");
+  }
+}
+
+export type SessionEvent =
+  | { type: "turn_start"; sessionId: string; turn: number; text: string }
+  | { type: "text_delta"; sessionId: string; text: string }
+  | DiscardEvent
+  | { type: "tool_call_start"; sessionId: string; call: ToolCall }
+  | { type: "tool_call_end"; sessionId: string; call: ToolCall; result: ToolResult }
+  | { type: "step_end"; sessionId: string; turn: number; step: number; usage: Usage; gaugeTokens: number }
+  | { type: "usage"; sessionId: string; totals: SessionTotals }
+  | { type: "turn_end"; sessionId: string; turn: number; reason: TurnEndReason; text: string }
+  | { type: "notice"; sessionId: string; level: "info" | "warn" | "error"; text: string }
+  | { type: "question"; sessionId: string; question: Question; answer: Answer };
+
+// ---------------------------------------------------------------- the service
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  onEvent?: (e: SessionEvent) => void;
+}
+
+export interface TurnResult {
+  turn: number;
+  reason: TurnEndReason;
+  text: string;
+  error?: string;
+}
+
+export interface EngineService {
+  readonly hooks: EngineHooks;
+  readonly tools: ToolRegistry;
+  readonly providers: ProviderRegistry;
+  readonly models: ModelCatalog;
+  /**
+   * A new session, in memory and claimed by this process. It becomes persistent at its first prompt that
+   * can reach a model: until then nothing is stored (a session opened and left, or whose start failed,
+   * leaves no trace in storage). sessionStart fires here, so hosts and hooks see the session at once.
+   */
+  createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session>;
+  /**
+   * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS is invalid),
+   * as one line, or undefined when it can. Throws like describeModel when no installed provider serves the
+   * id or it is not written provider/model (a usage error). prompt() asks the same before it records anything.
+   */
+  checkModel(id: string): Promise<string | undefined>;
+  /** The model's catalogue entry, loading its provider first (unknown models get defaults). */
+  describeModel(id: string): Promise<ModelInfo>;
+  /**
+   * Reopen a session (from memory, else through loadSession), claiming it for this process first.
+   * Held by another process: throws an error with code OC_ERR_SESSION_BUSY (see isSessionBusy), or with
+   * `wait`, waits its turn.
+   */
+  openSession(id: string, opts?: { wait?: boolean }): Promise<Session>;
+  latestSessionId(cwd: string): Promise<string | undefined>;
+  /** Run one user prompt to the end of its turn (and any continuations). */
+  prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
+  /** Hosts answer asks. */
+  setQuestionHandler(handler: QuestionHandler | undefined): void;
+  /**
+   * Drop rows with seq <= uptoSeq from the open session's memory. For rows that already left the window
+   * and were handed to the stores (storage, ledger): memory then stays flat however long a session runs.
+   * Returns how many rows were dropped. Readers of old rows use storage (loadSession) or the ledger.
+   */
+  releaseRows(session: Session, uptoSeq: number): number;
+  /** Tell the user something about a session (e.g. a hook's systemMessage): a "notice" event to hosts. */
+  notice(sessionId: string, level: "info" | "warn" | "error", text: string): void;
+  /** Subscribe to every session's events (hosts, meters). Returns an unsubscribe. */
+  subscribe(listener: (e: SessionEvent) => void): () => void;
+  closeSession(session: Session, reason: string): Promise<void>;
+}

@@ -1,0 +1,63 @@
+/** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): sessions and the one-writer claim. */
+import type { Row, Usage } from "./rows.js";
+
+// ---------------------------------------------------------------- sessions
+
+export interface SessionInfo {
+  id: string;
+  parentId?: string;
+  cwd: string;
+  model: string;
+  createdAt: number;
+  title?: string;
+  /** per-session settings that survive --continue (e.g. tideline override, permission mode) */
+  overrides: Record<string, unknown>;
+}
+
+export interface SessionTotals {
+  usage: Usage;
+  costUsd: number;
+  turns: number;
+  steps: number;
+}
+
+/** An open session in memory. */
+export interface Session {
+  info: SessionInfo;
+  /** full history in memory (append-only); the window is chosen by contextBuild */
+  rows: Row[];
+  totals: SessionTotals;
+  /** next seq to assign */
+  nextSeq: number;
+  lastActive: number;
+  /** extension-owned per-session state (keyed by extension id) */
+  ext: Map<string, unknown>;
+}
+
+/** What storage hands back when a session is reopened. */
+export interface StoredSession {
+  info: SessionInfo;
+  rows: Row[];
+  totals: SessionTotals;
+}
+
+/** What claimSession taps are asked. */
+export interface SessionClaimRequest {
+  id: string;
+  /** wait for another holder to let go instead of refusing */
+  wait: boolean;
+}
+
+/** A claim: held until release(), or refused with a message naming the holder. */
+export type SessionClaim = { release(): Promise<void> } | { refused: string };
+
+export const SESSION_BUSY = "OC_ERR_SESSION_BUSY" as const;
+
+/** The error openSession throws when another process holds the session; recognised by its code. */
+export function sessionBusyError(message: string): Error & { code: typeof SESSION_BUSY } {
+  return Object.assign(new Error(message), { code: SESSION_BUSY });
+}
+
+export function isSessionBusy(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === SESSION_BUSY;
+}

@@ -1,0 +1,131 @@
+/**
+ * One model request of a step: the window (engine.contextBuild), the request (engine.modelRequest), the
+ * provider's stream, retries with backoff, the prompt-too-long retry, and the assistant row it stores.
+ */
+import os from "node:os";
+import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type TurnEndReason, type Usage } from "./api.js";
+import { pushRow, type EngineCore } from "./core.js";
+import type { EngineOptions } from "./options.js";
+import { isRetryable, backoffMs, sleep } from "./retry.js";
+
+/** One model request with retries; the too-long refusal gets the promptTooLong hook and one retry. */
+export async function runModel(
+  core: EngineCore,
+  session: Session,
+  ctx: StepContext,
+  emit: (e: SessionEvent) => void,
+): Promise<
+  | { kind: "ok"; assistant: AssistantRow; usage: Usage; stopReason: string }
+  | { kind: "error"; reason: TurnEndReason; message: string }
+> {
+  const sid = session.info.id;
+  let tooLongRetried = false;
+  let attempt = 0;
+  for (;;) {
+    const request = await buildRequest(core, session, ctx);
+    const provider = await core.provider(ctx.model);
+    let text = "";
+    let deltas = 0;
+    const calls: ToolCall[] = [];
+    let usage: Usage = emptyUsage();
+    let stopReason = "end_turn";
+    try {
+      for await (const ev of provider.stream(request, ctx.signal)) {
+        if (ev.type === "text_delta") {
+          text += ev.text;
+          deltas += 1;
+          emit({ type: "text_delta", sessionId: sid, text: ev.text });
+        } else if (ev.type === "tool_call") calls.push(ev.call);
+        else if (ev.type === "usage") usage = ev.usage;
+        else if (ev.type === "done") stopReason = ev.stopReason;
+      }
+    } catch (e) {
+      const code = providerErrorCode(e);
+      if (ctx.signal.aborted || code === "aborted") {
+        // what the user saw is kept: the streamed text is stored as the step's (cut off) answer;
+        // tool calls that had not run are dropped
+        if (text) pushRow<AssistantRow>(session, { role: "assistant", text, toolCalls: [], model: ctx.model.id, turn: ctx.turn, step: ctx.step, at: Date.now() });
+        return { kind: "error", reason: "aborted", message: "interrupted" };
+      }
+      // the text streamed so far is not stored: hosts take it back before the retry notice or the error
+      const discard = (why: "retry" | "error") => {
+        if (deltas === 0) return;
+        emit({ type: "discard", sessionId: sid, turn: ctx.turn, step: ctx.step, reason: why, cause: code ?? "other", chars: [...text].length, deltas });
+      };
+      if (code === "prompt_too_long" && !tooLongRetried) {
+        tooLongRetried = true;
+        discard("retry");
+        emit({ type: "notice", sessionId: sid, level: "warn", text: "the provider refused the request as too long; cutting the window and retrying once" });
+        await core.hooks.promptTooLong.call(ctx);
+        continue;
+      }
+      const d = providerErrorDetails(e);
+      const described = code ? `${code}${d.status ? ` (${d.status})` : ""}: ${d.message}` : e instanceof Error ? e.message : String(e);
+      if (isRetryable(e) && attempt < core.opts.maxRetries) {
+        const wait = backoffMs(e, attempt);
+        attempt += 1;
+        discard("retry");
+        emit({ type: "notice", sessionId: sid, level: "warn", text: `${described}; retry ${attempt}/${core.opts.maxRetries} in ${Math.round(wait)} ms` });
+        try {
+          await sleep(wait, ctx.signal);
+        } catch {
+          return { kind: "error", reason: "aborted", message: "interrupted" };
+        }
+        continue;
+      }
+      const msg = described;
+      discard("error");
+      return { kind: "error", reason: "error", message: msg };
+    }
+    const assistant = pushRow<AssistantRow>(session, {
+      role: "assistant",
+      text,
+      toolCalls: calls,
+      usage,
+      model: ctx.model.id,
+      turn: ctx.turn,
+      step: ctx.step,
+      at: Date.now(),
+    });
+    const t = session.totals;
+    t.usage = {
+      inputTokens: t.usage.inputTokens + usage.inputTokens,
+      outputTokens: t.usage.outputTokens + usage.outputTokens,
+      cacheReadTokens: t.usage.cacheReadTokens + usage.cacheReadTokens,
+      cacheWriteTokens: t.usage.cacheWriteTokens + usage.cacheWriteTokens,
+    };
+    t.costUsd += core.models.cost(ctx.model, usage);
+    return { kind: "ok", assistant, usage, stopReason };
+  }
+}
+
+async function buildRequest(core: EngineCore, session: Session, ctx: StepContext): Promise<ModelRequest> {
+  const window = await core.hooks.contextBuild.call({ rows: session.rows, preface: [], system: systemPrompt(core.opts, session) }, ctx);
+  const rows: Row[] = window.preface.length
+    ? [{ role: "note", text: window.preface.join("\n"), seq: 0, turn: ctx.turn, step: 0, at: 0 } as NoteRow, ...window.rows]
+    : window.rows;
+  core.tools.checkDeclared();
+  const outCap = core.opts.env.OC_MAX_OUTPUT_TOKENS ? Math.min(Number(core.opts.env.OC_MAX_OUTPUT_TOKENS), ctx.model.maxOutputTokens) : ctx.model.maxOutputTokens;
+  return core.hooks.modelRequest.call(
+    {
+      model: ctx.model,
+      system: window.system,
+      rows,
+      tools: core.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+      maxOutputTokens: outCap > 0 ? outCap : ctx.model.maxOutputTokens,
+      extra: {},
+      sessionId: session.info.id,
+      sessionStep: ctx.sessionStep,
+    },
+    ctx,
+  );
+}
+
+function systemPrompt(opts: EngineOptions, session: Session): string[] {
+  const base = [
+    "You are oceancode, a coding agent working in the user's project. Use the tools to read, search, edit and run code; keep answers short and concrete.",
+    `Working directory: ${session.info.cwd}\nPlatform: ${os.platform()}`,
+  ];
+  if (opts.systemPromptExtra) base.push(opts.systemPromptExtra);
+  return base;
+}

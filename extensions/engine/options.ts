@@ -1,0 +1,47 @@
+/** What the engine is configured with: its options, and the step cap read from the config. */
+
+export interface EngineOptions {
+  /** fire an activation event (providers load lazily on "onEvent:provider:<id>") */
+  activate(event: string): Promise<void>;
+  log: { warn(m: string): void; error(m: string): void; debug(m: string): void };
+  env: NodeJS.ProcessEnv;
+  /** steps per root turn (stepCap), given the session's stored --max-steps: throws, naming where the value came from, when it is not a whole number above 0 */
+  maxSteps?: (stored?: unknown) => number;
+  maxRetries: number;
+  idleMinutes: number;
+  systemPromptExtra?: string;
+  /**
+   * engine.max_stop_continuations: how many `continue` answers from engine.stop taps one prompt honours
+   * (default 8), across the fresh turns a step cap opens; past it the turn settles with a note row.
+   */
+  maxStopContinuations?: number;
+  /** what manifests declare (contributes.tools / contributes.providers): name -> extension */
+  declared?: { tools: ReadonlyMap<string, string>; providers: ReadonlyMap<string, string> };
+}
+
+/** Default of engine.max_stop_continuations: at most 8 Stop continuations per human prompt (the guide's bound). */
+export const DEFAULT_MAX_STOP_CONTINUATIONS = 8;
+
+/** What stepCap reads: the resolved config (engine.max_steps from a file, $OC_MAX_STEPS or run --max-steps). */
+export interface StepCapConfig {
+  get(dotted: string): unknown;
+  sourceOf(dotted: string): { layer: string; file?: string; source?: string } | undefined;
+}
+
+/**
+ * Steps per root turn: `engine.max_steps` (a config file < $OC_MAX_STEPS < run --max-steps), default 300.
+ * `stored`: the --max-steps an earlier run stored on the session (overrides.max_steps); like the flag it beats
+ * the environment and the files, so it survives --continue; a new flag or a requirements pin beats it.
+ * A variable or flag is not checked at boot, so the error here names it as the user wrote it.
+ */
+export function stepCap(config: StepCapConfig, stored?: unknown): number {
+  const src = config.sourceOf("engine.max_steps");
+  const storedOk = typeof stored === "number" && Number.isInteger(stored) && stored > 0;
+  if (storedOk && src?.layer !== "host" && src?.layer !== "requirements") return stored;
+  const v = config.get("engine.max_steps");
+  if (v === undefined) return 300;
+  const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_steps";
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`${name} must be a positive whole number (got '${String(v)}')`);
+  if (v === 0) throw new Error(`${name}=0 is rejected: bound a long run with a budget or a clock instead`);
+  return v;
+}

@@ -1,0 +1,92 @@
+/**
+ * One tool call: authorization (engine.authorizeToolCall, the question to the host on an ask, the
+ * permission hooks), then the run through engine.executeTool, then engine.toolResult.
+ */
+import type { Answer, AuthorizeResult, Decision, Question, Rejection, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolResult } from "./api.js";
+import type { EngineCore } from "./core.js";
+
+export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
+  const sid = session.info.id;
+  const tool = core.tools.get(call.name);
+  const cwd = session.info.cwd;
+  const ctx: ToolCallContext = {
+    ...step,
+    call,
+    tool,
+    cwd,
+    claude: { toolName: tool?.claudeName ?? call.name, toolInput: tool?.toClaudeInput ? tool.toClaudeInput(call.input, cwd) : call.input },
+  };
+  emit({ type: "tool_call_start", sessionId: sid, call });
+  const finish = async (raw: ToolResult): Promise<ToolResult> => {
+    const result = await core.hooks.toolResult.call(raw, ctx);
+    emit({ type: "tool_call_end", sessionId: sid, call, result });
+    return result;
+  };
+  if (!tool) return finish({ callId: call.id, name: call.name, content: `unknown tool '${call.name}'; available: ${core.tools.list().map((t) => t.name).join(", ")}`, isError: true });
+  if (signal.aborted) return finish({ callId: call.id, name: call.name, content: "interrupted before it ran", isError: true });
+
+  let decision: AuthorizeResult = (await core.hooks.authorizeToolCall.call(ctx)) ?? { action: "allow", by: "default" };
+  // a tap may rewrite the input by returning updatedInput (Claude-shaped) or by replacing ctx.call
+  let input = ctx.call.input;
+  if (decision.updatedInput) input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
+  if (input !== call.input) ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
+  if (decision.action === "ask") {
+    const question: Question = {
+      sessionId: sid,
+      tool: call.name,
+      subject: tool.ruleSubject ? tool.ruleSubject(input, cwd) : JSON.stringify(input),
+      reason: decision.reason,
+      rule: decision.rule,
+      ...(decision.always ? { always: decision.always } : {}),
+      ...(decision.autoApprove === false ? { autoApprove: false } : {}),
+    };
+    let reply: Answer | Rejection = "reject";
+    const handler = core.questionHandler();
+    if (handler) {
+      try {
+        reply = await handler(question, signal);
+      } catch {
+        reply = "reject";
+      }
+    }
+    const answer: Answer = typeof reply === "string" ? reply : "reject";
+    emit({ type: "question", sessionId: sid, question, answer });
+    await core.hooks.permissionAnswered.call({ ctx, decision, answer });
+    decision =
+      typeof reply === "object"
+        ? { action: "deny", by: reply.by, reason: reply.reason }
+        : answer === "reject"
+          ? { action: "deny", by: "user", reason: core.questionHandler() ? `the user rejected this call (${decision.reason})` : `this call needs approval and no one can answer here (${decision.reason})` }
+          : { action: "allow", by: "user", reason: answer };
+  }
+  if (decision.action === "deny") {
+    const d: Decision = decision;
+    await core.hooks.permissionDenied.call({ ctx, decision: d });
+    return finish({ callId: call.id, name: call.name, content: `Permission denied by ${d.by}: ${d.reason}`, isError: true });
+  }
+  const toolCtx: ToolContext = {
+    session: session.info,
+    call,
+    cwd,
+    signal,
+    state: toolState(session),
+    prepareSpawn: (spec) => core.hooks.childProcess.call({ ...spec, env: spec.env ?? { ...process.env } }, { sessionId: sid }),
+  };
+  let out;
+  try {
+    out = await core.hooks.executeTool.call(ctx, () => tool.run(input, toolCtx));
+  } catch (e) {
+    out = { content: `tool '${call.name}' failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
+  }
+  const truncated = out.metadata?.truncated as ToolResult["truncated"] | undefined;
+  return finish({ callId: call.id, name: call.name, content: out.content, isError: out.isError === true, ...(truncated ? { truncated } : {}) });
+}
+
+function toolState(session: Session): Map<string, unknown> {
+  let s = session.ext.get("engine:toolState") as Map<string, unknown> | undefined;
+  if (!s) {
+    s = new Map();
+    session.ext.set("engine:toolState", s);
+  }
+  return s;
+}
