@@ -1,15 +1,12 @@
 /**
- * Activation helpers for the kernel: which extensions an event wakes, the activation timeout, and
- * loading an extension's entry module (no kernel state here).
+ * Activation helpers for the kernel: which extensions an event wakes, env timeouts, and loading an
+ * extension's entry module (no kernel state here). The kernel imports this at start, not at discover.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Manifest } from "./manifest.js";
 import type { ExtRecord } from "./discovery.js";
 import type { Extension } from "./api.js";
-
-/** Default activation timeout (ms); OC_ACTIVATION_TIMEOUT_MS overrides it. */
-export const DEFAULT_ACTIVATION_TIMEOUT_MS = 10_000;
 
 /** A positive number of milliseconds from an env value, else the default. */
 export function positiveMs(raw: string | undefined, fallback: number): number {

@@ -17,8 +17,7 @@ import type { ScopedConfig } from "./scoped-config.js";
 import { KERNEL_VERSION } from "./version.js";
 import { withinMs } from "./within.js";
 import { discover, type Discovery, type ExtRecord, type KernelOptions } from "./discovery.js";
-import { contextFor, type KernelInternals } from "./context.js";
-import { DEFAULT_ACTIVATION_TIMEOUT_MS, positiveMs, listensTo, loadExtension } from "./activation.js";
+import type { KernelInternals } from "./context.js";
 import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
 import type { HookErrorLog, HookRuntime } from "./hooks.js";
@@ -36,7 +35,9 @@ import type {
 } from "./api.js";
 
 export type { KernelOptions } from "./discovery.js";
-export { DEFAULT_ACTIVATION_TIMEOUT_MS } from "./activation.js";
+
+/** Default activation timeout (ms); OC_ACTIVATION_TIMEOUT_MS overrides it. */
+export const DEFAULT_ACTIVATION_TIMEOUT_MS = 10_000;
 
 export function stderrLogger(verbose: boolean): Logger {
   const w = (lvl: string, m: string) => process.stderr.write(`oceancode: ${lvl}${m}\n`);
@@ -70,6 +71,8 @@ export class Kernel {
   private container?: AwilixContainer;
   private asValue?: typeof import("awilix").asValue;
   private ScopedConfig?: typeof ScopedConfig;
+  /** activation and context helpers, loaded at start (a --help never needs them) */
+  private act!: typeof import("./activation.js") & typeof import("./context.js");
   private hooksObj?: KernelHooks;
   /** one start per kernel: concurrent and repeated start() calls share it */
   private startPromise?: Promise<void>;
@@ -147,19 +150,22 @@ export class Kernel {
   }
 
   private async startOnce(): Promise<void> {
-    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS }, { ScopedConfig }] = await Promise.all([
+    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS }, { ScopedConfig }, activation, context] = await Promise.all([
       import("awilix"),
       import("./kernel-hooks.js"),
       import("./hooks.js"),
       import("./scoped-config.js"),
+      import("./activation.js"),
+      import("./context.js"),
     ]);
     this.ScopedConfig = ScopedConfig;
+    this.act = { ...activation, ...context };
     // one hook error sink per kernel: each (hook, tap, code) is shown once on the log, all are kept for doctor/inspect
     const log = new HookErrorLog((line) => this.log.error(line));
     this.hookErrorLog = log;
     this.hookRuntime = {
       sink: log.sink,
-      tapTimeoutMs: positiveMs(this.env.OC_TAP_TIMEOUT_MS, DEFAULT_TAP_TIMEOUT_MS),
+      tapTimeoutMs: this.act.positiveMs(this.env.OC_TAP_TIMEOUT_MS, DEFAULT_TAP_TIMEOUT_MS),
       // an extension that failed after tapping (e.g. its activate() timed out) is out: its taps stop running
       skip: (tap) => this.byId.get(tap)?.state === "failed",
     };
@@ -200,7 +206,7 @@ export class Kernel {
   async activate(event: string): Promise<void> {
     // start outside any extension's activation promise (start activates onStartup extensions itself)
     if (!this.container) await this.start();
-    const targets = this.records.filter((r) => r.state === "lazy" && listensTo(r.manifest!, event));
+    const targets = this.records.filter((r) => r.state === "lazy" && this.act.listensTo(r.manifest!, event));
     for (const rec of targets) {
       try {
         await this.activateRecord(rec, []);
@@ -245,15 +251,15 @@ export class Kernel {
       if (dep && dep !== rec && dep.state === "lazy") await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
     }
     const t0 = performance.now();
-    const limit = positiveMs(this.env.OC_ACTIVATION_TIMEOUT_MS, DEFAULT_ACTIVATION_TIMEOUT_MS);
+    const limit = this.act.positiveMs(this.env.OC_ACTIVATION_TIMEOUT_MS, DEFAULT_ACTIVATION_TIMEOUT_MS);
     try {
       // a module that never finishes loading or an activate() that never settles must not hang the program
       await withinMs(
         (async () => {
-          const ext = await loadExtension(rec);
+          const ext = await this.act.loadExtension(rec);
           rec.module = ext;
           rec.scope = this.container!.createScope();
-          await ext.activate(contextFor(rec, this, this.contextInternals()));
+          await ext.activate(this.act.contextFor(rec, this, this.contextInternals()));
         })(),
         limit,
         () =>
