@@ -107,10 +107,16 @@ describe("oceancode run", () => {
   it("SIGINT stops a long turn at the step boundary and exits 130", async () => {
     sb = makeSandbox();
     sb.write("s.json", JSON.stringify({ steps: [{ text: "slow", delay_ms: 20000 }] }));
-    const child = spawn(process.execPath, [CLI, "--dir", sb.project, "run", "--model", "scripted/s.json", "go"], { env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
+    // the scripted model records each request as it starts: once it has, the turn (and run's SIGINT handler) is live
+    const rec = path.join(sb.project, "..", "rec.jsonl");
+    const child = spawn(process.execPath, [CLI, "--dir", sb.project, "run", "--model", "scripted/s.json", "go"], {
+      env: { ...sb.env, OC_SCRIPTED_RECORD: rec },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    await new Promise((r) => setTimeout(r, 1500));
+    for (let waited = 0; !fs.existsSync(rec) && waited < 15_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(rec), err).toBe(true);
     const t0 = Date.now();
     child.kill("SIGINT");
     const code = await new Promise<number | null>((r) => child.on("close", r));
