@@ -52,11 +52,25 @@ export class BlockTracker {
     return { cuts: n, cutSeq: this.cutSeq };
   }
 
+  /**
+   * A cut placed by estimate when no closed block exists (a reopened session's first request was refused
+   * as too long): every row up to `seq` leaves; the blocks left start after it.
+   */
+  cutTo(seq: number, removedTokens: number): CutResult {
+    if (seq <= this.cutSeq) return { cuts: 0, cutSeq: this.cutSeq };
+    this.cutSeq = seq;
+    this.gauge = Math.max(0, this.gauge - removedTokens);
+    for (const b of this.blocks) b.firstSeq = Math.max(b.firstSeq, seq + 1);
+    this.cuts++;
+    return { cuts: 1, cutSeq: seq };
+  }
+
   private cutOldest(): void {
     const gone = this.blocks.shift()!;
     const next = this.blocks[0]!;
     const size = Math.max(0, next.openGauge - gone.openGauge);
-    this.cutSeq = next.firstSeq - 1;
+    // an estimate cut (cutTo) may already sit past this block's start: a cut never moves back
+    this.cutSeq = Math.max(this.cutSeq, next.firstSeq - 1);
     this.gauge = Math.max(0, this.gauge - size);
     for (const b of this.blocks) b.openGauge -= size;
     this.cuts++;

@@ -10,7 +10,7 @@ import { parseTidelineSpec, statusText, formatTokens, type SessionMeter, type Ti
 import { parseSpec } from "./spec.js";
 import { resolveLine, type TidelineConfig, type ModelLimits } from "./line.js";
 import { firstAfter, pointerLine } from "./blocks.js";
-import { stateOf, resumeCutSeq, EXT_ID, type TidelineState } from "./state.js";
+import { stateOf, resumeCutSeq, estimatedCut, EXT_ID, type TidelineState } from "./state.js";
 
 function overrideOf(session: Session): TidelineSpec | undefined {
   const raw = session.info.overrides.tideline;
@@ -130,12 +130,20 @@ export default {
 
       engine.hooks.promptTooLong.tap({ name: EXT_ID }, (sctx) => {
         const st = stateOf(sctx.session);
-        const r = st.tracker.cutAllClosed();
+        let r = st.tracker.cutAllClosed();
+        let what = `cut ${r.cuts} closed block(s)`;
+        if (r.cuts === 0) {
+          const e = estimatedCut(sctx.session.rows, st.tracker.cutSeq);
+          if (e) {
+            r = st.tracker.cutTo(e.seq, e.tokens);
+            what = `no closed block yet: cut the older ${e.rows} row(s), about ${formatTokens(e.tokens)} tokens by estimate,`;
+          }
+        }
         if (r.cuts > 0) {
           st.cutPending = true;
           ledger()?.markPastTideline(sctx.session.info.id, r.cutSeq);
         }
-        ctx.log.info(`tideline: the provider refused the request as too long; cut ${r.cuts} closed block(s) before the retry`);
+        ctx.log.info(`tideline: the provider refused the request as too long; ${what} before the retry`);
       });
     }
 

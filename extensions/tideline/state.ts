@@ -1,7 +1,7 @@
 /** Per-session tideline state, kept in session.ext under the extension id. */
 import type { Session, Row } from "../engine/api.js";
 import type { TidelineLine } from "./api.js";
-import { BlockTracker } from "./blocks.js";
+import { BlockTracker, firstAfter } from "./blocks.js";
 
 export interface TidelineState {
   tracker: BlockTracker;
@@ -57,4 +57,26 @@ export function resumeCutSeq(rows: Row[], keep: number): number {
   while (j < rows.length && rows[j]!.role === "tool") j++;
   if (j >= rows.length) return rows[rows.length - 1]!.seq;
   return rows[j]!.seq - 1;
+}
+
+/**
+ * The provider refused a request as too long and no closed block is there to cut (nothing closed yet in
+ * this process, e.g. the first request after --continue): the older half of the window, by estimate,
+ * never the current prompt or what follows it. Undefined when there is nothing older to cut.
+ */
+export function estimatedCut(rows: Row[], cutSeq: number): { seq: number; rows: number; tokens: number } | undefined {
+  const live = rows.slice(firstAfter(rows, cutSeq));
+  let lastUser = -1;
+  for (let k = live.length - 1; k >= 0; k--) {
+    if (live[k]!.role === "user") {
+      lastUser = k;
+      break;
+    }
+  }
+  if (lastUser <= 0) return undefined;
+  const total = live.reduce((n, r) => n + estimateRowTokens(r), 0);
+  const seq = Math.min(resumeCutSeq(live, Math.floor(total / 2)), live[lastUser]!.seq - 1);
+  if (seq <= cutSeq) return undefined;
+  const gone = live.filter((r) => r.seq <= seq);
+  return { seq, rows: gone.length, tokens: gone.reduce((n, r) => n + estimateRowTokens(r), 0) };
 }

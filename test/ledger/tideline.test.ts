@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseTidelineSpec, statusText, formatTokens, TIDELINE_USAGE } from "../../extensions/tideline/api.js";
 import { resolveLine, blockOf } from "../../extensions/tideline/line.js";
 import { BlockTracker, firstAfter, pointerLine } from "../../extensions/tideline/blocks.js";
-import { resumeCutSeq } from "../../extensions/tideline/state.js";
+import { resumeCutSeq, estimatedCut } from "../../extensions/tideline/state.js";
 import { parseSpec } from "../../extensions/tideline/spec.js";
 import type { Row } from "../../extensions/engine/api.js";
 
@@ -205,5 +205,40 @@ describe("reopened sessions", () => {
     expect(cut).toBeGreaterThan(0);
     expect(rows.find((r) => r.seq === cut + 1)!.role).toBe("assistant");
     expect(resumeCutSeq(rows.slice(0, 2), 10_000)).toBe(0);
+  });
+});
+
+describe("a too-long refusal with no closed block (the first request after --continue)", () => {
+  const turns = (n: number): Row[] => {
+    const rows: Row[] = [];
+    let seq = 0;
+    for (let t = 1; t <= n; t++) {
+      rows.push({ role: "user", text: "u".repeat(4_000), seq: ++seq, turn: t, at: 0 } as Row);
+      rows.push({ role: "assistant", text: "a".repeat(4_000), toolCalls: [], seq: ++seq, turn: t, step: 1, at: 0 } as Row);
+    }
+    rows.push({ role: "user", text: "the prompt now", seq: ++seq, turn: n + 1, at: 0 } as Row);
+    return rows;
+  };
+
+  it("cuts the older half by estimate, never the current prompt; nothing when there is nothing older", () => {
+    const rows = turns(4);
+    const e = estimatedCut(rows, 0)!;
+    expect(e.rows).toBeGreaterThan(0);
+    expect(e.seq).toBeLessThan(rows.at(-1)!.seq);
+    expect(e.tokens).toBeGreaterThan(3_000);
+    expect(estimatedCut(rows.slice(-1), 0)).toBeUndefined();
+    expect(estimatedCut(rows, rows.at(-2)!.seq)).toBeUndefined();
+  });
+
+  it("the tracker takes the cut, never moves it back, and later blocks start after it", () => {
+    const t = new BlockTracker();
+    t.afterStep(5_000, 5_000, 1, 3, 100_000, 1_000);
+    expect(t.cutAllClosed().cuts).toBe(0);
+    expect(t.cutTo(6, 2_000)).toEqual({ cuts: 1, cutSeq: 6 });
+    expect(t.gauge).toBe(3_000);
+    expect(t.cutTo(4, 100).cuts).toBe(0);
+    t.afterStep(7_000, 3_000, 7, 9, 100_000, 1_000);
+    t.cutAllClosed();
+    expect(t.cutSeq).toBeGreaterThanOrEqual(6);
   });
 });
