@@ -12,6 +12,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CLI, cleanupSettled, type Sandbox } from "./cli.js";
 
 export interface PtyOptions {
   /** program and its args; default program is node */
@@ -162,4 +163,15 @@ export function startPty(o: PtyOptions): Pty {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The pager (the compiled CLI) in a PTY on the sandbox's project: `env` over the sandbox's, `args` after `--dir`. */
+export function openPager(s: Sandbox, env: NodeJS.ProcessEnv = {}, args: string[] = [], size = { cols: 100, rows: 30 }): Pty {
+  return startPty({ args: [CLI, "--dir", s.project, ...args], env: { ...s.env, ...env }, cwd: s.project, ...size });
+}
+
+/** A pager test's afterEach: close the terminal, then remove the sandbox once the pager has let go of it. */
+export async function closePager(t: Pty | undefined, sb: Sandbox | undefined): Promise<void> {
+  t?.close();
+  await cleanupSettled(sb);
 }

@@ -6,23 +6,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, cleanupSettled, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { hasTmux, startPty, type Pty } from "../helpers/pty.js";
+import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
-  t?.close();
-  await cleanupSettled(sb);
+  await closePager(t, sb);
   t = undefined;
   sb = undefined;
 });
 
-function open(s: Sandbox, args: string[] = [], env: NodeJS.ProcessEnv = { OC_MODEL: "scripted/echo" }): Pty {
-  return startPty({ args: [CLI, "--dir", s.project, ...args], env: { ...s.env, ...env }, cwd: s.project, cols: 100, rows: 30 });
-}
+const open = (s: Sandbox, args: string[] = [], env: NodeJS.ProcessEnv = { OC_MODEL: "scripted/echo" }): Pty => openPager(s, env, args);
 
 describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
   it("send-keys 'hello' Enter in one call submits", async () => {

@@ -3,23 +3,20 @@
  * the turn ends.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, cleanupSettled, makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { hasTmux, startPty, type Pty } from "../helpers/pty.js";
+import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
-  t?.close();
-  await cleanupSettled(sb);
+  await closePager(t, sb);
   t = undefined;
   sb = undefined;
 });
 
-function open(s: Sandbox, env: NodeJS.ProcessEnv): Pty {
-  return startPty({ args: [CLI, "--dir", s.project], env: { ...s.env, ...env }, cwd: s.project, cols: 100, rows: 30 });
-}
+const open = (s: Sandbox, env: NodeJS.ProcessEnv): Pty => openPager(s, env);
 
 describe.skipIf(!hasTmux())("pager notices", () => {
   it("a provider error (no API key) is shown once", async () => {

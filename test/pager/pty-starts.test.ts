@@ -5,23 +5,20 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, cleanupSettled, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { startPty, type Pty } from "../helpers/pty.js";
+import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { closePager, openPager, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
-  t?.close();
-  await cleanupSettled(sb);
+  await closePager(t, sb);
   t = undefined;
   sb = undefined;
 });
 
-function open(s: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Pty {
-  return startPty({ args: [CLI, "--dir", s.project, ...args], env: { ...s.env, ...env }, cwd: s.project, cols: 100, rows: 30 });
-}
+const open = (s: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Pty => openPager(s, env, args);
 
 async function type(p: Pty, text: string): Promise<void> {
   p.send(text);

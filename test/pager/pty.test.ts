@@ -6,23 +6,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, cleanupSettled, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { colourCodes, hasTmux, startPty, type Pty } from "../helpers/pty.js";
+import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { closePager, colourCodes, hasTmux, openPager, startPty, type Pty } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 afterEach(async () => {
-  t?.close();
-  await cleanupSettled(sb);
+  await closePager(t, sb);
   t = undefined;
   sb = undefined;
 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function open(s: Sandbox, env: NodeJS.ProcessEnv = {}, cols = 80, rows = 24): Pty {
-  return startPty({ args: [CLI, "--dir", s.project], env: { ...s.env, ...env }, cwd: s.project, cols, rows });
-}
+const open = (s: Sandbox, env: NodeJS.ProcessEnv = {}, cols = 80, rows = 24): Pty => openPager(s, env, [], { cols, rows });
 
 async function type(p: Pty, text: string): Promise<void> {
   p.send(text);
