@@ -4,6 +4,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, CLI, REPO_ROOT, type Sandbox } from "./helpers/cli.js";
+import { bundleMap, loadedFiles } from "./helpers/bundle-map.js";
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
 const USAGE = /^usage: oceancode .*\[<command> \[args…\]\]$/m;
@@ -148,12 +149,23 @@ describe("lazy activation", () => {
     expect(r.status, r.stderr).toBe(0);
     return fs.readFileSync(log, "utf8").trim().split("\n");
   }
-  const sdk = (lines: string[]) => lines.filter((l) => /@anthropic-ai[/\\]sdk|[/\\]node_modules[/\\]openai[/\\]|@modelcontextprotocol|[/\\]node_modules[/\\](ink|react)[/\\]/.test(l));
+  const SDK = /@anthropic-ai[/\\]sdk|[/\\]node_modules[/\\]openai[/\\]|@modelcontextprotocol|[/\\]node_modules[/\\](ink|react)[/\\]/;
+  /** SDKs a process loaded: from node_modules, or compiled into a bundle file it loaded */
+  const sdk = (lines: string[]) => {
+    const map = bundleMap();
+    const files = loadedFiles(lines);
+    const bundled = [...map.inputsOf(files.map((f) => map.relOf(f) ?? ""))].map((i) => `/${i}`);
+    return [...files, ...bundled].filter((l) => SDK.test(l));
+  };
 
   it("the recorder sees SDK imports and requires (control)", () => {
     const lines = loaded(["--input-type=module", "-e", 'await import("@anthropic-ai/sdk"); (await import("node:module")).createRequire(import.meta.url)("openai");'], REPO_ROOT);
     expect(lines.some((l) => l.startsWith("import ") && l.includes("@anthropic-ai/sdk"))).toBe(true);
     expect(lines.some((l) => l.startsWith("require ") && l.includes("/node_modules/openai/"))).toBe(true);
+    expect(sdk(lines).length).toBeGreaterThan(0);
+    // and through the bundle: the anthropic extension's bundle carries the SDK inside a chunk
+    const map = bundleMap();
+    expect([...map.inputsOf(map.closure(["dist/extensions/anthropic/index.js"]))].some((i) => i.includes("node_modules/@anthropic-ai/sdk/"))).toBe(true);
   });
 
   it("--help imports no extension code; inspect loads only itself, startup and inspect-row extensions; neither loads a model SDK", () => {

@@ -4,6 +4,7 @@
  * extensions contribute. `--help` reads manifests only; `--version` boots nothing.
  */
 import fs from "node:fs";
+import nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Kernel } from "../../kernel/kernel.js";
@@ -13,6 +14,9 @@ import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE_LINE, runHostSettings } from "../run/args.js";
 import type { HostSetting } from "../../kernel/config.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
+
+// Node >= 22.1 caches compiled code on disk between runs; Node 20 has no such API (feature-detected)
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 /** A host module (run, pager, serve, acp) exports `main`. */
 type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }) => Promise<number>;

@@ -1,0 +1,105 @@
+/**
+ * Build step (not part of the runtime kernel): bundle every host and every bundled extension with its
+ * dependencies (esbuild), so a start reads a handful of files instead of hundreds.
+ *
+ * One esbuild pass over all entry points with code splitting: each entry (a host, an extension's main,
+ * each published `api.ts`, `oceancode/kernel`, `oceancode/testing`) is written where tsc wrote it, and code
+ * that two entries share goes to `dist/chunks/`. One pass means one copy of every module at run time:
+ * the kernel's registries and the contracts are the same objects whichever entry loaded them.
+ *
+ * tsc still runs first: it type-checks, emits the `.d.ts` files the package exports, and the benches.
+ * Kept out of the bundle: native and wasm packages that find their files next to themselves
+ * (better-sqlite3, web-tree-sitter), and what the code loads lazily through createRequire (ajv,
+ * cosmiconfig, semver, jsonc-parser: only on paths that need them).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const rel = (p: string) => path.relative(root, p).split(path.sep).join("/");
+
+/** esbuild's entryPoints: output path under dist (no extension) -> source file */
+function entryPoints(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (source: string) => {
+    const abs = path.join(root, source);
+    if (!fs.existsSync(abs)) throw new Error(`bundle: missing entry ${source}`);
+    out[source.replace(/\.tsx?$/, "")] = abs;
+  };
+  const sourceOf = (dir: string, js: string) => {
+    const base = js.replace(/\.js$/, "");
+    const hit = [".ts", ".tsx"].map((x) => `${dir}/${base}${x}`).find((f) => fs.existsSync(path.join(root, f)));
+    if (!hit) throw new Error(`bundle: no source for ${dir}/${js}`);
+    return hit;
+  };
+  for (const f of ["hosts/cli/main.ts", "hosts/boot.ts", "hosts/run/main.ts", "kernel/api.ts", "kernel/self-resolve-hook.ts", "test/conformance/index.ts"]) add(f);
+  add(sourceOf("hosts/pager", "main.js"));
+  for (const folder of fs.readdirSync(path.join(root, "extensions")).sort()) {
+    const manifestFile = path.join(root, "extensions", folder, "manifest.json");
+    if (!fs.existsSync(manifestFile)) continue;
+    const m = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { main?: string; contributes?: { pluginRoots?: { module?: string } } };
+    const dir = `extensions/${folder}`;
+    if (m.main) add(sourceOf(dir, m.main));
+    if (m.contributes?.pluginRoots?.module) add(sourceOf(dir, m.contributes.pluginRoots.module));
+    if (fs.existsSync(path.join(root, dir, "api.ts"))) add(`${dir}/api.ts`);
+  }
+  return out;
+}
+
+/**
+ * Code that finds files next to itself (`import.meta.url`) keeps finding them where tsc put it: in the
+ * bundle, each source file's `import.meta.url` becomes the URL of its own compiled path under dist/.
+ */
+const sourceUrls: esbuild.Plugin = {
+  name: "oc-source-urls",
+  setup(build) {
+    build.onLoad({ filter: /\.tsx?$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const text = fs.readFileSync(args.path, "utf8");
+      const compiled = `dist/${rel(args.path).replace(/\.tsx?$/, ".js")}`;
+      const contents = text.includes("import.meta.url") ? text.replaceAll("import.meta.url", `new URL(${JSON.stringify(compiled)}, __ocRoot).href`) : text;
+      return { contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" };
+    });
+  },
+};
+
+/**
+ * Every output file: a `require` for the CommonJS packages inside (they require node builtins), and the
+ * package root (`__ocRoot`, a file URL ending in /) that the rewritten `import.meta.url`s resolve against.
+ */
+const BANNER = [
+  `import { createRequire as __ocCreateRequire } from "node:module";`,
+  `const require = __ocCreateRequire(import.meta.url);`,
+  `const __ocRoot = import.meta.url.slice(0, import.meta.url.lastIndexOf("/dist/") + 1);`,
+].join("\n");
+
+const EXTERNAL = ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "esbuild", "vitest", "vitest/*", "typescript", "react-devtools-core", "oceancode", "oceancode/*"];
+
+const started = performance.now();
+fs.rmSync(path.join(root, "dist", "chunks"), { recursive: true, force: true }); // no stale chunk from an older build
+const result = await esbuild.build({
+  entryPoints: entryPoints(),
+  outdir: path.join(root, "dist"),
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  chunkNames: "chunks/[name]-[hash]",
+  external: EXTERNAL,
+  // the container only: awilix's node build adds loadModules and, with it, fast-glob (~190 KB)
+  alias: { awilix: "awilix/browser" },
+  // React's production builds: the development ones are 1 MB more and slower to render
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  banner: { js: BANNER },
+  plugins: [sourceUrls],
+  metafile: true,
+  logLevel: "warning",
+  legalComments: "none",
+});
+const outputs = Object.keys(result.metafile.outputs);
+const chunks = outputs.filter((o) => o.includes("/chunks/")).length;
+fs.writeFileSync(path.join(root, "dist", "bundle-meta.json"), JSON.stringify(result.metafile));
+process.stdout.write(`bundle: ${outputs.length - chunks} entries, ${chunks} shared chunks in ${Math.round(performance.now() - started)} ms\n`);
