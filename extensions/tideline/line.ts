@@ -1,5 +1,6 @@
 /** Resolve the line and block size from config, a session override and the model's limits. */
 import type { TidelineLine, TidelineSpec } from "./api.js";
+import type { ElideConfig } from "./elide.js";
 
 export const DEFAULT_PERCENT = 40;
 /** the line when the model's context is unknown */
@@ -12,6 +13,8 @@ export interface TidelineConfig {
   percent?: number;
   tokens?: number;
   block?: number | string;
+  /** deterministic elision at a cut (see elide.ts); false turns it off */
+  elide?: ElideConfig;
 }
 
 export interface ModelLimits {
