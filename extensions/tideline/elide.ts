@@ -23,7 +23,7 @@ export interface ElideSettings {
   tailChars: number;
 }
 
-export const ELIDE_DEFAULTS: ElideSettings = { enabled: true, keepSteps: 3, minChars: 2_400, headChars: 800, tailChars: 400 };
+export const ELIDE_DEFAULTS: ElideSettings = { enabled: true, keepSteps: 1, minChars: 2_400, headChars: 800, tailChars: 400 };
 
 /** The config form (`ledger.tideline.elide`): `false`, or an object with snake_case keys. */
 export type ElideConfig = boolean | { enabled?: boolean; keep_steps?: number; min_chars?: number; head_chars?: number; tail_chars?: number };
