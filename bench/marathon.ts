@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   const compactingEstimate = steps * 100_000;
   // Anthropic's relative prices: uncached input 1, cache write 1.25, cache read 0.1
   const units = t.input_tokens + t.cache_creation_input_tokens * 1.25 + t.cache_read_input_tokens * 0.1;
-  const recorded = steps === 200 && kb === 8 ? ` — Claude Code on 200 x 8 KB (issue 13's recorded figure): 2.62 M, ratio ${(units / CLAUDE_CODE_UNITS_200x8).toFixed(2)}` : "";
+  const recorded = steps === 200 && kb === 8 ? ` — Claude Code on 200 x 8 KB (issue 13's recorded figure): 2.62 M, ratio ${(units / CLAUDE_CODE_UNITS_200x8).toFixed(3)}` : "";
   const lines = [
     `marathon${values["no-ledger"] ? " (ledger off)" : ""}: ${fmt(steps)} steps x ${kb} KB tool output, anthropic/claude-sonnet-4-5 (200k) on the fake server at 0 ms; exit ${code}; ${wall.toFixed(1)} s wall`,
     `tideline settings: ${values["no-ledger"] ? "off" : settings}`,
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     `prompt tokens: total ${fmt(prompt)} (a compacting agent near the limit: ~${fmt(compactingEstimate)}); output ${fmt(t.output_tokens)}`,
     `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
-    `cost units: ${(units / 1e6).toFixed(2)} M (input ${fmt(t.input_tokens)} x 1 + cache write ${fmt(t.cache_creation_input_tokens)} x 1.25 + cache read ${fmt(t.cache_read_input_tokens)} x 0.1)${recorded}`,
+    `cost units: ${(units / 1e6).toFixed(3)} M (input ${fmt(t.input_tokens)} x 1 + cache write ${fmt(t.cache_creation_input_tokens)} x 1.25 + cache read ${fmt(t.cache_read_input_tokens)} x 0.1)${recorded}`,
     `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
     `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer)`,
     `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,
