@@ -2,12 +2,14 @@
  * bench/marathon: N steps of a few KB of tool output each through `oceancode run` against the fake
  * Anthropic server at 0 ms latency, with the ledger and the tideline on (defaults: 40% line on a 200k model).
  *
- *   npm run build && node dist/bench/marathon.js [--steps 1000] [--kb 8]
+ *   npm run build && node dist/bench/marathon.js [--steps 1000] [--kb 8] [--no-ledger]
+ *     [--percent 40] [--tokens 80000] [--block 70%|56000] [--keep-steps 3] [--no-elide]
  *
  * Prints: per-step engine overhead (everything but the provider call and the tool run: context build,
  * request build, hooks, ledger, tideline) over the first and last 100 steps, RSS at start/end and peak,
  * total prompt tokens, peak window, the share of prompt tokens that were a prefix of the previous request
- * (cache reuse), cuts, summary calls, and bytes on disk. A probe extension (user tier, plain ESM in the
+ * (cache reuse), cost units (input x 1 + cache write x 1.25 + cache read x 0.1, Anthropic's relative prices),
+ * cuts, summary calls, and bytes on disk. A probe extension (user tier, plain ESM in the
  * temp HOME) takes the timings inside the run's own process, the way any third-party extension could.
  */
 import { spawn } from "node:child_process";
@@ -49,9 +51,24 @@ function du(p: string): number {
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
+/** Claude Code's cost units on this marathon at 200 steps x 8 KB, as issue 13 records them (measured side by side). */
+const CLAUDE_CODE_UNITS_200x8 = 2_620_000;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { steps: { type: "string", default: "1000" }, kb: { type: "string", default: "8" }, "no-ledger": { type: "boolean" } }, strict: true });
+  const { values } = parseArgs({
+    options: {
+      steps: { type: "string", default: "1000" },
+      kb: { type: "string", default: "8" },
+      "no-ledger": { type: "boolean" },
+      // the tideline's settings for this run (ledger.tideline in a project config); unset = the defaults
+      percent: { type: "string" },
+      tokens: { type: "string" },
+      block: { type: "string" },
+      "keep-steps": { type: "string" },
+      "no-elide": { type: "boolean" },
+    },
+    strict: true,
+  });
   const steps = Number(values.steps);
   const kb = Number(values.kb);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-bench-marathon-"));
@@ -60,9 +77,16 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(home, ".oceancode", "extensions", "bench-probe"), { recursive: true });
   fs.mkdirSync(project, { recursive: true });
   // --no-ledger: the same run with the ledger (and so the tideline) off, for comparison
-  if (values["no-ledger"]) {
+  const tideline: Record<string, unknown> = {};
+  if (values.percent !== undefined) tideline.percent = Number(values.percent);
+  if (values.tokens !== undefined) tideline.tokens = Number(values.tokens);
+  if (values.block !== undefined) tideline.block = /%$/.test(values.block) ? values.block : Number(values.block);
+  if (values["no-elide"]) tideline.elide = false;
+  else if (values["keep-steps"] !== undefined) tideline.elide = { keep_steps: Number(values["keep-steps"]) };
+  const settings = Object.keys(tideline).length ? JSON.stringify(tideline) : "defaults";
+  if (values["no-ledger"] || Object.keys(tideline).length) {
     fs.mkdirSync(path.join(project, ".oceancode"), { recursive: true });
-    fs.writeFileSync(path.join(project, ".oceancode", "oceancode.json"), JSON.stringify({ ledger: { enabled: false } }));
+    fs.writeFileSync(path.join(project, ".oceancode", "oceancode.json"), JSON.stringify({ ledger: values["no-ledger"] ? { enabled: false } : { tideline } }));
   }
   fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "manifest.json"), JSON.stringify({ id: "bench-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }));
   fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "index.js"), PROBE);
@@ -129,13 +153,18 @@ async function main(): Promise<void> {
   const MB = 1024 * 1024;
   // an agent that compacts near the limit of a 200k model keeps ~100k+ in every request on average
   const compactingEstimate = steps * 100_000;
+  // Anthropic's relative prices: uncached input 1, cache write 1.25, cache read 0.1
+  const units = t.input_tokens + t.cache_creation_input_tokens * 1.25 + t.cache_read_input_tokens * 0.1;
+  const recorded = steps === 200 && kb === 8 ? ` — Claude Code on 200 x 8 KB (issue 13's recorded figure): 2.62 M, ratio ${(units / CLAUDE_CODE_UNITS_200x8).toFixed(3)}` : "";
   const lines = [
     `marathon${values["no-ledger"] ? " (ledger off)" : ""}: ${fmt(steps)} steps x ${kb} KB tool output, anthropic/claude-sonnet-4-5 (200k) on the fake server at 0 ms; exit ${code}; ${wall.toFixed(1)} s wall`,
+    `tideline settings: ${values["no-ledger"] ? "off" : settings}`,
     `engine overhead per step: first 100 mean ${mean(first).toFixed(2)} ms (p95 ${p(first, 0.95).toFixed(2)}), last 100 mean ${mean(last).toFixed(2)} ms (p95 ${p(last, 0.95).toFixed(2)})`,
     `rss: start ${(rss[0]! / MB).toFixed(0)} MB, end ${(rss.at(-1)! / MB).toFixed(0)} MB, peak ${(Math.max(...rss) / MB).toFixed(0)} MB; heap used start ${(probe[0]!.heap / MB).toFixed(0)} MB, end ${(probe.at(-1)!.heap / MB).toFixed(0)} MB`,
     `prompt tokens: total ${fmt(prompt)} (a compacting agent near the limit: ~${fmt(compactingEstimate)}); output ${fmt(t.output_tokens)}`,
     `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
+    `cost units: ${(units / 1e6).toFixed(3)} M (input ${fmt(t.input_tokens)} x 1 + cache write ${fmt(t.cache_creation_input_tokens)} x 1.25 + cache read ${fmt(t.cache_read_input_tokens)} x 0.1)${recorded}`,
     `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
     `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer)`,
     `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,

@@ -65,6 +65,19 @@ export class BlockTracker {
     return { cuts: 1, cutSeq: seq };
   }
 
+  /**
+   * Elision at a cut made the window smaller than the cut alone: each entry is a row's seq and the tokens
+   * its elided form saves. The gauge drops by all of it, and every block that opens after such a row
+   * opens that much lower, so the next cut's size is right before a step measures the window again.
+   */
+  shrink(savings: ReadonlyArray<{ seq: number; tokens: number }>): void {
+    for (const s of savings) {
+      if (!(s.tokens > 0)) continue;
+      this.gauge = Math.max(0, this.gauge - s.tokens);
+      for (const b of this.blocks) if (b.firstSeq > s.seq) b.openGauge = Math.max(0, b.openGauge - s.tokens);
+    }
+  }
+
   private cutOldest(): void {
     const gone = this.blocks.shift()!;
     const next = this.blocks[0]!;

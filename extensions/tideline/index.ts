@@ -10,6 +10,7 @@ import { parseTidelineSpec, statusText, formatTokens, type SessionMeter, type Ti
 import { parseSpec } from "./spec.js";
 import { resolveLine, type TidelineConfig, type ModelLimits } from "./line.js";
 import { firstAfter, pointerLine } from "./blocks.js";
+import { elideBoundary, elideRows, elideSettings, elideToolRow } from "./elide.js";
 import { stateOf, resumeCutSeq, estimatedCut, EXT_ID, type TidelineState } from "./state.js";
 
 function overrideOf(session: Session): TidelineSpec | undefined {
@@ -26,6 +27,7 @@ export default {
     const storage = () => ctx.services.tryGet<StorageService>("storage");
     const enabled = ctx.config.get("ledger.enabled") !== false;
     const cfg = (ctx.config.get("ledger.tideline") ?? {}) as TidelineConfig;
+    const elide = elideSettings(cfg.elide);
     const bySession = new Map<string, Session>();
     const clampNoted = new Set<string>();
 
@@ -101,13 +103,34 @@ export default {
           // Rows past the line now leave memory when storage holds them, so a session's memory stays flat.
           // Here, not in afterStep: every afterStep tap (storage, the ledger) has queued its rows by now.
           if (storage()) engine.releaseRows(sctx.session, cutSeq);
+          const ld = ledger();
+          if (elide.enabled && ld) {
+            // Elision moves only here, at a cut, so the prompt cache is rebuilt once per cut, never per step.
+            for (const seq of st.elided.keys()) if (seq <= cutSeq) st.elided.delete(seq);
+            const to = elideBoundary(win.rows, elide.keepSteps);
+            if (to > st.elideSeq) {
+              const dir = ld.dirOf(sctx.session.info.id);
+              const savings: Array<{ seq: number; tokens: number }> = [];
+              for (let k = firstAfter(win.rows, Math.max(cutSeq, st.elideSeq)); k < win.rows.length && win.rows[k]!.seq <= to; k++) {
+                const r = win.rows[k]!;
+                if (r.role !== "tool") continue;
+                const e = elideToolRow(r, elide, dir);
+                st.elided.set(r.seq, e.row);
+                if (e.savedChars > 0) savings.push({ seq: r.seq, tokens: Math.floor(e.savedChars / 4) });
+              }
+              st.elideSeq = to;
+              st.tracker.shrink(savings);
+              if (savings.length) ctx.log.debug(`tideline: session ${sctx.session.info.id}: elided ${savings.length} old tool output(s) up to seq ${to}`);
+            }
+          }
         }
         let i = firstAfter(win.rows, cutSeq);
         while (i < win.rows.length && win.rows[i]!.role === "tool") i++; // never an orphaned tool result
         const ld = ledger();
+        const kept = i === 0 ? win.rows : win.rows.slice(i);
         return {
           ...win,
-          rows: i === 0 ? win.rows : win.rows.slice(i),
+          rows: elide.enabled && ld ? elideRows(kept, st.elideSeq, elide, ld.dirOf(sctx.session.info.id), st.elided) : kept,
           preface: [pointerLine(cutSeq, ld ? ld.dirOf(sctx.session.info.id) : undefined), ...win.preface],
         };
       });

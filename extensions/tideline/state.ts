@@ -1,5 +1,5 @@
 /** Per-session tideline state, kept in session.ext under the extension id. */
-import type { Session, Row } from "../engine/api.js";
+import type { Session, Row, ToolRow } from "../engine/api.js";
 import type { TidelineLine } from "./api.js";
 import { BlockTracker, firstAfter } from "./blocks.js";
 
@@ -12,6 +12,10 @@ export interface TidelineState {
   cutPending: boolean;
   /** a reopened session: place the window at its first step */
   resumePending?: boolean;
+  /** tool outputs at or before this seq are elided in the window (moves only at a cut; 0 = none) */
+  elideSeq: number;
+  /** each elided row by seq, so every step sends the same elided form until the next cut */
+  elided: Map<number, ToolRow>;
   /** last measured gauge (after cuts), for the meter */
   contextWindow: number;
   model: string;
@@ -22,7 +26,7 @@ export const EXT_ID = "tideline";
 export function stateOf(session: Session): TidelineState {
   let s = session.ext.get(EXT_ID) as TidelineState | undefined;
   if (!s) {
-    s = { tracker: new BlockTracker(), lineTurn: 0, cutPending: false, contextWindow: 0, model: session.info.model };
+    s = { tracker: new BlockTracker(), lineTurn: 0, cutPending: false, elideSeq: 0, elided: new Map(), contextWindow: 0, model: session.info.model };
     session.ext.set(EXT_ID, s);
   }
   return s;

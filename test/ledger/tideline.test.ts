@@ -1,7 +1,7 @@
 /** Tideline units: spec parsing, the line, blocks and cuts (with the overshoot bound), the pointer line, status text. */
 import { describe, expect, it } from "vitest";
 import { parseTidelineSpec, statusText, formatTokens, TIDELINE_USAGE } from "../../extensions/tideline/api.js";
-import { resolveLine, blockOf } from "../../extensions/tideline/line.js";
+import { resolveLine, blockOf, modelDefaults, TUNED_200K } from "../../extensions/tideline/line.js";
 import { BlockTracker, firstAfter, pointerLine } from "../../extensions/tideline/blocks.js";
 import { resumeCutSeq, estimatedCut } from "../../extensions/tideline/state.js";
 import { parseSpec } from "../../extensions/tideline/spec.js";
@@ -54,9 +54,15 @@ describe("/tideline and --tideline parsing", () => {
 });
 
 describe("the line", () => {
-  it("defaults to 40% of the model's context, blocks to 70% of the line", () => {
-    expect(resolveLine({}, M200)).toMatchObject({ line: 80_000, block: 56_000, mode: "percent", percent: 40, clamped: false });
-    expect(resolveLine({}, M1M).line).toBe(400_000);
+  it("defaults to 40% of the model's context, blocks to 70% of the line (90% on a 200k-class model, tuned on the bench)", () => {
+    expect(resolveLine({}, M200)).toMatchObject({ line: 80_000, block: 72_000, mode: "percent", percent: 40, clamped: false });
+    expect(resolveLine({}, M1M)).toMatchObject({ line: 400_000, block: 280_000, percent: 40 });
+    expect(resolveLine({}, { contextWindow: 128_000, maxOutputTokens: 16_000, known: true }).block).toBe(Math.floor(51_200 * 0.7));
+    // the tuned block follows the line the config sets; an explicit block still wins
+    expect(resolveLine({ percent: 50 }, M200).block).toBe(90_000);
+    expect(resolveLine({ block: "70%" }, M200).block).toBe(56_000);
+    expect(modelDefaults(M200)).toEqual(TUNED_200K);
+    expect(modelDefaults(UNKNOWN)).toEqual({ percent: 40, blockShare: 0.7 });
   });
   it("tokens is a fixed line; tokens: 0 is the model's ceiling (context minus min(output, 32k))", () => {
     expect(resolveLine({ tokens: 500_000, block: 20_000 }, M1M)).toMatchObject({ line: 500_000, block: 20_000, mode: "tokens" });
@@ -79,6 +85,7 @@ describe("the line", () => {
     expect(blockOf("35%", 100_000)).toBe(35_000);
     expect(blockOf(20_000, 100_000)).toBe(20_000);
     expect(blockOf(undefined, 100_000)).toBe(70_000);
+    expect(blockOf(undefined, 100_000, 0.9)).toBe(90_000);
     expect(blockOf(500_000, 100_000)).toBe(100_000);
   });
   it("a session override wins over config; default falls back", () => {
