@@ -1,7 +1,16 @@
 /** Save an "always" answer as a rule in the project's local config (.oceancode/oceancode.json). */
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import jsonc from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
+
+type JsoncParser = typeof import("jsonc-parser");
+let lib: JsoncParser | undefined;
+/** loaded on the first saved rule: every session activates this extension, few save an "always" answer */
+function jsoncLib(): JsoncParser {
+  lib ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
+  return lib;
+}
 
 export function projectConfigFile(project: string): string {
   return path.join(project, ".oceancode", "oceancode.json");
@@ -21,7 +30,8 @@ export function saveRule(project: string, rule: string): string {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
   if (text.trim() === "") text = "{}\n";
-  const errors: jsonc.ParseError[] = [];
+  const jsonc = jsoncLib();
+  const errors: ParseError[] = [];
   const doc = jsonc.parse(text, errors, { allowTrailingComma: true }) as unknown;
   if (errors.length || typeof doc !== "object" || doc === null || Array.isArray(doc)) {
     throw new Error(`${file}: not a JSON object; the rule "${rule}" was not saved (fix the file and answer again)`);
