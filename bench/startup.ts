@@ -138,15 +138,15 @@ async function main(): Promise<void> {
     process.stdout.write(`ratio run hi (anthropic) / node: ${ratio("run hi (anthropic)").toFixed(2)}x, run hi (scripted) / node: ${ratio("run hi (scripted)").toFixed(2)}x\n`);
     const agentName = agent ? `${path.basename(agent)} -p hi` : undefined;
     const agentRatio = agentName ? med("run hi (anthropic)") / med(agentName) : undefined;
-    if (agentName) process.stdout.write(`ratio run hi (anthropic) / ${agentName}: ${agentRatio!.toFixed(2)}\n`);
+    if (agentName) process.stdout.write(`ratio run hi (anthropic) / ${agentName}: ${agentRatio!.toFixed(3)}\n`);
 
     const ok = (pass: boolean) => (pass ? "OK  " : "SLOW");
     const busy = loadAfter > os.cpus().length ? ` (load ${loadAfter.toFixed(1)} on ${os.cpus().length} CPUs: not an idle machine)` : "";
     process.stdout.write("targets (issue 13):\n");
     process.stdout.write(`  ${ok(med("run hi (anthropic)") < TARGET_ROUND_TRIP_MS)} run hi (anthropic) < ${TARGET_ROUND_TRIP_MS} ms on an idle machine: ${med("run hi (anthropic)").toFixed(0)} ms${busy}\n`);
-    if (agentRatio !== undefined) process.stdout.write(`  ${ok(agentRatio <= TARGET_AGENT_RATIO)} run hi (anthropic) <= ${TARGET_AGENT_RATIO} of ${agentName}: ${agentRatio.toFixed(2)}\n`);
+    if (agentRatio !== undefined) process.stdout.write(`  ${ok(agentRatio <= TARGET_AGENT_RATIO)} run hi (anthropic) <= ${TARGET_AGENT_RATIO} of ${agentName}: ${agentRatio.toFixed(3)}\n`);
     else process.stdout.write(`  ---- run hi (anthropic) <= ${TARGET_AGENT_RATIO} of another agent's: not measured (set OC_BENCH_AGENT to its binary)\n`);
-    process.stdout.write(`  ${ok(ratio("oceancode --help") < TARGET_HELP_RATIO)} --help < ${TARGET_HELP_RATIO}x node -e 0: ${ratio("oceancode --help").toFixed(2)}x\n`);
+    process.stdout.write(`  ${ok(ratio("oceancode --help") < TARGET_HELP_RATIO)} --help < ${TARGET_HELP_RATIO}x node -e 0: ${ratio("oceancode --help").toFixed(3)}x\n`);
     const paths = new Map<string, number>();
     for (const r of fake.requests) paths.set(`${r.method} ${r.path.split("?")[0]}`, (paths.get(`${r.method} ${r.path.split("?")[0]}`) ?? 0) + 1);
     process.stdout.write(`fake server: ${fake.count} requests (last ${fake.requests.length}: ${[...paths].map(([p, n]) => `${p} x${n}`).join(", ")})\n`);
