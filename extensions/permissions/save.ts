@@ -1,12 +1,16 @@
 /** Save an "always" answer as a rule in the project's local config (.oceancode/oceancode.json). */
 import fs from "node:fs";
-import path from "node:path";
 import { createRequire } from "node:module";
+import path from "node:path";
 import type { ParseError } from "jsonc-parser";
 
-type JsoncLib = typeof import("jsonc-parser");
-/** required on first save, not imported: runs that never save an answer do not load it */
-const jsoncLib = (): JsoncLib => createRequire(import.meta.url)("jsonc-parser") as JsoncLib;
+type JsoncParser = typeof import("jsonc-parser");
+let lib: JsoncParser | undefined;
+/** loaded on the first saved rule: every session activates this extension, few save an "always" answer */
+function jsoncLib(): JsoncParser {
+  lib ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
+  return lib;
+}
 
 export function projectConfigFile(project: string): string {
   return path.join(project, ".oceancode", "oceancode.json");

@@ -1,7 +1,11 @@
-/** Loads web-tree-sitter and the tree-sitter-bash grammar once per process. */
+/**
+ * Loads web-tree-sitter and the tree-sitter-bash grammar once per process, on the first command to
+ * classify: every session activates the shell guard, and a session that runs no shell command never
+ * reads, compiles or evaluates web-tree-sitter.
+ */
 import path from "node:path";
 import { createRequire } from "node:module";
-import { Parser, Language } from "web-tree-sitter";
+import type { Parser } from "web-tree-sitter";
 
 let ready: Promise<Parser> | undefined;
 
@@ -12,6 +16,7 @@ function grammarPath(): string {
 
 export function bashParser(): Promise<Parser> {
   ready ??= (async () => {
+    const { Parser, Language } = await import("web-tree-sitter");
     await Parser.init();
     const lang = await Language.load(grammarPath());
     const p = new Parser();

@@ -130,6 +130,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   let ids = 0;
 
   const handle = (req: AnthropicRecorded, res: http.ServerResponse): void => {
+    // a reachability probe (Claude Code sends HEAD / before its first request): answered, never a 404 to retry on
+    if ((req.method === "HEAD" || req.method === "GET") && (req.path === "/" || req.path.startsWith("/?"))) {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(req.method === "GET" ? "fake anthropic" : undefined);
+      return;
+    }
     if (req.method !== "POST" || !req.path.startsWith("/v1/messages")) {
       return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `fake anthropic: no route ${req.method} ${req.path}` } });
     }

@@ -1,8 +1,9 @@
 /** `oceancode run --model anthropic/... | openai/...` end to end: the compiled CLI, the real SDKs, the fake servers. */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { CLI, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { sentKey, startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
 
@@ -108,6 +109,33 @@ describe("oceancode run on anthropic/<model>", () => {
     expect(r.stderr).toContain("ANTHROPIC_API_KEY");
     expect(r.stderr).toContain("oceancode auth");
     expect(anthropic.requests).toHaveLength(0);
+  });
+
+  it("a trivial prompt leaves no optimizing WebAssembly compile behind (node would wait for it before exiting), and its session is on disk", async () => {
+    // V8's own trace of every wasm compile (undici's llhttp, behind the SDK's fetch): Liftoff only, never TurboFan
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--trace-wasm-compilation-times", CLI, "run", "--model", "anthropic/claude-sonnet-4-5", "hi"], {
+        cwd: sb.project,
+        env: { ...sb.env, ANTHROPIC_API_KEY: "sk-env", ANTHROPIC_BASE_URL: anthropic.url },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("ok: hi");
+    expect(r.stdout).toMatch(/using Liftoff/);
+    expect(r.stdout).not.toMatch(/using TurboFan/);
+    // exited at once after the kernel's shutdown: the session's rows and its ledger are there
+    const id = /session: (\S+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    const list = runCli(["sessions", "--json"], { cwd: sb.project, env: sb.env });
+    expect(list.stdout).toContain(id!);
+    expect(fs.existsSync(path.join(sb.env.HOME!, ".local", "share", "oceancode", "session-ledger", id!, "transcript", "turn-0001.md"))).toBe(true);
   });
 });
 
