@@ -1,5 +1,5 @@
 /** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
-import Anthropic from "@anthropic-ai/sdk";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/error";
 import { asProviderError, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
 
 export const FIX_KEY = "store one with `oceancode key anthropic <key>`, set ANTHROPIC_API_KEY, or run `oceancode auth`";
@@ -17,9 +17,9 @@ export const DEFAULT_BASE_URL = "https://api.anthropic.com";
 export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string = DEFAULT_BASE_URL): ProviderErrorLike {
   const already = asProviderError(e);
   if (already) return already;
-  if (signal.aborted || e instanceof Anthropic.APIUserAbortError) return providerError("aborted", "the request was cancelled");
-  if (e instanceof Anthropic.APIConnectionError) return providerError("network", `cannot reach the Anthropic API at ${baseURL}: ${e.message}`);
-  if (!(e instanceof Anthropic.APIError)) {
+  if (signal.aborted || e instanceof APIUserAbortError) return providerError("aborted", "the request was cancelled");
+  if (e instanceof APIConnectionError) return providerError("network", `cannot reach the Anthropic API at ${baseURL}: ${e.message}`);
+  if (!(e instanceof APIError)) {
     // fetch body errors ("terminated", ECONNRESET) surface raw while the stream is read
     return providerError("network", `the Anthropic stream broke: ${e instanceof Error ? e.message : String(e)}`);
   }

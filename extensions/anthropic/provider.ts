@@ -1,5 +1,6 @@
 /** The Anthropic provider: one streaming Messages request per step, mapped to ProviderEvents. */
-import Anthropic from "@anthropic-ai/sdk";
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
+import { MessagesClient } from "./client.js";
 import { ProviderError, emptyUsage, type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
 import { toAnthropicRequest, type CacheTtl } from "./messages.js";
 import { FIX_KEY, toProviderError } from "./errors.js";
@@ -65,11 +66,11 @@ function quietly<T>(call: () => T, notice: (text: string) => void): T {
 
 export function createAnthropicProvider(opts: AnthropicOptions): Provider {
   const seen = new Set<string>();
-  let client: { key: string; baseURL: string | undefined; sdk: Anthropic } | undefined;
-  const clientFor = (key: string, baseURL: string | undefined): Anthropic => {
+  let client: { key: string; baseURL: string | undefined; sdk: MessagesClient } | undefined;
+  const clientFor = (key: string, baseURL: string | undefined): MessagesClient => {
     if (!client || client.key !== key || client.baseURL !== baseURL) {
       // maxRetries 0: the engine owns retries and backoff; authToken null: never send a stray bearer token
-      client = { key, baseURL, sdk: new Anthropic({ apiKey: key, authToken: null, baseURL: baseURL ?? null, maxRetries: 0 }) };
+      client = { key, baseURL, sdk: new MessagesClient({ apiKey: key, authToken: null, baseURL: baseURL ?? null, maxRetries: 0 }) };
     }
     return client.sdk;
   };
@@ -84,7 +85,7 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
       if (!key) throw noKey();
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(key, opts.baseURL());
-      let stream: AsyncIterable<Anthropic.RawMessageStreamEvent> & { controller: AbortController };
+      let stream: AsyncIterable<RawMessageStreamEvent> & { controller: AbortController };
       try {
         stream = await quietly(() => sdk.messages.create(toAnthropicRequest(req, opts.cacheTtl()), { signal }), (t) => {
           if (seen.has(t)) return;
