@@ -3,6 +3,7 @@
  * `oceancode`: the CLI host. Dispatches to the host shapes (pager, run) and to the subcommands that
  * extensions contribute. `--help` reads manifests only; `--version` boots nothing.
  */
+import "./v8-flags.js";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
