@@ -36,9 +36,9 @@ function smaps() {
   for (const l of text.split("\\n")) {
     const head = /^[0-9a-f]+-[0-9a-f]+ \\S+ \\S+ \\S+ \\S+\\s*(.*)$/.exec(l);
     if (head) {
-      const [a, b] = l.split(" ")[0].split("-").map((x) => parseInt(x, 16));
+      // anon holds V8's heap pages, wasm linear memory and large malloc blocks alike
       const name = head[1];
-      key = !name ? ((b - a) >= 2 ** 30 ? "anon (>=1 GB reservation: wasm memory)" : "anon") : name.startsWith("[") ? name : name.endsWith(process.execPath) || name === process.execPath ? "node binary" : name.split("/").pop();
+      key = !name ? "anon" : name.startsWith("[") ? name : name === process.execPath ? "node binary" : name.split("/").pop();
       continue;
     }
     const r = /^Rss:\\s+(\\d+) kB/.exec(l);
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
     `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
-    `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer)`,
+    `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer; appends for the transcript rows)`,
     `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,
   ];
   // memory at each checkpoint: process.memoryUsage() and resident MB per kind of mapping (/proc/self/smaps)
