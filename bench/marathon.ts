@@ -24,7 +24,30 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
 
 const PROBE = `import fs from "node:fs";
+import v8 from "node:v8";
 const out = process.env.OC_BENCH_PROBE;
+// OC_BENCH_HEAPSNAPSHOT=200,1000: a V8 heap snapshot beside the probe file at those steps (for DevTools' Memory tab)
+const snapshotAt = new Set((process.env.OC_BENCH_HEAPSNAPSHOT ?? "").split(",").filter(Boolean).map(Number));
+const checkpoints = new Set((process.env.OC_BENCH_CHECKPOINTS ?? "").split(",").filter(Boolean).map(Number));
+// resident KB per kind of mapping, from /proc/self/smaps (Linux only; {} elsewhere): the JS heap is not all of RSS
+function smaps() {
+  let text;
+  try { text = fs.readFileSync("/proc/self/smaps", "utf8"); } catch { return {}; }
+  const by = {};
+  let key = "";
+  for (const l of text.split("\\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \\S+ \\S+ \\S+ \\S+\\s*(.*)$/.exec(l);
+    if (head) {
+      // anon holds V8's heap pages, wasm linear memory and large malloc blocks alike
+      const name = head[1];
+      key = !name ? "anon" : name.startsWith("[") ? name : name === process.execPath ? "node binary" : name.split("/").pop();
+      continue;
+    }
+    const r = /^Rss:\\s+(\\d+) kB/.exec(l);
+    if (r) by[key] = (by[key] ?? 0) + Number(r[1]);
+  }
+  return by;
+}
 export default { activate(ctx) {
   const h = ctx.services.get("engine").hooks;
   let t0 = 0, t1 = 0, t2 = 0, tool = 0, lines = [];
@@ -36,7 +59,11 @@ export default { activate(ctx) {
   h.afterStep.tap({ name: "bench-probe", stage: 10000 }, (rec) => {
     const t3 = performance.now();
     const overhead = (t1 - t0) + (t2 ? t3 - t2 - tool : 0);
-    lines.push(JSON.stringify({ step: rec.ctx.sessionStep, overhead, rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed, gauge: rec.gaugeTokens }) + "\\n");
+    const m = process.memoryUsage();
+    const row = { step: rec.ctx.sessionStep, overhead, rss: m.rss, heap: m.heapUsed, gauge: rec.gaugeTokens };
+    if (checkpoints.has(rec.ctx.sessionStep)) Object.assign(row, { mem: { ...m }, smaps: smaps(), spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, x.physical_space_size])) });
+    if (snapshotAt.has(rec.ctx.sessionStep)) v8.writeHeapSnapshot(out + "." + rec.ctx.sessionStep + ".heapsnapshot");
+    lines.push(JSON.stringify(row) + "\\n");
     if (lines.length >= 100) flush();
   });
   h.sessionEnd.tap({ name: "bench-probe" }, flush);
@@ -66,10 +93,14 @@ async function main(): Promise<void> {
       block: { type: "string" },
       "keep-steps": { type: "string" },
       "no-elide": { type: "boolean" },
+      // memory checkpoints (steps); default 1, 200, 1,000 and 10,000 when the run is that long, and the last
+      checkpoints: { type: "string" },
     },
     strict: true,
   });
   const steps = Number(values.steps);
+  // memory checkpoints: steps 1, 200, 1,000 and 10,000 when the run is that long, and the last step
+  const checkpoints = [...new Set([...(values.checkpoints ?? "1,200,1000,10000").split(",").map(Number), steps])].filter((c) => c >= 1 && c <= steps).sort((a, b) => a - b);
   const kb = Number(values.kb);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-bench-marathon-"));
   const home = path.join(tmp, "home");
@@ -122,6 +153,11 @@ async function main(): Promise<void> {
     ANTHROPIC_API_KEY: "sk-bench",
     ANTHROPIC_BASE_URL: fake.url,
     OC_BENCH_PROBE: probeFile,
+    OC_BENCH_CHECKPOINTS: checkpoints.join(","),
+    // NODE_OPTIONS reaches the run (e.g. --max-semi-space-size=1 to try a V8 setting); MALLOC_ARENA_MAX likewise
+    ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
+    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+    ...(process.env.OC_BENCH_HEAPSNAPSHOT ? { OC_BENCH_HEAPSNAPSHOT: process.env.OC_BENCH_HEAPSNAPSHOT } : {}),
     NO_COLOR: "1",
   };
   let stderrTail = "";
@@ -140,7 +176,7 @@ async function main(): Promise<void> {
   const written = /ledger: ([\d.]+) MB written/.exec(stderrTail)?.[1];
   await fake.close();
 
-  const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; heap: number; gauge: number });
+  const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; heap: number; gauge: number; mem?: NodeJS.MemoryUsage; smaps?: Record<string, number>; spaces?: Record<string, number> });
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)] ?? 0;
   const first = probe.slice(1, 101).map((r) => r.overhead);
@@ -166,10 +202,31 @@ async function main(): Promise<void> {
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
     `cost units: ${(units / 1e6).toFixed(3)} M (input ${fmt(t.input_tokens)} x 1 + cache write ${fmt(t.cache_creation_input_tokens)} x 1.25 + cache read ${fmt(t.cache_read_input_tokens)} x 0.1)${recorded}`,
     `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
-    `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer)`,
+    `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer; appends for the transcript rows)`,
     `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,
   ];
+  // memory at each checkpoint: process.memoryUsage() and resident MB per kind of mapping (/proc/self/smaps)
+  const marks = probe.filter((r) => r.mem);
+  if (marks.length) {
+    const mb = (n: number | undefined) => ((n ?? 0) / MB).toFixed(1).padStart(7);
+    const kinds = [...new Set(marks.flatMap((r) => Object.keys(r.smaps ?? {})))];
+    const top = kinds.filter((k) => marks.some((r) => (r.smaps![k] ?? 0) >= 1024)).sort((a, b) => (marks.at(-1)!.smaps![b] ?? 0) - (marks.at(-1)!.smaps![a] ?? 0));
+    const other = (r: (typeof marks)[number]) => Object.entries(r.smaps ?? {}).filter(([k]) => !top.includes(k)).reduce((n, [, v]) => n + v, 0);
+    lines.push(`memory (MB) at step:${marks.map((r) => String(r.step).padStart(7)).join("")}`);
+    for (const k of ["rss", "heapTotal", "heapUsed", "external", "arrayBuffers"] as const) lines.push(`  ${k.padEnd(18)}${marks.map((r) => mb(r.mem![k])).join("")}`);
+    for (const k of Object.keys(marks[0]!.spaces ?? {})) if (marks.some((r) => (r.spaces![k] ?? 0) >= MB)) lines.push(`    ${k.padEnd(16)}${marks.map((r) => mb(r.spaces![k])).join("")}`);
+    if (top.length) lines.push(`  resident by mapping (/proc/self/smaps):`);
+    for (const k of top) lines.push(`    ${k.slice(0, 40).padEnd(40)}${marks.map((r) => mb((r.smaps![k] ?? 0) * 1024)).join("")}`);
+    if (top.length) lines.push(`    ${"(other, under 1 MB each)".padEnd(40)}${marks.map((r) => mb(other(r) * 1024)).join("")}`);
+    const at = (s: number) => marks.find((r) => r.step === s)?.mem?.rss;
+    const a = at(1000), b = at(10000);
+    if (a && b) lines.push(`rss 1,000 -> 10,000: ${(a / MB).toFixed(0)} -> ${(b / MB).toFixed(0)} MB (${(((b - a) / a) * 100).toFixed(1)}%)`);
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
+  if (process.env.OC_BENCH_HEAPSNAPSHOT) {
+    for (const f of fs.readdirSync(tmp).filter((f) => f.endsWith(".heapsnapshot"))) fs.renameSync(path.join(tmp, f), path.join(process.cwd(), f.replace(/^probe\.jsonl\./, "marathon-")));
+    process.stdout.write(`heap snapshots: ${process.cwd()}/marathon-<step>.heapsnapshot\n`);
+  }
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 

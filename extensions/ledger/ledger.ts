@@ -23,7 +23,12 @@ export const turnFileName = (turn: number): string => `turn-${String(turn).padSt
 interface OpenTurn {
   turn: number;
   file: string;
-  parts: string[];
+  /**
+   * The last text queued for the file (its last row, or the whole file as found on reopening): enough to
+   * tell whether it already ends with a crash marker. Rows are appended, never held: a turn of thousands
+   * of steps would otherwise keep its whole transcript in memory and rewrite it on every flush.
+   */
+  tail: string;
 }
 
 export interface SessionLedger {
@@ -188,11 +193,13 @@ export class Ledger implements LedgerService {
   private appendRow(st: SessionLedger, row: Row, full: Map<string, string>): void {
     if (!st.cur || st.cur.turn !== row.turn) {
       const file = path.join(st.dir, "transcript", turnFileName(row.turn));
-      const cur: OpenTurn = { turn: row.turn, file, parts: [turnHeader(row.turn, st.id, row.at)] };
-      st.cur = cur;
-      this.writer.put(file, () => cur.parts.join(""));
+      const header = turnHeader(row.turn, st.id, row.at);
+      st.cur = { turn: row.turn, file, tail: header };
+      this.writer.put(file, () => header);
     }
-    st.cur.parts.push(renderRow(row, full));
+    const text = renderRow(row, full);
+    st.cur.tail = text;
+    this.writer.append(st.cur.file, text);
     let e = st.turnByNum.get(row.turn);
     if (!e) {
       e = { turn: row.turn, file: `transcript/${turnFileName(row.turn)}`, firstSeq: row.seq, lastSeq: row.seq, steps: 0, title: "", startedAt: row.at, pastTideline: false };
@@ -202,8 +209,6 @@ export class Ledger implements LedgerService {
     e.lastSeq = Math.max(e.lastSeq, row.seq);
     e.steps = Math.max(e.steps, row.step);
     if (!e.title && (row.role === "user" || row.role === "note")) e.title = oneLine(row.text, 80);
-    const cur = st.cur;
-    this.writer.put(cur.file, () => cur.parts.join(""));
   }
 
   /** A turn ended: its remaining rows, the index files and the page's mechanical facts. */
@@ -269,9 +274,9 @@ export class Ledger implements LedgerService {
         e.reason = "crashed";
         e.interrupted = "crash";
         const cur = st.cur;
-        if (cur && cur.turn === turn && !hasCrashMarker(cur.parts.join(""), last.seq)) {
-          cur.parts.push(crashMarker(last.seq, Date.now()));
-          this.writer.put(cur.file, () => cur.parts.join(""));
+        if (cur && cur.turn === turn && !hasCrashMarker(cur.tail, last.seq)) {
+          cur.tail = crashMarker(last.seq, Date.now());
+          this.writer.append(cur.file, cur.tail);
         }
         applyTurnFacts(st.page, turnRows, turn, st.facts);
       }

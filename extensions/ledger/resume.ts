@@ -132,7 +132,7 @@ export function recoverTranscript(writer: LedgerWriter, st: SessionLedger, lastR
     if (ahead) text = text.slice(0, ahead.index);
     seq = lastSeqIn(text);
   }
-  st.cur = { turn, file, parts: [text] };
+  st.cur = { turn, file, tail: text };
   st.lastQueuedSeq = Math.max(seq, 0);
   if (!st.turnByNum.has(turn)) {
     const first = rowHeadings(text)[0];
@@ -140,5 +140,6 @@ export function recoverTranscript(writer: LedgerWriter, st: SessionLedger, lastR
     st.turns.push(e);
     st.turnByNum.set(turn, e);
   }
-  writer.put(file, () => st.cur && st.cur.file === file ? st.cur.parts.join("") : text);
+  // rows appended before this is written are folded into it (LedgerWriter.append)
+  writer.put(file, () => text);
 }

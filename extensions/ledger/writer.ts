@@ -2,7 +2,9 @@
  * The ledger's one writer. Steps queue jobs (render rows, note facts) and return at once; a single loop
  * runs the jobs in order and then writes every file they dirtied, each replaced atomically (temp file +
  * rename) so a reader never sees a torn file. Files dirtied several times before a flush are written
- * once (coalescing), so a fast run costs one write per file per flush, not per step.
+ * once (coalescing), so a fast run costs one write per file per flush, not per step. Files that only grow
+ * (the journal, the sidecar, the open turn's transcript after its header) are appended instead: a
+ * rewrite costs the whole file each time, and the open turn of a 10,000-step run is ~170 MB.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -35,6 +37,8 @@ export const MIN_REWRITE_MS = 100;
 export class LedgerWriter {
   private jobs: Job[] = [];
   private dirty = new Map<string, () => string>();
+  /** appends that arrived while their file waited for a whole-file write, in order (written with it) */
+  private folded = new Map<string, string[]>();
   private appends = new Map<string, string[]>();
   private lastWrite = new Map<string, number>();
   private running: Promise<void> | undefined;
@@ -58,11 +62,22 @@ export class LedgerWriter {
   /** Mark a file dirty; `content` is read when the writer flushes (latest state wins). */
   put(file: string, content: () => string): void {
     this.dirty.set(file, content);
+    this.folded.set(file, []); // a new whole state: earlier appends to a waiting write are part of it or gone
     this.kick();
   }
 
-  /** Append text to a file (the journal); appends are flushed in order. */
+  /**
+   * Append text to a file (the journal, the open turn's transcript); appends are flushed in order. A file
+   * still waiting for a whole-file write (put) gets the text added to that write instead, so the write
+   * cannot land over it.
+   */
   append(file: string, text: string): void {
+    const folded = this.folded.get(file);
+    if (folded) {
+      folded.push(text);
+      this.kick();
+      return;
+    }
     const a = this.appends.get(file);
     if (a) a.push(text);
     else this.appends.set(file, [text]);
@@ -131,9 +146,11 @@ export class LedgerWriter {
           break;
         }
         this.dirty.delete(file);
+        const tail = this.folded.get(file) ?? [];
+        this.folded.delete(file);
         try {
           await this.ensureDir(file);
-          const text = content();
+          const text = content() + tail.join("");
           await writeAtomic(file, text);
           this.bytesWritten += text.length;
         } catch (e) {

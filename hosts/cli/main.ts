@@ -3,6 +3,7 @@
  * `oceancode`: the CLI host. Dispatches to the host shapes (pager, run) and to the subcommands that
  * extensions contribute. `--help` reads manifests only; `--version` boots nothing.
  */
+import "./v8-flags.js";
 import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
@@ -138,25 +139,6 @@ function packageVersion(): string {
 }
 
 /**
- * Keep WebAssembly on V8's baseline tier (Liftoff), so the process exits as soon as its work is done. Every
- * provider SDK's fetch parses HTTP with undici's llhttp, a WebAssembly module; once it has parsed one response
- * its 29 KB parse function is hot and V8 recompiles it with TurboFan on a background thread (200-400 ms and
- * ~30 MB of compiler memory on a 2-CPU machine), and node does not exit before that compile finishes, even
- * when nothing else is pending (measured: `run "hi"` idled that long after its last write, with no handle
- * or timer open; `--liftoff-only` removes the wait). Liftoff code is fast enough to parse responses, and the
- * shell guard's tree-sitter classify measured no slower without TurboFan. Called only on the paths that may
- * call a provider (after --version and --help returned): loading node:v8 costs a few milliseconds.
- */
-async function baselineWasmOnly(): Promise<void> {
-  try {
-    const v8 = await import("node:v8");
-    v8.setFlagsFromString("--liftoff-only");
-  } catch {
-    // a runtime without the flag: exit waits for the compile, nothing else changes
-  }
-}
-
-/**
  * Set on the paths whose work is all awaited by the time main returns (run, --help, --version): the kernel
  * has shut down (every extension's shutdown hook awaited: the ledger settled, the database flushed and
  * closed), so the process exits once stdout and stderr have drained, without node's teardown of the heap
@@ -251,7 +233,6 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${visible(lines.join("\n"))}\n`); // summaries come from extensions' manifests
     return 0;
   }
-  await baselineWasmOnly();
   const io: CommandIO = {
     stdout: process.stdout,
     stderr: process.stderr,

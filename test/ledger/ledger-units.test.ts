@@ -136,6 +136,22 @@ describe("the writer", () => {
     expect(fs.readdirSync(path.dirname(f)).filter((x) => x.includes(".tmp-"))).toEqual([]);
   });
 
+  it("an append to a file still waiting for its whole-file write lands after that write, never under it", async () => {
+    const w = new LedgerWriter(quiet);
+    const f = path.join(dir, "t.md");
+    w.put(f, () => "head\n");
+    w.append(f, "row 1\n");
+    await w.settle();
+    w.append(f, "row 2\n");
+    await w.settle();
+    expect(fs.readFileSync(f, "utf8")).toBe("head\nrow 1\nrow 2\n");
+    // a rewrite waiting out its interval takes the appends queued behind it
+    w.put(f, () => "new head\n");
+    w.append(f, "row 3\n");
+    await w.settle();
+    expect(fs.readFileSync(f, "utf8")).toBe("new head\nrow 3\n");
+  });
+
   it("coalesces rewrites of a file that changes faster than every 100 ms; settle writes at once", async () => {
     const w = new LedgerWriter(quiet);
     const f = path.join(dir, "c.md");
