@@ -3,7 +3,6 @@
  * `oceancode`: the CLI host. Dispatches to the host shapes (pager, run) and to the subcommands that
  * extensions contribute. `--help` reads manifests only; `--version` boots nothing.
  */
-import "./v8-flags.js";
 import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
@@ -233,6 +232,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${visible(lines.join("\n"))}\n`); // summaries come from extensions' manifests
     return 0;
   }
+  // V8 settings for work that may run long (a session, a command); --help and --version never load node:v8
+  await import("./v8-flags.js");
   const io: CommandIO = {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,5 +1,6 @@
 /**
- * V8 settings for the CLI process, applied before any other module loads (main.ts imports this first).
+ * V8 settings for the CLI process, applied once --help and --version are answered (main.ts imports this
+ * then, before any session or command runs: the two flags cost those quick paths ~4 ms and save them nothing).
  * Both were measured on the marathon bench (docs/performance.md):
  *
  * --liftoff-only: WebAssembly runs on V8's baseline compiler only. The shell guard parses every bash
