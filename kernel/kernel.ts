@@ -34,6 +34,9 @@ import type {
   SlashHost,
 } from "./api.js";
 
+/** Milliseconds for boot and load timings: process.hrtime, because the `performance` global loads perf_hooks (~10 internal modules) on a `--help` that needs none of it. */
+const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 export type { KernelOptions } from "./discovery.js";
 
 /** Default activation timeout (ms); OC_ACTIVATION_TIMEOUT_MS overrides it. */
@@ -85,7 +88,7 @@ export class Kernel {
   requirements!: RequirementsState;
   private files!: Discovery["files"];
   readonly warnings: string[] = [];
-  private bootStart = performance.now();
+  private bootStart = nowMs();
   bootMs = 0;
 
   private constructor(private readonly opts: KernelOptions) {
@@ -118,7 +121,7 @@ export class Kernel {
     this.config = d.config;
     this.requirements = d.requirements;
     this.files = d.files;
-    this.bootMs = performance.now() - this.bootStart;
+    this.bootMs = nowMs() - this.bootStart;
   }
 
   /** Commands contributed by enabled (or held) extensions, from manifests alone. */
@@ -250,7 +253,7 @@ export class Kernel {
       const dep = this.serviceProvider.get(s);
       if (dep && dep !== rec && dep.state === "lazy") await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
     }
-    const t0 = performance.now();
+    const t0 = nowMs();
     const limit = this.act.positiveMs(this.env.OC_ACTIVATION_TIMEOUT_MS, DEFAULT_ACTIVATION_TIMEOUT_MS);
     try {
       // a module that never finishes loading or an activate() that never settles must not hang the program
@@ -273,10 +276,10 @@ export class Kernel {
         }
       }
       rec.state = "active";
-      rec.loadMs = performance.now() - t0;
+      rec.loadMs = nowMs() - t0;
     } catch (e) {
       rec.state = "failed";
-      rec.loadMs = performance.now() - t0;
+      rec.loadMs = nowMs() - t0;
       rec.reason = errorMessage(e);
       if (hasErrorCode(e, ErrorCodes.ACTIVATION_TIMEOUT)) throw e;
       throw new OcError(ErrorCodes.ACTIVATION_FAILED, `extension '${rec.id}' (${rec.dir}) failed to activate and was disabled: ${errorMessage(e)}`, { cause: e });

@@ -11,13 +11,14 @@ import { makeEnv, baseManifest, type TestEnv } from "../../../test/kernel/env.js
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "..");
 const manifestText = fs.readFileSync(path.join(repoRoot, "extensions", "compat", "manifest.json"), "utf8");
-/** the compiled module, as the bundled root ships it (tests run after npm run build) */
+/** the compiled module, as the bundled root ships it (tests run after npm run build): a bundle entry, which imports the build's shared chunks */
 const pluginRootsJs = fs.readFileSync(path.join(repoRoot, "dist", "extensions", "compat", "plugin-roots.js"), "utf8");
 
 let t: TestEnv;
 beforeEach(() => {
   t = makeEnv();
   t.addExt({ id: "compat", rawManifest: manifestText, code: "export default { activate() {} };", files: { "plugin-roots.js": pluginRootsJs } });
+  fs.cpSync(path.join(repoRoot, "dist", "chunks"), path.join(t.root, "bundled", "chunks"), { recursive: true });
 });
 afterEach(() => t.cleanup());
 
