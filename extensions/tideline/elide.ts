@@ -84,8 +84,13 @@ export function elideOutput(content: string, s: ElideSettings, where: { file: st
   const marker =
     `[tideline: ${omitted} of ${content.length} characters (${gone} of ${lines} lines) of this output are elided from the window, not lost. ` +
     `The whole output is verbatim in ${where.file} under the heading "### tool · seq ${where.seq}" (result id ${where.callId}); ` +
-    `read it with: sed -n '/^### tool · seq ${where.seq} /,/^### /p' ${where.file}]`;
+    `read it with: sed -n '/^### tool · seq ${where.seq} /,/^### /p' ${shellQuoted(where.file)}]`;
   return `${head}${head.endsWith("\n") || head === "" ? "" : "\n"}${marker}\n${tail}`;
+}
+
+/** A path as one shell word (single quotes; an embedded quote closed, escaped, reopened): a HOME with a space still reads. */
+function shellQuoted(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A tool row's elided form (a new object; the row itself is never changed), or the row when nothing is elided. */
