@@ -4,10 +4,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, CLI, REPO_ROOT, type Sandbox } from "./helpers/cli.js";
-import { bundleMap, loadedFiles } from "./helpers/bundle-map.js";
+import { bundleMap, loadedFiles, recordLoads } from "./helpers/bundle-map.js";
 
 let sb: Sandbox;
 beforeEach(() => {
@@ -15,16 +14,13 @@ beforeEach(() => {
 });
 afterEach(() => sb.cleanup());
 
-const recorder = path.join(REPO_ROOT, "test", "fixtures", "kernel", "record-imports.mjs");
 /** native or wasm packages that find their files next to themselves: loaded from node_modules by design */
 const EXTERNAL_PACKAGES = /[/\\]node_modules[/\\](better-sqlite3|bindings|file-uri-to-path|web-tree-sitter)[/\\]/;
 
 function loaded(args: string[]): { files: string[]; stdout: string } {
-  const log = path.join(sb.home, `imports-${args.join("_").replace(/\W/g, "")}.log`);
-  const r = spawnSync(process.execPath, ["--import", recorder, CLI, "--dir", sb.project, ...args], { cwd: sb.project, env: { ...sb.env, OC_TEST_IMPORT_LOG: log }, encoding: "utf8" });
-  expect(r.status, r.stderr).toBe(0);
-  const files = loadedFiles(fs.readFileSync(log, "utf8").trim().split("\n")).filter((f) => !f.includes(`${path.sep}test${path.sep}fixtures${path.sep}`));
-  return { files: [...new Set(files)], stdout: r.stdout };
+  const { lines, stdout } = recordLoads(sb, [CLI, "--dir", sb.project, ...args]);
+  const files = loadedFiles(lines).filter((f) => !f.includes(`${path.sep}test${path.sep}fixtures${path.sep}`));
+  return { files: [...new Set(files)], stdout };
 }
 
 describe("the build's bundle", () => {

@@ -1,10 +1,9 @@
 /** The `oceancode` CLI host, run as a real process (dist/hosts/cli/main.js). */
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, CLI, REPO_ROOT, type Sandbox } from "./helpers/cli.js";
-import { bundleMap, loadedFiles } from "./helpers/bundle-map.js";
+import { bundleMap, loadedFiles, recordLoads } from "./helpers/bundle-map.js";
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
 const USAGE = /^usage: oceancode .*\[<command> \[args…\]\]$/m;
@@ -142,13 +141,7 @@ function startupIds(): string[] {
 }
 
 describe("lazy activation", () => {
-  const recorder = path.join(REPO_ROOT, "test", "fixtures", "kernel", "record-imports.mjs");
-  function loaded(args: string[], cwd = sb.project): string[] {
-    const log = path.join(sb.home, `imports-${args.join("_").replace(/\W/g, "")}.log`);
-    const r = spawnSync(process.execPath, ["--import", recorder, ...args], { cwd, env: { ...sb.env, OC_TEST_IMPORT_LOG: log }, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-    return fs.readFileSync(log, "utf8").trim().split("\n");
-  }
+  const loaded = (args: string[], cwd = sb.project): string[] => recordLoads(sb, args, cwd).lines;
   const SDK = /@anthropic-ai[/\\]sdk|[/\\]node_modules[/\\]openai[/\\]|@modelcontextprotocol|[/\\]node_modules[/\\](ink|react)[/\\]/;
   /** SDKs a process loaded: from node_modules, or compiled into a bundle file it loaded */
   const sdk = (lines: string[]) => {

@@ -5,8 +5,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { REPO_ROOT } from "./cli.js";
+import { expect } from "vitest";
+import { REPO_ROOT, type Sandbox } from "./cli.js";
 
 interface MetaOutput {
   inputs: Record<string, { bytesInOutput: number }>;
@@ -61,4 +63,17 @@ export function loadedFiles(lines: string[]): string[] {
     .map((l) => l.replace(/^(import|require) /, ""))
     .filter((u) => u.startsWith("file:") || u.startsWith("/"))
     .map((u) => (u.startsWith("file:") ? fileURLToPath(u) : u));
+}
+
+const RECORDER = path.join(REPO_ROOT, "test", "fixtures", "kernel", "record-imports.mjs");
+
+/**
+ * Run `node <args>` in the sandbox with the import recorder preloaded; the lines it logged (`import
+ * <url>` / `require <path>`) and the process's stdout. Fails the test on a non-zero exit.
+ */
+export function recordLoads(sb: Sandbox, args: string[], cwd = sb.project): { lines: string[]; stdout: string } {
+  const log = path.join(sb.home, `imports-${args.join("_").replace(/\W/g, "").slice(-80)}.log`);
+  const r = spawnSync(process.execPath, ["--import", RECORDER, ...args], { cwd, env: { ...sb.env, OC_TEST_IMPORT_LOG: log }, encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  return { lines: fs.readFileSync(log, "utf8").trim().split("\n"), stdout: r.stdout };
 }

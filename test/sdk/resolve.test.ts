@@ -3,13 +3,13 @@
  * modules (through this package's exports map), never to a copy in the extension's folder: here the
  * folder holds a decoy node_modules/oceancode that throws when loaded.
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLI, makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 import { EXAMPLES, oc } from "./helpers.js";
+import { recordLoads } from "../helpers/bundle-map.js";
 import { usesSelfModule } from "../../kernel/self-resolve.js";
 
 let sb: Sandbox;
@@ -76,13 +76,7 @@ describe("oceancode/* in a user extension", () => {
 });
 
 describe("the resolve hook is lazy", () => {
-  const recorder = path.join(REPO_ROOT, "test", "fixtures", "kernel", "record-imports.mjs");
-  function loaded(args: string[]): string[] {
-    const log = path.join(sb.home, `imports-${args.join("_").replace(/\W/g, "")}.log`);
-    const r = spawnSync(process.execPath, ["--import", recorder, CLI, "--dir", sb.project, ...args], { cwd: sb.project, env: { ...sb.env, OC_TEST_IMPORT_LOG: log }, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-    return fs.readFileSync(log, "utf8").trim().split("\n");
-  }
+  const loaded = (args: string[]): string[] => recordLoads(sb, [CLI, "--dir", sb.project, ...args]).lines;
   const hook = (lines: string[]) => lines.some((l) => l.includes("/dist/kernel/self-resolve"));
 
   it("a run with bundled extensions only never loads it; the first non-bundled entry does", () => {
