@@ -153,25 +153,3 @@ describe("BlockTracker.shrink", () => {
   });
 });
 
-describe("the pointer's read command", () => {
-  it("reads the section back through bash from a ledger path with a space and a quote in it", async () => {
-    const { spawnSync } = await import("node:child_process");
-    const fs = await import("node:fs");
-    const os = await import("node:os");
-    const path = await import("node:path");
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "oc-elide-"));
-    try {
-      const dir = path.join(root, "it's a ledger");
-      const file = transcriptFile(dir, 1);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, "### tool · seq 15 · step 7\n\nNEEDLE=abc\n\n### assistant · seq 16\n");
-      const e = elideOutput(output(7), S, { file, seq: 15, callId: "toolu_7" })!;
-      const cmd = /read it with: (.*)\]$/m.exec(e)![1]!;
-      const r = spawnSync("bash", ["-c", cmd], { encoding: "utf8" });
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toContain("NEEDLE=abc");
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
-  });
-});
