@@ -126,12 +126,12 @@ export default {
         }
         let i = firstAfter(win.rows, cutSeq);
         while (i < win.rows.length && win.rows[i]!.role === "tool") i++; // never an orphaned tool result
-        const ld = ledger();
+        const dir = ledger()?.dirOf(sctx.session.info.id);
         const kept = i === 0 ? win.rows : win.rows.slice(i);
         return {
           ...win,
-          rows: elide.enabled && ld ? elideRows(kept, st.elideSeq, elide, ld.dirOf(sctx.session.info.id), st.elided) : kept,
-          preface: [pointerLine(cutSeq, ld ? ld.dirOf(sctx.session.info.id) : undefined), ...win.preface],
+          rows: elide.enabled && dir !== undefined ? elideRows(kept, st.elideSeq, elide, dir, st.elided) : kept,
+          preface: [pointerLine(cutSeq, dir), ...win.preface],
         };
       });
 
