@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import type { ExtensionContext, Discovered } from "../../kernel/api.js";
 import type { EngineService, ToolDefinition } from "../engine/api.js";
+import type { InspectService } from "../inspect/api.js";
 import { SKILL_TOOL, type Skill, type SkillsService } from "./api.js";
 import { buildCatalog, formatListing, READER_ID, resolveIn, skillsReader, type SkillItem } from "./catalog.js";
 import { parseFrontmatter } from "./frontmatter.js";
@@ -72,6 +73,19 @@ export default {
       listing: () => formatListing(service.list()),
     };
     ctx.provide("skills", service);
+
+    // `oceancode inspect`: one row per skill and command found (files are read, nothing runs)
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+      service.reload().map((s) => ({
+        kind: s.kind,
+        id: s.id,
+        layer: s.plugin ? `plugin:${s.plugin}` : s.tier,
+        source: s.file,
+        state: s.shadowed ? "shadowed" : "active",
+        ...(s.warning ? { reason: s.warning } : !s.modelInvocable ? { reason: "disable-model-invocation: user only" } : !s.userInvocable ? { reason: "user-invocable: false: model only" } : {}),
+        value: s.qualifiedName,
+      })),
+    );
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;

@@ -125,4 +125,23 @@ describe("skills through run", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/not valid YAML.*loaded as 'broken'/);
   });
+
+  it("inspect has one row per skill and command: stable id, tier, file, qualified name, shadowed copies", async () => {
+    const r = await runCliAsync(["inspect", "--json"], { cwd: sb.project, env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as Array<{ kind: string; id: string; layer: string; state: string; value: string; source: string }>).filter(
+      (x) => x.kind === "skill" || x.kind === "command",
+    );
+    expect(rows.map((x) => `${x.kind} ${x.id} ${x.layer} ${x.state} ${x.value}`)).toEqual([
+      "skill local.ocean_code:tdd local active tdd",
+      "skill repo.claude_code:review repo active repo:review",
+      "command repo.claude_code:deploy repo active deploy",
+      "command repo.open_code:deep repo active deep",
+      "skill user.ocean_code:secret user active secret",
+      "skill user.claude_code:broken user active broken",
+      "skill user.claude_code:model-only user active model-only",
+      "skill user.claude_code:review user shadowed user:review",
+    ]);
+    expect(rows.find((x) => x.id === "user.claude_code:review")?.source).toBe(`${sb.home}/.claude/skills/review/SKILL.md`);
+  });
 });
