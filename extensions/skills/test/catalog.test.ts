@@ -112,3 +112,17 @@ describe("argument expansion", () => {
     expect(splitArgs(`a 'b c' "d \\" e"`)).toEqual(["a", "b c", 'd " e']);
   });
 });
+
+describe("the example in examples/skills", () => {
+  it("reads as one skill and one command, and the skill expands its argument and folder", () => {
+    const dir = path.resolve(import.meta.dirname, "../../../examples/skills");
+    const r: Root = { ...root("user", "oceancode", ""), dir };
+    const items = buildCatalog(readRoot(r).map((item) => ({ item, root: r })));
+    expect(items.map((s) => `${s.kind} ${s.id}`)).toEqual(["skill user.ocean_code:commit-message", "command user.ocean_code:explain"]);
+    expect(items.every((s) => !s.warning)).toBe(true);
+    const body = parseFrontmatter(fs.readFileSync(items[0]!.file, "utf8")).body;
+    const text = expandBody(body, "14", items[0]!.dir);
+    expect(text).toContain("end with `Refs #14`");
+    expect(text).toContain(`${path.join(dir, "skills", "commit-message")}/checklist.md`);
+  });
+});
