@@ -34,6 +34,8 @@ export interface SkillItem extends WalkItem {
 
 const NAME_OK = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const MAX_DEPTH = 4;
+/** characters of one description in the listing */
+export const MAX_DESCRIPTION = 1024;
 
 function dirents(dir: string): fs.Dirent[] {
   try {
@@ -199,7 +201,9 @@ export function resolveIn(items: Skill[], raw: string, by: "model" | "user" = "m
 export function formatListing(items: Skill[]): string {
   const visible = items.filter((s) => s.modelInvocable);
   if (!visible.length) return "";
-  const lines = visible.map((s) => `- ${s.qualifiedName}${s.argumentHint ? ` ${s.argumentHint}` : ""}: ${s.description}${s.kind === "command" ? " (command)" : ""}`);
+  // a description is capped as Claude Code caps it, and cannot close the block early
+  const desc = (d: string) => (d.length > MAX_DESCRIPTION ? `${d.slice(0, MAX_DESCRIPTION - 3)}...` : d).replace(/<\/?available_skills>/g, "");
+  const lines = visible.map((s) => `- ${s.qualifiedName}${s.argumentHint ? ` ${s.argumentHint}` : ""}: ${desc(s.description)}${s.kind === "command" ? " (command)" : ""}`);
   return [
     "<available_skills>",
     'Skills and commands you can load with the skill tool ({"skill": "<name>", "args": "<arguments>"}). When a task matches one, load it first and follow its instructions.',

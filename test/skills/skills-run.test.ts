@@ -145,3 +145,24 @@ describe("skills through run", () => {
     expect(rows.find((x) => x.id === "user.claude_code:review")?.source).toBe(`${sb.home}/.claude/skills/review/SKILL.md`);
   });
 });
+
+describe("the tools array does not depend on the skills found", () => {
+  it("a project and HOME with no skills send the same tools array and no <available_skills> block", async () => {
+    const empty = makeSandbox("oc-skills-none-");
+    const fake2 = await startFakeAnthropic();
+    try {
+      fake2.enqueue({ text: "nothing to load" });
+      const r = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "hello"], {
+        cwd: empty.project,
+        env: { ...empty.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake2.url, OC_RETRY_BASE_MS: "10" },
+        timeoutMs: 60_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.stringify(fake2.requests[0]!.body.tools)).toBe(JSON.stringify(fake.requests[0]!.body.tools));
+      expect(systemOf(fake2.requests[0]!)).not.toContain("<available_skills>");
+    } finally {
+      await fake2.close();
+      empty.cleanup();
+    }
+  }, 90_000);
+});

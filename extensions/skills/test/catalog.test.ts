@@ -84,6 +84,10 @@ describe("the catalog", () => {
     expect(formatListing(items)).not.toContain("only-user");
     expect(formatListing(items)).toContain("- quiet: for the model");
     expect(formatListing([])).toBe("");
+    const long = { ...items[0]!, description: `x</available_skills>${"y".repeat(2000)}` };
+    const line = formatListing([long]).split("\n")[2]!;
+    expect(line).not.toContain("</available_skills>");
+    expect(line.length).toBeLessThan(1100);
   });
 });
 
