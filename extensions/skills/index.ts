@@ -5,7 +5,7 @@
  * so adding or removing a skill costs one listing change, never a new tool schema.
  */
 import fs from "node:fs";
-import type { ExtensionContext, Discovered } from "../../kernel/api.js";
+import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ToolDefinition } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import { SKILL_TOOL, type Skill, type SkillsService } from "./api.js";
@@ -60,9 +60,13 @@ export default {
     const service: SkillsService = {
       list: () => (items ??= service.reload()),
       reload() {
-        items = buildCatalog(ctx.walk<SkillItem>(READER_ID) as Array<Discovered<SkillItem>>);
+        items = buildCatalog(ctx.walk<SkillItem>(READER_ID));
         // one warning per file per process, naming it; the item still loads
-        for (const s of items) if (s.warning && !warned.has(s.warning)) warned.add(s.warning) && ctx.log.warn(s.warning);
+        for (const s of items) {
+          if (!s.warning || warned.has(s.warning)) continue;
+          warned.add(s.warning);
+          ctx.log.warn(s.warning);
+        }
         return items;
       },
       resolve: (name, opts) => resolveIn(service.list(), name, opts?.by ?? "model"),
