@@ -112,11 +112,38 @@ function readJson(file: string): unknown {
   }
 }
 
+/**
+ * installed.json: `plugins` (oceancode's own installs) and `external.<source>.<name>.enabled`, the user's
+ * enable/disable of a plugin another tool installed (recorded here, never in that tool's files).
+ */
+interface PluginStoreFile {
+  plugins?: PluginRecord[];
+  external?: Record<string, Record<string, { enabled?: unknown }>>;
+}
+
+function readPluginStore(paths: Paths): PluginStoreFile | undefined {
+  const v = readJson(path.join(paths.userOcDir, "plugins", "installed.json"));
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as PluginStoreFile) : undefined;
+}
+
+/**
+ * Another tool's plugin roots as the user left them here: a plugin oceancode's store also holds is that
+ * copy's (one root per plugin name), and an `external` override decides enabled.
+ */
+function foreignPluginRoots(foreign: PluginRootRecord[], store: PluginStoreFile | undefined): PluginRootRecord[] {
+  const own = new Set((Array.isArray(store?.plugins) ? store.plugins : []).map((p) => p?.name));
+  return foreign
+    .filter((p) => !own.has(p.name))
+    .map((p) => {
+      const o = store?.external?.[p.source ?? p.ecosystem]?.[p.name]?.enabled;
+      return typeof o === "boolean" ? { ...p, enabled: o } : p;
+    });
+}
+
 /** Plugins installed in oceancode's own store. */
-function pluginRoots(paths: Paths): Root[] {
+function pluginRoots(paths: Paths, store: PluginStoreFile | undefined): Root[] {
   const roots: Root[] = [];
-  const store = readJson(path.join(paths.userOcDir, "plugins", "installed.json")) as { plugins?: PluginRecord[] } | undefined;
-  for (const p of store?.plugins ?? []) {
+  for (const p of Array.isArray(store?.plugins) ? store.plugins : []) {
     if (typeof p?.name !== "string" || typeof p.path !== "string" || !isDir(p.path)) continue;
     roots.push({
       tier: "plugin",
@@ -169,7 +196,8 @@ export class DiscoveryWalk {
     const userDirs: Array<[Ecosystem, string]> = [["oceancode", paths.userOcDir]];
     for (const e of this.ecosystems) if (e.user) userDirs.push([e.ecosystem, path.join(paths.home, e.user.replace(/^~\//, ""))]);
     for (const [eco, dir] of userDirs) if (isDir(dir)) roots.push({ tier: "user", ecosystem: eco, dir, project: paths.project, trustedByDefault: true });
-    const plugins: Root[] = this.foreignPlugins.map((p) => ({
+    const store = readPluginStore(paths);
+    const plugins: Root[] = foreignPluginRoots(this.foreignPlugins, store).map((p) => ({
       tier: "plugin",
       ecosystem: p.ecosystem,
       dir: path.resolve(p.dir),
@@ -177,7 +205,7 @@ export class DiscoveryWalk {
       trustedByDefault: false,
       plugin: { name: p.name, enabled: p.enabled, trusted: false, source: p.source ?? p.ecosystem },
     }));
-    roots.push(...[...pluginRoots(paths), ...plugins].sort((a, b) => (a.plugin!.name < b.plugin!.name ? -1 : a.plugin!.name > b.plugin!.name ? 1 : 0)));
+    roots.push(...[...pluginRoots(paths, store), ...plugins].sort((a, b) => (a.plugin!.name < b.plugin!.name ? -1 : a.plugin!.name > b.plugin!.name ? 1 : 0)));
     if (this.opts.bundled) {
       roots.push({
         tier: "bundled",

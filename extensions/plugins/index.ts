@@ -1,0 +1,22 @@
+/**
+ * plugins: the `oceancode plugin` command and the `plugins` service over oceancode's plugin store
+ * (~/.oceancode/plugins). The kernel's walk reads installed.json itself (plugin-tier roots); this
+ * extension only writes it. Trust seeding on import goes through the `trust` service.
+ */
+import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
+import type { TrustService } from "../trust/api.js";
+import { PLUGIN_INVALID, PLUGIN_STORE_INVALID } from "./api.js";
+import { pluginCommand } from "./command.js";
+import { PluginsServiceImpl } from "./service.js";
+import { PluginStore } from "./store.js";
+
+export default {
+  activate(ctx: ExtensionContext) {
+    registerErrorCodes(ctx.id, {
+      [PLUGIN_STORE_INVALID]: "~/.oceancode/plugins/installed.json or known_marketplaces.json cannot be parsed (fix or move it; nothing is overwritten)",
+      [PLUGIN_INVALID]: "a plugin command's input was refused (a bad name, no such plugin, not a marketplace, a source outside its marketplace)",
+    });
+    ctx.provide("plugins", new PluginsServiceImpl(new PluginStore(ctx.paths.home)));
+    ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet<TrustService>("trust")));
+  },
+};
