@@ -10,7 +10,7 @@ import { isValidName, PluginError, PLUGIN_INVALID, type InstalledPlugin } from "
 import { copyTree, isDir, show, within } from "./files.js";
 import { clone } from "./git.js";
 import { checkManifest, isPlugin } from "./manifest-check.js";
-import { entrySource, readMarketplace, type MarketEntry } from "./marketplace.js";
+import { entrySource, readMarketplace, removeIfEmpty, type MarketEntry } from "./marketplace.js";
 import type { PluginStore } from "./store.js";
 
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/;
@@ -128,6 +128,7 @@ function installEntry(store: PluginStore, hit: { market: string; dir: string; en
     return copyInstall(store, { ...common, srcDir: dir }, warn);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
+    removeIfEmpty(store.tmpDir);
   }
 }
 

@@ -85,6 +85,15 @@ function gitLike(s: string): boolean {
 
 const now = () => new Date().toISOString();
 
+/** Leave no empty scratch folder behind a failed add. */
+export function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // not empty (another process is using it) or already gone
+  }
+}
+
 /** Register a marketplace; nothing is written (and a clone is removed) when it is not one. */
 export function addMarketplace(store: PluginStore, spec: string, cwd: string): { name: string; market: KnownMarketplace; plugins: number } {
   const abs = path.resolve(cwd, spec);
@@ -103,6 +112,7 @@ export function addMarketplace(store: PluginStore, spec: string, cwd: string): {
       doc = readMarketplace(cloned);
     } catch (e) {
       fs.rmSync(cloned, { recursive: true, force: true });
+      removeIfEmpty(store.tmpDir);
       throw e;
     }
     market = { type: "git", source: url, path: path.join(store.marketsDir, doc.name), added_at: now() };
@@ -121,6 +131,7 @@ export function addMarketplace(store: PluginStore, spec: string, cwd: string): {
     });
   } finally {
     if (cloned) fs.rmSync(cloned, { recursive: true, force: true });
+    removeIfEmpty(store.tmpDir);
   }
   return { name: doc.name, market, plugins: doc.plugins.length };
 }
