@@ -25,7 +25,7 @@ export interface ImportOptions {
   warn: (msg: string) => void;
 }
 
-const why = (e: unknown) => show((e as Error).message.split("\n").join(" "));
+const why = (e: unknown) => show((e as Error).message.split("\n").map((l) => l.trim()).join(" "));
 
 /** Print a line that reports a plugin not imported. */
 function say(o: ImportOptions, line: string): false {
@@ -47,7 +47,7 @@ function importPlugin(store: PluginStore, c: ClaudeInstall, o: ImportOptions): b
   const prev = store.find(c.name);
   if (prev && prev.marketplace === c.marketplace && prev.version === version) return say(o, `SKIP ${label} already installed (${show(version)})`);
   if (o.dryRun) {
-    if (check.problems.length) return say(o, `SKIP ${label} install failed: ${why(new Error(check.problems.join("; ")))}`);
+    if (check.problems.length) return say(o, `SKIP ${label} install failed: the plugin's manifest is invalid: ${check.problems.join(" ")}`);
     o.out(`IMPORT ${label}@${c.marketplace} ${show(version)} ${state}`);
     return true;
   }

@@ -5,7 +5,7 @@
  * nothing under ~/.claude is written.
  */
 import { PluginError, PLUGIN_INVALID, type InstalledPlugin, type PluginState, type PluginsService } from "./api.js";
-import { show } from "./files.js";
+import { isDir, show } from "./files.js";
 import { claudeInstalls } from "./claude.js";
 import type { PluginStore } from "./store.js";
 
@@ -31,7 +31,7 @@ export class PluginsServiceImpl implements PluginsService {
     const overrides = f.external?.[CLAUDE_SOURCE] ?? {};
     const out = f.plugins.map(own);
     for (const c of claudeInstalls(this.store.home, project)) {
-      if (names.has(c.name)) continue;
+      if (names.has(c.name) || !isDir(c.installPath)) continue;
       names.add(c.name);
       const o = overrides[c.name];
       out.push({ name: c.name, version: c.version ?? "unversioned", marketplace: c.marketplace, enabled: typeof o?.enabled === "boolean" ? o.enabled : c.enabled, trusted: false, source: "claude-code", path: c.installPath });
