@@ -96,7 +96,9 @@ export function removeIfEmpty(dir: string): void {
 
 /** Register a marketplace; nothing is written (and a clone is removed) when it is not one. */
 export function addMarketplace(store: PluginStore, spec: string, cwd: string): { name: string; market: KnownMarketplace; plugins: number } {
-  const abs = path.resolve(cwd, spec);
+  // a path to the marketplace.json itself stands for the marketplace folder (two levels up)
+  const given = path.resolve(cwd, spec);
+  const abs = path.basename(given) === "marketplace.json" && path.basename(path.dirname(given)) === ".claude-plugin" ? path.dirname(path.dirname(given)) : given;
   let market: KnownMarketplace;
   let doc: MarketDoc;
   let cloned: string | undefined;

@@ -33,7 +33,7 @@ describe("a directory marketplace", () => {
     expect(json.map((m) => m.name)).toEqual(["team-tools"]);
     writeFiles(dir, { ".claude-plugin/marketplace.json": JSON.stringify({ name: "team-tools", owner: { name: "T" }, plugins: [{ name: "hello", source: "./plugins/hello" }] }) });
     expect(plugin(sb, "marketplace", "update", "team-tools").stdout).toBe("updated marketplace team-tools (1 plugins)\n");
-    const again = plugin(sb, "marketplace", "add", dir);
+    const again = plugin(sb, "marketplace", "add", path.join(dir, ".claude-plugin", "marketplace.json"));
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("a marketplace named 'team-tools' is already registered");
     const rm = plugin(sb, "marketplace", "remove", "team-tools");
