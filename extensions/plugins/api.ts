@@ -73,7 +73,10 @@ export const PLUGIN_STORE_INVALID = "OC_ERR_PLUGIN_STORE_INVALID" as const;
 /** A usage or input error of a plugin command (a bad name, no such plugin, not a marketplace, ...). */
 export const PLUGIN_INVALID = "OC_ERR_PLUGIN_INVALID" as const;
 
-export type PluginErrorCode = typeof PLUGIN_STORE_INVALID | typeof PLUGIN_INVALID;
+/** Another process held the store's lock for too long. */
+export const PLUGIN_STORE_BUSY = "OC_ERR_PLUGIN_STORE_BUSY" as const;
+
+export type PluginErrorCode = typeof PLUGIN_STORE_INVALID | typeof PLUGIN_INVALID | typeof PLUGIN_STORE_BUSY;
 
 export class PluginError extends Error {
   constructor(
@@ -88,7 +91,7 @@ export class PluginError extends Error {
 /** Is this one of the plugin store's coded errors (from any copy of this module)? */
 export function isPluginError(e: unknown): e is Error & { code: PluginErrorCode } {
   const c = (e as { code?: unknown } | null)?.code;
-  return typeof e === "object" && e !== null && (c === PLUGIN_STORE_INVALID || c === PLUGIN_INVALID);
+  return typeof e === "object" && e !== null && (c === PLUGIN_STORE_INVALID || c === PLUGIN_INVALID || c === PLUGIN_STORE_BUSY);
 }
 
 /** Plugin and marketplace names: one path segment of letters, digits, `.`, `_`, `-`; no separators or controls. */

@@ -195,7 +195,7 @@ export async function pluginCommand(argv: string[], io: CommandIO, trust: TrustS
       io.stderr.write(`oceancode plugin: ${e.message}\n${PLUGIN_USAGE}\n`);
       return 2;
     }
-    if (isPluginError(e) || (e as Error).message?.includes(".lock is held")) {
+    if (isPluginError(e)) {
       io.stderr.write(`oceancode plugin: ${(e as Error).message}\n`);
       return 1;
     }

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PluginError, PLUGIN_STORE_INVALID } from "./api.js";
+import { PluginError, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
 
 /** Text from a file, a directory name or a manifest, made safe for one output line (controls escaped). */
 export function show(s: string): string {
@@ -114,7 +114,7 @@ export function withLock<T>(lockFile: string, fn: () => T, waitMs = 30_000, stal
         // it went away between open and read: try again
       }
       if (stale) fs.rmSync(lockFile, { force: true });
-      else if (Date.now() - start > waitMs) throw new Error(`${lockFile} is held by another oceancode process; try again (delete the file if no other process runs)`);
+      else if (Date.now() - start > waitMs) throw new PluginError(PLUGIN_STORE_BUSY, `${lockFile} is held by another oceancode process; try again (delete the file if no other process runs)`);
       else sleep(20 + Math.floor(Math.random() * 30));
     }
   }

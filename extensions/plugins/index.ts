@@ -5,7 +5,7 @@
  */
 import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
 import type { TrustService } from "../trust/api.js";
-import { PLUGIN_INVALID, PLUGIN_STORE_INVALID } from "./api.js";
+import { PLUGIN_INVALID, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
 import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
@@ -14,6 +14,7 @@ export default {
   activate(ctx: ExtensionContext) {
     registerErrorCodes(ctx.id, {
       [PLUGIN_STORE_INVALID]: "~/.oceancode/plugins/installed.json or known_marketplaces.json cannot be parsed (fix or move it; nothing is overwritten)",
+      [PLUGIN_STORE_BUSY]: "~/.oceancode/plugins/.lock stayed held by another process (try again; delete it if no oceancode runs)",
       [PLUGIN_INVALID]: "a plugin command's input was refused (a bad name, no such plugin, not a marketplace, a source outside its marketplace)",
     });
     ctx.provide("plugins", new PluginsServiceImpl(new PluginStore(ctx.paths.home)));
