@@ -57,7 +57,8 @@ function marketplaceCmd(ctx: Ctx): number {
   if (verb === "add") {
     const r = addMarketplace(ctx.store, one(), process.cwd());
     ctx.out(`added marketplace ${r.name} (${r.market.type}, ${r.plugins} plugins) ${show(r.market.path)}`);
-  } else if (verb === "list" && rest.length === 0) {
+  } else if (verb === "list") {
+    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
     const markets = ctx.store.readMarkets();
     if (ctx.args.switches.has("--json")) ctx.out(JSON.stringify(Object.entries(markets).map(([name, m]) => ({ name, ...m })), null, 2));
     else if (!Object.keys(markets).length) ctx.out("no marketplaces registered (oceancode plugin marketplace add <spec>)");

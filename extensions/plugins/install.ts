@@ -109,7 +109,10 @@ function findEntry(store: PluginStore, spec: string, marketplace?: string): { ma
     const entry = doc.plugins.find((p) => p.name === name);
     if (entry) hits.push({ market: m, dir, entry });
   }
-  if (hits.length === 0) fail(`no registered marketplace lists a plugin named '${name}'${wanted ? ` (looked in '${wanted}')` : ""}`);
+  if (hits.length === 0) {
+    const folder = isDir(path.resolve(spec)) ? ` (to install the folder, pass a path: ./${spec})` : "";
+    fail(`no registered marketplace lists a plugin named '${name}'${wanted ? ` (looked in '${wanted}')` : ""}${folder}`);
+  }
   if (hits.length > 1) fail(`'${name}' is in several marketplaces (${hits.map((h) => h.market).join(", ")}): pass ${name}@<marketplace>`);
   return hits[0]!;
 }
@@ -133,7 +136,7 @@ function installEntry(store: PluginStore, hit: { market: string; dir: string; en
 }
 
 export function install(store: PluginStore, spec: string, opts: { trust: boolean; marketplace?: string; cwd: string }, warn: (m: string) => void): InstalledPlugin {
-  if (isPathSpec(spec) || isDir(path.resolve(opts.cwd, spec))) {
+  if (isPathSpec(spec)) {
     const dir = path.resolve(opts.cwd, spec.replace(/^~(?=\/|$)/, store.home));
     if (!isDir(dir)) fail(`${show(spec)}: no such directory`);
     const name = checkManifest(dir).manifest?.name ?? path.basename(dir);
