@@ -57,6 +57,8 @@ export interface HookSource {
   tier: Tier;
   ecosystem: Ecosystem;
   plugin?: string;
+  /** a plugin's install folder: its command handlers see it as CLAUDE_PLUGIN_ROOT (and OC_PLUGIN_ROOT) */
+  pluginRoot?: string;
   status: SourceStatus;
   /** why unreadable / invalid */
   error?: string;

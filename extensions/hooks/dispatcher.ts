@@ -51,7 +51,8 @@ export function plan(sources: readonly HookSource[], event: HookEvent, matchValu
       if (g.event !== event) continue;
       if (MATCHED[event] && !compileMatcher(g.matcher)(matchValue ?? "")) continue;
       for (const h of g.handlers) {
-        const key = h.type === "command" ? `c:${h.command}` : `h:${h.url}`;
+        // one plugin's `${CLAUDE_PLUGIN_ROOT}/x.sh` is not another's: the root is part of the command
+        const key = h.type === "command" ? `c:${source.pluginRoot ?? ""}\0${h.command}` : `h:${h.url}`;
         if (seen.has(key)) continue;
         seen.add(key);
         out.push({ source, matcher: g.matcher ?? "", handler: h });
@@ -82,7 +83,14 @@ export async function dispatch(
           command: p.handler.shell ?? "sh",
           args: ["-c", p.handler.command],
           cwd: env.project,
-          env: { ...base, OC_HOOK_EVENT: event, OC_PROJECT_DIR: env.project, CLAUDE_PROJECT_DIR: env.project },
+          env: {
+            ...base,
+            OC_HOOK_EVENT: event,
+            OC_PROJECT_DIR: env.project,
+            CLAUDE_PROJECT_DIR: env.project,
+            // the shell expands a plugin hook's ${CLAUDE_PLUGIN_ROOT} (Claude Code's variable) from here
+            ...(p.source.pluginRoot ? { CLAUDE_PLUGIN_ROOT: p.source.pluginRoot, OC_PLUGIN_ROOT: p.source.pluginRoot } : {}),
+          },
         };
         raw = await runCommand(spawnPlan, body, ms, opts.signal);
       } else {

@@ -131,7 +131,7 @@ export function readSource(file: string, root: Root): HookSource | undefined {
     path: file,
     tier: root.tier,
     ecosystem: root.ecosystem,
-    ...(root.plugin ? { plugin: root.plugin.name } : {}),
+    ...(root.plugin ? { plugin: root.plugin.name, pluginRoot: root.dir } : {}),
     sharedWithClaudeCode: root.ecosystem === "claude",
   };
   let text: string;

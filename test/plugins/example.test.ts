@@ -3,6 +3,7 @@
  * from it and validates, its skill and command show up as hello:<name>, and its hook is held until
  * `plugin trust hello`, then loaded.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../helpers/cli.js";
@@ -31,5 +32,13 @@ describe("examples/plugins", () => {
     expect(plugin(sb, "trust", "hello").code).toBe(0);
     const loaded = runCli(["hooks", "list"], { cwd: sb.project, env: sb.env });
     expect(loaded.stdout).toMatch(/hooks\/hooks\.json {2}loaded {2}plugin hello/);
+
+    // trusted, its PostToolUse hook runs: `${CLAUDE_PLUGIN_ROOT}/hooks/log-edit.sh` finds the installed copy
+    sb.write("script.json", JSON.stringify({ steps: [{ text: "writing", tool_calls: [{ name: "write", input: { file_path: "notes.txt", content: "hi\n" } }] }, { text: "done" }] }));
+    const run = runCli(["--dir", sb.project, "run", "--auto", "--model", "scripted/script.json", "write a note"], { cwd: sb.project, env: sb.env });
+    expect(run.code, run.stderr).toBe(0);
+    const log = path.join(sb.home, ".hello-plugin-edits.log");
+    expect(fs.existsSync(log), run.stderr).toBe(true);
+    expect(fs.readFileSync(log, "utf8")).toContain("notes.txt");
   });
 });
