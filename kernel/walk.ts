@@ -118,7 +118,7 @@ function readJson(file: string): unknown {
  */
 interface PluginStoreFile {
   plugins?: PluginRecord[];
-  external?: Record<string, Record<string, { enabled?: unknown }>>;
+  external?: Record<string, Record<string, { enabled?: unknown; trusted?: unknown }>>;
 }
 
 function readPluginStore(paths: Paths): PluginStoreFile | undefined {
@@ -128,15 +128,16 @@ function readPluginStore(paths: Paths): PluginStoreFile | undefined {
 
 /**
  * Another tool's plugin roots as the user left them here: a plugin oceancode's store also holds is that
- * copy's (one root per plugin name), and an `external` override decides enabled.
+ * copy's (one root per plugin name), an `external` override decides enabled, and only `external`
+ * (`oceancode plugin trust <name>`) makes one trusted.
  */
-function foreignPluginRoots(foreign: PluginRootRecord[], store: PluginStoreFile | undefined): PluginRootRecord[] {
+function foreignPluginRoots(foreign: PluginRootRecord[], store: PluginStoreFile | undefined): Array<PluginRootRecord & { trusted: boolean }> {
   const own = new Set((Array.isArray(store?.plugins) ? store.plugins : []).map((p) => p?.name));
   return foreign
     .filter((p) => !own.has(p.name))
     .map((p) => {
-      const o = store?.external?.[p.source ?? p.ecosystem]?.[p.name]?.enabled;
-      return typeof o === "boolean" ? { ...p, enabled: o } : p;
+      const o = store?.external?.[p.source ?? p.ecosystem]?.[p.name];
+      return { ...p, enabled: typeof o?.enabled === "boolean" ? o.enabled : p.enabled, trusted: o?.trusted === true };
     });
 }
 
@@ -202,8 +203,8 @@ export class DiscoveryWalk {
       ecosystem: p.ecosystem,
       dir: path.resolve(p.dir),
       project: paths.project,
-      trustedByDefault: false,
-      plugin: { name: p.name, enabled: p.enabled, trusted: false, source: p.source ?? p.ecosystem },
+      trustedByDefault: p.trusted,
+      plugin: { name: p.name, enabled: p.enabled, trusted: p.trusted, source: p.source ?? p.ecosystem },
     }));
     roots.push(...[...pluginRoots(paths, store), ...plugins].sort((a, b) => (a.plugin!.name < b.plugin!.name ? -1 : a.plugin!.name > b.plugin!.name ? 1 : 0)));
     if (this.opts.bundled) {

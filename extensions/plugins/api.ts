@@ -26,10 +26,13 @@ export interface InstalledPlugin {
   imported_from?: string;
 }
 
-/** installed.json. `external.<source>.<name>.enabled` overrides another tool's record of a plugin it installed. */
+/**
+ * installed.json. `external.<source>.<name>` records the user's choices about a plugin another tool
+ * installed (read where it is): `enabled` overrides that tool's record, `trusted` is oceancode's trust.
+ */
 export interface InstalledFile {
   plugins: InstalledPlugin[];
-  external?: Record<string, Record<string, { enabled: boolean }>>;
+  external?: Record<string, Record<string, { enabled?: boolean; trusted?: boolean }>>;
 }
 
 /** One registered marketplace (known_marketplaces.json, keyed by name). */
@@ -65,7 +68,7 @@ export interface PluginsService {
   /** Enable or disable one plugin by name (a Claude Code plugin: an override in oceancode's store). */
   setEnabled(project: string, name: string, enabled: boolean): PluginState;
   /** Grant or revoke trust (oceancode-store plugins only). */
-  setTrusted(name: string, trusted: boolean): PluginState;
+  setTrusted(project: string, name: string, trusted: boolean): PluginState;
 }
 
 /** A store file that does not parse: nothing is overwritten (errors are matched by code). */

@@ -130,7 +130,7 @@ function run(ctx: Ctx): number {
     }
     case "trust": {
       const [name] = need(ctx, 1, "a plugin name");
-      const p = ctx.service.setTrusted(name!, !sw.has("--off"));
+      const p = ctx.service.setTrusted(ctx.project, name!, !sw.has("--off"));
       ctx.out(`${p.name} ${p.trusted ? "trusted: its hooks and MCP servers may run" : "untrusted: its hooks and MCP servers stay dormant"}`);
       return 0;
     }

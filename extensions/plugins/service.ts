@@ -34,7 +34,7 @@ export class PluginsServiceImpl implements PluginsService {
       if (names.has(c.name) || !isDir(c.installPath)) continue;
       names.add(c.name);
       const o = overrides[c.name];
-      out.push({ name: c.name, version: c.version ?? "unversioned", marketplace: c.marketplace, enabled: typeof o?.enabled === "boolean" ? o.enabled : c.enabled, trusted: false, source: "claude-code", path: c.installPath });
+      out.push({ name: c.name, version: c.version ?? "unversioned", marketplace: c.marketplace, enabled: typeof o?.enabled === "boolean" ? o.enabled : c.enabled, trusted: o?.trusted === true, source: "claude-code", path: c.installPath });
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
@@ -46,20 +46,26 @@ export class PluginsServiceImpl implements PluginsService {
       if (rec) rec.enabled = enabled;
       else if (claude) {
         const ext = (installed.external ??= {});
-        (ext[CLAUDE_SOURCE] ??= {})[name] = { enabled };
+        const over = ((ext[CLAUDE_SOURCE] ??= {})[name] ??= {});
+        over.enabled = enabled;
       } else throw new PluginError(PLUGIN_INVALID, `no installed plugin is named '${show(name)}' (oceancode plugin list)`);
       this.store.writeInstalled(installed);
     });
     return this.list(project).find((p) => p.name === name)!;
   }
 
-  setTrusted(name: string, trusted: boolean): PluginState {
-    return this.store.locked(({ installed }) => {
+  /** A Claude Code plugin is trusted where it is: the grant is recorded in installed.json (`external.claude`). */
+  setTrusted(project: string, name: string, trusted: boolean): PluginState {
+    const claude = claudeInstalls(this.store.home, project).find((c) => c.name === name);
+    this.store.locked(({ installed }) => {
       const rec = installed.plugins.find((p) => p.name === name);
-      if (!rec) throw new PluginError(PLUGIN_INVALID, `no plugin named '${show(name)}' is in oceancode's store; a Claude Code plugin is trusted by importing it: oceancode plugin import --from claude-code --trust`);
-      rec.trusted = trusted;
+      if (rec) rec.trusted = trusted;
+      else if (claude) {
+        const over = (((installed.external ??= {})[CLAUDE_SOURCE] ??= {})[name] ??= {});
+        over.trusted = trusted;
+      } else throw new PluginError(PLUGIN_INVALID, `no installed plugin is named '${show(name)}' (oceancode plugin list)`);
       this.store.writeInstalled(installed);
-      return own(rec);
     });
+    return this.list(project).find((p) => p.name === name)!;
   }
 }

@@ -141,7 +141,14 @@ describe("Claude Code's plugins without an import", () => {
     const u = plugin(sb, "uninstall", "superpowers");
     expect(u.code).toBe(2);
     expect(u.stderr).toContain("superpowers was installed by Claude Code");
-    expect(plugin(sb, "trust", "superpowers").stderr).toContain("oceancode plugin import --from claude-code --trust");
+    // trust applies where the plugin is: an oceancode-side grant, Claude Code's files untouched
+    const t = plugin(sb, "trust", "superpowers");
+    expect(t.code, t.stderr).toBe(0);
+    const row = () => lines(plugin(sb, "list").stdout).map((l) => l.split(/\s{2,}/).slice(0, 5).join(" ")).find((l) => l.startsWith("superpowers "));
+    expect(row()).toBe("superpowers 4.0.3 enabled trusted claude-code");
+    expect(readJson(path.join(ocDir(), "plugins", "installed.json"))).toMatchObject({ external: { claude: { superpowers: { enabled: true, trusted: true } } } });
+    expect(plugin(sb, "trust", "superpowers", "--off").code).toBe(0);
+    expect(row()).toBe("superpowers 4.0.3 enabled untrusted claude-code");
     expect(claudeState()).toEqual(before);
   });
 });
