@@ -103,8 +103,8 @@ export function isSkillNameError(e: unknown): e is SkillNameError {
  * the `skill` tool, a host's `/` completion) follows the enable fold without knowing it. Collisions are
  * resolved over the enabled items: a disabled copy does not force a qualified name on the one left
  * (Claude Code's behaviour). `all()` adds the disabled items, qualified over everything discovered.
- * The state is re-read when skill-state.json or trust.json changes (one stat each per call), so a toggle
- * made from a shell lands on a running session's next step.
+ * The state is re-read when skill-state.json, trust.json or the project config file changes (a few stats
+ * per call), so a toggle made from a shell lands on a running session's next step.
  */
 export interface SkillsService {
   /** every ENABLED item, walk order (narrowest tier first); the walk is cached until `reload()` */

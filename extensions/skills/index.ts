@@ -14,7 +14,7 @@ import { AllowedTools, STAGE_ALLOWED_TOOLS } from "./allowed-tools.js";
 import { SKILL_TOOL, type SkillsService } from "./api.js";
 import { READER_ID, skillsReader, type SkillItem } from "./catalog.js";
 import { skillCommand } from "./command.js";
-import type { SkillsPolicy } from "./enable.js";
+import { LivePolicy } from "./policy.js";
 import { createSkillsService } from "./service.js";
 import { UserSkillStore } from "./user-store.js";
 
@@ -62,12 +62,13 @@ export default {
     ctx.registerReader(skillsReader);
     const trust = ctx.services.tryGet<TrustService>("trust");
     const walk = () => ctx.walk<SkillItem>(READER_ID);
+    const policy = new LivePolicy(ctx.config, ctx.paths.project, (m) => ctx.log.warn(m));
     const service = createSkillsService({
       walk,
       project: ctx.paths.project,
       store: new UserSkillStore(path.join(ctx.paths.userOcDir, "skill-state.json"), (m) => ctx.log.warn(m)),
       ...(trust ? { trust } : {}),
-      policy: ctx.config.section<SkillsPolicy>("skills"),
+      policy: () => policy.get(),
       warn: (m) => ctx.log.warn(m),
     });
     ctx.provide("skills", service);

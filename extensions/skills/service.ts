@@ -1,7 +1,8 @@
 /**
  * The `skills` service: the walk's items, the enable fold over them, and the toggles that write the
  * user store and trust.json. The walk is read once (until reload()); the fold is recomputed only when
- * skill-state.json or trust.json changed (one stat each), so a toggle from a shell reaches the next step.
+ * skill-state.json, trust.json or the project policy changed (a few stats), so a toggle from a shell
+ * reaches the next step.
  */
 import fs from "node:fs";
 import type { Discovered } from "../../kernel/api.js";
@@ -18,7 +19,8 @@ export interface ServiceDeps {
   project: string;
   store: UserSkillStore;
   trust?: TrustService;
-  policy: SkillsPolicy;
+  /** the project policy in force (re-read by the caller when its file changes) */
+  policy(): SkillsPolicy;
   warn(msg: string): void;
 }
 
@@ -40,7 +42,7 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
   let found: Array<Pick<Discovered<SkillItem>, "item" | "root">> | undefined;
   let computed: Computed | undefined;
 
-  const stamp = () => `${stampOf(deps.store.file)}|${stampOf(deps.trust?.file)}`;
+  const stamp = () => `${stampOf(deps.store.file)}|${stampOf(deps.trust?.file)}|${JSON.stringify(deps.policy())}`;
   const walk = () => {
     found = deps.walk();
     computed = undefined;
@@ -52,7 +54,7 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
     if (computed && computed.stamp === s) return computed;
     const items = found ?? walk();
     const t = deps.trust?.get(deps.project);
-    const inputs = { everythingOff: t?.everything_off === true, userDisabled: deps.store.disabled(), explicitEnabled: t?.enabled_skills ?? [], policy: deps.policy };
+    const inputs = { everythingOff: t?.everything_off === true, userDisabled: deps.store.disabled(), explicitEnabled: t?.enabled_skills ?? [], policy: deps.policy() };
     const states = new Map<string, EnableState>();
     const on: typeof items = [];
     for (const f of items) {

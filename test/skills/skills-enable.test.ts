@@ -161,4 +161,18 @@ describe("a toggle from a shell lands on the next step of a running session", ()
     expect(listed(fake.requests[1]!)).toContain("tdd");
     expect(toolsOf(fake.requests[1]!)).toBe(toolsOf(fake.requests[0]!));
   }, 90_000);
+
+  it("an edit to the project's skills policy between steps lands the same way", async () => {
+    setConfig({ disabled: ["wrangler"] });
+    fake.respond(() => {
+      if (fake.requests.length === 1) {
+        setConfig({ mode: "allowlist", enabled: ["tdd"] });
+        return { text: "loading", toolCalls: [{ id: "toolu_1", name: "skill", input: { skill: "tdd" } }] };
+      }
+      return { text: "done" };
+    });
+    await run("go");
+    expect(listed(fake.requests[0]!)).toEqual(["tdd", "repo:review", "user:review"]);
+    expect(listed(fake.requests[1]!)).toEqual(["tdd"]);
+  }, 90_000);
 });

@@ -113,7 +113,7 @@ describe("the service over real files", () => {
     project: path.join(tmp, "p"),
     store: new UserSkillStore(path.join(tmp, "h/.oceancode/skill-state.json"), () => {}),
     trust,
-    policy: { disabled: ["solo"] },
+    policy: () => ({ disabled: ["solo"] }),
     warn: () => {},
   });
 
