@@ -8,9 +8,7 @@ import path from "node:path";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ToolDefinition } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
-import type { PermissionsService } from "../permissions/api.js";
 import type { TrustService } from "../trust/api.js";
-import { AllowedTools, STAGE_ALLOWED_TOOLS } from "./allowed-tools.js";
 import { SKILL_TOOL, type SkillsService } from "./api.js";
 import { READER_ID, skillsReader, type SkillItem } from "./catalog.js";
 import { skillCommand } from "./command.js";
@@ -98,9 +96,6 @@ export default {
     engine.tools.register(createSkillTool(service), ctx.id);
     // the listing goes last in the system prompt; it is rebuilt before each model call only when the
     // enable state changed on disk (a toggle from a shell lands on the next step)
-    const allowed = new AllowedTools(service, () => ctx.services.tryGet<PermissionsService>("permissions"), ctx.id);
-    engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (result, call) => allowed.observe(result, call));
-    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: STAGE_ALLOWED_TOOLS }, (call) => allowed.authorize(call));
     engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win) => {
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;

@@ -1,6 +1,8 @@
 /**
  * A skill's `allowed-tools` (Claude Code's frontmatter): once the model loads the skill through the `skill`
  * tool, calls to the listed tools are allowed without asking for the rest of that turn.
+ * (Its own extension, not part of `skills`: it needs the permissions service, and `skills` activating
+ * permissions and the shell guard would load them for `oceancode inspect` and `oceancode skill`.)
  *
  * The grant is an `authorizeToolCall` tap at STAGE_ALLOWED_TOOLS, after the hard floors (shell-guard
  * STAGE_FLOOR, hooks' PreToolUse deny) and just before the permissions rules (STAGE_POLICY). A bail hook
@@ -13,7 +15,7 @@
  */
 import type { AuthorizeResult, ToolCallContext, ToolResult } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
-import { SKILL_TOOL, type SkillsService } from "./api.js";
+import { SKILL_TOOL, type SkillsService } from "../skills/api.js";
 
 /** just before the permissions rules (STAGE_POLICY = -200), after every floor */
 export const STAGE_ALLOWED_TOOLS = -201;

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallContext, ToolResult } from "../../engine/api.js";
 import type { PermissionDecision, PermissionsService } from "../../permissions/api.js";
-import type { Skill, SkillsService } from "../api.js";
-import { AllowedTools, liftable, matchesAllowed } from "../allowed-tools.js";
+import type { Skill, SkillsService } from "../../skills/api.js";
+import { AllowedTools, liftable, matchesAllowed } from "../grants.js";
 
 describe("matchesAllowed", () => {
   it("a bare tool name matches by Claude Code name or our own", () => {
@@ -60,16 +60,16 @@ describe("AllowedTools", () => {
   const loaded = (a: AllowedTools, turn = 1) => a.observe({ callId: "c", name: "skill", content: "ok", isError: false } as ToolResult, call("skill", { skill: "git-helper" }, turn));
 
   it("grants nothing before the skill is loaded, then allows a listed call for the rest of that turn only", async () => {
-    const a = new AllowedTools(service, () => perms, "skills");
+    const a = new AllowedTools(service, () => perms, "allowed-tools");
     expect(await a.authorize(call("bash", { command: "git status" }))).toBeUndefined();
     loaded(a);
-    expect(await a.authorize(call("bash", { command: "git status" }))).toMatchObject({ action: "allow", by: "skills", rule: "Bash(git status:*)" });
+    expect(await a.authorize(call("bash", { command: "git status" }))).toMatchObject({ action: "allow", by: "allowed-tools", rule: "Bash(git status:*)" });
     expect(await a.authorize(call("bash", { command: "git push" }))).toBeUndefined();
     expect(await a.authorize(call("bash", { command: "git status" }, 2))).toBeUndefined();
   });
 
   it("never reopens a deny, a guard ask or a narrower ask rule; leaves an allow to the later taps", async () => {
-    const a = new AllowedTools(service, () => perms, "skills");
+    const a = new AllowedTools(service, () => perms, "allowed-tools");
     loaded(a);
     for (const d of [
       { action: "deny", reason: "floor", rule: "dangerous floor", layer: "floor" },
@@ -84,14 +84,14 @@ describe("AllowedTools", () => {
   });
 
   it("without a permissions service only read-kind tools are granted", async () => {
-    const a = new AllowedTools(service, () => undefined, "skills");
+    const a = new AllowedTools(service, () => undefined, "allowed-tools");
     loaded(a);
     expect(await a.authorize(call("read", { path: "/p/a" }, 1, "read"))).toMatchObject({ action: "allow" });
     expect(await a.authorize(call("bash", { command: "git status" }))).toBeUndefined();
   });
 
   it("a failed skill call grants nothing", async () => {
-    const a = new AllowedTools(service, () => perms, "skills");
+    const a = new AllowedTools(service, () => perms, "allowed-tools");
     a.observe({ callId: "c", name: "skill", content: "no", isError: true } as ToolResult, call("skill", { skill: "git-helper" }));
     expect(await a.authorize(call("bash", { command: "git status" }))).toBeUndefined();
   });
