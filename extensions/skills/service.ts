@@ -110,11 +110,13 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
       if (ids.length > 1) throw nameError(SKILL_AMBIGUOUS, `'${idOrName}' names ${ids.length} skills; pass one of their ids: ${ids.join(", ")}`, ids);
       const target = hits[0]!;
       const disabled = deps.store.disabled();
+      deps.store.assertWritable();
       if (on) {
-        deps.store.write(userEnable(disabled, target, all.map(subjectOf)));
+        // trust.json first: when it is corrupt (the update throws) nothing has been written
         needTrust().update(deps.project, (t) => {
           if (!t.enabled_skills.includes(target.id)) t.enabled_skills.push(target.id);
         });
+        deps.store.write(userEnable(disabled, target, all.map(subjectOf)));
       } else {
         deps.store.write(userDisable(disabled, target));
         if (deps.trust?.get(deps.project).enabled_skills.some((e) => entryMatches(e, target))) {

@@ -45,11 +45,21 @@ export class UserSkillStore {
     return [];
   }
 
+  /** Throws (code STATE_FILE_INVALID) when the file is corrupt, so a caller can check before writing anything. */
+  assertWritable(): void {
+    this.readForWrite();
+  }
+
   /** Replace the disables; keys other than `disabled` are kept. Throws (code STATE_FILE_INVALID) on a corrupt file. */
   write(disabled: readonly string[]): void {
+    const rest = this.readForWrite();
+    writeAtomic(this.file, `${JSON.stringify({ ...rest, disabled: [...new Set(disabled)] }, null, 2)}\n`);
+  }
+
+  private readForWrite(): Record<string, unknown> {
     const r = this.read();
     if (!r.ok) throw Object.assign(new Error(`${this.file} is not a valid skill-state file (${r.error}): fix it or delete it; nothing was changed`), { code: STATE_FILE_INVALID });
-    writeAtomic(this.file, `${JSON.stringify({ ...r.rest, disabled: [...new Set(disabled)] }, null, 2)}\n`);
+    return r.rest;
   }
 }
 

@@ -166,3 +166,30 @@ describe("the service over real files", () => {
     expect(service.list()).toHaveLength(2);
   });
 });
+
+describe("skill-state.json", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-skill-state-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("is written atomically and keeps keys it does not own", () => {
+    const file = path.join(dir, "ok", "skill-state.json");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ note: "mine", disabled: ["a"] }));
+    new UserSkillStore(file, () => {}).write(["a", "b", "b"]);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ note: "mine", disabled: ["a", "b"] });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["skill-state.json"]);
+  });
+
+  it("a corrupt file reads as nothing disabled (one warning) and is never overwritten", () => {
+    const file = path.join(dir, "bad", "skill-state.json");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, "{ not json");
+    const warnings: string[] = [];
+    const store = new UserSkillStore(file, (m) => warnings.push(m));
+    expect(store.disabled()).toEqual([]);
+    expect(store.disabled()).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(() => store.write(["x"])).toThrow(/not a valid skill-state file/);
+    expect(fs.readFileSync(file, "utf8")).toBe("{ not json");
+  });
+});
