@@ -70,10 +70,58 @@ export interface SkillInvocation {
   text: string;
 }
 
-/** The `skills` service. */
+/** Why an item is off: the first tier of the enable fold that turned it off (see docs/skills.md). */
+export type SkillDisabledReason = "everything off" | "disabled (plugin)" | "disabled (user)" | "disabled (project)" | "not in allowlist";
+
+/** One discovered item with its effective state. */
+export interface SkillState {
+  skill: Skill;
+  enabled: boolean;
+  reason?: SkillDisabledReason;
+}
+
+/** `setEnabled` was given a bare name more than one item has; `candidates` are their stable ids. */
+export const SKILL_AMBIGUOUS = "OC_ERR_SKILL_AMBIGUOUS" as const;
+/** `setEnabled` was given a name no discovered item has. */
+export const SKILL_UNKNOWN = "OC_ERR_SKILL_UNKNOWN" as const;
+
+export interface SkillNameError extends Error {
+  code: typeof SKILL_AMBIGUOUS | typeof SKILL_UNKNOWN;
+  candidates: string[];
+}
+
+/** Is this an error `setEnabled` throws for an unknown or ambiguous name (matched by code)? */
+export function isSkillNameError(e: unknown): e is SkillNameError {
+  const c = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
+  return (c === SKILL_AMBIGUOUS || c === SKILL_UNKNOWN) && Array.isArray((e as { candidates?: unknown }).candidates);
+}
+
+/**
+ * The `skills` service.
+ *
+ * `list()`, `resolve()` and `listing()` see ENABLED items only, so everything built on them (the listing,
+ * the `skill` tool, a host's `/` completion) follows the enable fold without knowing it. Collisions are
+ * resolved over the enabled items: a disabled copy does not force a qualified name on the one left
+ * (Claude Code's behaviour). `all()` adds the disabled items, qualified over everything discovered.
+ * The state is re-read when skill-state.json, trust.json or the project config file changes (a few stats
+ * per call), so a toggle made from a shell lands on a running session's next step.
+ */
 export interface SkillsService {
-  /** every item discovered, walk order (narrowest tier first); cached until `reload()` */
+  /** every ENABLED item, walk order (narrowest tier first); the walk is cached until `reload()` */
   list(): Skill[];
+  /** every discovered item (a disabled plugin's too), walk order, with its state and why it is off */
+  all(): SkillState[];
+  /**
+   * Turn one item on or off by stable id, qualified name or bare name. On: clears its user-tier disable
+   * and records an explicit enable for this project (trust.json `enabled_skills`, beats the project
+   * policy). Off: a user-tier disable by stable id (and the explicit enable is dropped). A bare name
+   * more than one item has throws SKILL_AMBIGUOUS; an unknown one SKILL_UNKNOWN. Returns the items changed.
+   */
+  setEnabled(idOrName: string, on: boolean): Skill[];
+  /** On: clear every user-tier disable. Off: disable every discovered item by stable id (user tier). */
+  setAll(on: boolean): void;
+  /** The per-project master switch (trust.json `everything_off`). */
+  setEverythingOff(off: boolean): void;
   /** re-run the walk (files changed) */
   reload(): Skill[];
   /** a qualified name, a stable id, or a bare name (the narrowest copy); undefined when none */

@@ -30,6 +30,8 @@ export interface SkillItem extends WalkItem {
   modelInvocable: boolean;
   userInvocable: boolean;
   warning?: string;
+  /** false: read from a disabled plugin (kept so `skill list` can say why it is off; never offered) */
+  pluginEnabled?: boolean;
 }
 
 const NAME_OK = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -99,8 +101,9 @@ function commandFiles(dir: string, depth = 0): string[] {
   return out;
 }
 
-export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin">): SkillItem[] {
-  if (root.tier === "bundled" || (root.plugin && !root.plugin.enabled)) return [];
+/** `withDisabled`: also read a disabled plugin's root, its items marked `pluginEnabled: false`. */
+export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin">, withDisabled = false): SkillItem[] {
+  if (root.tier === "bundled" || (root.plugin && !root.plugin.enabled && !withDisabled)) return [];
   const skillFolders = root.ecosystem === "opencode" ? ["skills", "skill"] : ["skills"];
   const commandFolders = root.ecosystem === "opencode" ? ["commands", "command"] : ["commands"];
   const items: SkillItem[] = [];
@@ -131,10 +134,12 @@ export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin
     for (const file of commandFiles(path.join(root.dir, folder))) add(readItem("command", file, path.basename(file, ".md")));
   }
   if (root.plugin) for (const it of items) it.name = `${root.plugin.name}:${it.bare}`;
+  if (root.plugin && !root.plugin.enabled) for (const it of items) it.pluginEnabled = false;
   return items;
 }
 
-export const skillsReader: Reader<SkillItem> = { id: READER_ID, ecosystems: ECOSYSTEMS, read: readRoot };
+/** The walk reader reads disabled plugins too; the enable fold (enable.ts) keeps their items out. */
+export const skillsReader: Reader<SkillItem> = { id: READER_ID, ecosystems: ECOSYSTEMS, read: (root) => readRoot(root, true) };
 
 /**
  * The collision rule over everything found, in walk order (narrowest first): a name found once stays

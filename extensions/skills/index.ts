@@ -4,14 +4,17 @@
  * the system prompt. The tools array never changes with the skills found (one tool, whatever the count),
  * so adding or removing a skill costs one listing change, never a new tool schema.
  */
-import fs from "node:fs";
-import type { ExtensionContext } from "../../kernel/api.js";
+import path from "node:path";
+import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ToolDefinition } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
-import { SKILL_TOOL, type Skill, type SkillsService } from "./api.js";
-import { buildCatalog, formatListing, READER_ID, resolveIn, skillsReader, type SkillItem } from "./catalog.js";
-import { parseFrontmatter } from "./frontmatter.js";
-import { expandBody } from "./expand.js";
+import type { TrustService } from "../trust/api.js";
+import { SKILL_TOOL, type SkillsService } from "./api.js";
+import { READER_ID, skillsReader, type SkillItem } from "./catalog.js";
+import { skillCommand } from "./command.js";
+import { LivePolicy } from "./policy.js";
+import { createSkillsService } from "./service.js";
+import { UserSkillStore } from "./user-store.js";
 
 export function createSkillTool(service: SkillsService): ToolDefinition {
   return {
@@ -55,46 +58,44 @@ export function createSkillTool(service: SkillsService): ToolDefinition {
 export default {
   activate(ctx: ExtensionContext) {
     ctx.registerReader(skillsReader);
-    const warned = new Set<string>();
-    let items: Skill[] | undefined;
-    const service: SkillsService = {
-      list: () => (items ??= service.reload()),
-      reload() {
-        items = buildCatalog(ctx.walk<SkillItem>(READER_ID));
-        // one warning per file per process, naming it; the item still loads
-        for (const s of items) {
-          if (!s.warning || warned.has(s.warning)) continue;
-          warned.add(s.warning);
-          ctx.log.warn(s.warning);
-        }
-        return items;
-      },
-      resolve: (name, opts) => resolveIn(service.list(), name, opts?.by ?? "model"),
-      invoke(skill, args) {
-        const { body } = parseFrontmatter(fs.readFileSync(skill.file, "utf8"));
-        return { skill, text: expandBody(body.replace(/^\s*\n/, ""), args, skill.dir) };
-      },
-      listing: () => formatListing(service.list()),
-    };
+    const trust = ctx.services.tryGet<TrustService>("trust");
+    const walk = () => ctx.walk<SkillItem>(READER_ID);
+    const policy = new LivePolicy(ctx.config, ctx.paths.project, (m) => ctx.log.warn(m));
+    const service = createSkillsService({
+      walk,
+      project: ctx.paths.project,
+      store: new UserSkillStore(path.join(ctx.paths.userOcDir, "skill-state.json"), (m) => ctx.log.warn(m)),
+      ...(trust ? { trust } : {}),
+      policy: () => policy.get(),
+      warn: (m) => ctx.log.warn(m),
+    });
     ctx.provide("skills", service);
 
+    ctx.registerCommand("skill", (argv: string[], io: CommandIO) => {
+      const pluginTrust = new Map(walk().flatMap((f) => (f.root.plugin ? [[f.root.plugin.name, f.root.plugin.trusted] as const] : [])));
+      const repo = trust?.repoTrusted(ctx.paths.project) ?? false;
+      return skillCommand(service, argv, io, (s) => (s.tier === "plugin" ? pluginTrust.get(s.plugin ?? "") === true : s.tier === "repo" ? repo : true));
+    });
+
     // `oceancode inspect`: one row per skill and command found (files are read, nothing runs)
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
-      service.reload().map((s) => ({
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => {
+      service.reload();
+      return service.all().map(({ skill: s, enabled, reason }) => ({
         kind: s.kind,
         id: s.id,
         layer: s.plugin ? `plugin:${s.plugin}` : s.tier,
         source: s.file,
-        state: s.shadowed ? "shadowed" : "active",
-        ...(s.warning ? { reason: s.warning } : !s.modelInvocable ? { reason: "disable-model-invocation: user only" } : !s.userInvocable ? { reason: "user-invocable: false: model only" } : {}),
+        state: !enabled ? "disabled" : s.shadowed ? "shadowed" : "active",
+        ...(!enabled ? { reason } : s.warning ? { reason: s.warning } : !s.modelInvocable ? { reason: "disable-model-invocation: user only" } : !s.userInvocable ? { reason: "user-invocable: false: model only" } : {}),
         value: s.qualifiedName,
-      })),
-    );
+      }));
+    });
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     engine.tools.register(createSkillTool(service), ctx.id);
-    // the listing goes last in the system prompt: it changes only when the skills found change
+    // the listing goes last in the system prompt; it is rebuilt before each model call only when the
+    // enable state changed on disk (a toggle from a shell lands on the next step)
     engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win) => {
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;

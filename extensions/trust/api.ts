@@ -15,8 +15,10 @@ export interface ProjectTrust {
   disabled_mcp: string[];
   /** servers explicitly enabled (beats a config entry's enabled: false) */
   enabled_mcp: string[];
-  /** skills explicitly enabled for this project */
+  /** skills explicitly enabled for this project (ids or bare names; beats the project's skills policy) */
   enabled_skills: string[];
+  /** the master switch: skills (and, for their owners, MCP tools, hooks, plugin rules) all off here */
+  everything_off: boolean;
 }
 
 export interface TrustService {
@@ -56,5 +58,5 @@ export function isTrustFileError(e: unknown): e is Error & { code: typeof TRUST_
 }
 
 export function emptyTrust(): ProjectTrust {
-  return { repo: false, mcp: {}, disabled_mcp: [], enabled_mcp: [], enabled_skills: [] };
+  return { repo: false, mcp: {}, disabled_mcp: [], enabled_mcp: [], enabled_skills: [], everything_off: false };
 }

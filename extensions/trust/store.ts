@@ -23,6 +23,7 @@ export function normalise(raw: unknown): ProjectTrust {
   t.disabled_mcp = strings(r.disabled_mcp);
   t.enabled_mcp = strings(r.enabled_mcp);
   t.enabled_skills = strings(r.enabled_skills);
+  t.everything_off = r.everything_off === true;
   return t;
 }
 
