@@ -51,7 +51,8 @@ function expectLines(out: string, want: Array<string | RegExp>, last: string): v
 function skillRows(): Array<{ layer: string; value: string; source: string }> {
   const r = runCli(["inspect", "--json"], { cwd: sb.project, env: sb.env });
   expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as Array<{ kind: string; layer: string; value: string; source: string }>).filter((x) => x.kind === "skill");
+  // the skills a session would offer: a disabled plugin's rows stay in inspect, marked disabled
+  return (JSON.parse(r.stdout) as Array<{ kind: string; layer: string; value: string; source: string; state: string }>).filter((x) => x.kind === "skill" && x.state !== "disabled");
 }
 
 describe("plugin import --from claude-code", () => {

@@ -26,7 +26,8 @@ const cols = (out: string) => out.trim().split("\n").map((l) => l.split(/\s{2,}/
 function skillRows(): Array<{ id: string; layer: string; value: string }> {
   const r = runCli(["inspect", "--json"], { cwd: sb.project, env: sb.env });
   expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as Array<{ kind: string; id: string; layer: string; value: string }>).filter((x) => x.kind === "skill" || x.kind === "command");
+  // the skills a session would offer: a disabled plugin's rows stay in inspect, marked disabled
+  return (JSON.parse(r.stdout) as Array<{ kind: string; id: string; layer: string; value: string; state: string }>).filter((x) => (x.kind === "skill" || x.kind === "command") && x.state !== "disabled");
 }
 
 describe("install from a marketplace and by path", () => {
