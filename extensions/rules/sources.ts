@@ -143,9 +143,10 @@ export function candidates(project: string, walked: Array<Pick<Discovered<RuleIt
   const list: Candidate[] = [...byTier("user"), ...byTier("plugin")];
   for (const dir of levels(root, cwd)) {
     list.push(...levelInstructions(dir));
-    if (dir !== cwd) list.push(...levelFolders(dir));
+    // the working directory's own .claude/.grok/.oceancode are the walk's repo roots
+    list.push(...(dir === cwd ? byTier("repo") : levelFolders(dir)));
     list.push(...cursorRules(dir));
   }
-  list.push(...byTier("repo"), ...byTier("local"));
+  list.push(...byTier("local"));
   return { root, list };
 }
