@@ -1,7 +1,7 @@
 /**
  * Rules and memory end to end: the compiled CLI `run` against the fake Anthropic server (the real SDK),
  * with a fixture HOME and a git project whose working directory is two levels down. Checks where the
- * memory goes (the first user message, never the system prompt), the order of the files, a scoped rule
+ * memory goes (the first user message, never the system prompt), the order of the files, a disabled plugin's rules left out, a scoped rule
  * with and without a matching file, `--continue` not repeating the block, and `inspect --json`.
  */
 import fs from "node:fs";
@@ -46,6 +46,13 @@ beforeAll(async () => {
   fs.mkdirSync(cwd, { recursive: true });
   sb.write(".claude/CLAUDE.md", "USER MEMORY: answer tersely.\n", "home");
   sb.write("notes/team.md", "TEAM NOTES from home\n", "home");
+  // two plugins Claude Code installed; `off` is disabled in ~/.claude/settings.json
+  const plugin = (name: string) => path.join(sb.home, ".claude/plugins/cache/mk", name, "1.0.0");
+  sb.write(".claude/plugins/cache/mk/on/1.0.0/rules/p.md", "PLUGIN ON RULE\n", "home");
+  sb.write(".claude/plugins/cache/mk/off/1.0.0/rules/p.md", "PLUGIN OFF RULE\n", "home");
+  const installs = { plugins: Object.fromEntries(["on", "off"].map((n) => [`${n}@mk`, [{ scope: "user", installPath: plugin(n) }]])) };
+  sb.write(".claude/plugins/installed_plugins.json", JSON.stringify(installs), "home");
+  sb.write(".claude/settings.json", JSON.stringify({ enabledPlugins: { "off@mk": false } }), "home");
   sb.write("CLAUDE.md", "ROOT MEMORY. Style: @docs/style.md and @~/notes/team.md\n");
   sb.write("AGENTS.md", "ROOT AGENTS MIRROR (must not load)\n");
   sb.write("docs/style.md", "STYLE GUIDE: tabs.\n");
@@ -68,13 +75,14 @@ describe("memory through run", () => {
     const texts = userTexts(r.req!, 0);
     expect(texts[0]).toBe("first prompt");
     const block = texts.find((t) => t.startsWith(MEMORY)) ?? "";
-    const order = ["USER MEMORY", "ROOT MEMORY", "STYLE GUIDE", "TEAM NOTES", "PKG AGENTS MEMORY", "APP LOCAL MEMORY", "GENERAL RULE"];
+    const order = ["USER MEMORY", "PLUGIN ON RULE", "ROOT MEMORY", "STYLE GUIDE", "TEAM NOTES", "PKG AGENTS MEMORY", "APP LOCAL MEMORY", "GENERAL RULE"];
     const at = order.map((t) => block.indexOf(t));
     expect(at.every((i) => i > 0), block).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(block).toContain(`Contents of ${path.join(sb.project, "CLAUDE.md")} (repo instructions):`);
     expect(block).not.toContain("ROOT AGENTS MIRROR");
     expect(block).not.toContain("PYTHON RULE");
+    expect(block).not.toContain("PLUGIN OFF RULE");
     expect(JSON.stringify(r.req!.body.system)).not.toContain("MEMORY");
   });
 
@@ -102,6 +110,7 @@ describe("memory through run", () => {
     for (const f of ["CLAUDE.md", "AGENTS.md", "pkg/AGENTS.md", "pkg/app/CLAUDE.local.md"]) fs.rmSync(path.join(sb.project, f));
     fs.rmSync(path.join(sb.project, "pkg/app/.claude"), { recursive: true });
     fs.rmSync(path.join(sb.home, ".claude/CLAUDE.md"));
+    fs.renameSync(path.join(sb.home, ".claude/plugins/cache/mk/on/1.0.0/rules"), path.join(sb.home, ".claude/plugins/cache/mk/on/1.0.0/kept"));
     const r = await run(["fourth prompt"]);
     expect(r.code, r.stderr).toBe(0);
     expect(userTexts(r.req!, 0)).toEqual(["fourth prompt"]);
@@ -113,11 +122,14 @@ describe("inspect --json", () => {
   it("one instruction row per file, with its state", () => {
     sb.write("CLAUDE.md", "ROOT @docs/style.md @/etc/hostname\n");
     sb.write("AGENTS.md", "MIRROR\n");
+    fs.renameSync(path.join(sb.home, ".claude/plugins/cache/mk/on/1.0.0/kept"), path.join(sb.home, ".claude/plugins/cache/mk/on/1.0.0/rules"));
     sb.write("pkg/app/.claude/rules/rb.md", "---\npaths: \"**/*.rb\"\n---\nRUBY\n");
     const r = runCli(["inspect", "--json"], { cwd, env: sb.env });
     expect(r.code, r.stderr).toBe(0);
     const rows = (JSON.parse(r.stdout) as Array<{ kind: string; id: string; layer: string; state: string; source: string }>).filter((x) => x.kind === "instruction");
     expect(rows.map((x) => [x.id, x.layer, x.state])).toEqual([
+      ["plugin:off:~/.claude/plugins/cache/mk/off/1.0.0/rules/p.md", "plugin:off", "disabled (plugin off)"],
+      ["plugin:on:~/.claude/plugins/cache/mk/on/1.0.0/rules/p.md", "plugin:on", "active"],
       ["CLAUDE.md", "repo", "active"],
       ["docs/style.md", "repo", "imported by CLAUDE.md"],
       ["AGENTS.md", "repo", "shadowed by CLAUDE.md"],
