@@ -50,6 +50,7 @@ export default {
     if (!engine) return;
     engine.hooks.userPrompt.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (input, tctx) => {
       const session = tctx.session;
+      // STAGE_ENRICH runs after the hooks extension's UserPromptSubmit (STAGE_POLICY), so a blocked prompt is seen here
       if (input.blocked || carriesMemory(session)) return input;
       session.ext.set(DONE, true);
       let scopeCache = session.ext.get(SCOPE) as Map<string, boolean> | undefined;
