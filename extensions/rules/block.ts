@@ -17,7 +17,7 @@ function what(f: InstructionFile): string {
 
 export function section(f: InstructionFile, maxChars = MAX_FILE_CHARS): string {
   let text = (f.text ?? "").replace(/\s+$/, "");
-  if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[... truncated: ${f.file} has ${text.length} characters; the first ${maxChars} are shown. Read the file for the rest.]`;
+  if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[... truncated: ${f.file} is longer; the first ${maxChars} characters are shown. Read the file for the rest.]`;
   return `Contents of ${f.file} (${what(f)}):\n\n${text}`;
 }
 

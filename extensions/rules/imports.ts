@@ -15,7 +15,23 @@ import fs from "node:fs";
 import path from "node:path";
 import { isSecretEnvFile } from "../tools/api.js";
 import { secretPath } from "../shell-guard/api.js";
-import { MAX_IMPORT_DEPTH, type InstructionFile } from "./api.js";
+import { MAX_FILE_CHARS, MAX_IMPORT_DEPTH, type InstructionFile } from "./api.js";
+
+/** bytes read of one file: enough for MAX_FILE_CHARS characters of any encoding, never a whole huge file */
+const MAX_READ_BYTES = MAX_FILE_CHARS * 4 + 4;
+
+/** A file's text, at most MAX_READ_BYTES of it (the block cuts it to MAX_FILE_CHARS and says so). */
+export function readBounded(file: string): string {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(MAX_READ_BYTES);
+    let n = 0;
+    for (let r = 1; r > 0 && n < buf.length; n += r) r = fs.readSync(fd, buf, n, buf.length - n, n);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /** The import targets written in `text`, in order (code spans and fenced blocks skipped). */
 export function findImports(text: string): string[] {
@@ -119,7 +135,7 @@ export function expandImports(
     if (seen.has(checked.real)) continue;
     let body: string;
     try {
-      body = fs.readFileSync(checked.real, "utf8");
+      body = readBounded(checked.real);
     } catch (e) {
       warn(e instanceof Error ? e.message : String(e));
       continue;

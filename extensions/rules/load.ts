@@ -3,13 +3,12 @@
  * disabled plugin, Cursor's alwaysApply, its scope), read, and followed by its imports. Reads files only;
  * runs nothing. Called once per prompt that needs the block, and by `oceancode inspect`.
  */
-import fs from "node:fs";
 import path from "node:path";
 import type { Discovered } from "../../kernel/api.js";
 import type { InstructionFile, Memory } from "./api.js";
 import { renderBlock } from "./block.js";
 import { parseRule } from "./frontmatter.js";
-import { checkTarget, expandImports, realBound, type ImportContext } from "./imports.js";
+import { checkTarget, expandImports, readBounded, realBound, type ImportContext } from "./imports.js";
 import { matchScopes } from "./scope.js";
 import { candidates, type Candidate, type RuleItem } from "./sources.js";
 
@@ -63,7 +62,7 @@ export function loadMemory(input: LoadInput): Memory {
     seen.add(checked.real);
     let raw: string;
     try {
-      raw = fs.readFileSync(checked.real, "utf8");
+      raw = readBounded(checked.real);
     } catch (e) {
       warnings.push(`${c.file}: not loaded: ${e instanceof Error ? e.message : String(e)}`);
       continue;

@@ -127,7 +127,14 @@ describe("caps", () => {
   const f = (id: string, n: number): InstructionFile => ({ kind: "instruction", file: `/p/${id}`, id, layer: "repo", state: "active", text: "x".repeat(n) });
   it("a long file is cut with a marker naming it", () => {
     const b = renderBlock([f("big.md", 500)], 10_000, 100);
-    expect(b).toContain("[... truncated: /p/big.md has 500 characters; the first 100 are shown");
+    expect(b).toContain("[... truncated: /p/big.md is longer; the first 100 characters are shown");
+  });
+  it("a huge file is read only up to what the block can show", () => {
+    write("huge/CLAUDE.md", `HEAD ${"y".repeat(3_000_000)}`);
+    const m = loadMemory({ project: path.join(tmp, "huge"), home, walked: [] });
+    expect(m.files[0]!.text!.length).toBeLessThanOrEqual(80_004);
+    expect(m.block).toContain("is longer; the first 20000 characters are shown");
+    expect(m.block.length).toBeLessThan(21_000);
   });
   it("the block is capped and names the files left out", () => {
     const b = renderBlock([f("a.md", 900), f("b.md", 900), f("c.md", 900)], 1500, 1000);
