@@ -59,5 +59,7 @@ export const MAX_IMPORT_DEPTH = 4;
 export const MAX_FILE_CHARS = 20_000;
 /** characters of the whole block (then a truncation marker naming what was left out) */
 export const MAX_BLOCK_CHARS = 40_000;
+/** files read in one load (memory files and imports together); past it files are listed, not read */
+export const MAX_FILES = 200;
 /** files visited by one scope check before it gives up (and loads the rule) */
 export const MAX_SCOPE_FILES = 50_000;

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isSecretEnvFile } from "../tools/api.js";
 import { secretPath } from "../shell-guard/api.js";
-import { MAX_FILE_CHARS, MAX_IMPORT_DEPTH, type InstructionFile } from "./api.js";
+import { MAX_FILE_CHARS, MAX_FILES, MAX_IMPORT_DEPTH, type InstructionFile } from "./api.js";
 
 /** bytes read of one file: enough for MAX_FILE_CHARS characters of any encoding, never a whole huge file */
 const MAX_READ_BYTES = MAX_FILE_CHARS * 4 + 4;
@@ -133,6 +133,10 @@ export function expandImports(
       continue;
     }
     if (seen.has(checked.real)) continue;
+    if (seen.size >= MAX_FILES) {
+      warn(`more than ${MAX_FILES} memory files in one load`);
+      continue;
+    }
     let body: string;
     try {
       body = readBounded(checked.real);

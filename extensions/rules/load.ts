@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import type { Discovered } from "../../kernel/api.js";
-import type { InstructionFile, Memory } from "./api.js";
+import { MAX_FILES, type InstructionFile, type Memory } from "./api.js";
 import { renderBlock } from "./block.js";
 import { parseRule } from "./frontmatter.js";
 import { checkTarget, expandImports, readBounded, realBound, type ImportContext } from "./imports.js";
@@ -59,6 +59,11 @@ export function loadMemory(input: LoadInput): Memory {
       continue;
     }
     if (seen.has(checked.real)) continue; // the same file reached twice (home is the worktree, a symlink)
+    if (seen.size >= MAX_FILES) {
+      row(c, `left out (more than ${MAX_FILES} files)`);
+      if (!warnings.some((w) => w.startsWith("rules: more than"))) warnings.push(`rules: more than ${MAX_FILES} memory files; the rest are left out`);
+      continue;
+    }
     seen.add(checked.real);
     let raw: string;
     try {

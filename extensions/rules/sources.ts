@@ -14,6 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Discovered, Reader, Root, WalkItem } from "../../kernel/api.js";
+import { MAX_FILES } from "./api.js";
 
 export const READER_ID = "rules";
 const ECOSYSTEMS = ["oceancode", "claude", "opencode", "grok"] as const;
@@ -49,7 +50,11 @@ function isFile(p: string): boolean {
   }
 }
 
-/** `*.md` (or `.mdc`) files under `dir`, sorted, a few levels deep, dot-folders skipped. */
+/**
+ * `*.md` (or `.mdc`) files under `dir`, sorted, a few levels deep, dot-folders skipped, at most MAX_FILES.
+ * A symlinked file is listed (the loader checks where it points); a symlinked directory is not entered,
+ * so a checkout's `rules/x -> /` cannot make the listing walk the disk.
+ */
 export function ruleFiles(dir: string, ext: ".md" | ".mdc", depth = 0): string[] {
   let entries: fs.Dirent[];
   try {
@@ -63,15 +68,13 @@ export function ruleFiles(dir: string, ext: ".md" | ".mdc", depth = 0): string[]
     if (e.name.startsWith(".")) continue;
     const p = path.join(dir, e.name);
     if (e.name.endsWith(ext) && isFile(p)) files.push(p);
-    else if (depth < MAX_DEPTH && (e.isDirectory() || e.isSymbolicLink())) {
-      try {
-        if (fs.statSync(p).isDirectory()) dirs.push(p);
-      } catch {
-        // a dangling link
-      }
-    }
+    else if (depth < MAX_DEPTH && e.isDirectory()) dirs.push(p);
   }
-  return [...files, ...dirs.flatMap((d) => ruleFiles(d, ext, depth + 1))];
+  for (const d of dirs) {
+    if (files.length >= MAX_FILES) break;
+    files.push(...ruleFiles(d, ext, depth + 1));
+  }
+  return files.slice(0, MAX_FILES);
 }
 
 function layerOf(root: Pick<Root, "tier" | "plugin">): string {

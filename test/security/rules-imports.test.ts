@@ -32,6 +32,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(outside, "loot.md"), path.join(sb.project, "innocent.md"));
   fs.mkdirSync(path.join(sb.project, ".claude", "rules"), { recursive: true });
   fs.symlinkSync(path.join(outside, "loot.md"), path.join(sb.project, ".claude", "rules", "linked.md"));
+  fs.symlinkSync("/", path.join(sb.project, ".claude", "rules", "root"));
   sb.write(
     "CLAUDE.md",
     [
@@ -84,6 +85,10 @@ describe("a hostile repo's @imports", () => {
     expect(result.stderr).toMatch(/import @~\/\.aws\/credentials .* not loaded: a secret file/);
     expect(result.stderr).toMatch(/import @\.\/\.env .* not loaded: a secret file/);
     expect(result.stderr).toMatch(/rules\/linked\.md: not loaded: a symlink to .*outside/);
+  });
+
+  it("a symlinked directory in a rule folder is not entered (no walk of the disk, no warnings from it)", () => {
+    expect(result.stderr).not.toContain(`rules/root/`);
   });
 
   it("a warning quoting repo text carries no raw control characters", () => {

@@ -136,6 +136,16 @@ describe("caps", () => {
     expect(m.block).toContain("is longer; the first 20000 characters are shown");
     expect(m.block.length).toBeLessThan(21_000);
   });
+  it("past 200 files a load reads no more: the rest are listed, left out, with one warning", () => {
+    fs.mkdirSync(path.join(tmp, "many/.git"), { recursive: true });
+    fs.mkdirSync(path.join(tmp, "many/sub"), { recursive: true });
+    for (let i = 0; i < 110; i++) write(`many/.claude/rules/r${String(i).padStart(3, "0")}.md`, `R${i}`);
+    for (let i = 0; i < 100; i++) write(`many/.cursor/rules/r${String(i).padStart(3, "0")}.mdc`, `C${i}`);
+    const m = loadMemory({ project: path.join(tmp, "many/sub"), home, walked: [] });
+    expect(m.files.filter((f) => f.state === "active")).toHaveLength(200);
+    expect(m.files.filter((f) => f.state === "left out (more than 200 files)")).toHaveLength(10);
+    expect(m.warnings).toEqual(["rules: more than 200 memory files; the rest are left out"]);
+  });
   it("the block is capped and names the files left out", () => {
     const b = renderBlock([f("a.md", 900), f("b.md", 900), f("c.md", 900)], 1500, 1000);
     expect(b.length).toBeLessThan(1500 + 400);
