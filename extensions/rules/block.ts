@@ -22,7 +22,7 @@ export function section(f: InstructionFile, maxChars = MAX_FILE_CHARS): string {
 }
 
 /** The block for the files that load (state active, or imported); "" when there are none. */
-export function renderBlock(files: readonly InstructionFile[], maxBlock = MAX_BLOCK_CHARS, maxFile = MAX_FILE_CHARS): string {
+export function renderBlock(files: readonly InstructionFile[], maxBlock = MAX_BLOCK_CHARS, maxFile = MAX_FILE_CHARS, header = MEMORY_HEADER): string {
   const loaded = files.filter((f) => f.text !== undefined && (f.kind === "import" || f.state === "active"));
   if (!loaded.length) return "";
   const parts: string[] = [];
@@ -40,5 +40,5 @@ export function renderBlock(files: readonly InstructionFile[], maxBlock = MAX_BL
     if (rest.length) parts.push(`[... memory truncated at ${maxBlock} characters; not shown: ${rest.join(", ")}. Read these files if they matter to the task.]`);
     break;
   }
-  return [MEMORY_HEADER, INTRO, "", parts.join("\n\n"), MEMORY_CLOSE].join("\n");
+  return [header, INTRO, "", parts.join("\n\n"), MEMORY_CLOSE].join("\n");
 }

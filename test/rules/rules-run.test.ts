@@ -118,6 +118,25 @@ describe("memory through run", () => {
   });
 });
 
+describe("a directory first touched by a tool", () => {
+  it("brings its instruction files into that tool's result, once", async () => {
+    sb.write("pkg/app/lib/CLAUDE.md", "LIB MEMORY: nested\n");
+    sb.write("pkg/app/lib/util.ts", "export const u = 1;\n");
+    const file = path.join(cwd, "lib", "util.ts");
+    let i = 0;
+    fake.respond(() => (i++ < 2 ? { text: "reading", toolCalls: [{ id: `toolu_${i}`, name: "read", input: { file_path: file } }] } : { text: "done" }));
+    const r = await run(["--auto", "read lib/util.ts twice"]);
+    fake.respond(() => ({ text: "done" }));
+    expect(r.code, r.stderr).toBe(0);
+    const last = fake.requests.at(-1)!;
+    const sent = JSON.stringify(last.body.messages);
+    expect(sent.split("LIB MEMORY: nested").length - 1).toBe(1);
+    expect(sent).toContain("# Memory for a directory first touched this session");
+    expect(JSON.stringify(last.body.system)).not.toContain("LIB MEMORY");
+    fs.rmSync(path.join(cwd, "lib"), { recursive: true });
+  });
+});
+
 describe("inspect --json", () => {
   it("one instruction row per file, with its state", () => {
     sb.write("CLAUDE.md", "ROOT @docs/style.md @/etc/hostname\n");

@@ -4,19 +4,24 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { PromptInput, Row, TurnContext } from "../../engine/api.js";
+import type { PromptInput, Row, ToolCallContext, ToolResult, TurnContext } from "../../engine/api.js";
 import { MEMORY_HEADER } from "../api.js";
 import ext, { carriesMemory, printable } from "../index.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-rules-tap-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 fs.writeFileSync(path.join(tmp, "CLAUDE.md"), "TAP MEMORY");
+fs.mkdirSync(path.join(tmp, "lib", "deep"), { recursive: true });
+fs.writeFileSync(path.join(tmp, "lib", "AGENTS.md"), "LIB MEMORY");
+fs.writeFileSync(path.join(tmp, "lib", "deep", "x.ts"), "code");
 
 type Tap = (input: PromptInput, ctx: TurnContext) => PromptInput;
+type ToolTap = (result: ToolResult, ctx: ToolCallContext) => ToolResult;
 function activate() {
   let tap: Tap | undefined;
   const warnings: string[] = [];
-  const engine = { hooks: { userPrompt: { tap: (_o: unknown, fn: Tap) => void (tap = fn) } } };
+  let toolTap: ToolTap | undefined;
+  const engine = { hooks: { userPrompt: { tap: (_o: unknown, fn: Tap) => void (tap = fn) }, toolResult: { tap: (_o: unknown, fn: ToolTap) => void (toolTap = fn) } } };
   const ctx = {
     id: "rules",
     paths: { project: tmp, home: path.join(tmp, "nohome") },
@@ -27,7 +32,7 @@ function activate() {
     services: { tryGet: (id: string) => (id === "engine" ? engine : undefined) },
   } as unknown as ExtensionContext;
   ext.activate(ctx);
-  return { tap: tap!, warnings };
+  return { tap: tap!, toolTap: toolTap!, warnings };
 }
 const session = (rows: Row[] = []) => ({ rows, ext: new Map<string, unknown>() });
 const turn = (s: ReturnType<typeof session>) => ({ session: s, turn: 1, signal: new AbortController().signal }) as unknown as TurnContext;
@@ -57,6 +62,30 @@ describe("the userPrompt tap", () => {
     const row = { role: "user", text: "old", context: [`${MEMORY_HEADER}\nold memory`], seq: 1, turn: 1, step: 0, at: 0 } as unknown as Row;
     expect(carriesMemory(session([row]))).toBe(true);
     expect(tap({ text: "z", context: [] }, turn(session([row]))).context).toEqual([]);
+  });
+});
+
+describe("the toolResult tap (a directory first touched this session)", () => {
+  const call = (s: ReturnType<typeof session>, name: string, input: Record<string, unknown>) =>
+    ({ session: s, call: { id: "c", name, input }, cwd: tmp }) as unknown as ToolCallContext;
+  const result = (): ToolResult => ({ callId: "c", name: "read", content: "file text", isError: false });
+
+  it("appends the touched directory's instruction files once per session", () => {
+    const { toolTap } = activate();
+    const s = session();
+    const first = toolTap(result(), call(s, "read", { file_path: path.join(tmp, "lib", "deep", "x.ts") }));
+    expect(first.content.startsWith("file text\n\n<system-reminder>\n# Memory for a directory first touched")).toBe(true);
+    expect(first.content).toContain("LIB MEMORY");
+    expect(first.content).not.toContain("TAP MEMORY");
+    expect(toolTap(result(), call(s, "read", { file_path: path.join(tmp, "lib", "AGENTS.md") })).content).toBe("file text");
+  });
+
+  it("the working directory's own levels, other tools and paths outside the worktree add nothing", () => {
+    const { toolTap } = activate();
+    const s = session();
+    expect(toolTap(result(), call(s, "read", { file_path: path.join(tmp, "CLAUDE.md") })).content).toBe("file text");
+    expect(toolTap(result(), call(s, "web_fetch", { url: "x" })).content).toBe("file text");
+    expect(toolTap(result(), call(s, "read", { file_path: "/etc/hostname" })).content).toBe("file text");
   });
 });
 
