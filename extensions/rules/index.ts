@@ -70,6 +70,8 @@ export default {
     // gets that directory's instruction files appended to its result, once per directory per session
     const root = worktreeRoot(ctx.paths.project);
     engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (result, tc) => {
+      // a denied or failed call touched nothing (a deny rule on a folder must not bring its files in)
+      if (result.isError) return result;
       const touched = toolPaths(tc.call.name, tc.call.input, { cwd: tc.cwd, project: ctx.paths.project, home: ctx.paths.home }).map((t) => t.path);
       if (!touched.length) return result;
       let reminded = tc.session.ext.get(DIRS) as Set<string> | undefined;

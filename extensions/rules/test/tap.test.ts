@@ -86,6 +86,8 @@ describe("the toolResult tap (a directory first touched this session)", () => {
     expect(toolTap(result(), call(s, "read", { file_path: path.join(tmp, "CLAUDE.md") })).content).toBe("file text");
     expect(toolTap(result(), call(s, "web_fetch", { url: "x" })).content).toBe("file text");
     expect(toolTap(result(), call(s, "read", { file_path: "/etc/hostname" })).content).toBe("file text");
+    const denied = { ...result(), isError: true, content: "Permission denied" };
+    expect(toolTap(denied, call(s, "read", { file_path: path.join(tmp, "lib", "deep", "x.ts") })).content).toBe("Permission denied");
   });
 });
 
