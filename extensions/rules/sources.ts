@@ -1,11 +1,12 @@
 /**
  * Which files are candidates, in block order (widest first, so the nearest file reads last):
- *   1. user:    ~/.claude/CLAUDE.md, ~/.config/opencode/AGENTS.md, ~/.grok/GROK.md, then the user rule
- *               folders (~/.oceancode/rules, ~/.claude/rules, ~/.grok/rules)
+ *   1. user:    per folder in walk order (~/.oceancode, ~/.claude, ~/.config/opencode, ~/.grok) its memory
+ *               file (CLAUDE.md, AGENTS.md, GROK.md), then its rules/
  *   2. plugins: each plugin's rules/ (a disabled plugin's files are listed, never loaded)
  *   3. every level from the worktree root (git toplevel, else the project) down to the working directory:
  *      CLAUDE.md, else AGENTS.md (never both), CLAUDE.local.md, CONTEXT.md, then that level's rule
- *      folders (.claude/rules, .oceancode/rules, .grok/GROK.md, .grok/rules, .cursor/rules/*.mdc)
+ *      folders (.oceancode/rules, .claude/rules, .grok/GROK.md, .grok/rules, .cursor/rules/*.mdc), in the
+ *      walk's ecosystem order
  *   4. local:   an untracked .oceancode/rules (the local tier) last
  * The tier roots (user, plugin, the working directory's .claude/.grok/.oceancode) come from the discovery
  * walk through the reader "rules", so `compat` decides which ecosystems exist; folders above the working
@@ -128,7 +129,7 @@ export function levelInstructions(dir: string): Candidate[] {
 /** A level's rule folders that the walk does not cover (levels above the working directory). */
 function levelFolders(dir: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const eco of [".claude", ".oceancode"]) for (const f of ruleFiles(path.join(dir, eco, "rules"), ".md")) out.push({ kind: "rule", file: f, layer: "repo" });
+  for (const eco of [".oceancode", ".claude"]) for (const f of ruleFiles(path.join(dir, eco, "rules"), ".md")) out.push({ kind: "rule", file: f, layer: "repo" });
   if (isFile(path.join(dir, ".grok", "GROK.md"))) out.push({ kind: "instruction", file: path.join(dir, ".grok", "GROK.md"), layer: "repo" });
   for (const f of ruleFiles(path.join(dir, ".grok", "rules"), ".md")) out.push({ kind: "rule", file: f, layer: "repo" });
   return out;
