@@ -18,6 +18,8 @@
  *  - "plain"  anything else: the permission rules decide (the guard alone says ask)
  */
 export { wildcard, matchBash } from "./pattern.js";
+/** Does a path (or glob) name a secret (.env, ~/.ssh/id_*, ~/.aws/credentials, ...)? The rules extension refuses such @imports. */
+export { secretPath, type PathCtx } from "./paths.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 export type SegmentKind = "floor" | "guard" | "safe" | "plain";
