@@ -12,6 +12,7 @@ import { SKILL_TOOL, type Skill, type SkillsService } from "./api.js";
 import { buildCatalog, formatListing, READER_ID, resolveIn, skillsReader, type SkillItem } from "./catalog.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { expandBody } from "./expand.js";
+import { typedSlashTap } from "./typed.js";
 
 export function createSkillTool(service: SkillsService): ToolDefinition {
   return {
@@ -99,5 +100,7 @@ export default {
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;
     });
+    // a prompt typed as `/<skill> args` runs that skill as a command turn (typed.ts); hooks see it as typed
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, typedSlashTap(service, (sid, text) => engine.notice(sid, "warn", text)));
   },
 };
