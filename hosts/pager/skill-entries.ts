@@ -15,6 +15,9 @@ export interface SkillsLike {
 /** characters of a description kept for a popup row (the row is truncated to the width anyway) */
 const MAX_SUMMARY = 160;
 
+/** rows per catalog array: the service hands out the same array until it reloads, and the popup asks per key */
+const cache = new WeakMap<Skill[], { builtins: string; rows: SlashEntry[] }>();
+
 export function skillEntries(skills: SkillsLike | undefined, builtins: ReadonlySet<string>): SlashEntry[] {
   if (!skills) return [];
   let items: Skill[];
@@ -23,6 +26,15 @@ export function skillEntries(skills: SkillsLike | undefined, builtins: ReadonlyS
   } catch {
     return []; // a catalog that cannot be read must not take the composer down
   }
+  const key = [...builtins].join("\0");
+  const hit = cache.get(items);
+  if (hit && hit.builtins === key) return hit.rows;
+  const rows = build(items, builtins);
+  cache.set(items, { builtins: key, rows });
+  return rows;
+}
+
+function build(items: Skill[], builtins: ReadonlySet<string>): SlashEntry[] {
   const out: SlashEntry[] = [];
   const seen = new Set<string>();
   for (const s of items) {
