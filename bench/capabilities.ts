@@ -5,16 +5,17 @@
  * and three ecosystems (.oceancode, .claude, .opencode; skills and commands), with every 20th name
  * colliding with the one before it in another root. Per size it prints:
  *  - discovery: the walk + catalog build (`SkillsService.reload()` in a booted kernel), the first one
- *    (cold, in this process) and the median of --runs more;
+ *    (cold, in this process), then the median, the best and the median CPU time of --runs more;
  *  - frontmatter: parsing every fixture file with the flat parser first (what discovery does) against
- *    js-yaml for everything, and whether js-yaml was loaded at all by discovery;
+ *    js-yaml for everything (best of 10), whether discovery loaded js-yaml at all, and what loading it
+ *    costs a fresh process;
  *  - the first request of `oceancode run "hi"` (compiled CLI, real Anthropic SDK, fake server): the
  *    `<available_skills>` block's size in characters and approximate tokens (chars / 4), the tools array
  *    length (it must not change with the count), and the run's wall time (median of --rounds).
  *
  *   node dist/bench/capabilities.js [--runs 20] [--rounds 3] [--sizes 0,10,100,1000]
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -96,7 +97,17 @@ const median = (xs: number[]): number => {
 
 const yamlLoaded = (): boolean => Object.keys(createRequire(import.meta.url).cache).some((k) => /[\\/]js-yaml[\\/]/.test(k));
 
-async function discovery(f: Fixture, runs: number): Promise<{ first: number; median: number; items: number; yaml: boolean }> {
+interface Discovery {
+  first: number;
+  median: number;
+  best: number;
+  /** median CPU time (user + system) of one discovery: less sensitive than wall time to a busy machine */
+  cpu: number;
+  items: number;
+  yaml: boolean;
+}
+
+async function discovery(f: Fixture, runs: number): Promise<Discovery> {
   const kernel = await bootKernel({ project: f.project, home: f.home, verbose: false }, f.env);
   kernel.setLogger({ debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined });
   try {
@@ -106,18 +117,22 @@ async function discovery(f: Fixture, runs: number): Promise<{ first: number; med
     const items = skills.reload().length;
     const first = performance.now() - t0;
     const xs: number[] = [];
+    const cpus: number[] = [];
     for (let i = 0; i < runs; i++) {
+      const c0 = process.cpuUsage();
       t0 = performance.now();
       skills.reload();
       xs.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpus.push((c.user + c.system) / 1000);
     }
-    return { first, median: median(xs), items, yaml: yamlLoaded() };
+    return { first, median: median(xs), best: Math.min(...xs), cpu: median(cpus), items, yaml: yamlLoaded() };
   } finally {
     await kernel.shutdown();
   }
 }
 
-/** Parse every fixture file's frontmatter: the flat parser first (discovery's path) vs js-yaml for all. */
+/** Parse every fixture file's frontmatter: the flat parser first (discovery's path) vs js-yaml for all (best of `runs`: CPU-bound). */
 function frontmatterCost(f: Fixture, runs: number): { flat: number; full: number } {
   const texts = f.files.map((x) => fs.readFileSync(x, "utf8"));
   const time = (mode: "auto" | "full") => {
@@ -127,7 +142,7 @@ function frontmatterCost(f: Fixture, runs: number): { flat: number; full: number
       for (const t of texts) parseFrontmatter(t, mode);
       xs.push(performance.now() - t0);
     }
-    return median(xs);
+    return Math.min(...xs);
   };
   return { flat: time("auto"), full: time("full") };
 }
@@ -168,6 +183,17 @@ async function firstRequest(f: Fixture, rounds: number): Promise<{ chars: number
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
+/** What loading js-yaml costs a fresh process (the flat parser spares it): median of 5. */
+function yamlLoadMs(): number {
+  const file = createRequire(import.meta.url).resolve("js-yaml");
+  const xs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = spawnSync(process.execPath, ["-e", `const t=performance.now();require(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t))`], { encoding: "utf8" });
+    xs.push(Number(r.stdout));
+  }
+  return median(xs);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, rounds: { type: "string", default: "3" }, sizes: { type: "string", default: "0,10,100,1000" } } });
   const runs = Math.max(1, Number(values.runs));
@@ -175,7 +201,7 @@ async function main(): Promise<void> {
   const sizes = values.sizes!.split(",").map(Number);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "oc-bench-caps-"));
   process.stdout.write(`capabilities bench: node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} x${os.cpus().length}, load ${os.loadavg()[0]!.toFixed(1)}; discovery median of ${runs}, run "hi" median of ${rounds}\n\n`);
-  process.stdout.write(`${"skills".padStart(6)} ${"found".padStart(6)} ${"disc 1st".padStart(9)} ${"disc med".padStart(9)} ${"fm flat".padStart(8)} ${"fm yaml".padStart(8)} ${"yaml?".padStart(5)} ${"listing".padStart(8)} ${"~tokens".padStart(8)} ${"lines".padStart(6)} ${"tools".padStart(6)} ${"run hi".padStart(8)}\n`);
+  process.stdout.write(`${"skills".padStart(6)} ${"found".padStart(6)} ${"disc 1st".padStart(9)} ${"disc med".padStart(9)} ${"disc min".padStart(9)} ${"disc cpu".padStart(9)} ${"fm flat".padStart(8)} ${"fm yaml".padStart(8)} ${"yaml?".padStart(5)} ${"listing".padStart(8)} ${"~tokens".padStart(8)} ${"lines".padStart(6)} ${"tools".padStart(6)} ${"run hi".padStart(8)}\n`);
   const tools = new Set<number>();
   let at1000: number | undefined;
   try {
@@ -190,13 +216,14 @@ async function main(): Promise<void> {
       tools.add(r.tools);
       if (n === 1000) at1000 = d.median;
       process.stdout.write(
-        `${pad(n, 6)} ${pad(d.items, 6)} ${pad(`${d.first.toFixed(1)} ms`, 9)} ${pad(`${d.median.toFixed(1)} ms`, 9)} ${pad(`${fm.flat.toFixed(1)} ms`, 8)} ${pad(`${fm.full.toFixed(1)} ms`, 8)} ${pad(d.yaml ? "yes" : "no", 5)} ${pad(r.chars, 8)} ${pad(Math.ceil(r.chars / 4), 8)} ${pad(r.lines, 6)} ${pad(r.tools, 6)} ${pad(`${r.wall.toFixed(0)} ms`, 8)}\n`,
+        `${pad(n, 6)} ${pad(d.items, 6)} ${pad(`${d.first.toFixed(1)} ms`, 9)} ${pad(`${d.median.toFixed(1)} ms`, 9)} ${pad(`${d.best.toFixed(1)} ms`, 9)} ${pad(`${d.cpu.toFixed(1)} ms`, 9)} ${pad(`${fm.flat.toFixed(1)} ms`, 8)} ${pad(`${fm.full.toFixed(1)} ms`, 8)} ${pad(d.yaml ? "yes" : "no", 5)} ${pad(r.chars, 8)} ${pad(Math.ceil(r.chars / 4), 8)} ${pad(r.lines, 6)} ${pad(r.tools, 6)} ${pad(`${r.wall.toFixed(0)} ms`, 8)}\n`,
       );
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-  process.stdout.write(`\ntools array length ${tools.size === 1 ? `the same at every size (${[...tools][0]})` : `CHANGES with the skill count: ${[...tools].join(", ")}`}\n`);
+  process.stdout.write(`\njs-yaml's load in a fresh process (spared while every frontmatter is flat): ${yamlLoadMs().toFixed(1)} ms\n`);
+  process.stdout.write(`tools array length ${tools.size === 1 ? `the same at every size (${[...tools][0]})` : `CHANGES with the skill count: ${[...tools].join(", ")}`}\n`);
   if (at1000 !== undefined) process.stdout.write(`${at1000 < TARGET_DISCOVERY_MS ? "DISCOVERY_OK" : "DISCOVERY_SLOW"} 1,000 skills discovered in ${at1000.toFixed(1)} ms (target < ${TARGET_DISCOVERY_MS} ms)\n`);
 }
 
