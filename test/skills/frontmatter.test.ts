@@ -33,6 +33,11 @@ const FLAT = [
   "description: say \"hi\" to {them}, [now]",
   "name: x   \r\ndescription: crlf line   ",
   "model: claude-sonnet-4-5\ncolor: blue\nversion: v1.2.3",
+  "name:\tx",
+  "a: [a b, c]\nb: [true, 1, 'q']",
+  "a: x  y",
+  "a:\n  # c\nb: 1",
+  "k: v\n\n\n",
   "",
 ];
 
@@ -76,6 +81,29 @@ describe("the flat parser and js-yaml agree", () => {
   it.each([...FLAT, ...FULL])("parseFrontmatter gives one answer either path: %j", (src) => {
     const text = `---\n${src}\n---\nbody $ARGUMENTS\n`;
     expect(parseFrontmatter(text, "auto")).toEqual(parseFrontmatter(text, "full"));
+  });
+
+  it("random flat-looking blocks: wherever the flat parser answers, js-yaml answers the same (or it defers)", () => {
+    const atoms = ["a", "Read", "Bash(git:*)", "x y", "true", "False", "null", "~", "12", "-3", "1.50", "0", "07", "1e3", "0x1f", "'q'", '"d"', '"e\\n"', "[a, b]", "[]", "a: b", "a #c", "C#", "-x", "&a", "*a", "!t", "|", ">", "{a: 1}", "2024-01-01", ".5", "yes", "a,b", " ", "é ü", "'it''s'"];
+    let seed = 14;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    let flatCount = 0;
+    for (let i = 0; i < 600; i++) {
+      const lines: string[] = [];
+      for (let k = 0, n = 1 + rnd(4); k < n; k++) {
+        const key = `k${rnd(3)}`;
+        const shape = rnd(4);
+        if (shape === 0) lines.push(`${key}:`, ...Array.from({ length: rnd(3) }, () => `${rnd(2) ? "  " : ""}- ${atoms[rnd(atoms.length)]}`));
+        else if (shape === 1) lines.push(`${key}: [${atoms[rnd(atoms.length)]}, ${atoms[rnd(atoms.length)]}]`);
+        else lines.push(`${key}: ${atoms[rnd(atoms.length)]}`);
+      }
+      const src = lines.join("\n");
+      const flat = parseFlatYaml(src);
+      if (flat === undefined) continue;
+      flatCount++;
+      expect(flat, src).toEqual(yaml.load(src) ?? {});
+    }
+    expect(flatCount).toBeGreaterThan(50);
   });
 
   it("the Claude Code shapes come out as the catalog expects", () => {
