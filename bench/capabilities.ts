@@ -151,7 +151,7 @@ function runHi(f: Fixture, url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const env = { ...f.env, ANTHROPIC_API_KEY: "sk-bench", ANTHROPIC_BASE_URL: url };
-    const child = spawn(process.execPath, [CLI, "run", "--model", "anthropic/claude-sonnet-4-5", "hi"], { env, cwd: f.project, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "run", "--model", "anthropic/claude-haiku-4-5", "hi"], { env, cwd: f.project, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
     child.on("error", reject);

@@ -26,7 +26,7 @@ describe.skipIf(!hasTmux())("pager: skills as slash commands", () => {
     fake.respond(() => ({ text: "reviewed it" }));
     sb = makeSandbox("oc-pty-skills-");
     sb.write(".claude/skills/review/SKILL.md", "---\ndescription: review the change carefully\nargument-hint: [file]\n---\nREVIEW BODY for $ARGUMENTS\n");
-    t = openPager(sb, { OC_MODEL: "anthropic/claude-sonnet-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" });
+    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" });
     await t.waitFor("❯");
     t.send("/");
     await t.waitFor("/help");

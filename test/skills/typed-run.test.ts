@@ -49,7 +49,7 @@ beforeAll(async () => {
     (Object.keys(PROMPTS) as Key[]).map(async (k) => {
       const fake = await startFakeAnthropic();
       fake.respond(() => ({ text: "done" }));
-      const result = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", PROMPTS[k]], {
+      const result = await runCliAsync(["run", "--model", "anthropic/claude-haiku-4-5", PROMPTS[k]], {
         cwd: sb.project,
         env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
         timeoutMs: 60_000,
