@@ -58,11 +58,19 @@ function flowList(v: string): unknown[] | typeof NOT_UNDERSTOOD {
 
 /** a blank line or a whole-line comment (spaces only before it; a tab is js-yaml's to judge) */
 function isSkippable(line: string): boolean {
-  return /^ *(#.*)?$/.test(line);
+  return line === "" || /^ *(#.*)?$/.test(line);
+}
+
+/** Trailing spaces off (no regex: `/ +$/` tries every position of the line). */
+function trimSpaces(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 32) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 export function parseFlatYaml(src: string): FlatResult {
-  const lines = src.split(/\r?\n/);
+  const lines = src.split("\n");
+  for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith("\r")) lines[k] = lines[k]!.slice(0, -1);
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
   let i = 0;
@@ -72,7 +80,7 @@ export function parseFlatYaml(src: string): FlatResult {
       i++;
       continue;
     }
-    const m = KEY_LINE.exec(line.replace(/[ ]+$/, ""));
+    const m = KEY_LINE.exec(trimSpaces(line));
     if (!m || m[1] === "__proto__" || seen.has(m[1]!)) return undefined;
     const key = m[1]!;
     seen.add(key);
@@ -88,7 +96,7 @@ export function parseFlatYaml(src: string): FlatResult {
           i++;
           continue;
         }
-        const it = ITEM_LINE.exec(l.replace(/[ ]+$/, ""));
+        const it = ITEM_LINE.exec(trimSpaces(l));
         if (!it) break;
         if (indent !== undefined && it[1]!.length !== indent) return undefined;
         indent = it[1]!.length;
