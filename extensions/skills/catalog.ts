@@ -126,8 +126,8 @@ export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin
     for (const d of dirents(base)) {
       const dir = path.join(base, d.name);
       if (d.name.startsWith(".") || !isDir(dir, d)) continue;
-      const file = path.join(dir, "SKILL.md");
-      if (fs.existsSync(file)) add(readItem("skill", file, d.name));
+      // no exists check first: readItem's read fails quietly for a folder without SKILL.md (one syscall less per skill)
+      add(readItem("skill", path.join(dir, "SKILL.md"), d.name));
     }
   }
   for (const folder of commandFolders) {

@@ -1,10 +1,24 @@
 /**
- * YAML frontmatter (`---` fenced, at the top of the file) parsed with js-yaml, the YAML library already
- * in the dependency tree. A file with no frontmatter is all body; a block that does not parse as a YAML
- * mapping is reported in `error` and the caller falls back to names from the file system.
+ * YAML frontmatter (`---` fenced, at the top of the file). The common flat shapes are read by a small
+ * parser (flat-yaml.ts); anything it does not understand goes to js-yaml, loaded on first need (a
+ * thousand SKILL.md files with flat frontmatter never load it). Both give the same object. A file with no
+ * frontmatter is all body; a block that does not parse as a YAML mapping is reported in `error` and the
+ * caller falls back to names from the file system.
  */
-import { load } from "js-yaml";
+import { createRequire } from "node:module";
 import type { SkillFrontmatter } from "./api.js";
+import { parseFlatYaml } from "./flat-yaml.js";
+
+type YamlLib = typeof import("js-yaml");
+let yamlLib: YamlLib | undefined;
+/** js-yaml, on the first frontmatter the flat parser leaves to it */
+export function loadYaml(text: string): unknown {
+  yamlLib ??= createRequire(import.meta.url)("js-yaml") as YamlLib;
+  return yamlLib.load(text);
+}
+
+/** `full`: always js-yaml (the tests compare both paths); `auto`: the flat parser first. */
+export type YamlMode = "auto" | "full";
 
 export interface Parsed {
   fm?: SkillFrontmatter;
@@ -28,7 +42,7 @@ function tools(v: unknown): string[] | undefined {
   return undefined;
 }
 
-export function parseFrontmatter(text: string): Parsed {
+export function parseFrontmatter(text: string, mode: YamlMode = "auto"): Parsed {
   const src = text.replace(/^\uFEFF/, "");
   if (!src.startsWith("---")) return { body: src };
   const m = FENCE.exec(src);
@@ -36,7 +50,7 @@ export function parseFrontmatter(text: string): Parsed {
   const body = src.slice(m[0].length);
   let data: unknown;
   try {
-    data = m[1]!.trim() === "" ? {} : load(m[1]!);
+    data = m[1]!.trim() === "" ? {} : ((mode === "auto" ? parseFlatYaml(m[1]!) : undefined) ?? loadYaml(m[1]!));
   } catch (e) {
     const msg = e instanceof Error ? e.message.split("\n")[0]! : String(e);
     return { body, error: `the frontmatter is not valid YAML (${msg})` };

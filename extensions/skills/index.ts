@@ -15,6 +15,7 @@ import { skillCommand } from "./command.js";
 import { LivePolicy } from "./policy.js";
 import { createSkillsService } from "./service.js";
 import { UserSkillStore } from "./user-store.js";
+import { typedSlashTap } from "./typed.js";
 
 export function createSkillTool(service: SkillsService): ToolDefinition {
   return {
@@ -100,5 +101,7 @@ export default {
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;
     });
+    // a prompt typed as `/<skill> args` runs that skill as a command turn (typed.ts); hooks see it as typed
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, typedSlashTap(service, (sid, text) => engine.notice(sid, "warn", text)));
   },
 };

@@ -12,6 +12,7 @@ import { parseSlash } from "./composer-model.js";
 import { buildMeter, type TidelineService } from "./meter.js";
 import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
+import { skillEntries, type SkillsLike } from "./skill-entries.js";
 
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
@@ -32,7 +33,7 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: EngineService,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number },
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike },
   ) {}
 
   async start(): Promise<void> {
@@ -82,7 +83,9 @@ export class PagerController implements PagerActions {
 
   slashCommands(): SlashEntry[] {
     // names and summaries come from extensions' manifests: shown, so made safe like any other text
-    return this.kernel.slashCommands().map((c) => ({ name: visibleLine(c.name), summary: visibleLine(c.summary), ...(c.usage !== undefined ? { usage: visibleLine(c.usage) } : {}) }));
+    const builtins: SlashEntry[] = this.kernel.slashCommands().map((c) => ({ name: visibleLine(c.name), summary: visibleLine(c.summary), ...(c.usage !== undefined ? { usage: visibleLine(c.usage) } : {}) }));
+    // then the enabled skills and commands a user may type (a built-in of the same name wins)
+    return [...builtins, ...skillEntries(this.opts.skills, new Set(builtins.map((b) => b.name)))];
   }
 
   meter(): MeterView {
@@ -140,19 +143,26 @@ export class PagerController implements PagerActions {
     }
   }
 
+  /**
+   * A built-in slash command runs here; any other `/word…` (a skill or command, a path, an unknown name)
+   * goes to the session as a prompt, where the skills extension runs a typed skill or warns (typed.ts).
+   */
   async slash(text: string): Promise<void> {
     const s = this.store;
     const p = parseSlash(text);
-    if (!p) {
-      s.post({ kind: "notice", level: "error", text: `not a command: ${text} (see /help)` });
+    if (p) {
+      try {
+        if (await this.kernel.runSlash(p.name, p.args, this.slashHost())) return;
+      } catch (e) {
+        s.post({ kind: "notice", level: "error", text: `/${p.name}: ${e instanceof Error ? e.message : String(e)}` });
+        return;
+      }
+    }
+    if (s.busy) {
+      s.post({ kind: "notice", level: "warn", text: "a turn is running: esc esc to stop it first" });
       return;
     }
-    try {
-      const ok = await this.kernel.runSlash(p.name, p.args, this.slashHost());
-      if (!ok) s.post({ kind: "notice", level: "error", text: `unknown command /${p.name} (see /help)` });
-    } catch (e) {
-      s.post({ kind: "notice", level: "error", text: `/${p.name}: ${e instanceof Error ? e.message : String(e)}` });
-    }
+    await this.prompt(text);
   }
 
   /** The actions slash commands may call (see extensions/session-commands/api.ts). */

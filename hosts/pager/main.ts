@@ -11,6 +11,7 @@ import { PagerApp } from "./components/app.js";
 import { colorFromEnv } from "./components/theme.js";
 import { PagerController } from "./controller.js";
 import type { TidelineService } from "./meter.js";
+import type { SkillsLike } from "./skill-entries.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
 
@@ -61,7 +62,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     return 2;
   }
   const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline });
+  const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike>("skills").catch(() => undefined) : undefined;
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills });
   await ctl.start();
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);

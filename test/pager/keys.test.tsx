@@ -29,6 +29,7 @@ function harness() {
       { name: "help", summary: "list slash commands and keys" },
       { name: "helpful", summary: "another one starting with help" },
       { name: "models", summary: "pick the model" },
+      { name: "review", usage: "[file]", summary: "review the change", skill: true },
     ],
     meter: () => ({ model: "scripted/echo", contextUsed: 0, contextWindow: 200_000, tideline: { on: false }, inputTokens: 0, outputTokens: 0, spentUsd: 0 }),
   };
@@ -197,6 +198,24 @@ describe("a typed /<known command> runs on Enter whatever the popup shows", () =
     h.type("\r");
     await tick();
     expect(h.submitted).toEqual(["/help", "/models"]);
+  });
+});
+
+describe("a skill in the / popup", () => {
+  it("shows its argument hint; picking it fills the composer with `/<name> ` to type the arguments", async () => {
+    const h = harness();
+    cleanup = h.app.unmount;
+    await tick();
+    h.type("/rev");
+    await tick();
+    expect(h.app.lastFrame()).toMatch(/❯ \/review\s+\[file\] review the change/);
+    h.type("\r");
+    await tick();
+    expect(h.submitted).toEqual([]);
+    expect(h.app.lastFrame()).toContain("❯ /review");
+    h.type("src/a.ts\r");
+    await tick();
+    expect(h.submitted).toEqual(["/review src/a.ts"]);
   });
 });
 

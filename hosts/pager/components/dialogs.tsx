@@ -89,8 +89,11 @@ export function OutputViewer({ tool, index, count, scroll, width, rows }: { tool
 
 export interface SlashEntry {
   name: string;
+  /** a built-in's usage; a skill's argument hint (shown in the row) */
   usage?: string;
   summary: string;
+  /** a skill or command from the catalog: picking it inserts `/<name> ` to type its arguments */
+  skill?: boolean;
 }
 
 export function SlashPopup({ entries, index, maxRows, width }: { entries: SlashEntry[]; index: number; maxRows: number; width: number }): React.ReactElement {
@@ -105,7 +108,7 @@ export function SlashPopup({ entries, index, maxRows, width }: { entries: SlashE
         const sel = a + i === index;
         return (
           <Text key={e.name} inverse={sel} wrap="truncate-end">
-            {`${sel ? "❯" : " "} /${e.name.padEnd(nameW)} ${e.summary}`.slice(0, Math.max(10, width - 1))}
+            {`${sel ? "❯" : " "} /${e.name.padEnd(nameW)} ${e.skill && e.usage ? `${e.usage} ` : ""}${e.summary}`.slice(0, Math.max(10, width - 1))}
           </Text>
         );
       })}

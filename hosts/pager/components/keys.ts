@@ -88,7 +88,7 @@ function submit(env: KeyEnv, text: string): void {
   env.actions.submit(trimmed);
 }
 
-/** Enter: a typed `/<known command>` runs whatever the popup shows; else the popup's pick; else send. */
+/** Enter: a typed `/<known command>` runs; else the popup's pick (a built-in runs, a skill fills the composer); else send. */
 function enter(env: KeyEnv, mods: { shift: boolean; meta: boolean }): void {
   const ui = env.ui;
   if (mods.shift || mods.meta) return setComp(env, C.insert(ui.comp, "\n"));
@@ -96,7 +96,12 @@ function enter(env: KeyEnv, mods: { shift: boolean; meta: boolean }): void {
   const known = knownCommand(ui.comp.value, all.map((e) => e.name));
   if (known) return submit(env, `/${known}`);
   const entries = popupEntries(ui, () => all);
-  if (entries?.length) return submit(env, `/${entries[Math.min(ui.popupIndex, entries.length - 1)]!.name}`);
+  if (entries?.length) {
+    const e = entries[Math.min(ui.popupIndex, entries.length - 1)]!;
+    // a skill takes arguments: picking it fills the composer; a built-in runs at once
+    if (e.skill) return setComp(env, { ...ui.comp, value: `/${e.name} `, cursor: e.name.length + 2 });
+    return submit(env, `/${e.name}`);
+  }
   if (C.enterMeansNewline(ui.comp)) return setComp(env, C.backslashNewline(ui.comp));
   if (env.store.busy && !ui.comp.value.trim().startsWith("/")) {
     ui.hint = "a turn is running: esc esc to stop it first";

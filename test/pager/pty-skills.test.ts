@@ -1,0 +1,48 @@
+/**
+ * Skills in the pager, in a real terminal: typing `/` lists an enabled skill (with its argument hint)
+ * beside the built-in commands, and submitting `/review x` sends the skill's expanded body (read back
+ * from the request the fake Anthropic server recorded). An unknown `/word` is sent as text with a notice.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { lastUserText, startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+
+let sb: Sandbox | undefined;
+let t: Pty | undefined;
+let fake: FakeAnthropicServer | undefined;
+
+afterEach(async () => {
+  await closePager(t, sb);
+  await fake?.close();
+  t = undefined;
+  sb = undefined;
+  fake = undefined;
+});
+
+describe.skipIf(!hasTmux())("pager: skills as slash commands", () => {
+  it("/ lists the skill; /review x sends its expanded body; /nosuch is sent as text with a notice", async () => {
+    fake = await startFakeAnthropic();
+    fake.respond(() => ({ text: "reviewed it" }));
+    sb = makeSandbox("oc-pty-skills-");
+    sb.write(".claude/skills/review/SKILL.md", "---\ndescription: review the change carefully\nargument-hint: [file]\n---\nREVIEW BODY for $ARGUMENTS\n");
+    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" });
+    await t.waitFor("❯");
+    t.send("/");
+    await t.waitFor("/help");
+    t.send("re"); // the popup shows 8 rows: narrow it to the built-ins and skills matching "re"
+    await t.waitFor(/\/review\s+\[file\] review the change carefully/);
+    expect(t.screen()).toContain("/resume");
+    t.send("view x");
+    t.key("Enter");
+    await t.waitFor("reviewed it", 20_000, { inHistory: true });
+    expect(fake.requests.length).toBe(1);
+    const sent = lastUserText(fake.requests[0]!.body);
+    expect(sent).toMatch(/^The user ran the \/review skill \(file .*SKILL\.md; base directory .*\)\. Follow these instructions:\n\nREVIEW BODY for x$/);
+    t.send("/nosuch y");
+    t.key("Enter");
+    await t.waitFor("/nosuch is not a skill or command; sent as text", 20_000, { inHistory: true });
+    await t.waitGone("working…", 20_000);
+    expect(lastUserText(fake.requests[1]!.body)).toBe("/nosuch y");
+  }, 60_000);
+});
