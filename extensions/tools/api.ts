@@ -26,8 +26,12 @@ export interface TaskJob {
   readonly cancelled: boolean;
   /** append output (ignored once the job was killed) */
   write(text: string): void;
-  /** the job ended: `code` 0 done, else failed; status becomes "exited" with that exit code (a killed job stays "killed") */
-  end(code: number): void;
+  /**
+   * The job ended: `code` 0 done, another number failed (status "exited" with that exit code); "killed":
+   * it was cancelled by other means than job_kill (its parent interrupted), recorded as killed. A job
+   * job_kill stopped stays "killed".
+   */
+  end(code: number | "killed"): void;
 }
 import type { Refs } from "./paths.js";
 

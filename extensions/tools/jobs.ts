@@ -113,7 +113,8 @@ export function startTaskJob(state: Map<string, unknown>, opts: { command: strin
     },
     end(code) {
       if (job.exit) return;
-      job.exit = { code, signal: null };
+      if (code === "killed") job.status = "killed";
+      job.exit = { code: code === "killed" ? 130 : code, signal: null };
       if (job.status === "running") job.status = "exited";
       settle();
     },
