@@ -149,6 +149,8 @@ export class Engine implements EngineService {
     const model = await this.modelInfo(id);
     try {
       this.maxSteps();
+      // a bad $OC_MAX_SUBAGENT_STEPS is a usage error at the first prompt, not a failure deep in a sub-agent
+      this.opts.maxSubagentSteps?.();
     } catch (e) {
       return (e as Error).message;
     }

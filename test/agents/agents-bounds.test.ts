@@ -52,6 +52,15 @@ describe("sub-agent bounds", () => {
     expect(turnsOf(child!).map((t) => t.reason)).toEqual(["step_cap"]);
   }, 90_000);
 
+  it("an invalid OC_MAX_SUBAGENT_STEPS is refused at the first prompt, naming the variable", async () => {
+    for (const v of ["0", "abc"]) {
+      const r = await runCliAsync([...ARGS, "go"], { cwd: sb.project, env: { ...env(), OC_MAX_SUBAGENT_STEPS: v }, timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/OC_MAX_SUBAGENT_STEPS must be a whole number above 0/);
+      expect(fake.requests).toHaveLength(0);
+    }
+  }, 90_000);
+
   it("SIGINT to the parent aborts a child waiting on a slow response; the run exits cleanly (130) at once", async () => {
     fake.respond((req) => {
       if (!isParent(req)) return { type: "drop", text: "thinking slowly", holdMs: 30_000 };

@@ -29,7 +29,14 @@ const PARENT_CALLS = [
 function child(req: AnthropicRecorded): AnthropicReply {
   const sys = systemOf(req);
   if (sys.includes("READER AGENT BODY")) {
-    if (!hasToolResult(req)) return { text: "reading", toolCalls: [{ id: "toolu_child_read", name: "read", input: { file_path: "notes.txt" } }] };
+    if (!hasToolResult(req))
+      return {
+        text: "reading",
+        toolCalls: [
+          { id: "toolu_child_read", name: "read", input: { file_path: "notes.txt" } },
+          { id: "toolu_child_bash", name: "bash", input: { command: "echo not allowed" } },
+        ],
+      };
     return { text: `READER FINAL: ${textOf(resultOf(req, "toolu_child_read")).includes("first line of notes") ? "saw the notes" : "no notes"}` };
   }
   if (sys.includes("REPO REVIEWER BODY")) return { text: "REVIEWED BY THE REPO REVIEWER" };
@@ -123,6 +130,10 @@ describe("sub-agents through run", () => {
     }
     expect(firstUserText(reqs[0]!)).toContain("Read notes.txt");
     expect(textOf(resultOf(reqs[1]!, "toolu_child_read"))).toContain("first line of notes");
+    // a tool the agent does not allow is not there for the child: refused as unknown, never run
+    const bash = resultOf(reqs[1]!, "toolu_child_bash");
+    expect(bash?.is_error).toBe(true);
+    expect(textOf(bash)).toBe("unknown tool 'bash'; available: read");
   });
 
   it("the child's final text is the parent's tool_result", () => {

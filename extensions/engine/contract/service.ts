@@ -89,7 +89,7 @@ export interface EngineService {
    */
   createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session>;
   /**
-   * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS is invalid),
+   * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS or OC_MAX_SUBAGENT_STEPS is invalid),
    * as one line, or undefined when it can. Throws like describeModel when no installed provider serves the
    * id or it is not written provider/model (a usage error). prompt() asks the same before it records anything.
    */
