@@ -102,4 +102,25 @@ describe("sub-agent bounds", () => {
     expect(out).toContain("status: exited, exit code: 0");
     expect(out).toContain("BACKGROUND ANSWER");
   }, 90_000);
+
+  it("job_kill cancels a background child waiting on a slow response; it is recorded as killed", async () => {
+    let p = 0;
+    fake.respond((req) => {
+      if (!isParent(req)) return { type: "drop", text: "slow", holdMs: 30_000 };
+      p += 1;
+      if (p === 1) return { toolCalls: [{ id: "toolu_bg", name: "agent", input: { subagent_type: "general-purpose", description: "bg", prompt: "Slowly.", run_in_background: true } }] };
+      if (p === 2) return { toolCalls: [{ id: "toolu_kill", name: "job_kill", input: { job_id: "job_1" } }] };
+      if (p === 3) return { toolCalls: [{ id: "toolu_out", name: "job_output", input: { job_id: "job_1" } }] };
+      return { text: "parent done" };
+    });
+    const t0 = Date.now();
+    const r = await runCliAsync([...ARGS, "go"], { cwd: sb.project, env: env(), timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    const parents = fake.requests.filter(isParent);
+    expect(textOf(resultOf(parents[2]!, "toolu_kill"))).toMatch(/^job_1 killed/);
+    expect(textOf(resultOf(parents[3]!, "toolu_out"))).toMatch(/^job_1 status: killed/);
+    const [dir] = childDirs(r.stderr);
+    expect(turnsOf(dir!).map((t) => t.reason)).toEqual(["aborted"]);
+  }, 90_000);
 });
