@@ -123,4 +123,30 @@ describe("sub-agent bounds", () => {
     const [dir] = childDirs(r.stderr);
     expect(turnsOf(dir!).map((t) => t.reason)).toEqual(["aborted"]);
   }, 90_000);
+
+  it("a child's asks go to the same answerer as its parent's: rejected without --auto, approved with it, never left waiting", async () => {
+    sb.write(".config/oceancode/oceancode.jsonc", JSON.stringify({ permission: ["bash * ask"] }), "home");
+    const script = () => {
+      let p = 0;
+      fake.reset();
+      fake.respond((req) => {
+        if (!isParent(req)) {
+          const asked = (req.body.messages ?? []).some((m) => typeof m.content !== "string" && m.content.some((b) => b.type === "tool_result"));
+          return asked ? { text: "child saw the bash result" } : { toolCalls: [{ id: "toolu_child_bash", name: "bash", input: { command: "touch made-by-child" } }] };
+        }
+        return p++ === 0 ? { toolCalls: [{ id: "toolu_gp", name: "agent", input: { subagent_type: "general-purpose", description: "run", prompt: "Run it." } }] } : { text: "parent done" };
+      });
+    };
+    const childResult = () => textOf(resultOf(fake.requests.filter((q) => !isParent(q)).at(-1)!, "toolu_child_bash"));
+    script();
+    const strict = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "go"], { cwd: sb.project, env: env(), timeoutMs: 60_000 });
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(childResult()).toContain("rejected: run without --auto");
+    expect(fs.existsSync(path.join(sb.project, "made-by-child"))).toBe(false);
+    script();
+    const auto = await runCliAsync([...ARGS, "go"], { cwd: sb.project, env: env(), timeoutMs: 60_000 });
+    expect(auto.code, auto.stderr).toBe(0);
+    expect(childResult()).toContain("exit code: 0");
+    expect(fs.existsSync(path.join(sb.project, "made-by-child"))).toBe(true);
+  }, 90_000);
 });
