@@ -202,6 +202,14 @@ describe("sub-agents through run", () => {
     expect(fs.readdirSync(path.dirname(parentDir))).not.toContain(kids[0]);
   });
 
+  it("oceancode ledger path names a child's nested folder in a later process (the database knows its parent)", async () => {
+    const parentDir = findDirs(sb.home, sessionOf(result.stderr)!)[0]!;
+    const kid = fs.readdirSync(path.join(parentDir, "subagents"))[0]!;
+    const r = await runCliAsync(["ledger", "path", kid], { cwd: sb.project, env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(path.join(parentDir, "subagents", kid));
+  });
+
   it("inspect has a row per agent: stable id, tier, file, qualified name; the built-in; no disabled plugin", async () => {
     const r = await runCliAsync(["inspect", "--json"], { cwd: sb.project, env: sb.env });
     expect(r.code, r.stderr).toBe(0);
