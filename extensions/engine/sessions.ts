@@ -76,7 +76,8 @@ export class SessionTable {
 
   async latestId(cwd: string): Promise<string | undefined> {
     let best: Session | undefined;
-    for (const s of this.sessions.values()) if (s.info.cwd === cwd && (!best || s.lastActive > best.lastActive)) best = s;
+    // a sub-agent (child) session is never the one to continue
+    for (const s of this.sessions.values()) if (s.info.cwd === cwd && s.info.parentId === undefined && (!best || s.lastActive > best.lastActive)) best = s;
     return best?.info.id ?? (await this.hooks.latestSession.call({ cwd }));
   }
 

@@ -93,4 +93,19 @@ describe("child session profile", () => {
     expect(parent.totals.steps).toBeGreaterThanOrEqual(5);
     expect(parent.totals.turns).toBeGreaterThan(1);
   });
+
+  it("--continue never picks a sub-agent: the latest session of a directory is its newest root session", async () => {
+    const { engine } = await boot();
+    const parent = await engine.createSession({ cwd: sb.project, model: "scripted/echo" });
+    await engine.prompt(parent, "first");
+    const child = await engine.createSession({ cwd: sb.project, model: "scripted/echo", parentId: parent.info.id });
+    await engine.prompt(child, "later than the parent");
+    expect(await engine.latestSessionId(sb.project)).toBe(parent.info.id);
+    // the parent closes first (a background child outliving it): the child is written last
+    await engine.closeSession(parent, "exit");
+    await engine.prompt(child, "after the parent closed");
+    await engine.closeSession(child, "done");
+    // closed: answered by storage
+    expect(await engine.latestSessionId(sb.project)).toBe(parent.info.id);
+  });
 });
