@@ -27,6 +27,14 @@ export interface EngineCore {
   unready(id: string): Promise<string | undefined>;
   /** steps per root turn for this session */
   maxSteps(session?: Session): number;
+  /** engine.max_subagent_steps: steps per prompt of a child session without its own profile.maxSteps */
+  maxSubagentSteps(): number;
+}
+
+/** Whether the session may be offered / run tool `name` (a child's profile.tools is an allow-list). */
+export function toolAllowed(session: Session, name: string): boolean {
+  const allow = session.profile?.tools;
+  return !allow || allow.includes(name);
 }
 
 /** Append a row to the session, giving it the next seq. */

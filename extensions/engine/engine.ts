@@ -18,6 +18,7 @@ import {
   type QuestionHandler,
   type Session,
   type SessionEvent,
+  type SessionProfile,
   type TurnResult,
 } from "./api.js";
 import { createEngineHooks } from "./hooks.js";
@@ -28,7 +29,7 @@ import type { EngineOptions } from "./options.js";
 import { SessionTable, releaseRows } from "./sessions.js";
 import { runPrompt } from "./turn.js";
 
-export { DEFAULT_MAX_STOP_CONTINUATIONS, stepCap, type EngineOptions, type StepCapConfig } from "./options.js";
+export { DEFAULT_MAX_STOP_CONTINUATIONS, stepCap, subagentStepCap, type EngineOptions, type StepCapConfig } from "./options.js";
 export { newSessionId } from "./sessions.js";
 
 export class Engine implements EngineService {
@@ -65,6 +66,7 @@ export class Engine implements EngineService {
       modelInfo: (id) => this.modelInfo(id),
       unready: (id) => this.unready(id),
       maxSteps: (session) => this.maxSteps(session),
+      maxSubagentSteps: () => (this.opts.maxSubagentSteps ? this.opts.maxSubagentSteps() : 300),
     };
     if (opts.idleMinutes > 0) {
       this.idleTimer = setInterval(() => this.evictIdle(), 60_000);
@@ -74,7 +76,7 @@ export class Engine implements EngineService {
 
   // ------------------------------------------------------------ sessions (sessions.ts)
 
-  createSession(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session> {
+  createSession(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
     return this.sessions.create(o);
   }
 
@@ -147,6 +149,8 @@ export class Engine implements EngineService {
     const model = await this.modelInfo(id);
     try {
       this.maxSteps();
+      // a bad $OC_MAX_SUBAGENT_STEPS is a usage error at the first prompt, not a failure deep in a sub-agent
+      this.opts.maxSubagentSteps?.();
     } catch (e) {
       return (e as Error).message;
     }

@@ -1,6 +1,6 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
-import { Engine, stepCap } from "./engine.js";
+import { Engine, stepCap, subagentStepCap } from "./engine.js";
 import { SESSION_BUSY } from "./api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
@@ -24,6 +24,7 @@ export default {
       log: ctx.log,
       env: ctx.env,
       maxSteps: (stored) => stepCap(ctx.config, stored),
+      maxSubagentSteps: () => subagentStepCap(ctx.config),
       maxRetries: ctx.env.OC_MAX_RETRIES !== undefined ? Number(ctx.env.OC_MAX_RETRIES) : (cfg.max_retries ?? 4),
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,

@@ -4,7 +4,7 @@
  */
 import os from "node:os";
 import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type TurnEndReason, type Usage } from "./api.js";
-import { pushRow, type EngineCore } from "./core.js";
+import { pushRow, toolAllowed, type EngineCore } from "./core.js";
 import type { EngineOptions } from "./options.js";
 import { isRetryable, backoffMs, sleep } from "./retry.js";
 
@@ -111,7 +111,10 @@ async function buildRequest(core: EngineCore, session: Session, ctx: StepContext
       model: ctx.model,
       system: window.system,
       rows,
-      tools: core.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+      tools: core.tools
+        .list()
+        .filter((t) => toolAllowed(session, t.name))
+        .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
       maxOutputTokens: outCap > 0 ? outCap : ctx.model.maxOutputTokens,
       extra: {},
       sessionId: session.info.id,
@@ -123,7 +126,9 @@ async function buildRequest(core: EngineCore, session: Session, ctx: StepContext
 
 function systemPrompt(opts: EngineOptions, session: Session): string[] {
   const base = [
-    "You are oceancode, a coding agent working in the user's project. Use the tools to read, search, edit and run code; keep answers short and concrete.",
+    // a child session's profile (an agent's body) replaces the generic opening
+    session.profile?.system ??
+      "You are oceancode, a coding agent working in the user's project. Use the tools to read, search, edit and run code; keep answers short and concrete.",
     `Working directory: ${session.info.cwd}\nPlatform: ${os.platform()}`,
   ];
   if (opts.systemPromptExtra) base.push(opts.systemPromptExtra);

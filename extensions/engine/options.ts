@@ -7,6 +7,8 @@ export interface EngineOptions {
   env: NodeJS.ProcessEnv;
   /** steps per root turn (stepCap), given the session's stored --max-steps: throws, naming where the value came from, when it is not a whole number above 0 */
   maxSteps?: (stored?: unknown) => number;
+  /** steps per prompt of a child (sub-agent) session (subagentStepCap); throws like maxSteps */
+  maxSubagentSteps?: () => number;
   maxRetries: number;
   idleMinutes: number;
   systemPromptExtra?: string;
@@ -43,5 +45,19 @@ export function stepCap(config: StepCapConfig, stored?: unknown): number {
   const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_steps";
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`${name} must be a positive whole number (got '${String(v)}')`);
   if (v === 0) throw new Error(`${name}=0 is rejected: bound a long run with a budget or a clock instead`);
+  return v;
+}
+
+/**
+ * Steps per prompt of a child (sub-agent) session: `engine.max_subagent_steps` (a config file <
+ * $OC_MAX_SUBAGENT_STEPS), default 300. A child simply stops there (no fresh turn), so a raised root cap
+ * does not deepen sub-agents.
+ */
+export function subagentStepCap(config: StepCapConfig): number {
+  const v = config.get("engine.max_subagent_steps");
+  if (v === undefined) return 300;
+  const src = config.sourceOf("engine.max_subagent_steps");
+  const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_subagent_steps";
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number above 0 (got '${String(v)}')`);
   return v;
 }

@@ -3,7 +3,7 @@
  * process (claimSession), closing, idle eviction and releasing rows that left the window.
  */
 import crypto from "node:crypto";
-import { emptyUsage, sessionBusyError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo } from "./api.js";
+import { emptyUsage, sessionBusyError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -20,7 +20,7 @@ export class SessionTable {
     private readonly describeModel: (id: string) => Promise<ModelInfo>,
   ) {}
 
-  async create(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session> {
+  async create(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
     const parent = o.parentId ? this.sessions.get(o.parentId) : undefined;
     const info: SessionInfo = {
       id: newSessionId(),
@@ -32,6 +32,7 @@ export class SessionTable {
       overrides: { ...(parent?.info.overrides ?? {}), ...(o.overrides ?? {}) },
     };
     const session: Session = { info, rows: [], totals: { usage: emptyUsage(), costUsd: 0, turns: 0, steps: 0 }, nextSeq: 1, lastActive: Date.now(), ext: new Map() };
+    if (o.profile) session.profile = { ...o.profile, ...(o.profile.tools ? { tools: [...o.profile.tools] } : {}) };
     // load the model's provider now so hosts and meters see its catalogue entry before the first prompt;
     // a missing provider is reported when the prompt runs
     await this.describeModel(o.model).catch(() => undefined);
@@ -75,7 +76,8 @@ export class SessionTable {
 
   async latestId(cwd: string): Promise<string | undefined> {
     let best: Session | undefined;
-    for (const s of this.sessions.values()) if (s.info.cwd === cwd && (!best || s.lastActive > best.lastActive)) best = s;
+    // a sub-agent (child) session is never the one to continue
+    for (const s of this.sessions.values()) if (s.info.cwd === cwd && s.info.parentId === undefined && (!best || s.lastActive > best.lastActive)) best = s;
     return best?.info.id ?? (await this.hooks.latestSession.call({ cwd }));
   }
 

@@ -3,11 +3,12 @@
  * permission hooks), then the run through engine.executeTool, then engine.toolResult.
  */
 import type { Answer, AuthorizeResult, Decision, Question, Rejection, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolResult } from "./api.js";
-import type { EngineCore } from "./core.js";
+import { toolAllowed, type EngineCore } from "./core.js";
 
 export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
   const sid = session.info.id;
-  const tool = core.tools.get(call.name);
+  // a child session's allow-list: a tool it was not offered does not exist for it
+  const tool = toolAllowed(session, call.name) ? core.tools.get(call.name) : undefined;
   const cwd = session.info.cwd;
   const ctx: ToolCallContext = {
     ...step,
@@ -22,7 +23,13 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     emit({ type: "tool_call_end", sessionId: sid, call, result });
     return result;
   };
-  if (!tool) return finish({ callId: call.id, name: call.name, content: `unknown tool '${call.name}'; available: ${core.tools.list().map((t) => t.name).join(", ")}`, isError: true });
+  if (!tool) {
+    const names = core.tools
+      .list()
+      .filter((t) => toolAllowed(session, t.name))
+      .map((t) => t.name);
+    return finish({ callId: call.id, name: call.name, content: `unknown tool '${call.name}'; available: ${names.join(", ")}`, isError: true });
+  }
   if (signal.aborted) return finish({ callId: call.id, name: call.name, content: "interrupted before it ran", isError: true });
 
   let decision: AuthorizeResult = (await core.hooks.authorizeToolCall.call(ctx)) ?? { action: "allow", by: "default" };

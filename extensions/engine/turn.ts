@@ -40,6 +40,8 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
   let stepInTurn = 0;
   try {
     const maxSteps = core.maxSteps(session);
+    // a child (sub-agent) session simply stops at its own cap: no fresh turn (rule 15: the engine's bound)
+    const childCap = session.info.parentId !== undefined ? (session.profile?.maxSteps ?? core.maxSubagentSteps()) : undefined;
     const maxContinuations = core.opts.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS;
     session.totals.turns = turn;
     emit({ type: "turn_start", sessionId: sid, turn, text });
@@ -56,6 +58,11 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
     for (;;) {
       if (signal.aborted) {
         reason = "aborted";
+        break;
+      }
+      if (childCap !== undefined && stepInTurn >= childCap) {
+        pushRow<NoteRow>(session, { role: "note", text: `[sub-agent step cap ${childCap} reached: the sub-agent stops here]`, turn, step: stepInTurn, at: Date.now() });
+        reason = "step_cap";
         break;
       }
       if (stepInTurn >= maxSteps) {

@@ -6,6 +6,7 @@
  *   <root>/<session id>/index.md, index.json        turns, first/last seq, steps, titles, how each ended
  *   <root>/<session id>/SESSION.md                  the living page
  *   <root>/<session id>/journal.jsonl               the journal tree (entries with id + parent, active leaf)
+ *   <root>/<session id>/subagents/<child id>/       a sub-agent (child session) opened by this process: the same files
  */
 
 export interface JournalEntry {
@@ -43,7 +44,7 @@ export interface LedgerService {
   readonly enabled: boolean;
   /** the ledger root (ledger.dir or <data dir>/session-ledger) */
   readonly root: string;
-  /** <root>/<session id> */
+  /** <root>/<session id>; a child session this process opened: <parent's folder>/subagents/<child id> */
   dirOf(sessionId: string): string;
   /** Wait until every queued write is on disk. */
   settle(): Promise<void>;

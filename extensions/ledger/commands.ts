@@ -54,6 +54,12 @@ export async function ledgerCommand(argv: string[], io: CommandIO, deps: LedgerD
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) return bad(`'${id}' is not a session id`);
   if (sub === "path") {
     if (values.merge || values.yes) return bad("--merge and --yes belong to rebuild");
+    // a sub-agent's folder is inside its parent's: the database knows the parent
+    if (deps.storage) {
+      await deps.storage.settle();
+      const parentId = (await deps.storage.loadSession(id).catch(() => undefined))?.info.parentId;
+      if (parentId) deps.ledger.nest(id, parentId);
+    }
     io.stdout.write(`${deps.ledger.dirOf(id)}\n`);
     return 0;
   }
@@ -69,6 +75,7 @@ export async function ledgerCommand(argv: string[], io: CommandIO, deps: LedgerD
     io.stderr.write(`oceancode ledger rebuild: no session '${id}' in ${deps.storage.dbPath} (list them with oceancode sessions)\n`);
     return 1;
   }
+  if (stored.info.parentId) deps.ledger.nest(id, stored.info.parentId);
   const r = await deps.ledger.rebuild(stored);
   io.stdout.write(`LEDGER_REBUILT ${r.dir} turns=${r.turns} rows=${r.rows}\n`);
   if (!values.merge) return 0;

@@ -18,6 +18,9 @@ import { infoRecord, resumeRecord, rowRecords, SIDECAR_FILE } from "./sidecar.js
 import { recoverTranscript, restoreOlderTurns } from "./resume.js";
 import { readFullOutputs } from "./outputs.js";
 
+/** the folder of a session's sub-agent (child) ledgers, inside its own */
+export const SUBAGENTS_DIR = "subagents";
+
 export const turnFileName = (turn: number): string => `turn-${String(turn).padStart(4, "0")}.md`;
 
 interface OpenTurn {
@@ -75,8 +78,17 @@ export class Ledger implements LedgerService {
     this.writer = new LedgerWriter(log);
   }
 
+  /** child session id -> its parent's id: a sub-agent's folder is inside its parent's */
+  private readonly parents = new Map<string, string>();
+
   dirOf(sessionId: string): string {
-    return path.join(this.root, sessionId);
+    const parent = this.parents.get(sessionId);
+    return parent ? path.join(this.dirOf(parent), SUBAGENTS_DIR, sessionId) : path.join(this.root, sessionId);
+  }
+
+  /** A child (sub-agent) session's ledger lives in `<parent folder>/subagents/<child id>/`. */
+  nest(sessionId: string, parentId: string): void {
+    if (!this.sessions.has(sessionId)) this.parents.set(sessionId, parentId);
   }
 
   /** transcript checks of reopened sessions still running (they run beside the writer) */

@@ -97,7 +97,10 @@ export default {
     engine.tools.register(createSkillTool(service), ctx.id);
     // the listing goes last in the system prompt; it is rebuilt before each model call only when the
     // enable state changed on disk (a toggle from a shell lands on the next step)
-    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win) => {
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
+      // a session whose tool allow-list leaves out `skill` (a sub-agent) could not load what is listed
+      const allow = step.session.profile?.tools;
+      if (allow && !allow.includes(SKILL_TOOL)) return win;
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;
     });

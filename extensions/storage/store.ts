@@ -320,8 +320,9 @@ export class SqliteStore implements StorageService, WriteTarget {
     return this.read((db) => load(db, id));
   }
 
+  /** the newest root session in cwd: a sub-agent (child) session is never what --continue resumes */
   async latestSessionId(cwd: string): Promise<string | undefined> {
-    return this.read((db) => (db.prepare(`SELECT id FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as { id: string } | undefined)?.id);
+    return this.read((db) => (db.prepare(`SELECT id FROM sessions WHERE cwd = ? AND parent_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as { id: string } | undefined)?.id);
   }
 
   async events(sessionId: string, kind?: string): Promise<SessionEventRecord[]> {

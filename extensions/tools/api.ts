@@ -13,6 +13,26 @@ export {
   type ResolvedToolPath,
 } from "./paths.js";
 export { toolPaths, type TouchedPath } from "./touched.js";
+export { startTaskJob } from "./jobs.js";
+
+/**
+ * A background job that is no process (a background sub-agent), registered in the session's job table
+ * with startTaskJob(ctx.state, { command, cancel }): it gets the next `job_N` id, `job_output` reads what
+ * its owner wrote since the last read and its status, `job_kill` (and a run ending its jobs) calls cancel.
+ */
+export interface TaskJob {
+  readonly id: string;
+  /** job_kill (or the run) stopped it: its owner should stop and write nothing more */
+  readonly cancelled: boolean;
+  /** append output (ignored once the job was killed) */
+  write(text: string): void;
+  /**
+   * The job ended: `code` 0 done, another number failed (status "exited" with that exit code); "killed":
+   * it was cancelled by other means than job_kill (its parent interrupted), recorded as killed. A job
+   * job_kill stopped stays "killed".
+   */
+  end(code: number | "killed"): void;
+}
 import type { Refs } from "./paths.js";
 
 /** Options the tools are built with (from config at activation; tests build them directly). */

@@ -2,6 +2,9 @@
  * Background jobs: `bash` with run_in_background starts one; `job_output` reads what it printed since the
  * last read (from its log file, so memory never grows with a chatty job) and `job_kill` stops its process
  * group. Jobs have no clock of their own; they end when they exit, on job_kill, or when this process exits.
+ *
+ * A task job (startTaskJob, published in api.ts) is a job that is no process — a background sub-agent:
+ * its owner writes its output and ends it; job_output reads it the same way, job_kill calls its cancel.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +12,7 @@ import os from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { ChildProcess } from "node:child_process";
 import type { SpawnSpec, ToolContext, ToolDefinition } from "../engine/api.js";
-import type { ToolsOptions } from "./api.js";
+import type { TaskJob, ToolsOptions } from "./api.js";
 import { optNumber, ToolInputError } from "./common.js";
 import { outputDir } from "./output.js";
 import { killGroup, startChild } from "./process.js";
@@ -18,7 +21,10 @@ export interface Job {
   id: string;
   command: string;
   pid: number | undefined;
-  child: ChildProcess;
+  /** the process; undefined for a task job */
+  child?: ChildProcess;
+  /** a task job (no process): the output its owner wrote so far, and how job_kill stops it */
+  task?: { text: string; cancel(): void };
   logPath: string;
   startedAt: number;
   status: "running" | "exited" | "killed";
@@ -69,9 +75,50 @@ export async function killSessionJobs(ctx: Pick<ToolContext, "state">): Promise<
   const jobs = [...jobTable(ctx).jobs.values()].filter((j) => j.status === "running");
   for (const j of jobs) {
     j.status = "killed";
-    killGroup(j.child);
+    stop(j);
   }
   await Promise.all(jobs.map((j) => j.done));
+}
+
+function stop(job: Job): void {
+  if (job.child) killGroup(job.child);
+  else job.task?.cancel();
+}
+
+/** A background job that is no process, in the session's job table (see TaskJob in api.ts). */
+export function startTaskJob(state: Map<string, unknown>, opts: { command: string; cancel(): void }): TaskJob {
+  const table = jobTable({ state });
+  const id = `job_${table.next++}`;
+  let settle: () => void = () => undefined;
+  const job: Job = {
+    id,
+    command: opts.command,
+    pid: undefined,
+    task: { text: "", cancel: opts.cancel },
+    logPath: "",
+    startedAt: Date.now(),
+    status: "running",
+    readOffset: 0,
+    decoder: new StringDecoder("utf8"),
+    done: new Promise<void>((r) => (settle = r)),
+  };
+  table.jobs.set(id, job);
+  return {
+    id,
+    get cancelled() {
+      return job.status === "killed";
+    },
+    write(text) {
+      if (job.status === "running") job.task!.text += text;
+    },
+    end(code) {
+      if (job.exit) return;
+      if (code === "killed") job.status = "killed";
+      job.exit = { code: code === "killed" ? 130 : code, signal: null };
+      if (job.status === "running") job.status = "exited";
+      settle();
+    },
+  };
 }
 
 export function startJob(spec: SpawnSpec, command: string, ctx: ToolContext, opts: ToolsOptions): Job {
@@ -119,12 +166,17 @@ function exitText(job: Job): string {
 }
 
 export function statusLine(job: Job): string {
-  if (job.status === "running") return `status: running (pid ${job.pid ?? "?"}, ${Math.round((Date.now() - job.startedAt) / 1000)}s)`;
+  if (job.status === "running") return `status: running (${job.task ? "task" : `pid ${job.pid ?? "?"}`}, ${Math.round((Date.now() - job.startedAt) / 1000)}s)`;
   return `status: ${job.status}${job.exit ? `, ${exitText(job)}` : ""}`;
 }
 
 /** New output since the last read (decoded without splitting a UTF-8 character). */
 export function readNew(job: Job): string {
+  if (job.task) {
+    const text = job.task.text.slice(job.readOffset);
+    job.readOffset = job.task.text.length;
+    return text;
+  }
   let size: number;
   try {
     size = fs.statSync(job.logPath).size;
@@ -171,7 +223,7 @@ export function jobOutputTool(): ToolDefinition {
     inputSchema: {
       type: "object",
       properties: {
-        job_id: { type: "string", description: "the id bash returned, e.g. job_1" },
+        job_id: { type: "string", description: "the id bash or agent returned, e.g. job_1" },
         wait_ms: { type: "integer", minimum: 0, maximum: 600000, description: "wait up to this long for new output or the job's end (default 0)" },
       },
       required: ["job_id"],
@@ -206,7 +258,7 @@ export function jobKillTool(): ToolDefinition {
     description: "Stop a background job and every process it started (its process group).",
     inputSchema: {
       type: "object",
-      properties: { job_id: { type: "string", description: "the id bash returned, e.g. job_1" } },
+      properties: { job_id: { type: "string", description: "the id bash or agent returned, e.g. job_1" } },
       required: ["job_id"],
       additionalProperties: false,
     },
@@ -217,7 +269,7 @@ export function jobKillTool(): ToolDefinition {
       const job = jobId(input, "job_kill", ctx);
       if (job.status !== "running") return { content: `${job.id} already ended (${statusLine(job)})`, metadata: { job_id: job.id, status: job.status } };
       job.status = "killed";
-      killGroup(job.child);
+      stop(job);
       await Promise.race([job.done, new Promise((r) => setTimeout(r, 3000).unref())]);
       return { content: `${job.id} killed (${statusLine(job)})`, metadata: { job_id: job.id, status: job.status } };
     },

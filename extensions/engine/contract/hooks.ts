@@ -165,7 +165,7 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   afterTurn: hook.parallel<TurnRecord>("a turn ended"),
   /** bail: reopen a stored session by id (storage answers). */
   loadSession: hook.bail<{ id: string }, StoredSession>("reopen a stored session"),
-  /** bail: the most recent session for a directory (storage answers). */
+  /** bail: the most recent root (not sub-agent) session for a directory (storage answers). */
   latestSession: hook.bail<{ cwd: string }, string>("the latest session id for a directory"),
   /**
    * bail (fail-closed): claim a session for this process before it is opened or created, so one

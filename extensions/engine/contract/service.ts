@@ -2,7 +2,7 @@
 import type { ToolCall, ToolResult, Usage } from "./rows.js";
 import type { ModelCatalog, ModelInfo, ProviderErrorCode, ProviderRegistry } from "./provider.js";
 import type { ToolRegistry } from "./tools.js";
-import type { Session, SessionTotals } from "./session.js";
+import type { Session, SessionProfile, SessionTotals } from "./session.js";
 import type { Answer, EngineHooks, Question, QuestionHandler, TurnEndReason } from "./hooks.js";
 
 // ---------------------------------------------------------------- events for hosts
@@ -83,10 +83,13 @@ export interface EngineService {
    * A new session, in memory and claimed by this process. It becomes persistent at its first prompt that
    * can reach a model: until then nothing is stored (a session opened and left, or whose start failed,
    * leaves no trace in storage). sessionStart fires here, so hosts and hooks see the session at once.
+   * With `parentId` it is a child (sub-agent) session: it inherits the parent's overrides, and a prompt
+   * stops at its step cap (`profile.maxSteps`, else engine.max_subagent_steps) instead of continuing.
+   * `profile` sets a child's system prompt opening and tool allow-list (see SessionProfile).
    */
-  createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown> }): Promise<Session>;
+  createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session>;
   /**
-   * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS is invalid),
+   * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS or OC_MAX_SUBAGENT_STEPS is invalid),
    * as one line, or undefined when it can. Throws like describeModel when no installed provider serves the
    * id or it is not written provider/model (a usage error). prompt() asks the same before it records anything.
    */

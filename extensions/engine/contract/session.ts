@@ -21,6 +21,22 @@ export interface SessionTotals {
   steps: number;
 }
 
+/**
+ * What a child (sub-agent) session runs with, given to createSession and enforced by the engine. Kept in
+ * memory only (not stored): a child runs within its parent's prompt.
+ */
+export interface SessionProfile {
+  /** replaces the engine's generic opening line of the system prompt (e.g. an agent's body) */
+  system?: string;
+  /** the only registered tools offered to the model and allowed to run; absent: every tool */
+  tools?: readonly string[];
+  /**
+   * steps per prompt for a child session (one with parentId); reaching it ends the turn with reason
+   * "step_cap" instead of continuing in a fresh turn. Absent: engine.max_subagent_steps ($OC_MAX_SUBAGENT_STEPS, 300).
+   */
+  maxSteps?: number;
+}
+
 /** An open session in memory. */
 export interface Session {
   info: SessionInfo;
@@ -32,6 +48,8 @@ export interface Session {
   lastActive: number;
   /** extension-owned per-session state (keyed by extension id) */
   ext: Map<string, unknown>;
+  /** a child session's system prompt, tool allow-list and step cap (createSession's `profile`) */
+  profile?: SessionProfile;
 }
 
 /** What storage hands back when a session is reopened. */

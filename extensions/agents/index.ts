@@ -1,0 +1,69 @@
+/**
+ * The agents extension: registers the walk reader "agents", provides the `agents` service (the catalog),
+ * adds `inspect` rows, and in a session offers the model ONE `agent` tool (Claude Code's Task) plus one
+ * `<available_agents>` block at the end of the system prompt. The listing is in the system prompt, not in
+ * the tool's description, so the tools array never changes with the agents found (as skills do). Child
+ * sessions get neither: they cannot start agents (no nesting, as in Claude Code).
+ */
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import type { InspectService } from "../inspect/api.js";
+import type { Agent, AgentsService } from "./api.js";
+import { agentsReader, buildCatalog, formatListing, READER_ID, resolveIn, type AgentItem } from "./catalog.js";
+import { BackgroundChildren, createAgentTool } from "./tool.js";
+
+export default {
+  activate(ctx: ExtensionContext) {
+    ctx.registerReader(agentsReader);
+    const warned = new Set<string>();
+    let items: Agent[] | undefined;
+    const service: AgentsService = {
+      list: () => (items ??= service.reload()),
+      reload() {
+        items = buildCatalog(ctx.walk<AgentItem>(READER_ID));
+        // one warning per file per process, naming it; the agent still loads
+        for (const a of items) {
+          if (!a.warning || warned.has(a.warning)) continue;
+          warned.add(a.warning);
+          ctx.log.warn(a.warning);
+        }
+        return items;
+      },
+      resolve: (name) => resolveIn(service.list(), name),
+      listing: () => formatListing(service.list()),
+    };
+    ctx.provide("agents", service);
+
+    // `oceancode inspect`: one row per agent (files are read, nothing runs)
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+      service.reload().map((a) => ({
+        kind: "agent",
+        id: a.id,
+        layer: a.plugin ? `plugin:${a.plugin}` : a.tier,
+        source: a.file || "(built in)",
+        state: a.shadowed ? "shadowed" : "active",
+        ...(a.warning ? { reason: a.warning } : !a.invocable ? { reason: "not a sub-agent (OpenCode mode: primary or disable: true)" } : {}),
+        value: a.qualifiedName,
+      })),
+    );
+
+    const engine = ctx.services.tryGet<EngineService>("engine");
+    if (!engine) return;
+    const background = new BackgroundChildren();
+    engine.tools.register(createAgentTool(engine, service, background), ctx.id);
+    // the listing goes last in the system prompt: it changes only when the agents found change
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
+      if (step.session.info.parentId !== undefined) return win;
+      const block = service.listing();
+      return block ? { ...win, system: [...win.system, block] } : win;
+    });
+    // background children stop when a later turn of their parent is interrupted, or the parent closes
+    engine.hooks.userPrompt.tap({ name: ctx.id }, (input, turn) => {
+      background.follow(turn.session.info.id, turn.signal);
+      return input;
+    });
+    engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => {
+      background.cancel(session.info.id);
+    });
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * What a child session gets from its agent: the tool allow-list (the agent's selection matched against
+ * the registered tools) and the model (aliases mapped onto the parent's provider).
+ */
+import type { ToolDefinition } from "../engine/api.js";
+import { AGENT_TOOL, type ToolSelection } from "./api.js";
+
+/** Claude Code's and OpenCode's names for tools oceancode spells differently (lower case). */
+const ALIASES: Readonly<Record<string, string>> = { multiedit: "edit", list: "ls", patch: "edit", bashoutput: "job_output", killshell: "job_kill" };
+
+/**
+ * Tools a child never gets: `agent` (no nesting, as in Claude Code), and the skill and MCP tools (the
+ * guide: sub-agent children are sent the built-in tools only).
+ */
+export function childMayHave(name: string): boolean {
+  return name !== AGENT_TOOL && name !== "skill" && !name.startsWith("mcp__");
+}
+
+function matcher(raw: string): (t: Pick<ToolDefinition, "name" | "claudeName">) => boolean {
+  const bare = raw.replace(/\(.*\)$/, "").trim().toLowerCase();
+  const want = ALIASES[bare] ?? bare;
+  if (want.includes("*")) {
+    const re = new RegExp(`^${want.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+    return (t) => re.test(t.name.toLowerCase()) || (t.claudeName !== undefined && re.test(t.claudeName.toLowerCase()));
+  }
+  return (t) => t.name.toLowerCase() === want || t.claudeName?.toLowerCase() === want;
+}
+
+/** The child's allow-list, in registry order, and the names that matched no tool. */
+export function childTools(sel: ToolSelection, registered: ReadonlyArray<Pick<ToolDefinition, "name" | "claudeName">>): { tools: string[]; unknown: string[] } {
+  const pool = registered.filter((t) => childMayHave(t.name));
+  if (sel.mode === "all") return { tools: pool.map((t) => t.name), unknown: [] };
+  const matchers = sel.names.map((n) => ({ n, m: matcher(n) }));
+  const unknown = matchers.filter(({ m }) => !registered.some(m)).map(({ n }) => n);
+  const hit = (t: Pick<ToolDefinition, "name" | "claudeName">) => matchers.some(({ m }) => m(t));
+  const tools = sel.mode === "allow" ? pool.filter(hit) : pool.filter((t) => !hit(t));
+  return { tools: tools.map((t) => t.name), unknown };
+}
+
+/** Claude Code's model aliases, for a parent on the anthropic provider. */
+export const ANTHROPIC_ALIASES: Readonly<Record<string, string>> = {
+  opus: "claude-opus-4-8",
+  sonnet: "claude-sonnet-4-6",
+  haiku: "claude-haiku-4-5",
+};
+
+/**
+ * The child's model id (`provider/model`): absent or `inherit` -> the parent's; an alias -> that family on
+ * the parent's provider when it is anthropic, else the parent's model (the alias names a Claude family the
+ * provider does not serve); `provider/model` as written; a bare id on the parent's provider.
+ */
+export function childModel(spec: string | undefined, parent: string): string {
+  const s = spec?.trim();
+  if (!s || s === "inherit") return parent;
+  const provider = parent.slice(0, Math.max(0, parent.indexOf("/")));
+  const alias = ANTHROPIC_ALIASES[s.toLowerCase()];
+  if (alias) return provider === "anthropic" ? `anthropic/${alias}` : parent;
+  if (s.includes("/")) return s;
+  return provider ? `${provider}/${s}` : s;
+}

@@ -1,0 +1,60 @@
+/**
+ * Run one agent as a child session of the calling session: createSession with parentId and a profile
+ * (the agent's body opens the system prompt, its tools are the allow-list), one prompt, then close. The
+ * engine stops a child at engine.max_subagent_steps; the parent's AbortSignal aborts the child's prompt
+ * (its model request and tools), so esc esc / SIGINT stop it with its parent.
+ */
+import type { EngineService, SessionInfo, TurnEndReason, ToolOutput } from "../engine/api.js";
+import type { Agent } from "./api.js";
+import { childModel, childTools } from "./resolve.js";
+
+export interface ChildOutcome {
+  sessionId?: string;
+  reason: TurnEndReason;
+  text: string;
+  steps: number;
+  error?: string;
+}
+
+export interface ChildRequest {
+  agent: Agent;
+  prompt: string;
+  parent: SessionInfo;
+  signal: AbortSignal;
+}
+
+export async function runChild(engine: EngineService, req: ChildRequest): Promise<ChildOutcome> {
+  const { agent, parent } = req;
+  const model = childModel(agent.model, parent.model);
+  const { tools } = childTools(agent.tools, engine.tools.list());
+  let child;
+  try {
+    child = await engine.createSession({ cwd: parent.cwd, model, parentId: parent.id, profile: { system: agent.prompt, tools } });
+  } catch (e) {
+    return { reason: "error", text: "", steps: 0, error: e instanceof Error ? e.message : String(e) };
+  }
+  try {
+    const r = await engine.prompt(child, req.prompt, { signal: req.signal });
+    return { sessionId: child.info.id, reason: r.reason, text: r.text, steps: child.totals.steps, ...(r.error ? { error: r.error } : {}) };
+  } finally {
+    await engine.closeSession(child, req.signal.aborted ? "interrupted" : "subagent done").catch(() => undefined);
+  }
+}
+
+/** The tool result the parent's model reads for a child's outcome. */
+export function outcomeOutput(agent: Agent, o: ChildOutcome): ToolOutput {
+  const metadata = { agent: agent.id, ...(o.sessionId ? { session: o.sessionId } : {}), reason: o.reason, steps: o.steps };
+  const text = o.text.trim() || "(the sub-agent gave no final text)";
+  switch (o.reason) {
+    case "end_turn":
+      return { content: text, metadata };
+    case "step_cap":
+      return { content: `[sub-agent '${agent.qualifiedName}' stopped at its step cap (${o.steps} steps) before it finished; its last text follows]\n${text}`, metadata };
+    case "max_tokens":
+      return { content: `${text}\n[sub-agent '${agent.qualifiedName}' hit the output limit]`, metadata };
+    case "aborted":
+      return { content: `sub-agent '${agent.qualifiedName}' was interrupted`, isError: true, metadata };
+    default:
+      return { content: `sub-agent '${agent.qualifiedName}' failed: ${o.error ?? o.reason}`, isError: true, metadata };
+  }
+}
