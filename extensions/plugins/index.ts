@@ -9,6 +9,7 @@ import { PLUGIN_INVALID, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.j
 import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
+import { isPagerSlashHost } from "../session-commands/api.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -17,7 +18,14 @@ export default {
       [PLUGIN_STORE_BUSY]: "~/.oceancode/plugins/.lock stayed held by another process (try again; delete it if no oceancode runs)",
       [PLUGIN_INVALID]: "a plugin command's input was refused (a bad name, no such plugin, not a marketplace, a source outside its marketplace)",
     });
-    ctx.provide("plugins", new PluginsServiceImpl(new PluginStore(ctx.paths.home)));
+    const service = new PluginsServiceImpl(new PluginStore(ctx.paths.home));
+    ctx.provide("plugins", service);
+    // /plugins: the pager opens its capabilities picker; a host without one gets the list as text
+    ctx.registerSlash("plugins", (_args, host) => {
+      if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("plugins");
+      const rows = service.list(ctx.paths.project).map((p) => `${p.enabled ? "[x]" : "[ ]"} ${p.name} ${p.version} ${p.trusted ? "trusted" : "untrusted"} (${p.source})`);
+      host.reply(rows.join("\n") || "no plugins installed");
+    });
     ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet<TrustService>("trust")));
   },
 };

@@ -12,6 +12,9 @@ export interface PickItem {
   label: string;
 }
 
+/** The capabilities picker's tabs (`/skills`, `/plugins`). */
+export type CapabilityTab = "skills" | "plugins";
+
 export interface PagerSlashHost extends SlashHost {
   /** "pager" for Ocean pager */
   readonly hostKind: string;
@@ -30,6 +33,8 @@ export interface PagerSlashHost extends SlashHost {
   exit?(): void;
   /** show a picker; resolves to the chosen id, undefined when cancelled */
   pick?(title: string, items: PickItem[], selected?: string): Promise<string | undefined>;
+  /** open the capabilities picker on this tab (turn skills and plugins on and off) */
+  capabilities?(tab: CapabilityTab): void;
   /** the session's working directory (for /resume's list) */
   readonly cwd?: string;
 }

@@ -122,6 +122,8 @@ export interface SkillsService {
   setAll(on: boolean): void;
   /** The per-project master switch (trust.json `everything_off`). */
   setEverythingOff(off: boolean): void;
+  /** Is the master switch off for this project? (optional: older implementations lack it) */
+  everythingOff?(): boolean;
   /** re-run the walk (files changed) */
   reload(): Skill[];
   /** a qualified name, a stable id, or a bare name (the narrowest copy); undefined when none */

@@ -16,6 +16,8 @@ import { LivePolicy } from "./policy.js";
 import { createSkillsService } from "./service.js";
 import { UserSkillStore } from "./user-store.js";
 import { typedSlashTap } from "./typed.js";
+import { LivePluginState } from "./plugin-state.js";
+import { isPagerSlashHost } from "../session-commands/api.js";
 
 export function createSkillTool(service: SkillsService): ToolDefinition {
   return {
@@ -69,6 +71,7 @@ export default {
       ...(trust ? { trust } : {}),
       policy: () => policy.get(),
       warn: (m) => ctx.log.warn(m),
+      plugins: new LivePluginState(path.join(ctx.paths.userOcDir, "plugins", "installed.json")),
     });
     ctx.provide("skills", service);
 
@@ -76,6 +79,12 @@ export default {
       const pluginTrust = new Map(walk().flatMap((f) => (f.root.plugin ? [[f.root.plugin.name, f.root.plugin.trusted] as const] : [])));
       const repo = trust?.repoTrusted(ctx.paths.project) ?? false;
       return skillCommand(service, argv, io, (s) => (s.tier === "plugin" ? pluginTrust.get(s.plugin ?? "") === true : s.tier === "repo" ? repo : true));
+    });
+
+    // /skills: the pager opens its capabilities picker; a host without one gets the list as text
+    ctx.registerSlash("skills", (_args, host) => {
+      if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("skills");
+      host.reply(service.all().map((x) => `${x.enabled ? "[x]" : "[ ]"} ${x.skill.id}${x.reason ? ` (${x.reason})` : ""}`).join("\n") || "no skills found");
     });
 
     // `oceancode inspect`: one row per skill and command found (files are read, nothing runs)

@@ -13,6 +13,7 @@ import { entryMatches, foldEnable, pick, userDisable, userEnable, type EnableSta
 import { expandBody } from "./expand.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { stampOf, UserSkillStore } from "./user-store.js";
+import type { LivePluginState } from "./plugin-state.js";
 
 export interface ServiceDeps {
   walk(): Array<Pick<Discovered<SkillItem>, "item" | "root">>;
@@ -22,6 +23,8 @@ export interface ServiceDeps {
   /** the project policy in force (re-read by the caller when its file changes) */
   policy(): SkillsPolicy;
   warn(msg: string): void;
+  /** installed.json read live, so a plugin switched off mid-session drops its items on the next step */
+  plugins?: LivePluginState;
 }
 
 interface Computed {
@@ -42,7 +45,7 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
   let found: Array<Pick<Discovered<SkillItem>, "item" | "root">> | undefined;
   let computed: Computed | undefined;
 
-  const stamp = () => `${stampOf(deps.store.file)}|${stampOf(deps.trust?.file)}|${JSON.stringify(deps.policy())}`;
+  const stamp = () => `${stampOf(deps.store.file)}|${stampOf(deps.trust?.file)}|${deps.plugins?.stamp() ?? ""}|${JSON.stringify(deps.policy())}`;
   const walk = () => {
     found = deps.walk();
     computed = undefined;
@@ -60,7 +63,8 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
     for (const f of items) {
       const id = stableId(f.root.tier, f.root.ecosystem, f.item.bare);
       const plugin = f.root.plugin?.name;
-      const st = foldEnable({ id, name: f.item.bare, ...(plugin ? { plugin } : {}), pluginEnabled: f.item.pluginEnabled !== false && f.root.plugin?.enabled !== false }, inputs);
+      const pluginEnabled = f.root.plugin ? (deps.plugins ? deps.plugins.enabled(f.root.plugin) : f.root.plugin.enabled && f.item.pluginEnabled !== false) : true;
+      const st = foldEnable({ id, name: f.item.bare, ...(plugin ? { plugin } : {}), pluginEnabled }, inputs);
       states.set(keyOf(id, plugin), st);
       if (st.enabled) on.push(f);
     }
@@ -132,6 +136,7 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
       deps.store.write(on ? [] : [...new Set(service.all().map((x) => x.skill.id))]);
       computed = undefined;
     },
+    everythingOff: () => deps.trust?.get(deps.project).everything_off === true,
     setEverythingOff(off) {
       needTrust().update(deps.project, (t) => {
         t.everything_off = off;

@@ -13,6 +13,8 @@ import { buildMeter, type TidelineService } from "./meter.js";
 import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
 import { skillEntries, type SkillsLike } from "./skill-entries.js";
+import type { CapAction, CapTab } from "./capabilities-model.js";
+import { applyCapabilities, readCapabilities, type CapSources, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
 
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
@@ -33,7 +35,7 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: EngineService,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike },
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined> },
   ) {}
 
   async start(): Promise<void> {
@@ -165,6 +167,33 @@ export class PagerController implements PagerActions {
     await this.prompt(text);
   }
 
+  private pluginsService?: PluginsLike;
+
+  private capSources(): CapSources {
+    const sk = this.opts.skills;
+    const skills = sk?.all && sk.setEnabled && sk.setEverythingOff ? (sk as SkillsLike & SkillsToggles) : undefined;
+    return { project: this.opts.cwd, ...(skills ? { skills } : {}), ...(this.pluginsService ? { plugins: this.pluginsService } : {}) };
+  }
+
+  /** Open the capabilities picker on `tab` (the plugins service is activated on first use). */
+  async openCapabilities(tab: CapTab): Promise<void> {
+    if (!this.pluginsService && this.opts.plugins) this.pluginsService = await this.opts.plugins().catch(() => undefined);
+    const { data, error } = readCapabilities(this.capSources());
+    this.store.capabilities = { tab, index: 0, data, ...(error ? { message: error } : {}) };
+    this.store.changed();
+  }
+
+  /** Space / `t` in the picker: the services change now (the next step re-folds), then the rows are re-read. */
+  applyCapabilities(actions: CapAction[]): void {
+    const c = this.store.capabilities;
+    if (!c) return;
+    const failed = applyCapabilities(this.capSources(), actions);
+    const { data, error } = readCapabilities(this.capSources());
+    c.data = data;
+    c.message = failed ?? error;
+    this.store.changed();
+  }
+
   /** The actions slash commands may call (see extensions/session-commands/api.ts). */
   slashHost(): PagerSlashHost {
     const self = this;
@@ -205,6 +234,7 @@ export class PagerController implements PagerActions {
         if (old !== next) await self.engine.closeSession(old, "resume").catch(() => undefined);
       },
       exit: () => self.exit(0),
+      capabilities: (tab: CapTab) => void self.openCapabilities(tab),
       pick: (title: string, items: PickItem[], selected?: string) =>
         new Promise<string | undefined>((resolve) => {
           const index = Math.max(0, items.findIndex((i) => i.id === selected));

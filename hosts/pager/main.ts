@@ -12,6 +12,7 @@ import { colorFromEnv } from "./components/theme.js";
 import { PagerController } from "./controller.js";
 import type { TidelineService } from "./meter.js";
 import type { SkillsLike } from "./skill-entries.js";
+import type { PluginsLike, SkillsToggles } from "./capabilities-source.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
 
@@ -62,8 +63,10 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     return 2;
   }
   const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
-  const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike>("skills").catch(() => undefined) : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills });
+  const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike & SkillsToggles>("skills").catch(() => undefined) : undefined;
+  // the plugins service is activated when a picker first needs it (the plugins extension is lazy)
+  const plugins = kernel.hasService("plugins") ? () => kernel.service<PluginsLike>("plugins") : undefined;
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins });
   await ctl.start();
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);

@@ -10,6 +10,7 @@
 import type { Answer, Question, Row, SessionEvent, SessionTotals, ToolCall } from "../../extensions/engine/api.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { toolInputSummary, type MeterView } from "./format.js";
+import type { CapData, CapTab } from "./capabilities-model.js";
 
 export interface ToolItem {
   kind: "tool";
@@ -94,6 +95,15 @@ export interface PickerState {
   resolve(id: string | undefined): void;
 }
 
+/** The capabilities picker (/skills, /plugins): the tab, the cursor, and the services' state when last read. */
+export interface CapabilitiesState {
+  tab: CapTab;
+  index: number;
+  data: CapData;
+  /** the last toggle's error, shown under the rows */
+  message?: string;
+}
+
 export class PagerStore {
   readonly done = new AppendLog<Item>();
   /** every tool item, for the output viewer (append-only too) */
@@ -111,6 +121,7 @@ export class PagerStore {
   meter?: MeterView;
   question?: PendingQuestion;
   picker?: PickerState;
+  capabilities?: CapabilitiesState;
   /** index into `tools` while the output viewer is open */
   viewer?: { tool: number; scroll: number };
   /** the (display) texts of the notices shown since the current prompt was sent */

@@ -13,6 +13,7 @@ import { ComposerView } from "./composer.js";
 import { StatusBar, statusRows as statusRowCount } from "./status-bar.js";
 import { OutputViewer, Picker, QuestionPrompt, SlashPopup } from "./dialogs.js";
 import { ThemeContext, makeTheme } from "./theme.js";
+import { CapabilitiesPicker } from "./capabilities.js";
 import { initialUi, onKey, popupEntries, TURN_HINTS, type KeyEnv, type PagerActions, type UiState } from "./keys.js";
 
 export { ESC_ESC_MS, filterSlash, type PagerActions } from "./keys.js";
@@ -74,6 +75,7 @@ export function PagerApp({ store, actions, color, pastes }: { store: PagerStore;
 
   let bottom: React.ReactElement;
   if (store.question) bottom = <QuestionPrompt q={store.question.question} width={width} maxRows={rows - statusRows - 2} />;
+  else if (store.capabilities) bottom = <CapabilitiesPicker s={store.capabilities} width={width} maxRows={rows - statusRows - 2} />;
   else if (store.picker) bottom = <Picker p={store.picker} maxRows={rows - statusRows - 2} />;
   else
     bottom = (

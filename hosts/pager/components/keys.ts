@@ -10,11 +10,12 @@ import * as C from "../composer-model.js";
 import { knownCommand, splitTyped } from "../input.js";
 import type { PasteQueue } from "../tty-input.js";
 import type { SlashEntry } from "./dialogs.js";
+import { capabilitiesKey, type CapabilitiesActions } from "./capabilities-keys.js";
 
 /** Two escapes within this many ms make an "esc esc". */
 export const ESC_ESC_MS = 800;
 
-export interface PagerActions {
+export interface PagerActions extends CapabilitiesActions {
   /** a prompt, or a `/command args` line */
   submit(text: string): void;
   /** stop the running turn (esc esc) */
@@ -110,7 +111,7 @@ function enter(env: KeyEnv, mods: { shift: boolean; meta: boolean }): void {
   submit(env, ui.comp.value);
 }
 
-/** Modal parts first (permission prompt, picker, output viewer); true when one took the key. */
+/** Modal parts first (permission prompt, capabilities picker, picker, output viewer); true when one took the key. */
 function modalKey(env: KeyEnv, input: string, key: Key): boolean {
   const store = env.store;
   const q = store.question;
@@ -123,6 +124,7 @@ function modalKey(env: KeyEnv, input: string, key: Key): boolean {
     }
     return true;
   }
+  if (capabilitiesKey(store, env.actions, input, key)) return true;
   const p = store.picker;
   if (p) {
     if (key.upArrow) p.index = Math.max(0, p.index - 1);
@@ -156,7 +158,7 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
   // 0. a bracketed paste goes into the composer (never into a prompt, picker or viewer), and is not sent
   if (input === "[200~" && env.pastes?.waiting) {
     const text = env.pastes.take() ?? "";
-    if (!store.question && !store.picker && !store.viewer) typed(env, text);
+    if (!store.question && !store.picker && !store.viewer && !store.capabilities) typed(env, text);
     return;
   }
   // 1-3. permission prompt, picker, output viewer

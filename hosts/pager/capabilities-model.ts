@@ -1,0 +1,173 @@
+/**
+ * The capabilities picker's model (`/skills`, `/plugins`), pure: rows and counts from a snapshot of the
+ * skills and plugins services, what Space and `t` on a row ask for, and each row's display text. The
+ * names, descriptions and reasons come from files a repo can write, so every one is made display-safe
+ * here (visibleLine) before it can reach the terminal.
+ */
+import type { SkillDisabledReason } from "../../extensions/skills/api.js";
+import { visibleLine } from "../terminal/sanitize.js";
+
+export type CapTab = "skills" | "plugins";
+export const CAP_TABS: readonly CapTab[] = ["skills", "plugins"];
+
+/** What the model needs of one `SkillsService.all()` row. */
+export interface CapSkill {
+  skill: { id: string; qualifiedName: string; description: string; tier: string; plugin?: string };
+  enabled: boolean;
+  reason?: SkillDisabledReason;
+}
+
+/** What the model needs of one `PluginsService.list()` row. */
+export interface CapPlugin {
+  name: string;
+  version: string;
+  enabled: boolean;
+  trusted: boolean;
+  source: "oceancode" | "claude-code";
+}
+
+export interface CapData {
+  skills: readonly CapSkill[];
+  plugins: readonly CapPlugin[];
+  everythingOff: boolean;
+}
+
+export type CapRow =
+  | { kind: "master"; on: boolean }
+  | { kind: "group"; label: string; on: number; total: number; ids: string[]; plugin?: string; pluginSource?: CapPlugin["source"]; pluginEnabled?: boolean; plugins?: string[] }
+  | { kind: "skill"; id: string; name: string; on: boolean; reason?: string; description: string }
+  /** `key`: the plugin's own name (for the service); `name`: its display copy */
+  | { kind: "plugin"; key: string; name: string; version: string; on: boolean; trusted: boolean }
+  | { kind: "counts"; text: string };
+
+/** What a key asks the services to do; the caller applies it and takes a fresh snapshot. */
+export type CapAction =
+  | { kind: "everything"; off: boolean }
+  | { kind: "skills"; ids: string[]; on: boolean }
+  | { kind: "plugins"; names: string[]; on: boolean }
+  | { kind: "trust"; name: string; on: boolean };
+
+const TIER_LABEL: Readonly<Record<string, string>> = { local: "Local", repo: "Repo", user: "User", bundled: "Bundled" };
+const SOURCE_LABEL: Readonly<Record<CapPlugin["source"], string>> = { oceancode: "OceanCode", "claude-code": "User (Claude)" };
+
+/** `skills 22/259 · plugins 2/21`, with `EVERYTHING OFF` in front while the master switch is off. */
+export function countsText(d: CapData): string {
+  const s = `skills ${d.skills.filter((x) => x.enabled).length}/${d.skills.length}`;
+  const p = `plugins ${d.plugins.filter((x) => x.enabled).length}/${d.plugins.length}`;
+  return `${d.everythingOff ? "EVERYTHING OFF · " : ""}${s} · ${p}`;
+}
+
+/** The Skills tab: master, then one group per tier (walk order) and per plugin, each followed by its items; counts last. */
+export function skillRows(d: CapData): CapRow[] {
+  const groups = new Map<string, { label: string; plugin?: string; items: CapSkill[] }>();
+  for (const x of d.skills) {
+    const key = x.skill.plugin !== undefined ? `plugin:${x.skill.plugin}` : x.skill.tier;
+    let g = groups.get(key);
+    if (!g) {
+      g = { label: x.skill.plugin !== undefined ? visibleLine(`plugin:${x.skill.plugin}`) : (TIER_LABEL[x.skill.tier] ?? visibleLine(x.skill.tier)), ...(x.skill.plugin !== undefined ? { plugin: x.skill.plugin } : {}), items: [] };
+      groups.set(key, g);
+    }
+    g.items.push(x);
+  }
+  const rows: CapRow[] = [{ kind: "master", on: !d.everythingOff }];
+  for (const g of groups.values()) {
+    const p = g.plugin !== undefined ? d.plugins.find((x) => x.name === g.plugin) : undefined;
+    rows.push({
+      kind: "group",
+      label: g.label,
+      on: g.items.filter((x) => x.enabled).length,
+      total: g.items.length,
+      ids: g.items.map((x) => x.skill.id),
+      ...(g.plugin !== undefined ? { plugin: g.plugin, pluginEnabled: p ? p.enabled : !g.items.some((x) => x.reason === "disabled (plugin)") } : {}),
+      ...(p ? { pluginSource: p.source } : {}),
+    });
+    for (const x of g.items) {
+      rows.push({ kind: "skill", id: x.skill.id, name: visibleLine(x.skill.qualifiedName), on: x.enabled, ...(x.reason ? { reason: x.reason } : {}), description: visibleLine(x.skill.description) });
+    }
+  }
+  rows.push({ kind: "counts", text: countsText(d) });
+  return rows;
+}
+
+/** The Plugins tab: master, then `OceanCode` and `User (Claude)` groups of plugins; counts last. */
+export function pluginRows(d: CapData): CapRow[] {
+  const rows: CapRow[] = [{ kind: "master", on: !d.everythingOff }];
+  for (const source of ["oceancode", "claude-code"] as const) {
+    const ps = d.plugins.filter((p) => p.source === source);
+    if (!ps.length) continue;
+    rows.push({ kind: "group", label: SOURCE_LABEL[source], on: ps.filter((p) => p.enabled).length, total: ps.length, ids: [], plugins: ps.map((p) => p.name) });
+    for (const p of ps) rows.push({ kind: "plugin", key: p.name, name: visibleLine(p.name), version: visibleLine(p.version), on: p.enabled, trusted: p.trusted });
+  }
+  rows.push({ kind: "counts", text: countsText(d) });
+  return rows;
+}
+
+export function rowsFor(tab: CapTab, d: CapData): CapRow[] {
+  return tab === "skills" ? skillRows(d) : pluginRows(d);
+}
+
+/** Rows the cursor stops on (the counts row is not one). */
+export const selectable = (r: CapRow | undefined): boolean => r !== undefined && r.kind !== "counts";
+
+/**
+ * Space on a row. An item flips itself; a group turns all its items on when any is off, else all off; a
+ * plugin group also switches its plugin (on when it was off, off when everything in it is on); the master
+ * row flips the everything-off switch. Names in actions are the services' own (not the display copies).
+ */
+export function spaceActions(row: CapRow, d: CapData): CapAction[] {
+  switch (row.kind) {
+    case "master":
+      return [{ kind: "everything", off: !d.everythingOff }];
+    case "skill":
+      return [{ kind: "skills", ids: [row.id], on: !row.on }];
+    case "plugin": {
+      return [{ kind: "plugins", names: [row.key], on: !row.on }];
+    }
+    case "group": {
+      if (row.plugins) {
+        const anyOff = row.on < row.total;
+        return [{ kind: "plugins", names: row.plugins.filter((n) => d.plugins.find((p) => p.name === n)?.enabled !== anyOff), on: anyOff }];
+      }
+      if (row.plugin !== undefined) {
+        if (row.pluginEnabled === false) return [{ kind: "plugins", names: [row.plugin], on: true }];
+        if (row.on === row.total) return [{ kind: "plugins", names: [row.plugin], on: false }];
+      }
+      const anyOff = row.on < row.total;
+      const states = new Map(d.skills.map((x) => [x.skill.id, x.enabled]));
+      return [{ kind: "skills", ids: row.ids.filter((id) => states.get(id) !== anyOff), on: anyOff }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** `t` on a plugin row flips its trust (nothing elsewhere). */
+export function trustAction(row: CapRow): CapAction | undefined {
+  return row.kind === "plugin" ? { kind: "trust", name: row.key, on: !row.trusted } : undefined;
+}
+
+const box = (on: boolean) => (on ? "[x]" : "[ ]");
+
+/** One row as text, cut to `width` columns (the description is what gives way). */
+export function rowText(row: CapRow, width: number): string {
+  let s: string;
+  switch (row.kind) {
+    case "master":
+      s = `${box(row.on)} Everything${row.on ? "" : "  off: no skill reaches the model"}`;
+      break;
+    case "group":
+      s = `${row.on === 0 && row.total > 0 ? "[off]" : row.on === row.total ? "[x]" : "[-]"} ${row.label} (${row.on}/${row.total})${row.plugin !== undefined && row.pluginEnabled === false ? "  plugin disabled" : ""}`;
+      break;
+    case "skill":
+      s = `  ${box(row.on)} ${row.name}${row.reason ? `  ${row.reason}` : ""}${row.description ? `  ${row.description}` : ""}`;
+      break;
+    case "plugin":
+      s = `  ${box(row.on)} ${row.name}  ${row.version}  ${row.trusted ? "trusted" : "untrusted"}`;
+      break;
+    case "counts":
+      s = row.text;
+      break;
+  }
+  const w = Math.max(10, width);
+  return s.length > w ? `${s.slice(0, w - 1)}…` : s;
+}
