@@ -61,6 +61,8 @@ beforeAll(async () => {
   sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the repo's reviewer\ntools:\n  - Read\n  - Grep\n---\nREPO REVIEWER BODY\n");
   sb.write(".opencode/agent/docs.md", "---\ndescription: writes docs\nmode: subagent\ntools:\n  bash: false\n  write: false\n---\nOPENCODE DOCS BODY\n");
   sb.write(".opencode/agent/boss.md", "---\ndescription: a primary agent\nmode: primary\n---\nPRIMARY\n");
+  // a skill: the parent lists it; a child (no skill tool) is not shown what it could not load
+  sb.write(".claude/skills/lint/SKILL.md", "---\ndescription: lint the code\n---\nLINT\n");
   sb.write(".grok/personas/pirate.md", "---\nname: pirate\ndescription: talks like a pirate\n---\nARR\n");
   // user tier: a reviewer that the repo's shadows, and a broken frontmatter
   sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the user's reviewer\n---\nUSER REVIEWER BODY\n", "home");
@@ -109,6 +111,7 @@ describe("sub-agents through run", () => {
 
   it("the parent's system prompt lists the agents once (narrowest copy bare, the built-in last); the tools array has one agent tool and never changes", () => {
     const sys = systemOf(parents()[0]!);
+    expect(sys).toContain("- lint: lint the code");
     const block = /<available_agents>\n([\s\S]*?)\n<\/available_agents>/.exec(sys)?.[1] ?? "";
     const lines = block.split("\n").filter((l) => l.startsWith("- "));
     expect(lines.map((l) => l.replace(/:[^:]*$/, ""))).toEqual(["- reader", "- repo:reviewer", "- docs", "- pirate", "- broken", "- user:reviewer", "- alpha:helper", "- general-purpose"]);
@@ -126,6 +129,7 @@ describe("sub-agents through run", () => {
       expect(systemOf(r).startsWith("READER AGENT BODY")).toBe(true);
       expect(systemOf(r)).not.toContain("You are oceancode");
       expect(systemOf(r)).not.toContain("<available_agents>");
+      expect(systemOf(r)).not.toContain("<available_skills>");
       expect(toolNames(r)).toEqual(["read"]);
     }
     expect(firstUserText(reqs[0]!)).toContain("Read notes.txt");
