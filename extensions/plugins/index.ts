@@ -10,6 +10,7 @@ import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
 import { isPagerSlashHost } from "../session-commands/api.js";
+import type { InspectService } from "../inspect/api.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -26,6 +27,17 @@ export default {
       const rows = service.list(ctx.paths.project).map((p) => `${p.enabled ? "[x]" : "[ ]"} ${p.name} ${p.version} ${p.trusted ? "trusted" : "untrusted"} (${p.source})`);
       host.reply(rows.join("\n") || "no plugins installed");
     });
+    // `oceancode inspect`: one row per installed plugin (oceancode's store and Claude Code's), with its state
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+      service.list(ctx.paths.project).map((p) => ({
+        kind: "plugin",
+        id: p.name,
+        layer: p.source === "oceancode" ? "plugin" : `plugin (${p.source})`,
+        source: p.path,
+        state: `${p.enabled ? "enabled" : "disabled"}, ${p.trusted ? "trusted" : "untrusted"}`,
+        value: p.version,
+      })),
+    );
     ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet<TrustService>("trust")));
   },
 };

@@ -64,6 +64,9 @@ describe("install from a marketplace and by path", () => {
     expect(plugin(sb, "trust", "hello").stdout).toBe("hello trusted: its hooks and MCP servers may run\n");
     expect(plugin(sb, "trust", "tools", "--off").stdout).toBe("tools untrusted: its hooks and MCP servers stay dormant\n");
     expect(records().map((r) => `${r.name}=${r.trusted}`)).toEqual(["hello=true", "tools=false"]);
+    // inspect has one plugin row each, with its state
+    const inspect = JSON.parse(runCli(["inspect", "--json"], { cwd: sb.project, env: sb.env }).stdout) as Array<{ kind: string; id: string; state: string; value: string }>;
+    expect(inspect.filter((r) => r.kind === "plugin").map((r) => `${r.id} ${r.value} ${r.state}`)).toEqual(["hello 1.0.0 enabled, trusted", "tools 0.3.0 enabled, untrusted"]);
 
     const dis = plugin(sb, "disable-all");
     expect(dis.stdout.trim().split("\n").at(-1)).toBe("2 plugins disabled");
