@@ -13,6 +13,7 @@ import type { HookFailure } from "./hooks.js";
 
 export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements, HookFailure };
 export { Stages } from "./hooks.js";
+export { writeFileAtomic } from "./files.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {

@@ -36,17 +36,6 @@ export function isDir(p: string): boolean {
   }
 }
 
-export function writeAtomic(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    fs.writeFileSync(tmp, content, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 /** A JSON object from a store file: missing or empty reads as `empty`; anything else that is not an object is refused. */
 export function readStoreFile<T extends object>(file: string, empty: () => T): T {

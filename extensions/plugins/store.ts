@@ -5,8 +5,9 @@
  * install; a file that does not parse is refused, never overwritten.
  */
 import path from "node:path";
-import { readStoreFile, withLock, writeAtomic } from "./files.js";
+import { readStoreFile, withLock } from "./files.js";
 import type { InstalledFile, InstalledPlugin, KnownMarketplacesFile } from "./api.js";
+import { writeFileAtomic } from "../../kernel/api.js";
 
 export class PluginStore {
   readonly dir: string;
@@ -36,11 +37,11 @@ export class PluginStore {
   }
 
   writeInstalled(f: InstalledFile): void {
-    writeAtomic(this.installedFile, `${JSON.stringify(f, null, 2)}\n`);
+    writeFileAtomic(this.installedFile, `${JSON.stringify(f, null, 2)}\n`);
   }
 
   writeMarkets(f: KnownMarketplacesFile): void {
-    writeAtomic(this.marketsFile, `${JSON.stringify(f, null, 2)}\n`);
+    writeFileAtomic(this.marketsFile, `${JSON.stringify(f, null, 2)}\n`);
   }
 
   /** Run `fn` under the store's lock. Both files are read (and so checked) before `fn` runs. */

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "../../kernel/api.js";
 
 export const STATE_FILE_INVALID = "OC_ERR_SKILL_STATE_INVALID" as const;
 
@@ -53,7 +54,7 @@ export class UserSkillStore {
   /** Replace the disables; keys other than `disabled` are kept. Throws (code STATE_FILE_INVALID) on a corrupt file. */
   write(disabled: readonly string[]): void {
     const rest = this.readForWrite();
-    writeAtomic(this.file, `${JSON.stringify({ ...rest, disabled: [...new Set(disabled)] }, null, 2)}\n`);
+    writeFileAtomic(this.file, `${JSON.stringify({ ...rest, disabled: [...new Set(disabled)] }, null, 2)}\n`);
   }
 
   private readForWrite(): Record<string, unknown> {
@@ -63,18 +64,6 @@ export class UserSkillStore {
   }
 }
 
-/** Write via a temp file in the same directory and rename over the target (readers never see half a file). */
-export function writeAtomic(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    fs.writeFileSync(tmp, content, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 /** A cheap change stamp for a file: inode, size and mtime (a rename changes the inode even within one ms). */
 export function stampOf(file: string | undefined): string {

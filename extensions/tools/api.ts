@@ -14,6 +14,9 @@ export {
 } from "./paths.js";
 export { toolPaths, type TouchedPath } from "./touched.js";
 export { startTaskJob } from "./jobs.js";
+/** the file walk grep and glob use (.gitignore honoured, .git and node_modules pruned) and their glob matcher */
+export { walkFiles, DEFAULT_SKIP, type WalkOptions } from "./filewalk.js";
+export { globToRegExp } from "./glob-match.js";
 
 /**
  * A background job that is no process (a background sub-agent), registered in the session's job table

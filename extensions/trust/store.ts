@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { emptyTrust, TrustFileError, type ProjectTrust, type TrustService } from "./api.js";
+import { writeFileAtomic } from "../../kernel/api.js";
 
 type FileShape = Record<string, Partial<ProjectTrust>>;
 
@@ -78,20 +79,8 @@ export class TrustStore implements TrustService {
     const t = normalise(r.data[key]);
     change(t);
     r.data[key] = t;
-    writeAtomic(this.file, `${JSON.stringify(r.data, null, 2)}\n`);
+    writeFileAtomic(this.file, `${JSON.stringify(r.data, null, 2)}\n`);
     return t;
   }
 }
 
-/** Write via a temp file in the same directory and rename over the target (readers never see half a file). */
-export function writeAtomic(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    fs.writeFileSync(tmp, content, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
