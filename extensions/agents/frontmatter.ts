@@ -1,5 +1,5 @@
 /**
- * An agent file's YAML frontmatter (js-yaml, as skills parse theirs) translated into one AgentSpec,
+ * An agent file's YAML frontmatter (read as skills read theirs: oceancode/api/skills readFrontmatter) translated into one AgentSpec,
  * whichever ecosystem wrote it:
  *   Claude Code / oceancode / Grok: `name`, `description`, `tools` (a comma list or a YAML list of tool
  *     names; absent = all tools), `model` (sonnet | opus | haiku | inherit | an id);
@@ -8,42 +8,19 @@
  * A frontmatter that does not parse yields a warning naming the file; the agent loads under its file name
  * with its first body line as description.
  */
-import { load } from "js-yaml";
+import { readFrontmatter, toolList, type FrontmatterData } from "../skills/api.js";
 import type { AgentSpec, ToolSelection } from "./api.js";
 
-const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const NAME_OK = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-export interface Parsed {
-  data: Record<string, unknown>;
-  body: string;
-  error?: string;
-}
+export type Parsed = Pick<FrontmatterData, "data" | "body" | "error">;
 
 export function parseFrontmatter(text: string): Parsed {
-  const src = text.replace(/^\uFEFF/, "");
-  if (!src.startsWith("---")) return { data: {}, body: src };
-  const m = FENCE.exec(src);
-  if (!m) return { data: {}, body: src.replace(/^---[^\n]*\n?/, ""), error: "the frontmatter has no closing ---" };
-  const body = src.slice(m[0].length);
-  let data: unknown;
-  try {
-    data = m[1]!.trim() === "" ? {} : load(m[1]!);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message.split("\n")[0]! : String(e);
-    return { data: {}, body, error: `the frontmatter is not valid YAML (${msg})` };
-  }
-  if (data === null || data === undefined) return { data: {}, body };
-  if (typeof data !== "object" || Array.isArray(data)) return { data: {}, body, error: "the frontmatter is not a YAML mapping" };
-  return { data: data as Record<string, unknown>, body };
+  const { data, body, error } = readFrontmatter(text);
+  return { data, body, ...(error ? { error } : {}) };
 }
 
-/** A tool list as Claude Code writes it: a YAML list or one comma / space separated string (`Bash(git *)` stays one name). */
-export function toolList(v: unknown): string[] | undefined {
-  if (Array.isArray(v)) return v.map((x) => String(x).trim()).filter(Boolean);
-  if (typeof v === "string") return v.split(/,\s*|\s+(?![^(]*\))/).map((s) => s.trim()).filter(Boolean);
-  return undefined;
-}
+export { toolList };
 
 function claudeTools(v: unknown): ToolSelection | { error: string } {
   if (v === undefined || v === null) return { mode: "all" };

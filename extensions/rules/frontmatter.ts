@@ -3,10 +3,10 @@
  *   paths:       Claude Code / OpenCode, a string or a YAML list of globs
  *   globs:       Cursor .mdc, a string (comma separated) or a list
  *   alwaysApply: Cursor .mdc, true | false
- * Parsed with js-yaml; Cursor writes `globs: *.ts` unquoted, which is not valid YAML (an alias), so
+ * Parsed as skills parse theirs (oceancode/api/skills readFrontmatter); Cursor writes `globs: *.ts` unquoted, which is not valid YAML (an alias), so
  * when YAML refuses the block the three keys are read line by line instead. The body is the rest, verbatim.
  */
-import { load } from "js-yaml";
+import { readFrontmatter } from "../skills/api.js";
 
 export interface RuleFrontmatter {
   /** the globs of `paths` or `globs`; undefined when the rule has no scope */
@@ -16,8 +16,6 @@ export interface RuleFrontmatter {
   /** why the frontmatter could not be read (the file still loads, unscoped) */
   error?: string;
 }
-
-const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
 function globList(v: unknown): string[] | undefined {
   const raw = Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",") : [];
@@ -54,21 +52,16 @@ function byLines(block: string): Record<string, unknown> {
 }
 
 export function parseRule(text: string): RuleFrontmatter {
-  const src = text.replace(/^\uFEFF/, "");
-  if (!src.startsWith("---")) return { body: src };
-  const m = FENCE.exec(src);
-  if (!m) return { body: src, error: "the frontmatter has no closing ---" };
-  const body = src.slice(m[0].length);
-  let data: Record<string, unknown>;
+  const r = readFrontmatter(text);
+  // no closed block: the whole file is the rule's text
+  if (r.block === undefined) return { body: text.replace(/^\uFEFF/, ""), ...(r.error ? { error: r.error } : {}) };
+  let data = r.data;
   let error: string | undefined;
-  try {
-    const y = m[1]!.trim() === "" ? {} : load(m[1]!);
-    data = y && typeof y === "object" && !Array.isArray(y) ? (y as Record<string, unknown>) : byLines(m[1]!);
-  } catch {
-    data = byLines(m[1]!);
+  if (r.error) {
+    data = byLines(r.block);
     if (!Object.keys(data).length) error = "the frontmatter is not valid YAML";
   }
   const scope = globList(data.paths) ?? globList(data.globs);
   const alwaysApply = bool(data.alwaysApply);
-  return { body, ...(scope ? { scope } : {}), ...(alwaysApply !== undefined ? { alwaysApply } : {}), ...(error ? { error } : {}) };
+  return { body: r.body, ...(scope ? { scope } : {}), ...(alwaysApply !== undefined ? { alwaysApply } : {}), ...(error ? { error } : {}) };
 }

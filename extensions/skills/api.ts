@@ -12,6 +12,12 @@
 
 export type SkillKind = "skill" | "command";
 
+/**
+ * YAML frontmatter as plain data, shared by every reader of markdown capabilities (agents, rules): the
+ * common flat shapes without js-yaml, the rest through it (loaded on first need).
+ */
+export { readFrontmatter, toolList, type FrontmatterData } from "./frontmatter.js";
+
 /** How the stable ids spell the walk's ecosystems; an ecosystem not listed is spelled as the walk names it. */
 export const ECOSYSTEM_IDS: Readonly<Record<string, string>> = {
   oceancode: "ocean_code",

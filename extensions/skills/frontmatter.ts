@@ -26,7 +26,39 @@ export interface Parsed {
   error?: string;
 }
 
-const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** `---` fenced at the top; the block may be empty (`---\n---`) */
+const FENCE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
+
+/** A file's frontmatter as plain data, for any reader (skills, agents, rules: `oceancode/api/skills`). */
+export interface FrontmatterData {
+  /** the mapping ({} when there is none or it does not parse) */
+  data: Record<string, unknown>;
+  /** the text after the closing fence (all of it without frontmatter) */
+  body: string;
+  /** the raw block between the fences; undefined when there is no closed block */
+  block?: string;
+  /** why the block was not used: no closing fence, not YAML, not a mapping */
+  error?: string;
+}
+
+export function readFrontmatter(text: string, mode: YamlMode = "auto"): FrontmatterData {
+  const src = text.replace(/^\uFEFF/, "");
+  if (!src.startsWith("---")) return { data: {}, body: src };
+  const m = FENCE.exec(src);
+  if (!m) return { data: {}, body: src.replace(/^---[^\n]*\n?/, ""), error: "the frontmatter has no closing ---" };
+  const block = m[1] ?? "";
+  const body = src.slice(m[0].length);
+  let data: unknown;
+  try {
+    data = block.trim() === "" ? {} : ((mode === "auto" ? parseFlatYaml(block) : undefined) ?? loadYaml(block));
+  } catch (e) {
+    const msg = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+    return { data: {}, body, block, error: `the frontmatter is not valid YAML (${msg})` };
+  }
+  if (data === null || data === undefined) return { data: {}, body, block };
+  if (typeof data !== "object" || Array.isArray(data)) return { data: {}, body, block, error: "the frontmatter is not a YAML mapping" };
+  return { data: data as Record<string, unknown>, body, block };
+}
 
 function bool(v: unknown): boolean | undefined {
   if (typeof v === "boolean") return v;
@@ -35,40 +67,28 @@ function bool(v: unknown): boolean | undefined {
   return undefined;
 }
 
-/** `allowed-tools` as Claude Code writes it: a YAML list or one comma / space separated string. */
-function tools(v: unknown): string[] | undefined {
-  if (Array.isArray(v)) return v.map(String).filter(Boolean);
+/** `allowed-tools` (and an agent's `tools`) as Claude Code writes it: a YAML list or one comma / space separated string (`Bash(git *)` stays one name). */
+export function toolList(v: unknown): string[] | undefined {
+  if (Array.isArray(v)) return v.map((x) => String(x).trim()).filter(Boolean);
   if (typeof v === "string") return v.split(/,\s*|\s+(?![^(]*\))/).map((s) => s.trim()).filter(Boolean);
   return undefined;
 }
 
 export function parseFrontmatter(text: string, mode: YamlMode = "auto"): Parsed {
-  const src = text.replace(/^\uFEFF/, "");
-  if (!src.startsWith("---")) return { body: src };
-  const m = FENCE.exec(src);
-  if (!m) return { body: src.replace(/^---[^\n]*\n?/, ""), error: "the frontmatter has no closing ---" };
-  const body = src.slice(m[0].length);
-  let data: unknown;
-  try {
-    data = m[1]!.trim() === "" ? {} : ((mode === "auto" ? parseFlatYaml(m[1]!) : undefined) ?? loadYaml(m[1]!));
-  } catch (e) {
-    const msg = e instanceof Error ? e.message.split("\n")[0]! : String(e);
-    return { body, error: `the frontmatter is not valid YAML (${msg})` };
-  }
-  if (data === null || data === undefined) data = {};
-  if (typeof data !== "object" || Array.isArray(data)) return { body, error: "the frontmatter is not a YAML mapping" };
-  const o = data as Record<string, unknown>;
+  const r = readFrontmatter(text, mode);
+  if (r.error) return { body: r.body, error: r.error };
+  if (r.block === undefined) return { body: r.body };
   const fm: SkillFrontmatter = { extra: {} };
-  for (const [k, v] of Object.entries(o)) {
+  for (const [k, v] of Object.entries(r.data)) {
     if (k === "name" && typeof v === "string" && v.trim()) fm.name = v.trim();
     else if (k === "description" && v !== null && v !== undefined) fm.description = String(v).trim();
     else if (k === "argument-hint" && v !== null && v !== undefined) fm["argument-hint"] = Array.isArray(v) ? v.map((x) => `[${String(x)}]`).join(" ") : String(v);
     else if (k === "disable-model-invocation" && bool(v) !== undefined) fm["disable-model-invocation"] = bool(v)!;
     else if (k === "user-invocable" && bool(v) !== undefined) fm["user-invocable"] = bool(v)!;
-    else if (k === "allowed-tools" && tools(v)) fm["allowed-tools"] = tools(v)!;
+    else if (k === "allowed-tools" && toolList(v)) fm["allowed-tools"] = toolList(v)!;
     else fm.extra[k] = v;
   }
-  return { fm, body };
+  return { fm, body: r.body };
 }
 
 /** The first non-empty line of a body, without a leading `#` heading marker. */
