@@ -1,0 +1,62 @@
+/**
+ * The published contract `oceancode/api/mcp`.
+ *
+ * MCP servers from every config file a user already has (Claude Code's ~/.claude.json and .mcp.json,
+ * OpenCode's opencode.json `mcp`, Cursor's .cursor/mcp.json, oceancode's own `mcp` config key, enabled
+ * plugins' .mcp.json), merged by precedence local > project > user > plugin. A name declared at two tiers
+ * runs once; repo-tier and plugin servers are held until trusted. Connected servers' tools are offered as
+ * `mcp__<server>__<tool>` (Claude Code's names).
+ */
+
+/** A stdio server: a local command. */
+export interface StdioServerConfig {
+  type: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** A remote server: Streamable HTTP (`http`) or the older SSE transport (`sse`). */
+export interface RemoteServerConfig {
+  type: "http" | "sse";
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+/** Where a server entry was declared. */
+export type ServerTier = "local" | "project" | "user" | "plugin";
+
+/**
+ * Why a server may not run now, or "ready" when it may:
+ *   untrusted: a project (repo) or plugin server not yet trusted (nothing spawned or dialed)
+ *   disabled:  held disabled (trust.json disabled_mcp, Claude Code's disabled lists, `enabled: false`)
+ *   shadowed:  a narrower tier declares the same name and that copy runs
+ *   refused:   signed requirements do not allow it (the reason says why)
+ */
+export type ServerHold = "ready" | "untrusted" | "disabled" | "shadowed" | "refused";
+
+/** One server as the sources resolved it (no connection yet). */
+export interface ServerEntry {
+  /** the name tools are prefixed with (`mcp__<name>__<tool>`) */
+  name: string;
+  /** `<tier>:<name>` when the name is declared at more than one tier, else the name */
+  qualifiedName: string;
+  tier: ServerTier;
+  /** the file (or config layer) that declared it, e.g. /p/.mcp.json, ~/.claude.json, config:mcp */
+  source: string;
+  /** the plugin that brought it (tier "plugin") */
+  plugin?: string;
+  /** as written, before `${VAR}` expansion */
+  config: ServerConfig;
+  trusted: boolean;
+  enabled: boolean;
+  hold: ServerHold;
+  /** why it is held (e.g. "untrusted: oceancode trust mcp db on runs it") */
+  reason?: string;
+}
+
+/** The live state of one server in a session's manager. */
+export type ServerStatus = "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
