@@ -47,10 +47,16 @@ export default {
     };
     const service: RulesService = {
       load(opts) {
-        // plugins toggled and the master switch flipped since the walk (both files under ~/.oceancode only)
-        const store = readPluginStoreFile(path.join(ctx.paths.userOcDir, "plugins", "installed.json"));
-        const everythingOff = ctx.services.tryGet<TrustService>("trust")?.get(ctx.paths.project).everything_off === true;
-        const walked = liveRuleItems(ctx.walk<RuleItem>(READER_ID), store, everythingOff);
+        // plugins toggled and the master switch flipped since the walk (both files under ~/.oceancode only;
+        // read only when some plugin has rules)
+        const found = ctx.walk<RuleItem>(READER_ID);
+        const walked = found.some((w) => w.root.plugin)
+          ? liveRuleItems(
+              found,
+              readPluginStoreFile(path.join(ctx.paths.userOcDir, "plugins", "installed.json")),
+              ctx.services.tryGet<TrustService>("trust")?.get(ctx.paths.project).everything_off === true,
+            )
+          : found;
         const mem = loadMemory({ project: ctx.paths.project, home: ctx.paths.home, walked, ...(opts?.scopeCache ? { scopeCache: opts.scopeCache } : {}) });
         warn(mem.warnings);
         return mem;
