@@ -12,6 +12,8 @@ import type { Requirements } from "./requirements.js";
 import type { HookFailure } from "./hooks.js";
 
 export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements, HookFailure };
+/** installed.json and the walk's plugin-state rule, for readers that re-apply it live (hooks, rules) */
+export { pluginStateIn, readPluginStoreFile, type PluginStoreFile } from "./walk.js";
 export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";

@@ -116,14 +116,40 @@ function readJson(file: string): unknown {
  * installed.json: `plugins` (oceancode's own installs) and `external.<source>.<name>.enabled`, the user's
  * enable/disable of a plugin another tool installed (recorded here, never in that tool's files).
  */
-interface PluginStoreFile {
-  plugins?: PluginRecord[];
+export interface PluginStoreFile {
+  plugins?: Array<Partial<PluginRecord>>;
   external?: Record<string, Record<string, { enabled?: unknown; trusted?: unknown }>>;
 }
 
-function readPluginStore(paths: Paths): PluginStoreFile | undefined {
-  const v = readJson(path.join(paths.userOcDir, "plugins", "installed.json"));
+/** installed.json read as is: undefined when it is missing or not a JSON object. */
+export function readPluginStoreFile(file: string): PluginStoreFile | undefined {
+  const v = readJson(file);
   return v && typeof v === "object" && !Array.isArray(v) ? (v as PluginStoreFile) : undefined;
+}
+
+function readPluginStore(paths: Paths): PluginStoreFile | undefined {
+  return readPluginStoreFile(path.join(paths.userOcDir, "plugins", "installed.json"));
+}
+
+/**
+ * A plugin root's enabled / trusted state as `store` (installed.json) records it — the walk's own rule,
+ * exported so a live reader (hooks, rules) can re-apply it to a cached root when the file changes:
+ * an oceancode plugin's own record (gone from the store: neither enabled nor trusted); another tool's
+ * plugin: an `external.<source>.<name>` override for enabled (else `fallback`), trusted only by that
+ * override. No store (missing or corrupt file): `fallback`, the state the walk started with.
+ */
+export function pluginStateIn(
+  store: PluginStoreFile | undefined,
+  plugin: { name: string; source: string },
+  fallback: { enabled: boolean; trusted: boolean },
+): { enabled: boolean; trusted: boolean } {
+  if (!store) return fallback;
+  if (plugin.source === "oceancode") {
+    const rec = (Array.isArray(store.plugins) ? store.plugins : []).find((p) => p?.name === plugin.name);
+    return rec ? { enabled: rec.enabled !== false, trusted: rec.trusted === true } : { enabled: false, trusted: false };
+  }
+  const o = store.external?.[plugin.source]?.[plugin.name];
+  return { enabled: typeof o?.enabled === "boolean" ? o.enabled : fallback.enabled, trusted: o?.trusted === true };
 }
 
 /**
@@ -135,10 +161,7 @@ function foreignPluginRoots(foreign: PluginRootRecord[], store: PluginStoreFile 
   const own = new Set((Array.isArray(store?.plugins) ? store.plugins : []).map((p) => p?.name));
   return foreign
     .filter((p) => !own.has(p.name))
-    .map((p) => {
-      const o = store?.external?.[p.source ?? p.ecosystem]?.[p.name];
-      return { ...p, enabled: typeof o?.enabled === "boolean" ? o.enabled : p.enabled, trusted: o?.trusted === true };
-    });
+    .map((p) => ({ ...p, ...pluginStateIn(store, { name: p.name, source: p.source ?? p.ecosystem }, { enabled: p.enabled, trusted: false }) }));
 }
 
 /** Plugins installed in oceancode's own store. */

@@ -49,7 +49,8 @@ export interface HookGroup {
   handlers: HandlerSpec[];
 }
 
-export type SourceStatus = "loaded" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+/** "held: everything off": the project's master switch (trust.json `everything_off`) holds every source */
+export type SourceStatus = "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
 
 export interface HookSource {
   /** absolute path of the file */

@@ -3,10 +3,11 @@
  * are not trusted, and runs the rest on the engine's hooks (see taps.ts for the ordering).
  * `oceancode hooks ...` only reads and edits files; it runs no handler.
  * In a session (run, pager) every source whose hooks are not running — invalid, unreadable, held
- * untrusted — is named once on the log (notices.ts).
+ * untrusted — is named once on the log (notices.ts). A plugin enabled, disabled or trusted, or the
+ * project's master switch flipped, while a session runs reaches the next dispatch (registry.fresh).
  */
 import path from "node:path";
-import type { ExtensionContext, CommandIO, SlashHost, Root } from "../../kernel/api.js";
+import { readPluginStoreFile, type ExtensionContext, type CommandIO, type SlashHost, type Root } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { TrustService } from "../trust/api.js";
@@ -18,6 +19,7 @@ import { hooksCommand } from "./cli.js";
 import { installTaps, EXT_ID } from "./taps.js";
 import { Transcripts, TRANSCRIPT_RETENTION_DAYS } from "./transcript.js";
 import { SourceNotices } from "./notices.js";
+import { LiveFiles } from "./live.js";
 import { KERNEL_VERSION } from "../../kernel/version.js";
 
 let registry: HookRegistry | undefined;
@@ -29,7 +31,12 @@ export default {
     // repo trust is read fresh from the store, so a `trust repo on` elsewhere applies at the next reload
     const trusted = async (root: Root): Promise<boolean> => (root.tier === "repo" && trust ? trust.repoTrusted(root.project) : ctx.isTrusted(root));
     const repoTrusted = () => (trust ? trust.repoTrusted(ctx.paths.project) : false);
-    const reg = new HookRegistry(() => applyTrust(ctx.walk<SourceItem>(READER_ID), trusted));
+    // the switches that may flip mid-session (a shell, the pager) live in these two files under ~/.oceancode
+    const installedJson = path.join(ctx.paths.userOcDir, "plugins", "installed.json");
+    const live = new LiveFiles([installedJson, trust?.file ?? path.join(ctx.paths.userOcDir, "trust.json")]);
+    const loader = () =>
+      applyTrust(ctx.walk<SourceItem>(READER_ID), trusted, { everythingOff: trust?.get(ctx.paths.project).everything_off === true, store: readPluginStoreFile(installedJson) });
+    const reg = new HookRegistry(loader, live);
     registry = reg;
     await reg.reload();
 
@@ -89,6 +96,12 @@ export default {
       project: ctx.paths.project,
       env: ctx.env,
       sources: () => reg.sources,
+      // a plugin toggled or the master switch flipped since the last dispatch reaches this one
+      refresh: async () => {
+        if (!(await reg.fresh())) return;
+        ctx.log.info("hooks re-applied (plugins/installed.json or trust.json changed)");
+        if (inSession) notices.report(reg.sources);
+      },
       record: (sessionId: string, r: HookOutcomeRecord) => storage?.recordEvent(sessionId, "hook", { ...r }),
       trace: (r: HookOutcomeRecord) =>
         ctx.log.info(`hook ${r.event}${r.tool ? `(${r.tool})` : ""} -> ${r.decision}${r.reason ? `: ${r.reason.split("\n")[0]}` : ""} [${r.tier} ${r.source}: ${r.handler}]`),

@@ -1,23 +1,40 @@
 /**
- * The live set of hook sources: the walk's files with trust applied (repo tier held until the project
- * is trusted, plugin hooks held while the plugin is disabled or untrusted). Reloaded on demand and
- * when a watched Claude Code settings file changes.
+ * The live set of hook sources: the walk's files with trust applied (every source held while the
+ * project's master switch is off; repo tier held until the project is trusted; plugin hooks held while
+ * the plugin is disabled or untrusted). Reloaded on demand, when a watched Claude Code settings file
+ * changes, and before a dispatch when installed.json or trust.json changed (`fresh`, live.ts).
  */
 import fs from "node:fs";
 import path from "node:path";
+import type { PluginStoreFile } from "../../kernel/api.js";
 import type { Discovered, Root } from "../../kernel/walk.js";
 import type { HookSource, HooksReport } from "./api.js";
 import type { SourceItem } from "./sources.js";
+import { livePluginRoot, type LiveFiles } from "./live.js";
 
 export type TrustCheck = (root: Root) => Promise<boolean>;
 
-export async function applyTrust(found: Array<Discovered<SourceItem>>, trusted: TrustCheck): Promise<HookSource[]> {
+/** What may change while a session runs (read fresh by the loader). */
+export interface LiveState {
+  /** the project's master switch (trust.json `everything_off`) */
+  everythingOff: boolean;
+  /** installed.json now: a plugin root's enabled / trusted state is re-applied from it */
+  store?: PluginStoreFile;
+}
+
+export async function applyTrust(found: Array<Discovered<SourceItem>>, trusted: TrustCheck, live: LiveState = { everythingOff: false }): Promise<HookSource[]> {
   const out: HookSource[] = [];
   for (const d of found) {
     const s = { ...d.item.source };
     if (s.status === "loaded") {
-      if (d.root.plugin && !d.root.plugin.enabled) s.status = "held: disabled plugin";
-      else if (!d.root.trustedByDefault && !(await trusted(d.root))) s.status = "held: untrusted";
+      const root = "store" in live ? livePluginRoot(d.root, live.store) : d.root;
+      if (live.everythingOff) s.status = "held: everything off";
+      else if (root.plugin && !root.plugin.enabled) s.status = "held: disabled plugin";
+      else if (root.plugin) {
+        // a plugin runs only when installed with trust (or `plugin trust`): decided here from the live
+        // record, never from a per-process cache
+        if (!root.trustedByDefault && !root.plugin.trusted) s.status = "held: untrusted";
+      } else if (!root.trustedByDefault && !(await trusted(root))) s.status = "held: untrusted";
     }
     out.push(s);
   }
@@ -72,15 +89,39 @@ export class HookRegistry {
   private watchers: fs.FSWatcher[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly loader: () => Promise<HookSource[]>) {}
+  private loading: Promise<readonly HookSource[]> | undefined;
+
+  constructor(
+    private readonly loader: () => Promise<HookSource[]>,
+    private readonly live?: LiveFiles,
+  ) {}
 
   get sources(): readonly HookSource[] {
     return this.current;
   }
 
   async reload(): Promise<readonly HookSource[]> {
-    this.current = await this.loader();
-    return this.current;
+    const p = this.loader().then((s) => (this.current = s));
+    this.loading = p;
+    try {
+      return await p;
+    } finally {
+      if (this.loading === p) this.loading = undefined;
+    }
+  }
+
+  /**
+   * Before a dispatch: reload when installed.json or trust.json changed since the last look (two stats),
+   * and wait for a reload already under way, so concurrent dispatches see the same sources. True when
+   * this call reloaded.
+   */
+  async fresh(): Promise<boolean> {
+    if (this.live?.changed()) {
+      await this.reload();
+      return true;
+    }
+    if (this.loading) await this.loading;
+    return false;
   }
 
   /**

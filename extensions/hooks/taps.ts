@@ -14,6 +14,9 @@
  * A hook's ALLOW never bails: it cannot skip the floor, a deny rule or an ask rule (as in Claude Code,
  * where allow skips the prompt but not deny or ask rules).
  *
+ * A sub-agent's session (info.parentId) fires the tool events and SubagentStop, never SessionStart,
+ * SessionEnd, UserPromptSubmit or Stop (Claude Code's behaviour).
+ *
  * While any hook source is loaded, the session's transcript (transcript.ts) is brought up to date before
  * every dispatch and after every step; a session without hooks writes nothing.
  */
@@ -58,6 +61,8 @@ export interface TapDeps {
   project: string;
   env: NodeJS.ProcessEnv;
   sources(): readonly HookSource[];
+  /** bring the sources up to date before a dispatch (installed.json / trust.json changed) */
+  refresh?(): Promise<void>;
   record(sessionId: string, r: HookOutcomeRecord): void;
   trace(r: HookOutcomeRecord): void;
   /** the user should see this (systemMessage, non-blocking stderr) */
@@ -129,6 +134,7 @@ export function installTaps(deps: TapDeps): void {
     fields: Record<string, unknown>,
     opts: { matchValue?: string; tool?: string; toolUseId?: string; signal?: AbortSignal } = {},
   ): Promise<DispatchResult> => {
+    await deps.refresh?.();
     const env: DispatchEnv = {
       project: deps.project,
       env: deps.env,
@@ -145,19 +151,23 @@ export function installTaps(deps: TapDeps): void {
     return res;
   };
 
+  // a sub-agent's session (info.parentId) fires the tool events and SubagentStop only, as in Claude Code:
+  // no SessionStart, SessionEnd, UserPromptSubmit or Stop of its own
   h.sessionStart.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async ({ session, source }) => {
+    if (session.info.parentId) return;
     const res = await run(session, "SessionStart", { source }, { matchValue: source });
     stateOf(session).pending.push(...res.context);
   });
 
   h.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async ({ session, reason }) => {
+    if (session.info.parentId) return;
     await run(session, "SessionEnd", { reason }, { matchValue: reason });
   });
 
   h.userPrompt.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
     const st = stateOf(tc.session);
     const context = [...input.context, ...st.pending.splice(0)];
-    if (input.blocked) return { ...input, context };
+    if (input.blocked || tc.session.info.parentId) return { ...input, context };
     const res = await run(tc.session, "UserPromptSubmit", { prompt: input.text }, { signal: tc.signal });
     if (res.decision === "block") return { ...input, context, blocked: { reason: res.reasons.join("\n") || "blocked by a UserPromptSubmit hook", by: decidedBy(res, ["block"]) } };
     return { ...input, context: [...context, ...res.context] };

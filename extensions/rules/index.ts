@@ -6,15 +6,19 @@
  * starts, so an edit applies from the next session (or a resumed session whose rows lack the block).
  * It also taps engine.toolResult: a directory of the worktree a tool touches for the first time brings
  * its own instruction files into that tool's result (nested.ts).
+ * A plugin's rules load only while the plugin is enabled (installed.json, read at each load) and the
+ * project's master switch (trust.json `everything_off`) is on; instruction files are not capabilities and stay.
  */
-import type { ExtensionContext } from "../../kernel/api.js";
+import path from "node:path";
+import { readPluginStoreFile, type ExtensionContext } from "../../kernel/api.js";
+import type { TrustService } from "../trust/api.js";
 import type { EngineService, Session } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import { MEMORY_HEADER, type RulesService } from "./api.js";
 import { toolPaths } from "../tools/api.js";
 import { loadMemory } from "./load.js";
 import { nestedReminder } from "./nested.js";
-import { READER_ID, rulesReader, worktreeRoot, type RuleItem } from "./sources.js";
+import { READER_ID, liveRuleItems, rulesReader, worktreeRoot, type RuleItem } from "./sources.js";
 
 const DONE = "rules:done";
 /** C0/C1 controls, zero-width and bidi marks: a warning quotes repo text, so it is shown escaped (the kernel's logger prints as is) */
@@ -43,7 +47,17 @@ export default {
     };
     const service: RulesService = {
       load(opts) {
-        const mem = loadMemory({ project: ctx.paths.project, home: ctx.paths.home, walked: ctx.walk<RuleItem>(READER_ID), ...(opts?.scopeCache ? { scopeCache: opts.scopeCache } : {}) });
+        // plugins toggled and the master switch flipped since the walk (both files under ~/.oceancode only;
+        // read only when some plugin has rules)
+        const found = ctx.walk<RuleItem>(READER_ID);
+        const walked = found.some((w) => w.root.plugin)
+          ? liveRuleItems(
+              found,
+              readPluginStoreFile(path.join(ctx.paths.userOcDir, "plugins", "installed.json")),
+              ctx.services.tryGet<TrustService>("trust")?.get(ctx.paths.project).everything_off === true,
+            )
+          : found;
+        const mem = loadMemory({ project: ctx.paths.project, home: ctx.paths.home, walked, ...(opts?.scopeCache ? { scopeCache: opts.scopeCache } : {}) });
         warn(mem.warnings);
         return mem;
       },

@@ -14,7 +14,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Discovered, Reader, Root, WalkItem } from "../../kernel/api.js";
+import { pluginStateIn, type Discovered, type PluginStoreFile, type Reader, type Root, type WalkItem } from "../../kernel/api.js";
 import { MAX_FILES } from "./api.js";
 
 export const READER_ID = "rules";
@@ -153,4 +153,22 @@ export function candidates(project: string, walked: Array<Pick<Discovered<RuleIt
   }
   list.push(...byTier("local"));
   return { root, list };
+}
+
+/**
+ * The walk's rule items with the switches as they are now: the walk caches its roots per process, so a
+ * plugin's enable state is re-read from installed.json (`store`, the walk's own rule), and while the
+ * project's master switch is off every plugin's rules are left out. Instruction files (CLAUDE.md and the
+ * like, at any tier) and the user's, the repo's and the local rule folders are not capabilities: they stay.
+ */
+export function liveRuleItems<W extends Pick<Discovered<RuleItem>, "item" | "root">>(walked: W[], store: PluginStoreFile | undefined, everythingOff: boolean): W[] {
+  return walked.map((w) => {
+    const p = w.root.plugin;
+    if (!p) return w;
+    const { excluded: _was, ...item } = w.item;
+    let excluded: string | undefined;
+    if (everythingOff) excluded = "everything off";
+    else if (!pluginStateIn(store, p, { enabled: p.enabled, trusted: p.trusted }).enabled) excluded = `disabled (plugin ${p.name})`;
+    return { ...w, item: { ...item, ...(excluded ? { excluded } : {}) } };
+  });
 }

@@ -1,9 +1,9 @@
-/** `oceancode skill list [--json] | enable <id> | disable <id> | enable-all | disable-all` */
+/** `oceancode skill list [--json] | enable <id> | disable <id> | enable-all | disable-all | everything off|on|status` */
 import path from "node:path";
 import type { CommandIO } from "../../kernel/api.js";
 import { isSkillNameError, type Skill, type SkillsService, type SkillState } from "./api.js";
 
-export const SKILL_USAGE = "usage: oceancode skill list [--json] | enable <id|name> | disable <id|name> | enable-all | disable-all  [--dir <d>]";
+export const SKILL_USAGE = "usage: oceancode skill list [--json] | enable <id|name> | disable <id|name> | enable-all | disable-all | everything off|on|status  [--dir <d>]";
 
 /** Is this item's tier trusted (local, user, bundled; repo when trust.json says so; a plugin installed with trust)? */
 export type TrustedFn = (s: Skill) => boolean;
@@ -66,6 +66,17 @@ export async function skillCommand(service: SkillsService, argv: string[], io: C
       service.setAll(verb === "enable-all");
       const rows = service.all();
       io.stdout.write(`${verb === "enable-all" ? "cleared every user-tier disable" : `disabled ${new Set(rows.map((x) => x.skill.id)).size} skills`}; ${rows.filter((x) => x.enabled).length}/${rows.length} enabled\n`);
+      return 0;
+    }
+    // the project's master switch (trust.json `everything_off`): the pager's `Everything` row, from a shell
+    if (verb === "everything" && (name === "off" || name === "on" || name === "status") && extra.length === 0) {
+      if (name !== "status") service.setEverythingOff(name === "off");
+      const off = service.everythingOff ? service.everythingOff() : name === "off";
+      io.stdout.write(
+        off
+          ? `everything off for ${io.project}: skills, hooks and plugin rules are left out (built-in tools stay); oceancode skill everything on restores them\n`
+          : `everything on for ${io.project}: each skill, plugin and hook has its own state again\n`,
+      );
       return 0;
     }
     return bad(verb === undefined ? "missing subcommand" : `unexpected arguments: ${argv.join(" ")}`);

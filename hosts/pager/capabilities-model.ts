@@ -153,7 +153,7 @@ export function rowText(row: CapRow, width: number): string {
   let s: string;
   switch (row.kind) {
     case "master":
-      s = `${box(row.on)} Everything${row.on ? "" : "  off: no skill reaches the model"}`;
+      s = `${box(row.on)} Everything${row.on ? "" : "  off: no skill, hook or plugin rule reaches the model"}`;
       break;
     case "group":
       s = `${row.on === 0 && row.total > 0 ? "[off]" : row.on === row.total ? "[x]" : "[-]"} ${row.label} (${row.on}/${row.total})${row.plugin !== undefined && row.pluginEnabled === false ? "  plugin disabled" : ""}`;
