@@ -4,7 +4,7 @@
  * `oceancode plugin disable` from a shell) would keep its skills until the next start. The fold asks this
  * instead: the file is re-read only when its stamp changes, like skill-state.json and trust.json.
  */
-import fs from "node:fs";
+import { pluginStateIn, readPluginStoreFile, type PluginStoreFile } from "../../kernel/api.js";
 import { stampOf } from "./user-store.js";
 
 /** The walk's plugin record (kernel Root.plugin). */
@@ -14,42 +14,26 @@ export interface PluginRef {
   source: string;
 }
 
-interface StoreShape {
-  plugins?: Array<{ name?: unknown; enabled?: unknown }>;
-  external?: Record<string, Record<string, { enabled?: unknown }>>;
-}
-
 export class LivePluginState {
   private seen = "";
-  private data: StoreShape | undefined;
+  private data: PluginStoreFile | undefined;
   constructor(readonly file: string) {}
 
   stamp(): string {
     return stampOf(this.file);
   }
 
-  private read(): StoreShape | undefined {
+  private read(): PluginStoreFile | undefined {
     const s = this.stamp();
-    if (s === this.seen) return this.data;
-    this.seen = s;
-    try {
-      const v = JSON.parse(fs.readFileSync(this.file, "utf8")) as unknown;
-      this.data = v && typeof v === "object" && !Array.isArray(v) ? (v as StoreShape) : undefined;
-    } catch {
-      this.data = undefined; // missing or corrupt: the walk's state stands
+    if (s !== this.seen) {
+      this.seen = s;
+      this.data = readPluginStoreFile(this.file); // missing or corrupt: undefined, the walk's state stands
     }
     return this.data;
   }
 
-  /** oceancode's own record (`plugins[].enabled`), else an `external.<source>.<name>.enabled` override, else the walk's. */
+  /** The walk's own rule (kernel pluginStateIn) over installed.json as it is now; an uninstalled plugin is off. */
   enabled(p: PluginRef): boolean {
-    const d = this.read();
-    if (!d) return p.enabled;
-    if (p.source === "oceancode") {
-      const rec = (Array.isArray(d.plugins) ? d.plugins : []).find((x) => x?.name === p.name);
-      return rec ? rec.enabled !== false : p.enabled;
-    }
-    const o = d.external?.[p.source]?.[p.name]?.enabled;
-    return typeof o === "boolean" ? o : p.enabled;
+    return pluginStateIn(this.read(), p, { enabled: p.enabled, trusted: false }).enabled;
   }
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { LivePluginState } from "../plugin-state.js";
 
 describe("LivePluginState", () => {
-  it("follows installed.json's own records and external overrides, else the walk's state", () => {
+  it("follows installed.json's own records and external overrides (the walk's rule); no readable file: the walk's state", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-plugstate-"));
     const file = path.join(dir, "installed.json");
     const live = new LivePluginState(file);
@@ -16,7 +16,7 @@ describe("LivePluginState", () => {
     fs.writeFileSync(file, JSON.stringify({ plugins: [{ name: "pk", enabled: false }], external: { claude: { cc: { enabled: false } } } }));
     expect(live.enabled(pk)).toBe(false);
     expect(live.enabled(cc)).toBe(false);
-    expect(live.enabled({ ...pk, name: "other" })).toBe(true);
+    expect(live.enabled({ ...pk, name: "other" })).toBe(false); // not in the store (uninstalled): off
     fs.writeFileSync(file, JSON.stringify({ plugins: [{ name: "pk", enabled: true }], external: {} }) + " ");
     expect(live.enabled({ ...pk, enabled: false })).toBe(true);
     expect(live.enabled({ ...cc, enabled: false })).toBe(false);
