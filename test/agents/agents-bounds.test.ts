@@ -7,13 +7,13 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, CLI, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { findDirs, isParent, resultOf, sessionOf, textOf } from "./helpers.js";
 
 let fake: FakeAnthropicServer;
 let sb: Sandbox;
-const env = () => ({ ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" });
+const env = () => anthropicEnv(sb, fake.url);
 const ARGS = ["run", "--auto", "--model", "anthropic/claude-sonnet-4-5"];
 
 beforeEach(async () => {

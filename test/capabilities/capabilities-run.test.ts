@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { firstUserText, isParent, resultOf, systemOf, textOf, toolNames } from "../agents/helpers.js";
 import { treeHash, writeFiles } from "../plugins/fixtures.js";
@@ -70,7 +70,7 @@ beforeAll(async () => {
   sb.write(".oceancode/skills/tdd/SKILL.md", "---\ndescription: test first\n---\nWrite the failing test first.\n");
   result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-haiku-4-5", "/review src/a.ts"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 90_000,
   });
 }, 120_000);

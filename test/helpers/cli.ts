@@ -19,6 +19,11 @@ export interface Sandbox {
   cleanup(): void;
 }
 
+/** The sandbox's env pointed at a fake Anthropic server (test/fakes/anthropic-server.ts): a test key, fast retries. */
+export function anthropicEnv(sb: Pick<Sandbox, "env">, url: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: url, OC_RETRY_BASE_MS: "10", ...extra };
+}
+
 /** A temp HOME and project dir, with an env that points every oceancode path inside them. */
 export function makeSandbox(prefix = "oc-test-"): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

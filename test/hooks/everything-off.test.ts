@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { firstUserText } from "../agents/helpers.js";
 import { lines } from "./fixtures.js";
@@ -24,7 +24,7 @@ const cli = (args: string[]) => runCli(["--dir", sb.project, ...args], { cwd: sb
 const run = async () => {
   const r = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "go"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
   expect(r.code, r.stderr).toBe(0);

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { hasToolResult, isParent } from "../agents/helpers.js";
 import { lines } from "./fixtures.js";
@@ -35,7 +35,7 @@ beforeAll(async () => {
   sb.write(".oceancode/settings.json", JSON.stringify({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [{ hooks: [handler] }]])) }), "home");
   result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "delegate it"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
 }, 90_000);

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 const STEPS = 200;
@@ -39,7 +39,7 @@ beforeAll(async () => {
   sb = makeSandbox("oc-marathon-");
   result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "run the marathon"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 240_000,
   });
   const root = path.join(sb.home, ".local", "share", "oceancode", "session-ledger");

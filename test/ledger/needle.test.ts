@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 // the command prints the value from two numbers, so the value itself appears only in the tool's output
@@ -63,7 +63,7 @@ beforeAll(async () => {
   sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { tokens: 12_000, block: 3_000, elide: { keep_steps: 2 } } } }));
   result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "run the steps"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 120_000, // ~15 requests: a few seconds on an idle machine; generous for a loaded one
   });
 }, 150_000);

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { plugin, pluginFiles, writeFiles } from "./fixtures.js";
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   fake.respond(() => (i++ === 0 ? { text: "loading", toolCalls: [{ id: "toolu_p", name: "skill", input: { skill: "onplug:planning" } }] } : { text: "done" }));
   result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "plan it"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
 }, 90_000);

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string };
@@ -29,7 +29,7 @@ async function run(args: string[]): Promise<{ code: number | null; stderr: strin
   const before = fake.requests.length;
   const r = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", ...args], {
     cwd,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
   const out = { code: r.code, stderr: r.stderr, req: fake.requests[before] };

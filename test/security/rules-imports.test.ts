@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 let fake: FakeAnthropicServer;
@@ -51,7 +51,7 @@ beforeAll(async () => {
   );
   result = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "hello"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
   req = fake.requests[0]!;

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
@@ -39,7 +39,7 @@ beforeAll(async () => {
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask", "bash touch * deny"] }));
   result = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "greet"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
 }, 90_000);

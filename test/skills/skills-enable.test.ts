@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 const systemOf = (req: AnthropicRecorded): string =>
@@ -27,7 +27,7 @@ const cli = (args: string[]) => runCli(args, { cwd: sb.project, env: sb.env });
 const run = async (prompt = "hello") => {
   const r = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", prompt], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
   expect(r.code, r.stderr).toBe(0);

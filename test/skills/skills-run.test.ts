@@ -6,7 +6,7 @@
  * the test reads what each request carried.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
@@ -51,7 +51,7 @@ beforeAll(async () => {
   sb.write(".oceancode/skills/tdd/SKILL.md", "---\nname: tdd\ndescription: test first\n---\nWrite the failing test first.\n");
   result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+    env: anthropicEnv(sb, fake.url),
     timeoutMs: 60_000,
   });
 }, 90_000);

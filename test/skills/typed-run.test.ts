@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string };
@@ -51,7 +51,7 @@ beforeAll(async () => {
       fake.respond(() => ({ text: "done" }));
       const result = await runCliAsync(["run", "--model", "anthropic/claude-haiku-4-5", PROMPTS[k]], {
         cwd: sb.project,
-        env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+        env: anthropicEnv(sb, fake.url),
         timeoutMs: 60_000,
       });
       runs.set(k, { result, fake });
