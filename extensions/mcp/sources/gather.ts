@@ -111,9 +111,29 @@ export function gather(input: GatherInput): { declared: Declared[]; switches: Cl
     user.push(...declaredIn(f, ["mcp"], { tier: "user", ecosystem: "opencode" }, warn));
   }
   const plugin: Declared[] = [];
-  for (const p of input.plugins) {
-    if (!p.enabled) continue;
-    plugin.push(...declaredIn(path.join(p.dir, ".mcp.json"), ["mcpServers"], { tier: "plugin", ecosystem: "plugin", plugin: p.name, pluginTrusted: p.trusted }, warn));
-  }
+  for (const p of input.plugins) if (p.enabled) plugin.push(...pluginServers(p, warn));
   return { declared: [...local, ...proj, ...user, ...plugin], switches: sw };
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` is the plugin's folder, fixed here (the rest of `${...}` expands at start). */
+function withPluginRoot(d: Declared, dir: string): Declared {
+  const r = (s: string) => s.split("${CLAUDE_PLUGIN_ROOT}").join(dir);
+  const rec = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)]));
+  const c = d.config;
+  const config = c.type === "stdio" ? { ...c, command: r(c.command), args: c.args.map(r), env: rec(c.env), ...(c.cwd !== undefined ? { cwd: r(c.cwd) } : {}) } : { ...c, url: r(c.url), headers: rec(c.headers) };
+  return { ...d, config };
+}
+
+/**
+ * An enabled plugin's servers: its .mcp.json (`{mcpServers: {...}}`, or the servers object itself as
+ * Claude Code plugins may write it) and an inline `mcpServers` object in .claude-plugin/plugin.json.
+ */
+function pluginServers(p: PluginSource, warn: Warn): Declared[] {
+  const origin = { tier: "plugin" as const, ecosystem: "plugin", plugin: p.name, pluginTrusted: p.trusted };
+  const out: Declared[] = [];
+  const f = readJsonFile(path.join(p.dir, ".mcp.json"), warn);
+  if (f) out.push(...serversAt(f, f.value.mcpServers !== undefined ? ["mcpServers"] : [], origin, warn));
+  const manifest = readJsonFile(path.join(p.dir, ".claude-plugin", "plugin.json"), warn);
+  if (manifest && isObj(manifest.value.mcpServers)) out.push(...serversAt(manifest, ["mcpServers"], origin, warn));
+  return out.map((d) => withPluginRoot(d, p.dir));
 }

@@ -97,21 +97,22 @@ export function shadow(copies: Array<Omit<ServerEntry, "qualifiedName">>): Serve
     }
     const runner = sorted.find((c) => c.hold === "ready") ?? sorted[0]!;
     const narrowest = sorted[0]!;
-    const perTier = new Map<ServerTier, number>();
-    for (const c of sorted) perTier.set(c.tier, (perTier.get(c.tier) ?? 0) + 1);
-    const qualify = (c: Omit<ServerEntry, "qualifiedName">, i: number) =>
-      (perTier.get(c.tier) ?? 0) > 1 ? `${c.tier}.${c.plugin ?? ecosystemOf(c.source)}${i}:${name}` : `${c.tier}:${name}`;
-    sorted.forEach((c, i) => {
+    const taken = new Set<string>([name]);
+    // `<tier>:<name>`; two copies in one tier: `<tier>.<plugin or ecosystem>:<name>`, then a number
+    const qualify = (c: Omit<ServerEntry, "qualifiedName">) => {
+      const sameTier = sorted.filter((x) => x.tier === c.tier).length > 1;
+      let q = sameTier ? `${c.tier}.${c.plugin ?? c.ecosystem ?? "file"}:${name}` : `${c.tier}:${name}`;
+      for (let n = 2; taken.has(q); n++) q = `${c.tier}.${c.plugin ?? c.ecosystem ?? "file"}${n}:${name}`;
+      taken.add(q);
+      return q;
+    };
+    sorted.forEach((c) => {
       if (c === runner) out.push({ ...c, qualifiedName: name });
-      else if (c === narrowest) out.push({ ...c, qualifiedName: qualify(c, i), reason: `${c.reason ?? c.hold}; the ${runner.tier} copy runs instead` });
-      else out.push({ ...c, qualifiedName: qualify(c, i), hold: "shadowed", reason: `shadowed by the ${runner.tier} copy (${runner.source})` });
+      else if (c === narrowest) out.push({ ...c, qualifiedName: qualify(c), reason: `${c.reason ?? c.hold}; the ${runner.tier} copy runs instead` });
+      else out.push({ ...c, qualifiedName: qualify(c), hold: "shadowed", reason: `shadowed by the ${runner.tier} copy (${runner.source})` });
     });
   }
   return out;
-}
-
-function ecosystemOf(source: string): string {
-  return path.basename(source).replace(/^\./, "").replace(/\.jsonc?$/, "");
 }
 
 export function resolveServers(input: ResolveInput): ServerEntry[] {
@@ -135,6 +136,7 @@ export function resolveServers(input: ResolveInput): ServerEntry[] {
       tier: d.tier,
       source: d.source,
       ...(d.plugin !== undefined ? { plugin: d.plugin } : {}),
+      ecosystem: d.ecosystem,
       config: d.config,
       trusted: x.trusted,
       enabled: x.enabled,
