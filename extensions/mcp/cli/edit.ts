@@ -62,8 +62,10 @@ function valueAt(text: string, at: string[]): unknown {
   return v;
 }
 
+/** A removal is not re-formatted (the neighbours keep their layout); an insertion is indented like the file. */
 function write(file: string, text: string, at: string[], value: unknown): void {
-  const edits = jsonc().modify(text, at, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } });
+  const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
+  const edits = jsonc().modify(text, at, value, value === undefined ? {} : { formattingOptions });
   let mode = path.basename(file) === ".claude.json" ? 0o600 : 0o644;
   try {
     mode = fs.statSync(file).mode & 0o777;
