@@ -49,6 +49,8 @@ export interface ServerEntry {
   source: string;
   /** the plugin that brought it (tier "plugin") */
   plugin?: string;
+  /** whose file format declared it: claude | cursor | opencode | oceancode | plugin */
+  ecosystem?: string;
   /** as written, before `${VAR}` expansion */
   config: ServerConfig;
   trusted: boolean;
