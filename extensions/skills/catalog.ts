@@ -202,17 +202,32 @@ export function resolveIn(items: Skill[], raw: string, by: "model" | "user" = "m
   return allowed(bare);
 }
 
+/**
+ * The listing's size budget in characters (about 6 k tokens). Past it, descriptions are cut to an equal
+ * share so every name still fits: the model can still load any skill, and 1,000 skills cost a bounded
+ * first request (bench/capabilities). Below it the listing is as written.
+ */
+export const LISTING_BUDGET_CHARS = 24_000;
+
 /** The `<available_skills>` block: one line per item the model may load, walk order. */
-export function formatListing(items: Skill[]): string {
+export function formatListing(items: Skill[], budget = LISTING_BUDGET_CHARS): string {
   const visible = items.filter((s) => s.modelInvocable);
   if (!visible.length) return "";
   // a description is capped as Claude Code caps it, and cannot close the block early
-  const desc = (d: string) => (d.length > MAX_DESCRIPTION ? `${d.slice(0, MAX_DESCRIPTION - 3)}...` : d).replace(/<\/?available_skills>/g, "");
-  const lines = visible.map((s) => `- ${s.qualifiedName}${s.argumentHint ? ` ${s.argumentHint}` : ""}: ${desc(s.description)}${s.kind === "command" ? " (command)" : ""}`);
-  return [
-    "<available_skills>",
-    'Skills and commands you can load with the skill tool ({"skill": "<name>", "args": "<arguments>"}). When a task matches one, load it first and follow its instructions.',
-    ...lines,
-    "</available_skills>",
-  ].join("\n");
+  const clean = (d: string) => (d.length > MAX_DESCRIPTION ? `${d.slice(0, MAX_DESCRIPTION - 3)}...` : d).replace(/<\/?available_skills>/g, "");
+  const head = (s: Skill) => `- ${s.qualifiedName}${s.argumentHint ? ` ${s.argumentHint}` : ""}`;
+  const tail = (s: Skill) => (s.kind === "command" ? " (command)" : "");
+  const intro = 'Skills and commands you can load with the skill tool ({"skill": "<name>", "args": "<arguments>"}). When a task matches one, load it first and follow its instructions.';
+  const full = visible.map((s) => `${head(s)}: ${clean(s.description)}${tail(s)}`);
+  let lines = full;
+  let note: string[] = [];
+  if (full.reduce((n, l) => n + l.length + 1, 0) > budget) {
+    // an equal share of what the names leave; under 16 characters a description says nothing: names only
+    const fixed = visible.reduce((n, s) => n + head(s).length + tail(s).length + 3, 0);
+    const share = Math.floor((budget - fixed) / visible.length);
+    const cut = (d: string) => (d.length <= share ? d : `${d.slice(0, Math.max(0, share - 3))}...`);
+    lines = visible.map((s) => (share >= 16 ? `${head(s)}: ${cut(clean(s.description))}${tail(s)}` : `${head(s)}${tail(s)}`));
+    note = [`(${visible.length} items: descriptions ${share >= 16 ? "shortened" : "left out"} to fit; load one by name to read it in full.)`];
+  }
+  return ["<available_skills>", intro, ...note, ...lines, "</available_skills>"].join("\n");
 }

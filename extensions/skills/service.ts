@@ -44,6 +44,8 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
   const warned = new Set<string>();
   let found: Array<Pick<Discovered<SkillItem>, "item" | "root">> | undefined;
   let computed: Computed | undefined;
+  let listingFor: Skill[] | undefined;
+  let listingText = "";
 
   const stamp = () => `${stampOf(deps.store.file)}|${stampOf(deps.trust?.file)}|${deps.plugins?.stamp() ?? ""}|${JSON.stringify(deps.policy())}`;
   const walk = () => {
@@ -102,7 +104,12 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
       const { body } = parseFrontmatter(fs.readFileSync(skill.file, "utf8"));
       return { skill, text: expandBody(body.replace(/^\s*\n/, ""), args, skill.dir) };
     },
-    listing: () => formatListing(service.list()),
+    // one listing per fold (list() returns the same array until the fold changes): nothing per step
+    listing: () => {
+      const items = service.list();
+      if (listingFor !== items) (listingFor = items), (listingText = formatListing(items));
+      return listingText;
+    },
     setEnabled(idOrName, on) {
       const all = service.all().map((x) => x.skill);
       const hits = pick(

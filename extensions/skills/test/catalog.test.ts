@@ -89,6 +89,21 @@ describe("the catalog", () => {
     expect(line).not.toContain("</available_skills>");
     expect(line.length).toBeLessThan(1100);
   });
+
+  it("past its budget, the listing keeps every name and cuts descriptions to an equal share (names only when the share is tiny)", () => {
+    const base = discover()[0]!;
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...base, qualifiedName: `skill-${i}`, description: `does thing ${i} `.repeat(20) }));
+    const full = formatListing(many, 1e9);
+    const cut = formatListing(many, 20_000);
+    expect(full.length).toBeGreaterThan(60_000);
+    expect(cut.length).toBeLessThanOrEqual(20_000 + 400);
+    for (let i = 0; i < 300; i++) expect(cut).toContain(`- skill-${i}: does thing ${i}`);
+    expect(cut).toContain("(300 items: descriptions shortened to fit");
+    const tiny = formatListing(many, 3_000);
+    expect(tiny).toContain("- skill-299\n");
+    expect(tiny).toContain("descriptions left out to fit");
+    expect(formatListing(many.slice(0, 3))).not.toContain("to fit");
+  });
 });
 
 describe("frontmatter", () => {
