@@ -1,0 +1,136 @@
+/**
+ * The session's MCP manager: every `ready` server entry, started lazily (the first session) and in
+ * parallel; held entries never spawn or dial and report their hold as status. It answers the live rows,
+ * the connected servers' tools, waits (bounded) for servers still connecting, and closes everything
+ * within ~2 s; every stdio process group still alive is also killed when this process exits.
+ */
+import type { ToolOutput } from "../../engine/api.js";
+import type { ServerEntry, ServerRow, ServerStatus } from "../api.js";
+import { Connection, type ConnectionDeps, type McpToolInfo } from "./connection.js";
+import { expandServer } from "./expand-shim.js";
+import { killAllGroups, type StdioSpawn } from "./stdio.js";
+
+export type { ServerRow };
+
+export interface ManagerOptions {
+  env: NodeJS.ProcessEnv;
+  /** the project directory (a stdio server's default cwd) */
+  cwd: string;
+  /** compose a stdio child's env (the engine's childProcess waterfall: secret stripping, sandbox) */
+  composeSpawn?: (spec: StdioSpawn, server: string) => Promise<StdioSpawn>;
+  connectTimeoutMs?: number;
+  callTimeoutMs?: number;
+  backoffMs?: number[];
+  onToolsChanged?: (c: Connection) => void;
+  report?: (level: "info" | "warn" | "error", text: string) => void;
+}
+
+let exitHooked = false;
+/** One listener per process: the exit kills every live server group (also on process.exit from a host). */
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on("exit", killAllGroups);
+  // a SIGTERM nobody else handles would end the process without 'exit': kill the groups, then die as before
+  const onTerm = (sig: NodeJS.Signals) => {
+    killAllGroups();
+    if (process.listenerCount(sig) === 1) {
+      process.off(sig, onTerm);
+      process.kill(process.pid, sig);
+    }
+  };
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onTerm);
+}
+
+export class McpManager {
+  readonly connections = new Map<string, Connection>();
+  private started = false;
+
+  constructor(
+    readonly entries: ServerEntry[],
+    private readonly opts: ManagerOptions,
+  ) {}
+
+  /** Start every ready server, in parallel; idempotent. Returns at once (connections settle in the background). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const entry of this.entries) {
+      if (entry.hold !== "ready") continue;
+      const { config, unresolved } = expandServer(entry.config, this.opts.env);
+      if (unresolved.length) this.opts.report?.("warn", `MCP server "${entry.name}": unresolved ${unresolved.map((v) => `\${${v}}`).join(", ")} left literal`);
+      if (config.type === "stdio") hookExit();
+      const deps: ConnectionDeps = {
+        config,
+        connectTimeoutMs: this.opts.connectTimeoutMs ?? 30_000,
+        callTimeoutMs: this.opts.callTimeoutMs ?? 30 * 60_000,
+        ...(this.opts.backoffMs ? { backoffMs: this.opts.backoffMs } : {}),
+        onToolsChanged: (c) => this.opts.onToolsChanged?.(c),
+        report: (level, text) => this.opts.report?.(level, text),
+      };
+      if (config.type === "stdio") {
+        deps.spawnSpec = async () => {
+          const base: StdioSpawn = { command: config.command, args: config.args, env: { ...this.opts.env }, cwd: config.cwd ?? this.opts.cwd };
+          const composed = this.opts.composeSpawn ? await this.opts.composeSpawn(base, entry.name) : base;
+          // the entry's own env is what the user asked this server to get: never stripped
+          return { ...composed, env: { ...composed.env, ...config.env } };
+        };
+      }
+      const conn = new Connection(entry, deps);
+      this.connections.set(entry.name, conn);
+      void conn.start();
+    }
+  }
+
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  /** Any server still in its handshake? */
+  connecting(): boolean {
+    for (const c of this.connections.values()) if (c.status === "connecting") return true;
+    return false;
+  }
+
+  /** Wait until no server is connecting, or `ms` passed (0: not at all). */
+  async settle(ms: number): Promise<void> {
+    if (ms <= 0 || !this.connecting()) return;
+    const deadline = Date.now() + ms;
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        if (!this.connecting() || Date.now() >= deadline) return resolve();
+        setTimeout(tick, 20);
+      };
+      tick();
+    });
+  }
+
+  rows(): ServerRow[] {
+    return this.entries.map((e) => {
+      const c = this.connections.get(e.name);
+      const status: ServerStatus = e.hold !== "ready" ? e.hold : (c?.status ?? "connecting");
+      const reason = e.hold !== "ready" ? e.reason : c?.reason;
+      return { name: e.name, status, ...(reason ? { reason } : {}), tools: c?.status === "connected" ? c.tools.length : 0, transport: e.config.type, ...(c?.pid ? { pid: c.pid } : {}) };
+    });
+  }
+
+  /** Connected servers' tools, server by server in entry order. */
+  connectedTools(): Array<{ server: string; tool: McpToolInfo }> {
+    const out: Array<{ server: string; tool: McpToolInfo }> = [];
+    for (const c of this.connections.values()) if (c.status === "connected") for (const tool of c.tools) out.push({ server: c.name, tool });
+    return out;
+  }
+
+  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+    const c = this.connections.get(server);
+    if (!c) return { content: `no MCP server named "${server}" is running`, isError: true };
+    if (!c.tools.some((t) => t.name === tool) && c.status === "connected") return { content: `MCP server "${server}" has no tool '${tool}' (it offers: ${c.tools.map((t) => t.name).join(", ") || "none"})`, isError: true };
+    return c.call(tool, args, signal);
+  }
+
+  /** Close every connection in parallel; bounded to ~2.5 s whatever the servers do. */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.close()));
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The mcp extension (client side): resolves the servers (sources/), and on the first session starts every
+ * ready one in parallel (client/manager.ts), registers their tools as engine tools `mcp__<server>__<tool>`
+ * (client/tools.ts), fixes each prompt's MCP tool set at its first request, asks before an MCP tool runs
+ * unless a rule allows it (client/authorize.ts), and closes every server (bounded, process groups killed)
+ * when the kernel shuts down.
+ */
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import type { PermissionsService } from "../permissions/api.js";
+import type { McpService } from "./api.js";
+import { mcpAsk } from "./client/authorize.js";
+import { McpManager } from "./client/manager.js";
+import { metaTools } from "./client/meta.js";
+import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
+import { resolveServers } from "./sources/index.js";
+
+let manager: McpManager | undefined;
+
+function configured(ctx: ExtensionContext): Record<string, unknown> | undefined {
+  try {
+    return ctx.config.section<Record<string, unknown>>("mcp");
+  } catch {
+    return undefined;
+  }
+}
+
+function timeoutMs(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const engine = ctx.services.tryGet<EngineService>("engine");
+    const conf = configured(ctx);
+    const entries = resolveServers({ project: ctx.paths.project, home: ctx.paths.home, userOcDir: ctx.paths.userOcDir, ...(conf ? { configured: conf } : {}) });
+    let sessionId = "";
+    const index: ToolIndex = new Map();
+    const register = () => {
+      if (engine && manager) registerTools(engine, manager, index, ctx.id, (m) => ctx.log.warn(m));
+    };
+    const mgr = new McpManager(entries, {
+      env: ctx.env,
+      cwd: ctx.paths.project,
+      // MCP_TIMEOUT / MCP_TOOL_TIMEOUT: Claude Code's names for the connect and per-call budgets (ms)
+      connectTimeoutMs: timeoutMs(ctx.env.MCP_TIMEOUT, 30_000),
+      callTimeoutMs: timeoutMs(ctx.env.MCP_TOOL_TIMEOUT, 30 * 60_000),
+      ...(ctx.env.OC_MCP_BACKOFF_MS ? { backoffMs: ctx.env.OC_MCP_BACKOFF_MS.split(",").map(Number) } : {}),
+      ...(engine
+        ? {
+            // the same child env as bash and hooks get: secret names stripped (child-env), sandbox wrapping
+            composeSpawn: async (spec, server) => {
+              const out = await engine.hooks.childProcess.call({ ...spec, purpose: `mcp:${server}` }, { sessionId });
+              return { command: out.command, args: out.args, cwd: out.cwd, env: out.env };
+            },
+          }
+        : {}),
+      onToolsChanged: () => register(),
+      report: (level, text) => (sessionId && engine ? engine.notice(sessionId, level, text) : ctx.log[level === "error" ? "error" : level === "warn" ? "warn" : "info"](text)),
+    });
+    manager = mgr;
+
+    const service: McpService = {
+      servers: () => mgr.rows(),
+      settle: async (ms) => {
+        mgr.start();
+        await mgr.settle(ms);
+        return mgr.rows();
+      },
+    };
+    ctx.provide("mcp", service);
+
+    if (!engine) return;
+    for (const t of metaTools(mgr, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
+    // lazy: nothing is spawned or dialed until a session opens
+    engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
+      if (!sessionId) sessionId = session.info.id;
+      mgr.start();
+    });
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, promptTools({ engine, manager: mgr, index, env: ctx.env, register }));
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_ASK" }, mcpAsk(ctx.services.tryGet<PermissionsService>("permissions"), ctx.id));
+  },
+  async deactivate() {
+    const m = manager;
+    manager = undefined;
+    await m?.close();
+  },
+};
