@@ -152,17 +152,35 @@ export class Connection {
   }
 
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+    // a restart in progress: wait for it (bounded by the connect timeout, or the call's interruption)
+    if (this.status === "connecting" && this.ready) {
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      await Promise.race([
+        this.ready,
+        new Promise<void>((r) => (timer = setTimeout(r, this.deps.connectTimeoutMs + 8000))),
+        new Promise<void>((r) => signal.addEventListener("abort", (onAbort = () => r()), { once: true })),
+      ]);
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener("abort", onAbort);
+    }
     const client = this.client;
     if (!client || this.status !== "connected") {
       return { content: `MCP server "${this.name}" is not connected (${this.status}${this.reason ? `: ${this.reason}` : ""}); tool '${tool}' cannot run now`, isError: true };
     }
+    // the SDK never removes its abort listener: give it a per-call signal, relayed from the turn's
+    const own = new AbortController();
+    const relay = () => own.abort(signal.reason);
+    signal.addEventListener("abort", relay, { once: true });
     try {
-      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.deps.callTimeoutMs, resetTimeoutOnProgress: true })) as McpCallResult;
+      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal: own.signal, timeout: this.deps.callTimeoutMs, resetTimeoutOnProgress: true })) as McpCallResult;
       return toToolOutput(result);
     } catch (e) {
       if (signal.aborted) return { content: `the call to MCP tool '${tool}' was interrupted`, isError: true };
       const died = this.client !== client || /connection closed/i.test(message(e));
-      return { content: died ? `MCP server "${this.name}" stopped during the call to '${tool}' (${message(e)}); it is being restarted` : `MCP tool '${tool}' failed: ${message(e)}`, isError: true };
+      return { content: died ? `MCP server "${this.name}" stopped during the call to '${tool}' (${message(e)})${this.status === "connecting" ? "; it is being restarted" : ""}` : `MCP tool '${tool}' failed: ${message(e)}`, isError: true };
+    } finally {
+      signal.removeEventListener("abort", relay);
     }
   }
 

@@ -92,15 +92,18 @@ export function promptTools(opts: {
       session.ext.set(SNAPSHOT, snap);
     }
     const fixed = snap;
+    // the registry may have grown since the engine listed req.tools (this tap registers): the prompt's
+    // MCP tools are added here from the fixed set, in registration order, within a sub-agent's allow-list
+    const allow = session.profile?.tools;
+    const rest = req.tools.filter((t) => !index.has(t.name) && (!META_TOOL_NAMES.has(t.name) || fixed.meta));
     const mcp: ToolSpec[] = [];
-    const rest: ToolSpec[] = [];
-    for (const t of req.tools) {
-      if (index.has(t.name)) {
-        if (fixed.names.has(t.name)) mcp.push(t);
-      } else if (!META_TOOL_NAMES.has(t.name)) rest.push(t);
-      else if (fixed.meta) rest.push(t);
+    if (!fixed.meta) {
+      for (const name of index.keys()) {
+        const def = fixed.names.has(name) && (!allow || allow.includes(name)) ? engine.tools.get(name) : undefined;
+        if (def) mcp.push({ name: def.name, description: def.description, inputSchema: def.inputSchema });
+      }
     }
-    const tools = fixed.meta ? rest : [...rest, ...mcp];
+    const tools = [...rest, ...mcp];
     const system = fixed.lines.length ? [...req.system, fixed.lines.join("\n")] : req.system;
     return { ...req, tools, system };
   };
