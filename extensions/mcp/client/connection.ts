@@ -178,7 +178,7 @@ export class Connection {
     } catch (e) {
       if (signal.aborted) return { content: `the call to MCP tool '${tool}' was interrupted`, isError: true };
       const died = this.client !== client || /connection closed/i.test(message(e));
-      return { content: died ? `MCP server "${this.name}" stopped during the call to '${tool}' (${message(e)})${this.status === "connecting" ? "; it is being restarted" : ""}` : `MCP tool '${tool}' failed: ${message(e)}`, isError: true };
+      return { content: died ? `MCP server "${this.name}" stopped during the call to '${tool}' (${message(e)})${(this.status as ServerStatus) === "connecting" ? "; it is being restarted" : ""}` : `MCP tool '${tool}' failed: ${message(e)}`, isError: true };
     } finally {
       signal.removeEventListener("abort", relay);
     }

@@ -6,9 +6,9 @@
  */
 import type { ToolOutput } from "../../engine/api.js";
 import type { ServerEntry, ServerRow, ServerStatus } from "../api.js";
-import { Connection, type ConnectionDeps, type McpToolInfo } from "./connection.js";
+import type { Connection, ConnectionDeps, McpToolInfo } from "./connection.js";
 import { expandServer } from "./expand-shim.js";
-import { killAllGroups, type StdioSpawn } from "./stdio.js";
+import type { StdioSpawn } from "./stdio.js";
 
 export type { ServerRow };
 
@@ -25,27 +25,11 @@ export interface ManagerOptions {
   report?: (level: "info" | "warn" | "error", text: string) => void;
 }
 
-let exitHooked = false;
-/** One listener per process: the exit kills every live server group (also on process.exit from a host). */
-function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.on("exit", killAllGroups);
-  // a SIGTERM nobody else handles would end the process without 'exit': kill the groups, then die as before
-  const onTerm = (sig: NodeJS.Signals) => {
-    killAllGroups();
-    if (process.listenerCount(sig) === 1) {
-      process.off(sig, onTerm);
-      process.kill(process.pid, sig);
-    }
-  };
-  process.on("SIGTERM", onTerm);
-  process.on("SIGHUP", onTerm);
-}
-
 export class McpManager {
   readonly connections = new Map<string, Connection>();
   private started = false;
+  /** the SDK (~600 ms of imports) loads when the servers start, not when the extension activates */
+  private loading?: Promise<void>;
 
   constructor(
     readonly entries: ServerEntry[],
@@ -56,31 +40,37 @@ export class McpManager {
   start(): void {
     if (this.started) return;
     this.started = true;
-    for (const entry of this.entries) {
-      if (entry.hold !== "ready") continue;
-      const { config, unresolved } = expandServer(entry.config, this.opts.env);
-      if (unresolved.length) this.opts.report?.("warn", `MCP server "${entry.name}": unresolved ${unresolved.map((v) => `\${${v}}`).join(", ")} left literal`);
-      if (config.type === "stdio") hookExit();
-      const deps: ConnectionDeps = {
-        config,
-        connectTimeoutMs: this.opts.connectTimeoutMs ?? 30_000,
-        callTimeoutMs: this.opts.callTimeoutMs ?? 30 * 60_000,
-        ...(this.opts.backoffMs ? { backoffMs: this.opts.backoffMs } : {}),
-        onToolsChanged: (c) => this.opts.onToolsChanged?.(c),
-        report: (level, text) => this.opts.report?.(level, text),
+    const ready = this.entries.filter((e) => e.hold === "ready");
+    if (!ready.length) return;
+    this.loading = import("./connection.js").then(({ Connection }) => {
+      if (this.closed) return;
+      for (const entry of ready) this.startOne(Connection, entry);
+    });
+    this.loading.catch((e: unknown) => this.opts.report?.("error", `MCP client failed to load: ${e instanceof Error ? e.message : String(e)}`)).finally(() => (this.loading = undefined));
+  }
+
+  private startOne(Conn: typeof Connection, entry: ServerEntry): void {
+    const { config, unresolved } = expandServer(entry.config, this.opts.env);
+    if (unresolved.length) this.opts.report?.("warn", `MCP server "${entry.name}": unresolved ${unresolved.map((v) => `\${${v}}`).join(", ")} left literal`);
+    const deps: ConnectionDeps = {
+      config,
+      connectTimeoutMs: this.opts.connectTimeoutMs ?? 30_000,
+      callTimeoutMs: this.opts.callTimeoutMs ?? 30 * 60_000,
+      ...(this.opts.backoffMs ? { backoffMs: this.opts.backoffMs } : {}),
+      onToolsChanged: (c) => this.opts.onToolsChanged?.(c),
+      report: (level, text) => this.opts.report?.(level, text),
+    };
+    if (config.type === "stdio") {
+      deps.spawnSpec = async () => {
+        const base: StdioSpawn = { command: config.command, args: config.args, env: { ...this.opts.env }, cwd: config.cwd ?? this.opts.cwd };
+        const composed = this.opts.composeSpawn ? await this.opts.composeSpawn(base, entry.name) : base;
+        // the entry's own env is what the user asked this server to get: never stripped
+        return { ...composed, env: { ...composed.env, ...config.env } };
       };
-      if (config.type === "stdio") {
-        deps.spawnSpec = async () => {
-          const base: StdioSpawn = { command: config.command, args: config.args, env: { ...this.opts.env }, cwd: config.cwd ?? this.opts.cwd };
-          const composed = this.opts.composeSpawn ? await this.opts.composeSpawn(base, entry.name) : base;
-          // the entry's own env is what the user asked this server to get: never stripped
-          return { ...composed, env: { ...composed.env, ...config.env } };
-        };
-      }
-      const conn = new Connection(entry, deps);
-      this.connections.set(entry.name, conn);
-      void conn.start();
     }
+    const conn = new Conn(entry, deps);
+    this.connections.set(entry.name, conn);
+    void conn.start();
   }
 
   get isStarted(): boolean {
@@ -89,6 +79,7 @@ export class McpManager {
 
   /** Any server still in its handshake? */
   connecting(): boolean {
+    if (this.loading) return true;
     for (const c of this.connections.values()) if (c.status === "connecting") return true;
     return false;
   }
@@ -129,8 +120,11 @@ export class McpManager {
     return c.call(tool, args, signal);
   }
 
+  private closed = false;
   /** Close every connection in parallel; bounded to ~2.5 s whatever the servers do. */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.loading?.catch(() => undefined);
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 }

@@ -9,37 +9,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { killGroup, trackGroup, untrackGroup } from "./groups.js";
+
+export { killAllGroups, killGroup, liveGroupCount } from "./groups.js";
 
 export interface StdioSpawn {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-}
-
-/** pids of live process groups this process started (killed on exit). */
-const liveGroups = new Set<number>();
-
-export function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** Kill every server process group still alive (synchronous: safe in an 'exit' listener). */
-export function killAllGroups(): void {
-  for (const pid of liveGroups) killGroup(pid, "SIGKILL");
-  liveGroups.clear();
-}
-
-export function liveGroupCount(): number {
-  return liveGroups.size;
 }
 
 const STDERR_KEEP = 2000;
@@ -73,7 +51,7 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(e);
       });
       child.once("spawn", () => {
-        if (child.pid) liveGroups.add(child.pid);
+        if (child.pid) trackGroup(child.pid);
         resolve();
       });
       // 'exit', not 'close': a grandchild holding stdout open must not keep the connection alive
@@ -107,7 +85,7 @@ export class GroupStdioTransport implements Transport {
     if (this.child?.pid) {
       // the leader died; its group may live on (a grandchild): kill what is left
       killGroup(this.child.pid, "SIGKILL");
-      liveGroups.delete(this.child.pid);
+      untrackGroup(this.child.pid);
     }
     for (const s of [this.child?.stdout, this.child?.stderr]) s?.destroy();
     this.child?.stdin?.destroy();

@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { ServerEntry } from "../api.js";
 import { doctor } from "../client/doctor.js";
 import { McpManager } from "../client/manager.js";
-import { liveGroupCount } from "../client/stdio.js";
+import { liveGroupCount } from "../client/groups.js";
 
 const FIXTURE = path.resolve(__dirname, "../../../test/mcp/fixtures/tools-server.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-mcp-mgr-"));
