@@ -84,7 +84,7 @@ describe("MCP tools through run", () => {
     );
     result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the MCP tools"], {
       cwd: sb.project,
-      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_BACKOFF_MS: "100,200,400" },
+      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_BACKOFF_MS: "100,200,400", OC_MCP_WAIT_SECONDS: "30" },
       timeoutMs: 90_000,
     });
   }, 120_000);

@@ -7,6 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolOutput } from "../../engine/api.js";
@@ -26,6 +27,8 @@ export interface ConnectionDeps {
   config: ServerConfig;
   /** the stdio child's spawn spec (env stripped through the childProcess waterfall, plus the entry's env) */
   spawnSpec?: () => Promise<StdioSpawn>;
+  /** the first stdio child, already spawned by the manager while the SDK loaded (restarts spawn anew) */
+  prespawned?: Promise<ChildProcess>;
   connectTimeoutMs: number;
   /** per tools/call (MCP_TOOL_TIMEOUT) */
   callTimeoutMs: number;
@@ -76,8 +79,13 @@ export class Connection {
   private async makeTransport(): Promise<Transport> {
     const c = this.deps.config;
     if (c.type === "stdio") {
-      const spec = this.deps.spawnSpec ? await this.deps.spawnSpec() : { command: c.command, args: c.args, env: { ...process.env, ...c.env }, cwd: c.cwd ?? process.cwd() };
-      return new GroupStdioTransport(spec);
+      const fallback: StdioSpawn = { command: c.command, args: c.args, env: { ...process.env, ...c.env }, cwd: c.cwd ?? process.cwd() };
+      const pre = this.deps.prespawned;
+      if (pre) {
+        delete this.deps.prespawned;
+        return new GroupStdioTransport(fallback, pre);
+      }
+      return new GroupStdioTransport(this.deps.spawnSpec ? await this.deps.spawnSpec() : fallback);
     }
     const init = { requestInit: { headers: c.headers } };
     return c.type === "sse" ? new SSEClientTransport(new URL(c.url), init) : new StreamableHTTPClientTransport(new URL(c.url), init);

@@ -4,6 +4,8 @@
  * loads it eagerly, the SDK only when a server starts.
  */
 
+import { spawn, type ChildProcess } from "node:child_process";
+
 /** pids of live process groups (each the group leader's pid) */
 const liveGroups = new Set<number>();
 
@@ -52,4 +54,29 @@ function hookExit(): void {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
+}
+
+export interface GroupSpawn {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/**
+ * Spawn a server as the leader of its own process group (detached) with piped stdio; resolves once it
+ * runs (rejects with the spawn error, e.g. ENOENT). No SDK needed: the manager spawns while the SDK loads,
+ * and the transport attaches to the pipes afterwards (nothing written meanwhile is lost).
+ */
+export function spawnGroup(spec: GroupSpawn): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true, shell: false });
+    child.once("error", reject);
+    child.once("spawn", () => {
+      if (child.pid) trackGroup(child.pid);
+      // the pipes must not keep this process alive once the group is gone
+      child.unref();
+      resolve(child);
+    });
+  });
 }

@@ -8,6 +8,7 @@ import type { ToolOutput } from "../../engine/api.js";
 import type { ServerEntry, ServerRow, ServerStatus } from "../api.js";
 import type { Connection, ConnectionDeps, McpToolInfo } from "./connection.js";
 import { expandServer } from "./expand-shim.js";
+import { killGroup, spawnGroup } from "./groups.js";
 import type { StdioSpawn } from "./stdio.js";
 
 export type { ServerRow };
@@ -42,14 +43,20 @@ export class McpManager {
     this.started = true;
     const ready = this.entries.filter((e) => e.hold === "ready");
     if (!ready.length) return;
+    // stdio children spawn now, while the SDK loads (~600 ms saved on the first request)
+    const prepared = ready.map((entry) => this.prepare(entry));
     this.loading = import("./connection.js").then(({ Connection }) => {
-      if (this.closed) return;
-      for (const entry of ready) this.startOne(Connection, entry);
+      if (this.closed) {
+        // closed while the SDK loaded: the children spawned early go now
+        for (const p of prepared) void p.deps.prespawned?.then((c) => c.pid && killGroup(c.pid, "SIGKILL"), () => undefined);
+        return;
+      }
+      for (const p of prepared) this.startOne(Connection, p);
     });
     this.loading.catch((e: unknown) => this.opts.report?.("error", `MCP client failed to load: ${e instanceof Error ? e.message : String(e)}`)).finally(() => (this.loading = undefined));
   }
 
-  private startOne(Conn: typeof Connection, entry: ServerEntry): void {
+  private prepare(entry: ServerEntry): { entry: ServerEntry; deps: ConnectionDeps } {
     const { config, unresolved } = expandServer(entry.config, this.opts.env);
     if (unresolved.length) this.opts.report?.("warn", `MCP server "${entry.name}": unresolved ${unresolved.map((v) => `\${${v}}`).join(", ")} left literal`);
     const deps: ConnectionDeps = {
@@ -67,7 +74,13 @@ export class McpManager {
         // the entry's own env is what the user asked this server to get: never stripped
         return { ...composed, env: { ...composed.env, ...config.env } };
       };
+      deps.prespawned = deps.spawnSpec().then(spawnGroup);
+      deps.prespawned.catch(() => undefined); // observed by the transport's start
     }
+    return { entry, deps };
+  }
+
+  private startOne(Conn: typeof Connection, { entry, deps }: { entry: ServerEntry; deps: ConnectionDeps }): void {
     const conn = new Conn(entry, deps);
     this.connections.set(entry.name, conn);
     void conn.start();

@@ -5,20 +5,15 @@
  * ~2 s). Every live group is also killed synchronously when this process exits (see killAllGroups).
  * The SDK's StdioClientTransport spawns without a process group, hence this small copy of its framing.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { killGroup, trackGroup, untrackGroup } from "./groups.js";
+import { killGroup, spawnGroup, untrackGroup, type GroupSpawn } from "./groups.js";
 
 export { killAllGroups, killGroup, liveGroupCount } from "./groups.js";
 
-export interface StdioSpawn {
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
+export type StdioSpawn = GroupSpawn;
 
 const STDERR_KEEP = 2000;
 
@@ -31,7 +26,11 @@ export class GroupStdioTransport implements Transport {
   private exited = false;
   private stderrTail = "";
 
-  constructor(private readonly spec: StdioSpawn) {}
+  /** `spawned`: a child the manager already started (spawnGroup) while the SDK loaded */
+  constructor(
+    private readonly spec: StdioSpawn,
+    private readonly spawned?: Promise<ChildProcess>,
+  ) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -41,41 +40,35 @@ export class GroupStdioTransport implements Transport {
     return this.stderrTail.trim();
   }
 
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.spec.command, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true, shell: false });
-      this.child = child;
-      child.once("error", (e) => {
-        this.markExited();
-        reject(e);
-        this.onerror?.(e);
-      });
-      child.once("spawn", () => {
-        if (child.pid) trackGroup(child.pid);
-        resolve();
-      });
-      // 'exit', not 'close': a grandchild holding stdout open must not keep the connection alive
-      child.once("exit", () => this.markExited());
-      child.stdin?.on("error", (e) => this.onerror?.(e));
-      child.stdout?.on("data", (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let msg: JSONRPCMessage | null;
-          try {
-            msg = this.buffer.readMessage();
-          } catch (e) {
-            this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-            continue;
-          }
-          if (msg === null) break;
-          this.onmessage?.(msg);
+  async start(): Promise<void> {
+    let child: ChildProcess;
+    try {
+      child = await (this.spawned ?? spawnGroup(this.spec));
+    } catch (e) {
+      this.exited = true;
+      throw e;
+    }
+    this.child = child;
+    // 'exit', not 'close': a grandchild holding stdout open must not keep the connection alive
+    if (child.exitCode !== null || child.signalCode !== null) this.markExited();
+    else child.once("exit", () => this.markExited());
+    child.stdin?.on("error", (e) => this.onerror?.(e));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (;;) {
+        let msg: JSONRPCMessage | null;
+        try {
+          msg = this.buffer.readMessage();
+        } catch (e) {
+          this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+          continue;
         }
-      });
-      child.stderr?.on("data", (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
-      });
-      // the pipes must not keep this process alive once the group is gone
-      child.unref();
+        if (msg === null) break;
+        this.onmessage?.(msg);
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
     });
   }
 
