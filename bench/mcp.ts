@@ -22,7 +22,7 @@ import { startFakeAnthropic, type AnthropicRecorded } from "../test/fakes/anthro
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
 const FIXTURE = path.join(ROOT, "test", "mcp", "fixtures", "tools-server.mjs");
-const FIXED_TOOLS = 7; // the fixture's own tools besides --tools n
+const FIXED_TOOLS = 8; // the fixture's own tools besides --tools n
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "3" }, calls: { type: "string", default: "300" } } });
 const RUNS = Number(values.runs);

@@ -62,7 +62,7 @@ describe("McpManager", () => {
     const rows = Object.fromEntries(m.rows().map((r) => [r.name, r]));
     expect(rows.a!.status).toBe("connected");
     expect(rows.b!.status).toBe("connected");
-    expect(rows.a!.tools).toBe(7);
+    expect(rows.a!.tools).toBe(8);
     expect(rows.gone!.status).toBe("failed");
     expect(rows.gone!.reason).toMatch(/ENOENT/);
     expect(rows.held).toMatchObject({ status: "untrusted", reason: "untrusted: trust it", tools: 0 });
@@ -146,7 +146,7 @@ describe("McpManager", () => {
     m.start();
     await m.settle(10_000);
     const rows = Object.fromEntries(m.rows().map((r) => [r.name, r]));
-    expect(rows.web).toMatchObject({ status: "connected", tools: 7, transport: "http" });
+    expect(rows.web).toMatchObject({ status: "connected", tools: 8, transport: "http" });
     expect(rows.locked!.status).toBe("needs-auth");
     expect(await m.call("web", "add", { a: 20, b: 22 }, signal)).toEqual({ content: "sum=42" });
   });
@@ -170,7 +170,7 @@ describe("doctor", () => {
       ["gone", "failed"],
       ["twin", "shadowed"],
     ]);
-    expect(rows[0]!.tools).toBe(7);
+    expect(rows[0]!.tools).toBe(8);
     expect(liveGroupCount()).toBe(0);
   });
 });

@@ -64,6 +64,19 @@ describe("promptTools", () => {
     expect(next.tools[0]!.name).toBe("bash");
   });
 
+  it("tools/list_changed mid-prompt: the new tool reaches the model on the next prompt, not this one", async () => {
+    const h = harness([entry("g")], { OC_MCP_WAIT_SECONDS: "10" });
+    h.manager.start();
+    const first = await h.tap(h.req, h.step(1));
+    expect(mcpNames(first)).toContain("mcp__g__grow");
+    expect(await h.manager.call("g", "grow", {}, new AbortController().signal)).toEqual({ content: "grown_0" });
+    for (let i = 0; i < 100 && !h.manager.connectedTools().some((t) => t.tool.name === "grown_0"); i++) await new Promise((r) => setTimeout(r, 20));
+    const same = await h.tap(h.req, { ...h.step(1), step: 2 } as StepContext);
+    expect(mcpNames(same)).toEqual(mcpNames(first));
+    const next = await h.tap(h.req, h.step(2));
+    expect(mcpNames(next)).toContain("mcp__g__grown_0");
+  });
+
   it("a sub-agent never waits for a server still connecting", async () => {
     const h = harness([entry("slow", ["--delay-ms", "1500"])], {});
     h.manager.start();
