@@ -46,9 +46,9 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function httpFixture(extra: string[] = []): Promise<string> {
+async function httpFixture(extra: string[] = [], mode: "--http" | "--sse" = "--http"): Promise<string> {
   const urlFile = path.join(tmp, `url-${Math.random()}`);
-  const child = spawn(process.execPath, [FIXTURE, "--http", urlFile, ...extra], { stdio: "ignore" });
+  const child = spawn(process.execPath, [FIXTURE, mode, urlFile, ...extra], { stdio: "ignore" });
   httpServers.push(child);
   for (let i = 0; i < 200 && !fs.existsSync(urlFile); i++) await new Promise((r) => setTimeout(r, 25));
   return fs.readFileSync(urlFile, "utf8");
@@ -149,6 +149,15 @@ describe("McpManager", () => {
     expect(rows.web).toMatchObject({ status: "connected", tools: 8, transport: "http" });
     expect(rows.locked!.status).toBe("needs-auth");
     expect(await m.call("web", "add", { a: 20, b: 22 }, signal)).toEqual({ content: "sum=42" });
+  });
+
+  it("SSE (the older HTTP transport): connects, lists and calls", async () => {
+    const url = await httpFixture([], "--sse");
+    const m = make([entry("old", { type: "sse", url, headers: {} })]);
+    m.start();
+    await m.settle(10_000);
+    expect(m.rows()[0]).toMatchObject({ status: "connected", tools: 8, transport: "sse" });
+    expect(await m.call("old", "add", { a: 1, b: 2 }, signal)).toEqual({ content: "sum=3" });
   });
 
   it("the entry's env reaches the child; ${VAR} is expanded from the environment", async () => {
