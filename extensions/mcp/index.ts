@@ -16,6 +16,8 @@ import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
 import { resolveServers } from "./sources/index.js";
 
 let manager: McpManager | undefined;
+/** the modelRequest stage of the MCP tool set: after the floor (-300), before permissions' tool removal (-200) */
+const STAGE_MCP_TOOLS = -250;
 
 function configured(ctx: ExtensionContext): Record<string, unknown> | undefined {
   try {
@@ -78,7 +80,8 @@ export default {
       if (!sessionId) sessionId = session.info.id;
       mgr.start();
     });
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, promptTools({ engine, manager: mgr, index, env: ctx.env, register }));
+    // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: mgr, index, env: ctx.env, register }));
     engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_ASK" }, mcpAsk(ctx.services.tryGet<PermissionsService>("permissions"), ctx.id));
   },
   async deactivate() {
