@@ -105,6 +105,31 @@ describe("the MCP tool list of a prompt", () => {
     expect(r.stderr).toMatch(/use_tool asks \(MCP tool mcp__big__add\)/);
   }, 60_000);
 
+  it("permission rules: Claude Code's server-wide allow lets MCP tools run without --auto; a denied tool is not offered", async () => {
+    const sb = setup({ s: [] });
+    sb.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["mcp__s"], deny: ["mcp__s__fail"] } }), "home");
+    script(
+      [
+        { id: "t_add", name: "mcp__s__add", input: { a: 4, b: 5 } },
+        { id: "t_fail", name: "mcp__s__fail", input: {} },
+      ],
+      "done",
+    );
+    const r = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "go"], {
+      cwd: sb.project,
+      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+      timeoutMs: 60_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const names = toolNames(fake.requests[0]!);
+    expect(names).toContain("mcp__s__add");
+    expect(names).not.toContain("mcp__s__fail");
+    const last = fake.requests[fake.requests.length - 1]!;
+    expect(textOf(resultOf(last, "t_add"))).toBe("sum=9");
+    expect(resultOf(last, "t_fail")!.is_error).toBe(true);
+    expect(textOf(resultOf(last, "t_fail"))).toMatch(/denied|unknown tool/i);
+  }, 60_000);
+
   it("a SIGTERM'd run leaves no server process behind", async () => {
     const sb = setup({});
     const pidFile = path.join(sb.home, "s.pid");
