@@ -198,6 +198,8 @@ export class Connection {
     const client = this.client;
     this.client = undefined;
     const done = client ? client.close() : this.transport?.close();
-    await Promise.race([done?.catch(() => undefined), new Promise((r) => setTimeout(r, 2500).unref())]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([done?.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, 2500)))]);
+    clearTimeout(timer);
   }
 }

@@ -100,7 +100,13 @@ export class GroupStdioTransport implements Transport {
     if (!child || this.exited || !child.pid) return;
     const pid = child.pid;
     const gone = new Promise<void>((r) => child.once("exit", () => r()));
-    const wait = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    // ref'd timers: a caller awaiting close (the kernel's shutdown) must not see the event loop run dry
+    const wait = async (ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      const out = await Promise.race([gone.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+      clearTimeout(timer);
+      return out;
+    };
     child.stdin?.end();
     if (await wait(500)) return;
     killGroup(pid, "SIGTERM");

@@ -121,6 +121,24 @@ describe("McpManager", () => {
     expect(liveGroupCount()).toBe(0);
   });
 
+  it("a process awaiting close stays alive until close is done (its timers keep the event loop)", async () => {
+    // the compiled manager in a fresh node: nothing else keeps its loop alive while close waits for the group
+    const dist = path.resolve(__dirname, "../../../dist/extensions/mcp/client/manager.js");
+    const code = `
+      const { McpManager } = await import(${JSON.stringify(dist)});
+      const m = new McpManager([{ name: "x", qualifiedName: "x", tier: "user", source: "t", config: { type: "stdio", command: process.execPath, args: [${JSON.stringify(FIXTURE)}, "--linger"], env: {} }, trusted: true, enabled: true, hold: "ready" }], { env: process.env, cwd: "/tmp" });
+      m.start(); await m.settle(10000); console.log(m.rows()[0].status);
+      setTimeout(() => {}, 0);
+      await m.close(); console.log("closed");`;
+    const out = await new Promise<string>((resolve) => {
+      const c = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+      let o = "";
+      c.stdout.on("data", (d: Buffer) => (o += d.toString()));
+      c.on("close", () => resolve(o));
+    });
+    expect(out).toBe("connected\nclosed\n");
+  });
+
   it("a slow handshake reads connecting, then connected; settle(0) never waits", async () => {
     const m = make([stdio("slow", ["--delay-ms", "800"])]);
     m.start();
