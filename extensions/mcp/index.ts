@@ -15,7 +15,8 @@ import { metaTools } from "./client/meta.js";
 import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
 import { resolveServers } from "./sources/index.js";
 
-let manager: McpManager | undefined;
+/** one manager per activation (a process may boot more than one kernel, e.g. tests) */
+const managers = new Set<McpManager>();
 /** the modelRequest stage of the MCP tool set: after the floor (-300), before permissions' tool removal (-200) */
 const STAGE_MCP_TOOLS = -250;
 
@@ -39,10 +40,11 @@ export default {
     const entries = resolveServers({ project: ctx.paths.project, home: ctx.paths.home, userOcDir: ctx.paths.userOcDir, ...(conf ? { configured: conf } : {}) });
     let sessionId = "";
     const index: ToolIndex = new Map();
+    let mgr: McpManager | undefined;
     const register = () => {
-      if (engine && manager) registerTools(engine, manager, index, ctx.id, (m) => ctx.log.warn(m));
+      if (engine && mgr) registerTools(engine, mgr, index, ctx.id, (m) => ctx.log.warn(m));
     };
-    const mgr = new McpManager(entries, {
+    mgr = new McpManager(entries, {
       env: ctx.env,
       cwd: ctx.paths.project,
       // MCP_TIMEOUT / MCP_TOOL_TIMEOUT: Claude Code's names for the connect and per-call budgets (ms)
@@ -61,32 +63,38 @@ export default {
       onToolsChanged: () => register(),
       report: (level, text) => (sessionId && engine ? engine.notice(sessionId, level, text) : ctx.log[level === "error" ? "error" : level === "warn" ? "warn" : "info"](text)),
     });
-    manager = mgr;
+    const live = mgr;
+    managers.add(live);
+    // this kernel's shutdown closes this kernel's servers (bounded ~2 s); deactivate is the fallback
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id }, async () => {
+      managers.delete(live);
+      await live.close();
+    });
 
     const service: McpService = {
-      servers: () => mgr.rows(),
+      servers: () => live.rows(),
       settle: async (ms) => {
-        mgr.start();
-        await mgr.settle(ms);
-        return mgr.rows();
+        live.start();
+        await live.settle(ms);
+        return live.rows();
       },
     };
     ctx.provide("mcp", service);
 
     if (!engine) return;
-    for (const t of metaTools(mgr, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
+    for (const t of metaTools(live, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
     // lazy: nothing is spawned or dialed until a session opens
     engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
       if (!sessionId) sessionId = session.info.id;
-      mgr.start();
+      live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: mgr, index, env: ctx.env, register }));
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register }));
     engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_ASK" }, mcpAsk(ctx.services.tryGet<PermissionsService>("permissions"), ctx.id));
   },
   async deactivate() {
-    const m = manager;
-    manager = undefined;
-    await m?.close();
+    const all = [...managers];
+    managers.clear();
+    await Promise.all(all.map((m) => m.close()));
   },
 };

@@ -130,25 +130,30 @@ describe("the MCP tool list of a prompt", () => {
     expect(textOf(resultOf(last, "t_fail"))).toMatch(/denied|unknown tool/i);
   }, 60_000);
 
-  it("a SIGTERM'd run leaves no server process behind", async () => {
-    const sb = setup({});
-    const pidFile = path.join(sb.home, "s.pid");
-    sb.write(".claude.json", JSON.stringify({ mcpServers: { s: { command: process.execPath, args: [FIXTURE, "--pid-file", pidFile] } } }), "home");
-    // the model's request hangs: the run is mid-prompt when it is terminated
-    fake.reset();
-    fake.respond(() => ({ type: "drop", holdMs: 30_000 }));
-    const child = spawn(process.execPath, [CLI, "run", "--model", "anthropic/claude-sonnet-4-5", "go"], {
-      cwd: sb.project,
-      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url },
-      stdio: "ignore",
-    });
-    for (let i = 0; i < 400 && !(fs.existsSync(pidFile) && fake.requests.length > 0); i++) await new Promise((r) => setTimeout(r, 25));
-    const pid = Number(fs.readFileSync(pidFile, "utf8"));
-    expect(alive(pid)).toBe(true);
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(alive(pid)).toBe(false);
-  }, 60_000);
+  for (const [sig, count] of [["SIGTERM", 1], ["SIGINT", 1], ["SIGINT", 2]] as const) {
+    it(`a run stopped by ${count} ${sig} leaves no server process behind`, async () => {
+      const sb = setup({});
+      const pidFile = path.join(sb.home, "s.pid");
+      sb.write(".claude.json", JSON.stringify({ mcpServers: { s: { command: process.execPath, args: [FIXTURE, "--pid-file", pidFile, "--linger"] } } }), "home");
+      // the model's request hangs: the run is mid-prompt when it is signalled
+      fake.reset();
+      fake.respond(() => ({ type: "drop", holdMs: 30_000 }));
+      const child = spawn(process.execPath, [CLI, "run", "--model", "anthropic/claude-sonnet-4-5", "go"], {
+        cwd: sb.project,
+        env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url },
+        stdio: "ignore",
+      });
+      for (let i = 0; i < 400 && !(fs.existsSync(pidFile) && fake.requests.length > 0); i++) await new Promise((r) => setTimeout(r, 25));
+      const pid = Number(fs.readFileSync(pidFile, "utf8"));
+      expect(alive(pid)).toBe(true);
+      const exited = new Promise((r) => child.once("exit", r));
+      for (let i = 0; i < count; i++) {
+        child.kill(sig);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await exited;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(alive(pid)).toBe(false);
+    }, 60_000);
+  }
 });

@@ -1,6 +1,6 @@
 /**
  * The process groups of the stdio servers this process started, killed synchronously when it exits
- * (process 'exit', and SIGTERM / SIGHUP when nothing else handles them). No SDK import: the manager
+ * (process 'exit', and SIGTERM / SIGHUP / SIGINT when nothing else handles them). No SDK import: the manager
  * loads it eagerly, the SDK only when a server starts.
  */
 
@@ -45,6 +45,7 @@ function hookExit(): void {
   hooked = true;
   process.on("exit", killAllGroups);
   // a signal nobody else handles would end the process without 'exit': kill the groups, then die as before
+  // (SIGINT too: `run` handles it only while a prompt runs; a ctrl-c during shutdown is default-handled)
   const onSignal = (sig: NodeJS.Signals) => {
     killAllGroups();
     if (process.listenerCount(sig) === 1) {
@@ -52,8 +53,7 @@ function hookExit(): void {
       process.kill(process.pid, sig);
     }
   };
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
+  for (const sig of ["SIGTERM", "SIGHUP", "SIGINT"] as const) process.on(sig, onSignal);
 }
 
 export interface GroupSpawn {
