@@ -51,6 +51,7 @@ describe("MCP tools through run", () => {
   let result: { code: number | null; stdout: string; stderr: string };
   const children: ChildProcess[] = [];
   let pidFile = "";
+  let envFile = "";
   const CALLS: FakeToolCall[] = [
     { id: "t_echo", name: "mcp__everything__echo", input: { message: "hello mcp" } },
     { id: "t_sum", name: "mcp__everything__get-sum", input: { a: 2, b: 40 } },
@@ -69,13 +70,14 @@ describe("MCP tools through run", () => {
     scripted(fake, CALLS, "all MCP tools called");
     sb = makeSandbox("oc-mcp-run-");
     pidFile = path.join(sb.home, "fx.pid");
+    envFile = path.join(sb.home, "fx.env.json");
     const url = await httpFixture(sb.home, children);
     sb.write(
       ".claude.json",
       JSON.stringify({
         mcpServers: {
           everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
-          fx: { command: process.execPath, args: [FIXTURE, "--name", "fx", "--pid-file", pidFile] },
+          fx: { command: process.execPath, args: [FIXTURE, "--name", "fx", "--pid-file", pidFile, "--dump-env", envFile], env: { GIVEN_TOKEN: "kept", FROM_VAR: "${OC_TEST_PLAIN}" } },
           broken: { command: "/nonexistent/bin", args: [] },
           web: { type: "http", url },
         },
@@ -84,7 +86,7 @@ describe("MCP tools through run", () => {
     );
     result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the MCP tools"], {
       cwd: sb.project,
-      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_BACKOFF_MS: "100,200,400", OC_MCP_WAIT_SECONDS: "30" },
+      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_BACKOFF_MS: "100,200,400", OC_MCP_WAIT_SECONDS: "30", OC_TEST_SECRET_TOKEN: "s3cret", OC_TEST_PLAIN: "plain" },
       timeoutMs: 90_000,
     });
   }, 120_000);
@@ -152,6 +154,15 @@ describe("MCP tools through run", () => {
     expect(result.stderr).toMatch(/MCP server "fx" restarted/);
     // the restarted server answers
     expect(textOf(resultOf(last, "t_pid"))).toMatch(/^\d+$/);
+  });
+
+  it("a stdio server gets the stripped child env (as bash does) plus its entry's env, ${VAR} expanded", () => {
+    const env = JSON.parse(fs.readFileSync(envFile, "utf8")) as Record<string, string>;
+    expect(env.OC_TEST_SECRET_TOKEN).toBeUndefined();
+    expect(env.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(env.OC_TEST_PLAIN).toBe("plain");
+    expect(env.GIVEN_TOKEN).toBe("kept");
+    expect(env.FROM_VAR).toBe("plain");
   });
 
   it("no server process outlives the run", async () => {
