@@ -113,14 +113,14 @@ async function main(): Promise<void> {
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load ${os.loadavg()[0]!.toFixed(2)}`);
   const fake = await startFakeAnthropic();
   console.log("\nstart to first request (`run \"hi\"`, stdio fixture servers started in parallel; median of %d)", RUNS);
-  console.log("servers  first-request ms  run total ms  MCP tools offered (meta: search_tool/use_tool, past 128) | waiting for all (OC_MCP_WAIT_SECONDS=60): first-request ms  MCP tools");
+  console.log("servers  first-request ms  run total ms  MCP tools offered (meta: search_tool/use_tool, past 128) | waiting for all (OC_MCP_WAIT_SECONDS=45): first-request ms  MCP tools");
   for (const n of [0, 1, 5, 20]) {
     await firstRequest(fake.url, fake, n, FIXED_TOOLS).catch(() => undefined); // warm-up
     const runs = [];
     const all = [];
     for (let i = 0; i < RUNS; i++) {
       runs.push(await firstRequest(fake.url, fake, n, FIXED_TOOLS));
-      all.push(await firstRequest(fake.url, fake, n, FIXED_TOOLS, { OC_MCP_WAIT_SECONDS: "60" }));
+      all.push(await firstRequest(fake.url, fake, n, FIXED_TOOLS, { OC_MCP_WAIT_SECONDS: "45" }));
     }
     const cell = (xs: number[], w: number) => median(xs).toFixed(0).padStart(w);
     console.log(`${String(n).padStart(7)}  ${cell(runs.map((r) => r.ms), 16)}  ${cell(runs.map((r) => r.totalMs), 12)}  ${toolsSize(runs[0]!.req).offered.padStart(17)} | ${cell(all.map((r) => r.ms), 58)}  ${toolsSize(all[0]!.req).offered.padStart(9)}`);

@@ -53,9 +53,12 @@ export function registerTools(engine: EngineService, manager: McpManager, index:
   }
 }
 
+/** at most 45 s: the wait runs inside a modelRequest tap, and a tap is cut at the tap timeout (60 s default) */
+const MAX_WAIT_SECONDS = 45;
+
 function waitSeconds(env: NodeJS.ProcessEnv): number {
   const n = Number(env.OC_MCP_WAIT_SECONDS ?? "5");
-  return Number.isFinite(n) && n >= 0 ? n : 5;
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_WAIT_SECONDS) : 5;
 }
 
 /** The modelRequest tap: the prompt's MCP tool set, fixed at its first request. */
