@@ -61,7 +61,9 @@ export function toMessages(rows: readonly Row[]): MessageParam[] {
         for (const r of row.results) {
           const content = r.content === "" ? "(no output)" : r.content;
           if (known.has(r.callId)) {
-            blocks.push(r.isError ? { type: "tool_result", tool_use_id: r.callId, content, is_error: true } : { type: "tool_result", tool_use_id: r.callId, content });
+            // images (an MCP tool's image content) follow the text inside the tool_result
+            const body = r.images?.length ? [text(content), ...r.images.map(imageBlock)] : content;
+            blocks.push(r.isError ? { type: "tool_result", tool_use_id: r.callId, content: body, is_error: true } : { type: "tool_result", tool_use_id: r.callId, content: body });
             pending.delete(r.callId);
           } else {
             // its tool_use left the window: keep the output as text (the API refuses an orphan tool_result)
@@ -82,6 +84,13 @@ export function toMessages(rows: readonly Row[]): MessageParam[] {
 
 function text(t: string): TextBlock {
   return { type: "text", text: t === "" ? "(empty)" : t };
+}
+
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+/** A tool result's image as an image block; a media type the API does not take is named as text instead. */
+function imageBlock(img: { mediaType: string; data: string }): Anthropic.ImageBlockParam | TextBlock {
+  if (!IMAGE_TYPES.has(img.mediaType)) return text(`[an image of type ${img.mediaType} was returned; this provider takes jpeg, png, gif or webp]`);
+  return { type: "image", source: { type: "base64", media_type: img.mediaType as "image/png", data: img.data } };
 }
 
 function mark(block: Block | Anthropic.ToolUnion | undefined, ttl: CacheTtl): void {

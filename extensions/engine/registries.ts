@@ -14,8 +14,18 @@ export class DuplicateError extends Error {
 export type Declared = ReadonlyMap<string, string>;
 type Warn = (msg: string) => void;
 
+/** A declared name ending in `__*` is a family: every name with that prefix (e.g. `mcp__*` for MCP servers' tools). */
+function isFamily(name: string): boolean {
+  return name.endsWith("__*");
+}
+function declares(declared: Declared, name: string): boolean {
+  if (declared.has(name)) return true;
+  for (const d of declared.keys()) if (isFamily(d) && name.startsWith(d.slice(0, -1))) return true;
+  return false;
+}
+
 function undeclared(warn: Warn | undefined, declared: Declared | undefined, kind: "tool" | "provider", name: string, by: string | undefined): void {
-  if (!warn || !declared || declared.has(name)) return;
+  if (!warn || !declared || declares(declared, name)) return;
   warn(`extension '${by ?? "(unnamed)"}' registered ${kind} '${name}', which no manifest declares in contributes.${kind}s`);
 }
 
@@ -41,7 +51,7 @@ export class Tools implements ToolRegistry {
   checkDeclared(): void {
     if (this.checked || !this.declared || !this.warn) return;
     this.checked = true;
-    for (const [name, ext] of this.declared) if (!this.byName.has(name)) this.warn(`extension '${ext}' declares tool '${name}' in contributes.tools but never registered it`);
+    for (const [name, ext] of this.declared) if (!isFamily(name) && !this.byName.has(name)) this.warn(`extension '${ext}' declares tool '${name}' in contributes.tools but never registered it`);
   }
 }
 

@@ -86,7 +86,8 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     out = { content: `tool '${call.name}' failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
   }
   const truncated = out.metadata?.truncated as ToolResult["truncated"] | undefined;
-  return finish({ callId: call.id, name: call.name, content: out.content, isError: out.isError === true, ...(truncated ? { truncated } : {}) });
+  const images = out.images?.length ? { images: out.images } : {};
+  return finish({ callId: call.id, name: call.name, content: out.content, isError: out.isError === true, ...images, ...(truncated ? { truncated } : {}) });
 }
 
 function toolState(session: Session): Map<string, unknown> {

@@ -62,3 +62,37 @@ export interface ServerEntry {
 
 /** The live state of one server in a session's manager. */
 export type ServerStatus = "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+
+/** One row of `oceancode mcp doctor` (client/doctor.ts): a ready server dialed with a short budget, or its hold. */
+export interface DoctorRow {
+  name: string;
+  status: "reachable" | "failed" | "needs-auth" | Exclude<ServerHold, "ready">;
+  reason?: string;
+  /** reachable: how many tools it lists */
+  tools?: number;
+  ms?: number;
+}
+
+/** The live state of one server (the manager's row; the `mcp` service's `servers()`). */
+export interface ServerRow {
+  name: string;
+  status: ServerStatus;
+  reason?: string;
+  tools: number;
+  transport: "stdio" | "http" | "sse";
+  /** a stdio server's process id */
+  pid?: number;
+}
+
+/** The `mcp` service a session's manager publishes (live status for inspect, doctor, hosts). */
+export interface McpService {
+  /** one row per resolved entry: held entries read their hold, ready ones their live status */
+  servers(): ServerRow[];
+  /** start the servers if no session has yet (lazy), then wait up to `ms` for handshakes */
+  settle(ms: number): Promise<ServerRow[]>;
+}
+
+/** The meta-dispatch tools offered instead of the MCP tools past 128 of them (64 with OC_MCP_META_TOOLS=1). */
+export const SEARCH_TOOL = "search_tool";
+/** `use_tool {id, arguments}` runs the MCP tool `id` (permission is asked under that tool's name). */
+export const USE_TOOL = "use_tool";

@@ -14,6 +14,8 @@ export interface ToolResult {
   /** what the model sees (possibly truncated) */
   content: string;
   isError: boolean;
+  /** images after the text (ToolOutput.images), base64; a provider that takes images sends them in the tool_result */
+  images?: Array<{ mediaType: string; data: string }>;
   /** when truncated for the model: the full text's length and where it is kept */
   truncated?: { fullBytes: number; fullPath?: string };
 }

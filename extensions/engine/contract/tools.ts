@@ -27,8 +27,18 @@ export interface ToolContext {
   state: Map<string, unknown>;
 }
 
+/** An image a tool returns beside its text (an MCP image content block); providers that take images send it as one. */
+export interface ToolImage {
+  /** e.g. "image/png" */
+  mediaType: string;
+  /** base64 */
+  data: string;
+}
+
 export interface ToolOutput {
   content: string;
+  /** images the model should see after the text (providers without image input ignore them) */
+  images?: ToolImage[];
   isError?: boolean;
   metadata?: Record<string, unknown>;
 }

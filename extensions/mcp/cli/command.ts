@@ -1,11 +1,11 @@
 /**
- * `oceancode mcp add | list | enable | disable | remove` — reads and edits config files and trust.json
- * only; nothing is spawned or dialed (login, logout and doctor are the client's).
+ * `oceancode mcp add | list | enable | disable | remove | doctor` — all but doctor read and edit config
+ * files and trust.json only (nothing is spawned or dialed); doctor dials through the client's probe.
  */
 import path from "node:path";
 import type { CommandIO } from "../../../kernel/api.js";
 import { isTrustFileError, type ProjectTrust } from "../../trust/api.js";
-import type { ServerEntry } from "../api.js";
+import type { DoctorRow, ServerEntry } from "../api.js";
 import { resolveServers, type ResolveInput } from "../sources/index.js";
 import { printable, SERVER_NAME } from "../sources/shapes.js";
 import { pairs, parseMcpArgs, type McpArgs } from "./args.js";
@@ -17,6 +17,7 @@ export const MCP_USAGE = [
   "       oceancode mcp add <name> (--command <cmd> [--arg <a>]... [--env K=V]... | --url <url> [--header K=V]...) [--scope local|project|user]",
   "       oceancode mcp enable|disable <name>",
   "       oceancode mcp remove <name> [--scope local|project|user]",
+  "       oceancode mcp doctor",
 ].join("\n");
 
 export interface McpCliDeps {
@@ -24,6 +25,8 @@ export interface McpCliDeps {
   resolveInput(project: string, home: string): ResolveInput;
   /** change this project's record in trust.json (the trust service's update) */
   updateTrust(home: string, project: string, change: (t: ProjectTrust) => void): ProjectTrust;
+  /** dial every ready entry with a short budget (held ones read their hold, nothing dialed) */
+  doctor?(entries: ServerEntry[]): Promise<DoctorRow[]>;
 }
 
 const SCOPES: readonly Scope[] = ["local", "project", "user"];
@@ -64,6 +67,22 @@ export async function mcpCommand(argv: string[], io: CommandIO, deps: McpCliDeps
       else if (entries.length) io.stdout.write(`${formatList(entries).join("\n")}\n`);
       else io.stderr.write("oceancode mcp: no MCP servers are configured here\n");
       return 0;
+    }
+    if (verb === "doctor") {
+      const stray = only([]);
+      if (stray || name !== undefined) return bad(stray ?? "doctor takes no name");
+      if (!deps.doctor) return bad("doctor needs the MCP client, which is not loaded");
+      const entries = resolve();
+      flushWarnings();
+      if (!entries.length) {
+        io.stderr.write("oceancode mcp: no MCP servers are configured here\n");
+        return 0;
+      }
+      const rows = await deps.doctor(entries);
+      for (const r of rows) io.stdout.write(`${formatDoctor(r)}\n`);
+      const failed = rows.filter((r) => r.status === "failed" || r.status === "needs-auth").length;
+      io.stdout.write(failed ? `DOCTOR_FAIL failed=${failed}\n` : "DOCTOR_OK\n");
+      return failed ? 1 : 0;
     }
     if (!["add", "remove", "enable", "disable"].includes(verb)) return bad(`unknown subcommand '${verb}'`);
     if (name === undefined || extra.length > 0) return bad(`${verb} takes exactly one <name>`);
@@ -146,4 +165,11 @@ function remove(entries: ServerEntry[], name: string, root: string, scope: Scope
   }
   io.stdout.write(`removed ${name} from ${printable(c.source)}\n`);
   return 0;
+}
+
+/** `name  reachable (3 tools, 120 ms)` / `name  failed: why` / `name  shadowed` — one line per entry */
+export function formatDoctor(r: DoctorRow): string {
+  const held = r.reason && (r.reason === r.status || r.reason.startsWith(`${r.status}:`)) ? r.reason : r.reason ? `${r.status}: ${r.reason}` : r.status;
+  const what = r.status === "reachable" ? `reachable (${r.tools ?? 0} tools${r.ms !== undefined ? `, ${r.ms} ms` : ""})` : held;
+  return printable(`${r.name}  ${what}`, 400);
 }

@@ -8,12 +8,15 @@ import { emptyTrust, TrustFileError, type ProjectTrust, type TrustService } from
 import { resolveInputFromContext } from "../sources/context.js";
 import { readTrust } from "../sources/index.js";
 import { isObj } from "../sources/shapes.js";
+import type { DoctorRow, ServerEntry } from "../api.js";
 import { mcpCommand, type McpCliDeps } from "./command.js";
 import fs from "node:fs";
 
 export interface RegisterDeps {
   /** the trust service (optional: without it trust.json is edited here, atomically) */
   trust?: TrustService;
+  /** `mcp doctor`: dial each ready entry with a short budget (the client's doctor) */
+  doctor?: (entries: ServerEntry[]) => Promise<DoctorRow[]>;
 }
 
 /** trust.json edited directly (another --home, or no trust service): same shape, atomic, a corrupt file refused. */
@@ -44,6 +47,7 @@ export function mcpCliDeps(ctx: ExtensionContext, deps: RegisterDeps = {}): McpC
     resolveInput: (project, home) => ({ ...resolveInputFromContext(ctx, project, home), warn: () => undefined }),
     updateTrust: (home, project, change) =>
       deps.trust && path.resolve(home) === ctx.paths.home ? deps.trust.update(project, change) : updateTrustFile(home, project, change),
+    ...(deps.doctor ? { doctor: deps.doctor } : {}),
   };
 }
 

@@ -1,0 +1,149 @@
+/**
+ * The session's MCP manager: every `ready` server entry, started lazily (the first session) and in
+ * parallel; held entries never spawn or dial and report their hold as status. It answers the live rows,
+ * the connected servers' tools, waits (bounded) for servers still connecting, and closes everything
+ * within ~2 s; every stdio process group still alive is also killed when this process exits.
+ */
+import type { ToolOutput } from "../../engine/api.js";
+import type { ServerEntry, ServerRow, ServerStatus } from "../api.js";
+import type { Connection, ConnectionDeps, McpToolInfo } from "./connection.js";
+import { expandServer } from "../sources/expand.js";
+import { killGroup, spawnGroup } from "./groups.js";
+import type { StdioSpawn } from "./stdio.js";
+
+export type { ServerRow };
+
+export interface ManagerOptions {
+  env: NodeJS.ProcessEnv;
+  /** the project directory (a stdio server's default cwd) */
+  cwd: string;
+  /** compose a stdio child's env (the engine's childProcess waterfall: secret stripping, sandbox) */
+  composeSpawn?: (spec: StdioSpawn, server: string) => Promise<StdioSpawn>;
+  connectTimeoutMs?: number;
+  callTimeoutMs?: number;
+  backoffMs?: number[];
+  onToolsChanged?: (c: Connection) => void;
+  report?: (level: "info" | "warn" | "error", text: string) => void;
+}
+
+export class McpManager {
+  readonly connections = new Map<string, Connection>();
+  private started = false;
+  /** the SDK (~600 ms of imports) loads when the servers start, not when the extension activates */
+  private loading?: Promise<void>;
+
+  private resolved?: ServerEntry[];
+  /** `source` may be a function: the servers are then resolved on first need (a command run never pays it) */
+  constructor(
+    private readonly source: ServerEntry[] | (() => ServerEntry[]),
+    private readonly opts: ManagerOptions,
+  ) {}
+
+  get entries(): ServerEntry[] {
+    return (this.resolved ??= typeof this.source === "function" ? this.source() : this.source);
+  }
+
+  /** Start every ready server, in parallel; idempotent. Returns at once (connections settle in the background). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const ready = this.entries.filter((e) => e.hold === "ready");
+    if (!ready.length) return;
+    // stdio children spawn now, while the SDK loads (~600 ms saved on the first request)
+    const prepared = ready.map((entry) => this.prepare(entry));
+    this.loading = import("./connection.js").then(({ Connection }) => {
+      if (this.closed) {
+        // closed while the SDK loaded: the children spawned early go now
+        for (const p of prepared) void p.deps.prespawned?.then((c) => c.pid && killGroup(c.pid, "SIGKILL"), () => undefined);
+        return;
+      }
+      for (const p of prepared) this.startOne(Connection, p);
+    });
+    this.loading.catch((e: unknown) => this.opts.report?.("error", `MCP client failed to load: ${e instanceof Error ? e.message : String(e)}`)).finally(() => (this.loading = undefined));
+  }
+
+  private prepare(entry: ServerEntry): { entry: ServerEntry; deps: ConnectionDeps } {
+    const { config, unresolved } = expandServer(entry.config, this.opts.env);
+    if (unresolved.length) this.opts.report?.("warn", `MCP server "${entry.name}": unresolved ${unresolved.map((v) => `\${${v}}`).join(", ")} left literal`);
+    const deps: ConnectionDeps = {
+      config,
+      connectTimeoutMs: this.opts.connectTimeoutMs ?? 30_000,
+      callTimeoutMs: this.opts.callTimeoutMs ?? 30 * 60_000,
+      ...(this.opts.backoffMs ? { backoffMs: this.opts.backoffMs } : {}),
+      onToolsChanged: (c) => this.opts.onToolsChanged?.(c),
+      report: (level, text) => this.opts.report?.(level, text),
+    };
+    if (config.type === "stdio") {
+      deps.spawnSpec = async () => {
+        const base: StdioSpawn = { command: config.command, args: config.args, env: { ...this.opts.env }, cwd: config.cwd ?? this.opts.cwd };
+        const composed = this.opts.composeSpawn ? await this.opts.composeSpawn(base, entry.name) : base;
+        // the entry's own env is what the user asked this server to get: never stripped
+        return { ...composed, env: { ...composed.env, ...config.env } };
+      };
+      deps.prespawned = deps.spawnSpec().then(spawnGroup);
+      deps.prespawned.catch(() => undefined); // observed by the transport's start
+    }
+    return { entry, deps };
+  }
+
+  private startOne(Conn: typeof Connection, { entry, deps }: { entry: ServerEntry; deps: ConnectionDeps }): void {
+    const conn = new Conn(entry, deps);
+    this.connections.set(entry.name, conn);
+    void conn.start();
+  }
+
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  /** Any server still in its handshake? */
+  connecting(): boolean {
+    if (this.loading) return true;
+    for (const c of this.connections.values()) if (c.status === "connecting") return true;
+    return false;
+  }
+
+  /** Wait until no server is connecting, or `ms` passed (0: not at all). */
+  async settle(ms: number): Promise<void> {
+    if (ms <= 0 || !this.connecting()) return;
+    const deadline = Date.now() + ms;
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        if (!this.connecting() || Date.now() >= deadline) return resolve();
+        setTimeout(tick, 20);
+      };
+      tick();
+    });
+  }
+
+  rows(): ServerRow[] {
+    return this.entries.map((e) => {
+      const c = this.connections.get(e.name);
+      const status: ServerStatus = e.hold !== "ready" ? e.hold : (c?.status ?? "connecting");
+      const reason = e.hold !== "ready" ? e.reason : c?.reason;
+      return { name: e.name, status, ...(reason ? { reason } : {}), tools: c?.status === "connected" ? c.tools.length : 0, transport: e.config.type, ...(c?.pid ? { pid: c.pid } : {}) };
+    });
+  }
+
+  /** Connected servers' tools, server by server in entry order. */
+  connectedTools(): Array<{ server: string; tool: McpToolInfo }> {
+    const out: Array<{ server: string; tool: McpToolInfo }> = [];
+    for (const c of this.connections.values()) if (c.status === "connected") for (const tool of c.tools) out.push({ server: c.name, tool });
+    return out;
+  }
+
+  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+    const c = this.connections.get(server);
+    if (!c) return { content: `no MCP server named "${server}" is running`, isError: true };
+    if (!c.tools.some((t) => t.name === tool) && c.status === "connected") return { content: `MCP server "${server}" has no tool '${tool}' (it offers: ${c.tools.map((t) => t.name).join(", ") || "none"})`, isError: true };
+    return c.call(tool, args, signal);
+  }
+
+  private closed = false;
+  /** Close every connection in parallel; bounded to ~2.5 s whatever the servers do. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.loading?.catch(() => undefined);
+    await Promise.all([...this.connections.values()].map((c) => c.close()));
+  }
+}
