@@ -12,10 +12,14 @@ import { McpManager } from "./client/manager.js";
 import { metaTools } from "./client/meta.js";
 import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
 import type { InspectService } from "../inspect/api.js";
-import type { TrustService } from "../trust/api.js";
+import type { ProjectTrust, TrustService } from "../trust/api.js";
 import { registerMcpCommand } from "./cli/register.js";
 import { inspectRows, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
+import { LiveSwitches } from "./client/live.js";
+import { readTrust } from "./sources/index.js";
+import { isPagerSlashHost } from "../session-commands/api.js";
+import path from "node:path";
 
 /** one manager per activation (a process may boot more than one kernel, e.g. tests) */
 const managers = new Set<McpManager>();
@@ -47,7 +51,16 @@ export default {
     });
     // resolved on first need (a session, inspect), so `oceancode mcp …` reads the files once, itself
     let resolved: ReturnType<typeof resolveServers> | undefined;
-    const entries = () => (resolved ??= resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust)));
+    const resolveNow = () => resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust));
+    const trustFile = trust?.file ?? path.join(ctx.paths.userOcDir, "trust.json");
+    const watched = () => [trustFile, path.join(ctx.paths.home, ".claude.json"), path.join(ctx.paths.project, ".mcp.json")];
+    const entries = () => {
+      if (!resolved) {
+        switches?.baseline();
+        resolved = resolveNow();
+      }
+      return resolved;
+    };
     ctx.services.tryGet<InspectService>("inspect")?.addRows(() => inspectRows(entries()));
     const index: ToolIndex = new Map();
     let mgr: McpManager | undefined;
@@ -67,6 +80,18 @@ export default {
     });
     const live = mgr;
     managers.add(live);
+    // trust.json / config changes reach the servers before the next model request (client/live.ts)
+    const switches: LiveSwitches = new LiveSwitches({
+      files: watched,
+      resolve: () => (resolved = resolveNow()),
+      everythingOff: () => (trust ? trust.get(ctx.paths.project) : readTrust(ctx.paths.userOcDir, ctx.paths.project)).everything_off,
+      manager: live,
+    });
+    const change = (edit: (t: ProjectTrust) => void) => {
+      if (!trust) throw new Error("the trust extension is not loaded");
+      trust.update(ctx.paths.project, edit);
+      switches.apply();
+    };
     // this kernel's shutdown closes this kernel's servers (bounded ~2 s); deactivate is the fallback
     ctx.kernelHooks.shutdown.tap({ name: ctx.id }, async () => {
       managers.delete(live);
@@ -80,8 +105,26 @@ export default {
         await live.settle(ms);
         return live.rows();
       },
+      // the same records as `oceancode mcp enable|disable` and `oceancode trust mcp <name> on|off`
+      setEnabled: (name, on) =>
+        change((t) => {
+          t.disabled_mcp = t.disabled_mcp.filter((n) => n !== name);
+          t.enabled_mcp = t.enabled_mcp.filter((n) => n !== name);
+          (on ? t.enabled_mcp : t.disabled_mcp).push(name);
+        }),
+      setTrusted: (name, on) => change((t) => void (t.mcp[name] = on)),
+      everythingOff: () => {
+        switches.check();
+        return switches.everythingOff();
+      },
     };
     ctx.provide("mcp", service);
+    // /mcps: the pager opens the MCP tab of its capabilities picker; another host gets the rows as text
+    ctx.registerSlash("mcps", (_args, host) => {
+      if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("mcp");
+      switches.check();
+      host.reply(live.rows().map((r) => `${r.enabled === false ? "[ ]" : "[x]"} ${r.name}  ${r.status}${r.status === "connected" ? ` (${r.tools} tools)` : ""}  ${r.tier ?? ""}`).join("\n") || "no MCP servers configured");
+    });
 
     if (!engine) return;
     for (const t of metaTools(live, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
@@ -91,7 +134,7 @@ export default {
       live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register }));
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register, live: switches }));
   },
   async deactivate() {
     const all = [...managers];
