@@ -22,20 +22,26 @@ afterAll(async () => {
   for (const sb of sandboxes) sb.cleanup();
 });
 
-/** step 1 answers with a bash call after running `between` (a CLI command); step 2 ends the prompt */
-async function twoSteps(between: string[]): Promise<{ code: number | null; stderr: string; between: string }> {
+/**
+ * step 1 answers with a bash call after running `between` (a CLI command); `sleeps` more steps each run
+ * `sleep 3`; the last step ends the prompt. `before` runs before the prompt.
+ */
+async function twoSteps(between: string[], opts: { before?: string[]; sleeps?: number } = {}): Promise<{ code: number | null; stderr: string; between: string }> {
   const sb = makeSandbox("oc-mcp-live-");
   sandboxes.push(sb);
   sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
+  if (opts.before) expect(runCli(opts.before, { cwd: sb.project, env: sb.env }).code).toBe(0);
   fake.reset();
   let i = 0;
   let out = "";
   fake.respond(() => {
-    if (i++ === 0) {
+    const n = i++;
+    if (n === 0) {
       const r = runCli(between, { cwd: sb.project, env: sb.env });
       out = `${r.code} ${r.stdout}${r.stderr}`;
       return { text: "step 1", toolCalls: [{ id: "t1", name: "bash", input: { command: "true" } }] };
     }
+    if (n <= (opts.sleeps ?? 0)) return { text: `step ${n + 1}`, toolCalls: [{ id: `t${n + 1}`, name: "bash", input: { command: "sleep 3" } }] };
     return { text: "done" };
   });
   const r = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "go"], {
@@ -63,5 +69,14 @@ describe("MCP live switches", () => {
     expect(mcpTools(fake.requests[0]!)).toContain("mcp__everything__echo");
     expect(mcpTools(fake.requests[1]!)).toEqual([]);
     expect((fake.requests[1]!.body.tools ?? []).map((t) => String(t.name))).toContain("bash");
+  }, 120_000);
+
+  it("`oceancode mcp enable everything` mid-prompt: the server starts, and its tools join once it connected", async () => {
+    const r = await twoSteps(["mcp", "enable", "everything"], { before: ["mcp", "disable", "everything"], sleeps: 1 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.between).toMatch(/^0 enabled everything/);
+    expect(fake.requests.length).toBe(3);
+    expect(mcpTools(fake.requests[0]!)).toEqual([]);
+    expect(mcpTools(fake.requests[2]!)).toContain("mcp__everything__echo");
   }, 120_000);
 });

@@ -2,7 +2,8 @@
  * Live switches: before each model request the mcp extension stats trust.json and the MCP config files
  * it watches; when a stamp changed, the servers are re-resolved (files only, nothing spawned) and the
  * manager reconciled: a server newly disabled or untrusted is dropped (its tools go on this very step,
- * its process is closed in the background, bounded ~2 s), one newly enabled or trusted starts. The
+ * its process is closed in the background, bounded ~2 s), one newly enabled or trusted starts (its tools
+ * join the prompt's set on the first step after its handshake ends). The
  * master switch (everything_off) is read at the same time. Each applied change bumps `generation`, which
  * makes the prompt's fixed MCP tool set be taken again on the next step.
  */
@@ -53,6 +54,8 @@ export class LiveSwitches {
 
   /** Stat the files; when one changed, re-resolve and reconcile. True when something was applied. */
   check(): boolean {
+    // a server switched on mid-prompt that finished connecting: its tools join on this step
+    if (this.opts.manager.takeArrived()) this.generation++;
     const now = this.stamps();
     if (this.stamp === undefined) {
       this.stamp = now;

@@ -114,13 +114,32 @@ export class McpManager {
         for (const p of prepared) void p.deps.prespawned?.then((c) => c.pid && killGroup(c.pid, "SIGKILL"), () => undefined);
         return;
       }
-      for (const p of prepared) if (!this.connections.has(p.entry.name)) this.startOne(Connection, p);
+      for (const p of prepared) {
+        if (this.connections.has(p.entry.name)) continue;
+        this.startOne(Connection, p);
+        this.switchedOn.add(p.entry.name);
+      }
     });
     this.loading = load;
     load.catch((e: unknown) => this.opts.report?.("error", `MCP client failed to load: ${e instanceof Error ? e.message : String(e)}`)).finally(() => {
       if (this.loading === load) this.loading = undefined;
     });
     return true;
+  }
+
+  /** servers reconcile started (switched on mid-session) whose handshake has not ended yet */
+  private readonly switchedOn = new Set<string>();
+
+  /** Did a server switched on mid-session finish its handshake (connected or failed) since the last call? */
+  takeArrived(): boolean {
+    let arrived = false;
+    for (const name of this.switchedOn) {
+      const c = this.connections.get(name);
+      if (c && c.status === "connecting") continue;
+      this.switchedOn.delete(name);
+      arrived = true;
+    }
+    return arrived;
   }
 
   /** connections dropped by reconcile, still closing (close() waits for them too) */
