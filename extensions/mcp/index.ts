@@ -61,7 +61,7 @@ export default {
       }
       return resolved;
     };
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => inspectRows(entries()));
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => inspectRows(entries(), mgr?.isStarted ? mgr.rows() : undefined));
     const index: ToolIndex = new Map();
     let mgr: McpManager | undefined;
     const register = () => {
