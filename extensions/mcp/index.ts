@@ -53,7 +53,7 @@ export default {
     let resolved: ReturnType<typeof resolveServers> | undefined;
     const resolveNow = () => resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust));
     const trustFile = trust?.file ?? path.join(ctx.paths.userOcDir, "trust.json");
-    const watched = () => [trustFile, path.join(ctx.paths.home, ".claude.json"), path.join(ctx.paths.project, ".mcp.json")];
+    const watched = () => [trustFile, path.join(ctx.paths.userOcDir, "plugins", "installed.json"), path.join(ctx.paths.home, ".claude.json"), path.join(ctx.paths.project, ".mcp.json")];
     const entries = () => {
       if (!resolved) {
         switches?.baseline();

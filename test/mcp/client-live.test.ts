@@ -26,10 +26,11 @@ afterAll(async () => {
  * step 1 answers with a bash call after running `between` (a CLI command); `sleeps` more steps each run
  * `sleep 3`; the last step ends the prompt. `before` runs before the prompt.
  */
-async function twoSteps(between: string[], opts: { before?: string[]; sleeps?: number } = {}): Promise<{ code: number | null; stderr: string; between: string }> {
+async function twoSteps(between: string[], opts: { before?: string[]; sleeps?: number; setup?: (sb: Sandbox) => void } = {}): Promise<{ code: number | null; stderr: string; between: string }> {
   const sb = makeSandbox("oc-mcp-live-");
   sandboxes.push(sb);
-  sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
+  if (opts.setup) opts.setup(sb);
+  else sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
   if (opts.before) expect(runCli(opts.before, { cwd: sb.project, env: sb.env }).code).toBe(0);
   fake.reset();
   let i = 0;
@@ -78,5 +79,17 @@ describe("MCP live switches", () => {
     expect(fake.requests.length).toBe(3);
     expect(mcpTools(fake.requests[0]!)).toEqual([]);
     expect(mcpTools(fake.requests[2]!)).toContain("mcp__everything__echo");
+  }, 120_000);
+
+  it("`oceancode plugin disable pk` between two steps: the plugin's server goes with it", async () => {
+    const r = await twoSteps(["plugin", "disable", "pk"], {
+      setup: (sb) => {
+        sb.write("plugin-src/pk/.mcp.json", JSON.stringify({ mcpServers: { pev: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
+        sb.write(".oceancode/plugins/installed.json", JSON.stringify({ plugins: [{ name: "pk", path: path.join(sb.home, "plugin-src", "pk"), enabled: true, trusted: true }] }), "home");
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(mcpTools(fake.requests[0]!)).toContain("mcp__pev__echo");
+    expect(mcpTools(fake.requests[1]!)).toEqual([]);
   }, 120_000);
 });
