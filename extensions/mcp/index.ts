@@ -99,7 +99,11 @@ export default {
     });
 
     const service: McpService = {
-      servers: () => live.rows(),
+      // a change made from a shell shows at once (a stat; re-resolved only when a file changed)
+      servers: () => {
+        switches.check();
+        return live.rows();
+      },
       settle: async (ms) => {
         live.start();
         await live.settle(ms);
