@@ -59,4 +59,31 @@ describe.skipIf(!hasTmux())("pager: the MCP tab", () => {
     const trust = JSON.parse(fs.readFileSync(path.join(sb.home, ".oceancode", "trust.json"), "utf8")) as Record<string, { disabled_mcp?: string[] }>;
     expect(Object.values(trust)[0]?.disabled_mcp).toEqual(["everything"]);
   }, 180_000);
+
+  it("/mcps: Space on Everything turns MCP off too (servers stay connected), Space again restores it", async () => {
+    sb = makeSandbox("oc-pty-mcps-");
+    sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
+    fake = await startFakeAnthropic();
+    fake.respond(() => ({ text: "done here" }));
+    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_WAIT_SECONDS: "30" });
+    await t.waitFor("❯");
+    expect(mcpTools(await ask(t, "first", 1))).toContain("mcp__everything__echo");
+    t.send("/mcps");
+    t.key("Enter");
+    await t.waitFor("mcp 1/1", 20_000);
+    t.send(" ");
+    await t.waitFor("EVERYTHING OFF", 20_000);
+    expect(t.screen()).toMatch(/everything\s+connected/);
+    t.key("Escape");
+    await t.waitGone("mcp 1/1", 20_000);
+    expect(mcpTools(await ask(t, "second", 2))).toEqual([]);
+    t.send("/mcps");
+    t.key("Enter");
+    await t.waitFor("EVERYTHING OFF", 20_000);
+    t.send(" ");
+    await t.waitGone("EVERYTHING OFF", 20_000);
+    t.key("Escape");
+    await t.waitGone("mcp 1/1", 20_000);
+    expect(mcpTools(await ask(t, "third", 3))).toContain("mcp__everything__echo");
+  }, 180_000);
 });
