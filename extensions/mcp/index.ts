@@ -2,9 +2,11 @@
  * The mcp extension: resolves the servers from every config file (sources/), offers `oceancode mcp`
  * (cli/) and inspect rows, and on the first session starts every
  * ready one in parallel (client/manager.ts), registers their tools as engine tools `mcp__<server>__<tool>`
- * (client/tools.ts), fixes each prompt's MCP tool set at its first request, and closes every server (bounded, process groups killed)
- * when the kernel shuts down.
+ * (client/tools.ts), fixes each prompt's MCP tool set at its first request, applies live switches
+ * (trust.json, installed.json, the config files: client/live.ts) on the very next step, opens the pager's
+ * MCP tab (/mcps), and closes every server (bounded, process groups killed) when the kernel shuts down.
  */
+import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { McpService } from "./api.js";
@@ -14,12 +16,10 @@ import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
 import type { InspectService } from "../inspect/api.js";
 import type { ProjectTrust, TrustService } from "../trust/api.js";
 import { registerMcpCommand } from "./cli/register.js";
-import { inspectRows, resolveServers } from "./sources/index.js";
+import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
 import { LiveSwitches } from "./client/live.js";
-import { readTrust } from "./sources/index.js";
 import { isPagerSlashHost } from "../session-commands/api.js";
-import path from "node:path";
 
 /** one manager per activation (a process may boot more than one kernel, e.g. tests) */
 const managers = new Set<McpManager>();
