@@ -82,6 +82,12 @@ export interface ServerRow {
   transport: "stdio" | "http" | "sse";
   /** a stdio server's process id */
   pid?: number;
+  /** the entry's `<tier>:<name>` (a shadowed copy's), tier, declaring file, trust and enable (manager rows carry them) */
+  qualifiedName?: string;
+  tier?: ServerTier;
+  source?: string;
+  trusted?: boolean;
+  enabled?: boolean;
 }
 
 /** The `mcp` service a session's manager publishes (live status for inspect, doctor, hosts). */
@@ -90,6 +96,16 @@ export interface McpService {
   servers(): ServerRow[];
   /** start the servers if no session has yet (lazy), then wait up to `ms` for handshakes */
   settle(ms: number): Promise<ServerRow[]>;
+  /**
+   * Switch a server on or off for this project (trust.json enabled_mcp / disabled_mcp, as `oceancode mcp
+   * enable|disable`); applied at once: a disabled server's tools go and it disconnects (bounded, in the
+   * background), an enabled ready one starts. Throws when trust.json is corrupt (nothing is changed).
+   */
+  setEnabled(name: string, on: boolean): void;
+  /** Trust a server or hold it (trust.json `mcp` override, as `oceancode trust mcp <name> on|off`); applied at once. */
+  setTrusted(name: string, on: boolean): void;
+  /** is this project's master switch (everything_off) on? MCP tools are then not offered */
+  everythingOff(): boolean;
 }
 
 /** The meta-dispatch tools offered instead of the MCP tools past 128 of them (64 with OC_MCP_META_TOOLS=1). */

@@ -2,9 +2,11 @@
  * The mcp extension: resolves the servers from every config file (sources/), offers `oceancode mcp`
  * (cli/) and inspect rows, and on the first session starts every
  * ready one in parallel (client/manager.ts), registers their tools as engine tools `mcp__<server>__<tool>`
- * (client/tools.ts), fixes each prompt's MCP tool set at its first request, and closes every server (bounded, process groups killed)
- * when the kernel shuts down.
+ * (client/tools.ts), fixes each prompt's MCP tool set at its first request, applies live switches
+ * (trust.json, installed.json, the config files: client/live.ts) on the very next step, opens the pager's
+ * MCP tab (/mcps), and closes every server (bounded, process groups killed) when the kernel shuts down.
  */
+import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { McpService } from "./api.js";
@@ -12,10 +14,12 @@ import { McpManager } from "./client/manager.js";
 import { metaTools } from "./client/meta.js";
 import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
 import type { InspectService } from "../inspect/api.js";
-import type { TrustService } from "../trust/api.js";
+import type { ProjectTrust, TrustService } from "../trust/api.js";
 import { registerMcpCommand } from "./cli/register.js";
-import { inspectRows, resolveServers } from "./sources/index.js";
+import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
+import { LiveSwitches } from "./client/live.js";
+import { isPagerSlashHost } from "../session-commands/api.js";
 
 /** one manager per activation (a process may boot more than one kernel, e.g. tests) */
 const managers = new Set<McpManager>();
@@ -47,8 +51,17 @@ export default {
     });
     // resolved on first need (a session, inspect), so `oceancode mcp …` reads the files once, itself
     let resolved: ReturnType<typeof resolveServers> | undefined;
-    const entries = () => (resolved ??= resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust)));
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => inspectRows(entries()));
+    const resolveNow = () => resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust));
+    const trustFile = trust?.file ?? path.join(ctx.paths.userOcDir, "trust.json");
+    const watched = () => [trustFile, path.join(ctx.paths.userOcDir, "plugins", "installed.json"), path.join(ctx.paths.home, ".claude.json"), path.join(ctx.paths.project, ".mcp.json")];
+    const entries = () => {
+      if (!resolved) {
+        switches?.baseline();
+        resolved = resolveNow();
+      }
+      return resolved;
+    };
+    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => inspectRows(entries(), mgr?.isStarted ? mgr.rows() : undefined));
     const index: ToolIndex = new Map();
     let mgr: McpManager | undefined;
     const register = () => {
@@ -67,6 +80,18 @@ export default {
     });
     const live = mgr;
     managers.add(live);
+    // trust.json / config changes reach the servers before the next model request (client/live.ts)
+    const switches: LiveSwitches = new LiveSwitches({
+      files: watched,
+      resolve: () => (resolved = resolveNow()),
+      everythingOff: () => (trust ? trust.get(ctx.paths.project) : readTrust(ctx.paths.userOcDir, ctx.paths.project)).everything_off,
+      manager: live,
+    });
+    const change = (edit: (t: ProjectTrust) => void) => {
+      if (!trust) throw new Error("the trust extension is not loaded");
+      trust.update(ctx.paths.project, edit);
+      switches.apply();
+    };
     // this kernel's shutdown closes this kernel's servers (bounded ~2 s); deactivate is the fallback
     ctx.kernelHooks.shutdown.tap({ name: ctx.id }, async () => {
       managers.delete(live);
@@ -74,14 +99,36 @@ export default {
     });
 
     const service: McpService = {
-      servers: () => live.rows(),
+      // a change made from a shell shows at once (a stat; re-resolved only when a file changed)
+      servers: () => {
+        switches.check();
+        return live.rows();
+      },
       settle: async (ms) => {
         live.start();
         await live.settle(ms);
         return live.rows();
       },
+      // the same records as `oceancode mcp enable|disable` and `oceancode trust mcp <name> on|off`
+      setEnabled: (name, on) =>
+        change((t) => {
+          t.disabled_mcp = t.disabled_mcp.filter((n) => n !== name);
+          t.enabled_mcp = t.enabled_mcp.filter((n) => n !== name);
+          (on ? t.enabled_mcp : t.disabled_mcp).push(name);
+        }),
+      setTrusted: (name, on) => change((t) => void (t.mcp[name] = on)),
+      everythingOff: () => {
+        switches.check();
+        return switches.everythingOff();
+      },
     };
     ctx.provide("mcp", service);
+    // /mcps: the pager opens the MCP tab of its capabilities picker; another host gets the rows as text
+    ctx.registerSlash("mcps", (_args, host) => {
+      if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("mcp");
+      switches.check();
+      host.reply(live.rows().map((r) => `${r.enabled === false ? "[ ]" : "[x]"} ${r.name}  ${r.status}${r.status === "connected" ? ` (${r.tools} tools)` : ""}  ${r.tier ?? ""}`).join("\n") || "no MCP servers configured");
+    });
 
     if (!engine) return;
     for (const t of metaTools(live, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
@@ -91,7 +138,7 @@ export default {
       live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register }));
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register, live: switches }));
   },
   async deactivate() {
     const all = [...managers];

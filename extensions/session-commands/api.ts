@@ -12,8 +12,8 @@ export interface PickItem {
   label: string;
 }
 
-/** The capabilities picker's tabs (`/skills`, `/plugins`). */
-export type CapabilityTab = "skills" | "plugins";
+/** The capabilities picker's tabs (`/skills`, `/plugins`, `/mcps`). */
+export type CapabilityTab = "skills" | "plugins" | "mcp";
 
 export interface PagerSlashHost extends SlashHost {
   /** "pager" for Ocean pager */

@@ -74,7 +74,7 @@ export async function skillCommand(service: SkillsService, argv: string[], io: C
       const off = service.everythingOff ? service.everythingOff() : name === "off";
       io.stdout.write(
         off
-          ? `everything off for ${io.project}: skills, hooks and plugin rules are left out (built-in tools stay); oceancode skill everything on restores them\n`
+          ? `everything off for ${io.project}: skills, MCP tools, hooks and plugin rules are left out (built-in tools stay); oceancode skill everything on restores them\n`
           : `everything on for ${io.project}: each skill, plugin and hook has its own state again\n`,
       );
       return 0;

@@ -1,14 +1,14 @@
 /**
- * The capabilities picker's model (`/skills`, `/plugins`), pure: rows and counts from a snapshot of the
- * skills and plugins services, what Space and `t` on a row ask for, and each row's display text. The
+ * The capabilities picker's model (`/skills`, `/plugins`, `/mcps`), pure: rows and counts from a snapshot
+ * of the skills, plugins and mcp services, what Space and `t` on a row ask for, and each row's display text. The
  * names, descriptions and reasons come from files a repo can write, so every one is made display-safe
  * here (visibleLine) before it can reach the terminal.
  */
 import type { SkillDisabledReason } from "../../extensions/skills/api.js";
 import { visibleLine } from "../terminal/sanitize.js";
 
-export type CapTab = "skills" | "plugins";
-export const CAP_TABS: readonly CapTab[] = ["skills", "plugins"];
+export type CapTab = "skills" | "plugins" | "mcp";
+export const CAP_TABS: readonly CapTab[] = ["skills", "plugins", "mcp"];
 
 /** What the model needs of one `SkillsService.all()` row. */
 export interface CapSkill {
@@ -26,9 +26,25 @@ export interface CapPlugin {
   source: "oceancode" | "claude-code";
 }
 
+/** What the model needs of one `McpService.servers()` row. */
+export interface CapMcp {
+  name: string;
+  status: string;
+  reason?: string;
+  tools: number;
+  tier?: string;
+  trusted?: boolean;
+  enabled?: boolean;
+  qualifiedName?: string;
+}
+
 export interface CapData {
   skills: readonly CapSkill[];
   plugins: readonly CapPlugin[];
+  /** undefined: no MCP service in this host (the counts leave mcp out) */
+  mcp?: readonly CapMcp[];
+  /** `loaded/total` hooks when the hooks service reports them */
+  hooks?: { on: number; total: number };
   everythingOff: boolean;
 }
 
@@ -38,6 +54,8 @@ export type CapRow =
   | { kind: "skill"; id: string; name: string; on: boolean; reason?: string; description: string }
   /** `key`: the plugin's own name (for the service); `name`: its display copy */
   | { kind: "plugin"; key: string; name: string; version: string; on: boolean; trusted: boolean }
+  /** `key`: the server's own name (for the service); `status`: display text (connected (N tools), failed: why…) */
+  | { kind: "mcp"; key: string; name: string; status: string; tier: string; on: boolean; trusted: boolean }
   | { kind: "counts"; text: string };
 
 /** What a key asks the services to do; the caller applies it and takes a fresh snapshot. */
@@ -45,16 +63,37 @@ export type CapAction =
   | { kind: "everything"; off: boolean }
   | { kind: "skills"; ids: string[]; on: boolean }
   | { kind: "plugins"; names: string[]; on: boolean }
-  | { kind: "trust"; name: string; on: boolean };
+  | { kind: "trust"; name: string; on: boolean }
+  | { kind: "mcp"; name: string; on: boolean }
+  | { kind: "mcp-trust"; name: string; on: boolean };
 
 const TIER_LABEL: Readonly<Record<string, string>> = { local: "Local", repo: "Repo", user: "User", bundled: "Bundled" };
 const SOURCE_LABEL: Readonly<Record<CapPlugin["source"], string>> = { oceancode: "OceanCode", "claude-code": "User (Claude)" };
 
-/** `skills 22/259 · plugins 2/21`, with `EVERYTHING OFF` in front while the master switch is off. */
+/** `skills 22/259 · plugins 2/21 · mcp 1/10 · hooks 8/8` (mcp: connected/total), `EVERYTHING OFF` in front while the master switch is off. */
 export function countsText(d: CapData): string {
-  const s = `skills ${d.skills.filter((x) => x.enabled).length}/${d.skills.length}`;
-  const p = `plugins ${d.plugins.filter((x) => x.enabled).length}/${d.plugins.length}`;
-  return `${d.everythingOff ? "EVERYTHING OFF · " : ""}${s} · ${p}`;
+  const parts = [`skills ${d.skills.filter((x) => x.enabled).length}/${d.skills.length}`, `plugins ${d.plugins.filter((x) => x.enabled).length}/${d.plugins.length}`];
+  if (d.mcp) parts.push(`mcp ${d.mcp.filter((x) => x.status === "connected").length}/${d.mcp.length}`);
+  if (d.hooks) parts.push(`hooks ${d.hooks.on}/${d.hooks.total}`);
+  return `${d.everythingOff ? "EVERYTHING OFF · " : ""}${parts.join(" · ")}`;
+}
+
+/** A server's status as the MCP tab shows it. */
+export function mcpStatusText(m: CapMcp): string {
+  if (m.status === "connected") return `connected (${m.tools} tool${m.tools === 1 ? "" : "s"})`;
+  if (m.status === "failed" && m.reason) return `failed: ${m.reason}`;
+  return m.status;
+}
+
+/** The MCP tab: master, then one row per server (config order; a shadowed copy by its qualified name); counts last. */
+export function mcpRows(d: CapData): CapRow[] {
+  const rows: CapRow[] = [{ kind: "master", on: !d.everythingOff }];
+  for (const m of d.mcp ?? []) {
+    const on = m.enabled !== false && m.status !== "disabled";
+    rows.push({ kind: "mcp", key: m.name, name: visibleLine(m.status === "shadowed" && m.qualifiedName ? m.qualifiedName : m.name), status: visibleLine(mcpStatusText(m)), tier: visibleLine(m.tier ?? ""), on, trusted: m.trusted !== false });
+  }
+  rows.push({ kind: "counts", text: countsText(d) });
+  return rows;
 }
 
 /** The Skills tab: master, then one group per tier (walk order) and per plugin, each followed by its items; counts last. */
@@ -103,7 +142,7 @@ export function pluginRows(d: CapData): CapRow[] {
 }
 
 export function rowsFor(tab: CapTab, d: CapData): CapRow[] {
-  return tab === "skills" ? skillRows(d) : pluginRows(d);
+  return tab === "skills" ? skillRows(d) : tab === "mcp" ? mcpRows(d) : pluginRows(d);
 }
 
 /** Rows the cursor stops on (the counts row is not one). */
@@ -123,6 +162,8 @@ export function spaceActions(row: CapRow, d: CapData): CapAction[] {
     case "plugin": {
       return [{ kind: "plugins", names: [row.key], on: !row.on }];
     }
+    case "mcp":
+      return [{ kind: "mcp", name: row.key, on: !row.on }];
     case "group": {
       if (row.plugins) {
         const anyOff = row.on < row.total;
@@ -141,8 +182,9 @@ export function spaceActions(row: CapRow, d: CapData): CapAction[] {
   }
 }
 
-/** `t` on a plugin row flips its trust (nothing elsewhere). */
+/** `t` on a plugin or MCP server row flips its trust (nothing elsewhere). */
 export function trustAction(row: CapRow): CapAction | undefined {
+  if (row.kind === "mcp") return { kind: "mcp-trust", name: row.key, on: !row.trusted };
   return row.kind === "plugin" ? { kind: "trust", name: row.key, on: !row.trusted } : undefined;
 }
 
@@ -153,7 +195,7 @@ export function rowText(row: CapRow, width: number): string {
   let s: string;
   switch (row.kind) {
     case "master":
-      s = `${box(row.on)} Everything${row.on ? "" : "  off: no skill, hook or plugin rule reaches the model"}`;
+      s = `${box(row.on)} Everything${row.on ? "" : "  off: no skill, MCP tool, hook or plugin rule reaches the model"}`;
       break;
     case "group":
       s = `${row.on === 0 && row.total > 0 ? "[off]" : row.on === row.total ? "[x]" : "[-]"} ${row.label} (${row.on}/${row.total})${row.plugin !== undefined && row.pluginEnabled === false ? "  plugin disabled" : ""}`;
@@ -163,6 +205,9 @@ export function rowText(row: CapRow, width: number): string {
       break;
     case "plugin":
       s = `  ${box(row.on)} ${row.name}  ${row.version}  ${row.trusted ? "trusted" : "untrusted"}`;
+      break;
+    case "mcp":
+      s = `${box(row.on)} ${row.name}  ${row.status}${row.trusted ? "" : row.status === "untrusted" ? "" : "  untrusted"}${row.tier ? `  ${row.tier}` : ""}`;
       break;
     case "counts":
       s = row.text;

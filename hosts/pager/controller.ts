@@ -14,7 +14,7 @@ import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion 
 import { visible, visibleLine } from "../terminal/sanitize.js";
 import { skillEntries, type SkillsLike } from "./skill-entries.js";
 import type { CapAction, CapTab } from "./capabilities-model.js";
-import { applyCapabilities, readCapabilities, type CapSources, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
+import { applyCapabilities, readCapabilities, type CapSources, type McpLike, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
 
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
@@ -35,7 +35,7 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: EngineService,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined> },
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined> },
   ) {}
 
   async start(): Promise<void> {
@@ -168,16 +168,18 @@ export class PagerController implements PagerActions {
   }
 
   private pluginsService?: PluginsLike;
+  private mcpService?: McpLike;
 
   private capSources(): CapSources {
     const sk = this.opts.skills;
     const skills = sk?.all && sk.setEnabled && sk.setEverythingOff ? (sk as SkillsLike & SkillsToggles) : undefined;
-    return { project: this.opts.cwd, ...(skills ? { skills } : {}), ...(this.pluginsService ? { plugins: this.pluginsService } : {}) };
+    return { project: this.opts.cwd, ...(skills ? { skills } : {}), ...(this.pluginsService ? { plugins: this.pluginsService } : {}), ...(this.mcpService ? { mcp: this.mcpService } : {}) };
   }
 
   /** Open the capabilities picker on `tab` (the plugins service is activated on first use). */
   async openCapabilities(tab: CapTab): Promise<void> {
     if (!this.pluginsService && this.opts.plugins) this.pluginsService = await this.opts.plugins().catch(() => undefined);
+    if (!this.mcpService && this.opts.mcp) this.mcpService = await this.opts.mcp().catch(() => undefined);
     const { data, error } = readCapabilities(this.capSources());
     this.store.capabilities = { tab, index: 0, data, ...(error ? { message: error } : {}) };
     this.store.changed();
@@ -191,6 +193,15 @@ export class PagerController implements PagerActions {
     const { data, error } = readCapabilities(this.capSources());
     c.data = data;
     c.message = failed ?? error;
+    this.store.changed();
+    // a server connects or disconnects in the background: its row is read again shortly after
+    if (actions.some((a) => a.kind === "mcp" || a.kind === "mcp-trust" || a.kind === "everything")) setTimeout(() => this.rereadCapabilities(), 1500).unref();
+  }
+
+  private rereadCapabilities(): void {
+    const c = this.store.capabilities;
+    if (!c) return;
+    c.data = readCapabilities(this.capSources()).data;
     this.store.changed();
   }
 

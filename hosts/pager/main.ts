@@ -12,7 +12,7 @@ import { colorFromEnv } from "./components/theme.js";
 import { PagerController } from "./controller.js";
 import type { TidelineService } from "./meter.js";
 import type { SkillsLike } from "./skill-entries.js";
-import type { PluginsLike, SkillsToggles } from "./capabilities-source.js";
+import type { McpLike, PluginsLike, SkillsToggles } from "./capabilities-source.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
 
@@ -66,7 +66,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike & SkillsToggles>("skills").catch(() => undefined) : undefined;
   // the plugins service is activated when a picker first needs it (the plugins extension is lazy)
   const plugins = kernel.hasService("plugins") ? () => kernel.service<PluginsLike>("plugins") : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins });
+  const mcp = kernel.hasService("mcp") ? () => kernel.service<McpLike>("mcp") : undefined;
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp });
   await ctl.start();
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);

@@ -86,6 +86,65 @@ export class McpManager {
     return { entry, deps };
   }
 
+  /**
+   * The entries changed (trust.json or a config file): connections whose entry may no longer run are
+   * dropped at once (their tools go with them) and closed in the background (bounded ~2 s); entries that
+   * may now run start when the servers already started. A held entry is never spawned. Returns whether
+   * anything was started or stopped.
+   */
+  reconcile(next: ServerEntry[]): boolean {
+    this.resolved = next;
+    let changed = false;
+    const ready = new Map(next.filter((e) => e.hold === "ready").map((e) => [e.name, e]));
+    for (const [name, c] of this.connections) {
+      const e = ready.get(name);
+      if (e && sameConfig(e, c)) continue;
+      this.connections.delete(name);
+      this.stopping.add(c);
+      void c.close().catch(() => undefined).finally(() => this.stopping.delete(c));
+      changed = true;
+    }
+    if (!this.started || this.closed) return changed;
+    const fresh = [...ready.values()].filter((e) => !this.connections.has(e.name));
+    if (!fresh.length) return changed;
+    const prepared = fresh.map((entry) => this.prepare(entry));
+    // the SDK is loaded already when a server ran; else this loads it (an import is cached)
+    const load = import("./connection.js").then(({ Connection }) => {
+      if (this.closed) {
+        for (const p of prepared) void p.deps.prespawned?.then((c) => c.pid && killGroup(c.pid, "SIGKILL"), () => undefined);
+        return;
+      }
+      for (const p of prepared) {
+        if (this.connections.has(p.entry.name)) continue;
+        this.startOne(Connection, p);
+        this.switchedOn.add(p.entry.name);
+      }
+    });
+    this.loading = load;
+    load.catch((e: unknown) => this.opts.report?.("error", `MCP client failed to load: ${e instanceof Error ? e.message : String(e)}`)).finally(() => {
+      if (this.loading === load) this.loading = undefined;
+    });
+    return true;
+  }
+
+  /** servers reconcile started (switched on mid-session) whose handshake has not ended yet */
+  private readonly switchedOn = new Set<string>();
+
+  /** Did a server switched on mid-session finish its handshake (connected or failed) since the last call? */
+  takeArrived(): boolean {
+    let arrived = false;
+    for (const name of this.switchedOn) {
+      const c = this.connections.get(name);
+      if (c && c.status === "connecting") continue;
+      this.switchedOn.delete(name);
+      arrived = true;
+    }
+    return arrived;
+  }
+
+  /** connections dropped by reconcile, still closing (close() waits for them too) */
+  private readonly stopping = new Set<Connection>();
+
   private startOne(Conn: typeof Connection, { entry, deps }: { entry: ServerEntry; deps: ConnectionDeps }): void {
     const conn = new Conn(entry, deps);
     this.connections.set(entry.name, conn);
@@ -121,7 +180,19 @@ export class McpManager {
       const c = this.connections.get(e.name);
       const status: ServerStatus = e.hold !== "ready" ? e.hold : (c?.status ?? "connecting");
       const reason = e.hold !== "ready" ? e.reason : c?.reason;
-      return { name: e.name, status, ...(reason ? { reason } : {}), tools: c?.status === "connected" ? c.tools.length : 0, transport: e.config.type, ...(c?.pid ? { pid: c.pid } : {}) };
+      return {
+        name: e.name,
+        status,
+        ...(reason ? { reason } : {}),
+        tools: c?.status === "connected" ? c.tools.length : 0,
+        transport: e.config.type,
+        ...(c?.pid ? { pid: c.pid } : {}),
+        qualifiedName: e.qualifiedName,
+        tier: e.tier,
+        source: e.source,
+        trusted: e.trusted,
+        enabled: e.enabled,
+      };
     });
   }
 
@@ -144,6 +215,11 @@ export class McpManager {
   async close(): Promise<void> {
     this.closed = true;
     await this.loading?.catch(() => undefined);
-    await Promise.all([...this.connections.values()].map((c) => c.close()));
+    await Promise.all([...this.connections.values(), ...this.stopping].map((c) => c.close().catch(() => undefined)));
   }
+}
+
+/** does the running connection still match the entry's config (a changed command or URL restarts it)? */
+function sameConfig(e: ServerEntry, c: Connection): boolean {
+  return JSON.stringify(e.config) === JSON.stringify(c.entry.config);
 }

@@ -3,7 +3,8 @@
  * (kind "other"; the same authorize / executeTool / toolResult path as core tools), and the modelRequest
  * tap fixes which of them a prompt offers: the set taken at the prompt's first request (after waiting up
  * to OC_MCP_WAIT_SECONDS for servers still connecting; sub-agents never wait) stays for every step of that
- * prompt. A server that connects or changes its list mid-prompt reaches the model on the next prompt.
+ * prompt. A server that connects or changes its list mid-prompt reaches the model on the next prompt; a
+ * live switch (a server disabled, untrusted, enabled; everything off) applies on the very next step.
  * Servers that failed are named to the model (one line each in the system prompt) and to the user (a notice).
  */
 import type { EngineService, ModelRequest, StepContext, ToolDefinition, ToolSpec } from "../../engine/api.js";
@@ -17,6 +18,7 @@ const MAX_DESCRIPTION = 2048;
 
 interface Snapshot {
   turn: number;
+  generation: number;
   names: Set<string>;
   lines: string[];
   meta: boolean;
@@ -68,13 +70,18 @@ export function promptTools(opts: {
   index: ToolIndex;
   env: NodeJS.ProcessEnv;
   register: () => void;
+  /** the live switches: checked before each request; a change re-takes the set on that step */
+  live?: { check(): boolean; generation: number; everythingOff(): boolean };
 }): (req: ModelRequest, step: StepContext) => Promise<ModelRequest> {
   const { engine, manager, index, env } = opts;
   return async (req, step) => {
     const session = step.session;
+    opts.live?.check();
+    const generation = opts.live?.generation ?? 0;
     let snap = session.ext.get(SNAPSHOT) as Snapshot | undefined;
-    if (!snap || snap.turn !== step.turn) {
-      if (!session.info.parentId) await manager.settle(waitSeconds(env) * 1000);
+    if (!snap || snap.turn !== step.turn || snap.generation !== generation) {
+      // a toggle mid-prompt re-takes the set at once (no wait): what was switched off goes on this step
+      if (!session.info.parentId && (!snap || snap.turn !== step.turn)) await manager.settle(waitSeconds(env) * 1000);
       opts.register();
       const names = new Set(manager.connectedTools().map(({ server, tool }) => mcpToolName(server, tool.name)));
       const lines: string[] = [];
@@ -91,10 +98,12 @@ export function promptTools(opts: {
         } else if (row.status === "connecting") lines.push(`MCP server "${row.name}" is still connecting; its tools arrive with a later prompt`);
       }
       const threshold = metaThreshold(env);
-      snap = { turn: step.turn, names, lines, meta: names.size >= threshold };
+      snap = { turn: step.turn, generation, names, lines, meta: names.size >= threshold };
       session.ext.set(SNAPSHOT, snap);
     }
     const fixed = snap;
+    // the master switch: no MCP tool (nor the meta pair, nor the status lines); servers stay connected
+    if (opts.live?.everythingOff()) return { ...req, tools: req.tools.filter((t) => !index.has(t.name) && !META_TOOL_NAMES.has(t.name)) };
     // the registry may have grown since the engine listed req.tools (this tap registers): the prompt's
     // MCP tools are added here from the fixed set, in registration order, within a sub-agent's allow-list
     const allow = session.profile?.tools;

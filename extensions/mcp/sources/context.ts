@@ -4,7 +4,7 @@
  * Used by the extension at boot and by `oceancode mcp` (which may point at another project with --root).
  */
 import path from "node:path";
-import type { ExtensionContext, Reader, Root } from "../../../kernel/api.js";
+import { pluginStateIn, readPluginStoreFile, type ExtensionContext, type Reader, type Root } from "../../../kernel/api.js";
 import type { TrustService } from "../../trust/api.js";
 import { readPluginStore, type McpRequirements, type PluginSource, type ResolveInput } from "./index.js";
 
@@ -12,6 +12,8 @@ export const PLUGIN_READER_ID = "mcp-plugins";
 
 interface PluginItem extends PluginSource {
   name: string;
+  /** "oceancode" or the ecosystem whose install it is (how installed.json records its state) */
+  source: string;
 }
 
 /** One item per plugin root: the plugin and whether it is enabled and trusted (its .mcp.json is read later). */
@@ -20,7 +22,7 @@ export const pluginReader: Reader<PluginItem> = {
   ecosystems: ["oceancode", "claude"],
   read(root: Root): PluginItem[] {
     if (root.tier !== "plugin" || !root.plugin) return [];
-    return [{ name: root.plugin.name, dir: root.dir, enabled: root.plugin.enabled, trusted: root.plugin.trusted === true }];
+    return [{ name: root.plugin.name, source: root.plugin.source, dir: root.dir, enabled: root.plugin.enabled, trusted: root.plugin.trusted === true }];
   },
 };
 
@@ -31,7 +33,12 @@ export function resolveInputFromContext(ctx: ExtensionContext, project = ctx.pat
   const configDir = own ? ctx.paths.configDir : path.join(home, ".config", "oceancode");
   let plugins: PluginSource[];
   try {
-    plugins = own ? ctx.walk<PluginItem>(PLUGIN_READER_ID).map((d) => d.item) : readPluginStore(userOcDir);
+    // the walk's roots are cached per process: installed.json as it is now decides enable and trust, so a
+    // plugin switched mid-session (the pager's /plugins, `oceancode plugin disable`) takes its servers along
+    const store = own ? readPluginStoreFile(path.join(userOcDir, "plugins", "installed.json")) : undefined;
+    plugins = own
+      ? ctx.walk<PluginItem>(PLUGIN_READER_ID).map(({ item }) => ({ ...item, ...pluginStateIn(store, item, { enabled: item.enabled, trusted: item.trusted }) }))
+      : readPluginStore(userOcDir);
   } catch {
     plugins = readPluginStore(userOcDir);
   }

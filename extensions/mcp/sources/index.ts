@@ -66,6 +66,7 @@ export function readTrust(userOcDir: string, project: string): ProjectTrust {
   if (isObj(r.mcp)) for (const [k, v] of Object.entries(r.mcp)) if (typeof v === "boolean") t.mcp[k] = v;
   t.disabled_mcp = strings(r.disabled_mcp);
   t.enabled_mcp = strings(r.enabled_mcp);
+  t.everything_off = r.everything_off === true;
   return t;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The capabilities picker (`/skills`, `/plugins`): a tab line, the rows of the active tab around the
+ * The capabilities picker (`/skills`, `/plugins`, `/mcps`): a tab line, the rows of the active tab around the
  * cursor, an error line when the last toggle failed, and the live counts as the last row. Presentational
  * only: rows and their text come from capabilities-model.ts (display-safe there).
  */
@@ -10,7 +10,7 @@ import { CAP_TABS, rowsFor, rowText } from "../capabilities-model.js";
 import { windowAround } from "./dialogs.js";
 import { useTheme } from "./theme.js";
 
-const TAB_LABEL = { skills: "Skills", plugins: "Plugins" } as const;
+const TAB_LABEL = { skills: "Skills", plugins: "Plugins", mcp: "MCP" } as const;
 
 /** Rows the picker takes besides the list: two border rows, the tab line, the counts (and the message). */
 export const CAP_CHROME_ROWS = 4;
@@ -23,7 +23,7 @@ export function CapabilitiesPicker({ s, width, maxRows }: { s: CapabilitiesState
   const inner = Math.max(10, width - 4);
   const room = Math.max(1, maxRows - CAP_CHROME_ROWS - (s.message ? 1 : 0));
   const [a, b] = windowAround(list.length, s.index, room);
-  const help = s.tab === "plugins" ? "space on/off · t trust · tab switch · esc close" : "space on/off · tab switch · esc close";
+  const help = s.tab !== "skills" ? "space on/off · t trust · tab switch · esc close" : "space on/off · tab switch · esc close";
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={t.c("cyan")} paddingX={1}>
       <Text wrap="truncate-end">
