@@ -12,7 +12,7 @@ import { McpManager } from "./client/manager.js";
 import { metaTools } from "./client/meta.js";
 import { promptTools, registerTools, waitSeconds, type ToolIndex } from "./client/tools.js";
 import { resourceTools } from "./client/resources.js";
-import { mcpPromptTap } from "./client/prompts.js";
+import { mcpPromptTap, promptCatalog } from "./client/prompts.js";
 import { elicitHandler } from "./client/elicit.js";
 import type { InspectService } from "../inspect/api.js";
 import type { TrustService } from "../trust/api.js";
@@ -79,6 +79,7 @@ export default {
 
     const service: McpService = {
       servers: () => live.rows(),
+      prompts: promptCatalog(live),
       settle: async (ms) => {
         live.start();
         await live.settle(ms);

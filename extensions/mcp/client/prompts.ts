@@ -8,6 +8,7 @@
  * the prompt is sent as typed. The first prompt waits (bounded) for servers still connecting.
  */
 import type { PromptInput, TurnContext } from "../../engine/api.js";
+import type { McpPromptEntry } from "../api.js";
 import type { McpManager } from "./manager.js";
 import { mcpToolName } from "./names.js";
 
@@ -144,5 +145,23 @@ export function mcpPromptTap(manager: McpManager, opts: { waitMs: () => number; 
       opts.warn(sid, `/${typed.name}: prompts/get failed: ${message(e)}; sent as text`);
       return input;
     }
+  };
+}
+
+/** The service's `prompts()`: a cache re-listed in the background at most every `everyMs`. */
+export function promptCatalog(manager: McpManager, everyMs = 2000): () => McpPromptEntry[] {
+  let cached: McpPromptEntry[] = [];
+  let at = 0;
+  let busy = false;
+  return () => {
+    if (!busy && manager.isStarted && Date.now() - at >= everyMs) {
+      busy = true;
+      at = Date.now();
+      void listPrompts(manager)
+        .then((all) => (cached = all.map((p) => ({ name: p.slash, server: p.server, description: p.description, usage: usage(p.arguments) }))))
+        .catch(() => undefined)
+        .finally(() => (busy = false));
+    }
+    return cached;
   };
 }

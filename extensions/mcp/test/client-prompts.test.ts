@@ -1,6 +1,7 @@
 /** Unit: typed `/mcp__<server>__<prompt>` forms, argument mapping, prompts/get messages -> text. */
 import { describe, expect, it } from "vitest";
-import { mapArgs, messagesText, parseMcpSlash, splitWords, usage } from "../client/prompts.js";
+import { mapArgs, messagesText, parseMcpSlash, promptCatalog, splitWords, usage } from "../client/prompts.js";
+import type { McpManager } from "../client/manager.js";
 
 const CITY = [{ name: "city", required: true }, { name: "state" }];
 
@@ -55,5 +56,27 @@ describe("messagesText", () => {
         { role: "assistant", content: { type: "image" } },
       ]),
     ).toBe("one\n\n[resource demo://a]\nbody\n\n[image content]");
+  });
+});
+
+describe("promptCatalog (the service's prompts())", () => {
+  it("answers from a cache refreshed in the background, throttled", async () => {
+    let lists = 0;
+    const conn = {
+      name: "my server",
+      has: (c: string) => c === "prompts",
+      sdk: {
+        listPrompts: async () => {
+          lists += 1;
+          return { prompts: [{ name: "args-prompt", description: "two args", arguments: [{ name: "city", required: true }, { name: "state" }] }] };
+        },
+      },
+    };
+    const manager = { isStarted: true, connected: () => [conn] } as unknown as McpManager;
+    const prompts = promptCatalog(manager, 60_000);
+    expect(prompts()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(prompts()).toEqual([{ name: "mcp__my_server__args-prompt", server: "my server", description: "two args", usage: "<city> [state]" }]);
+    expect(lists).toBe(1);
   });
 });
