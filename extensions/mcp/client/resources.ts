@@ -20,6 +20,19 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** The SDK never removes its abort listener: give each request its own signal, relayed from the turn's. */
+async function ownSignal<T>(signal: AbortSignal, fn: (own: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const relay = () => own.abort(signal.reason);
+  if (signal.aborted) own.abort(signal.reason);
+  else signal.addEventListener("abort", relay, { once: true });
+  try {
+    return await fn(own.signal);
+  } finally {
+    signal.removeEventListener("abort", relay);
+  }
+}
+
 /** Does any connected server offer resources? */
 export function anyResources(manager: McpManager): boolean {
   return manager.connected().some((c) => c.has("resources"));
@@ -42,7 +55,7 @@ async function listOne(manager: McpManager, server: string, signal: AbortSignal)
   let pages = 0;
   try {
     do {
-      const page = await client.listResources(cursor ? { cursor } : {}, { signal });
+      const page = await ownSignal(signal, (own) => client.listResources(cursor ? { cursor } : {}, { signal: own }));
       for (const r of page.resources) {
         out.push({ name: r.name, uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.description ? { description: r.description } : {}) });
       }
@@ -77,7 +90,7 @@ export async function readResource(manager: McpManager, server: string, uri: str
   if (!c || !client) return { content: `MCP server "${server}" is not connected`, isError: true };
   let contents: Array<{ uri: string; mimeType?: string; text?: unknown; blob?: unknown }>;
   try {
-    contents = (await client.readResource({ uri }, { signal })).contents;
+    contents = (await ownSignal(signal, (own) => client.readResource({ uri }, { signal: own }))).contents;
   } catch (e) {
     return { content: `MCP server "${server}": cannot read ${uri}: ${message(e)}`, isError: true };
   }
