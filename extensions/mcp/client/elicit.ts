@@ -65,7 +65,7 @@ export function elicitHandler(deps: ElicitDeps) {
     const question: Question = {
       sessionId: deps.sessionId(),
       tool: `mcp__${server}`,
-      subject: `${params.message}${fields.length ? `\n${describeFields(fields)}` : ""}`,
+      subject: `${params.message}${fields.length ? `\n${describeFields(fields)}\n(yes accepts with the defaults shown; no declines)` : ""}`,
       reason: `MCP server "${server}" asks: ${params.message}`,
       // only a person may accept: an automatic approver (run --auto) must reject, which declines
       autoApprove: false,
