@@ -15,7 +15,10 @@ import {
   type ModelInfo,
   type PromptOptions,
   type Provider,
+  type Answer,
+  type Question,
   type QuestionHandler,
+  type Rejection,
   type Session,
   type SessionEvent,
   type SessionProfile,
@@ -107,6 +110,16 @@ export class Engine implements EngineService {
 
   setQuestionHandler(handler: QuestionHandler | undefined): void {
     this.questionHandler = handler;
+  }
+
+  async ask(question: Question, signal: AbortSignal): Promise<Answer | Rejection | undefined> {
+    const handler = this.questionHandler;
+    if (!handler) return undefined;
+    try {
+      return await handler(question, signal);
+    } catch {
+      return "reject";
+    }
   }
 
   notice(sessionId: string, level: "info" | "warn" | "error", text: string): void {

@@ -90,10 +90,26 @@ export interface ServerRow {
   enabled?: boolean;
 }
 
+/** One server prompt a user may type as `/<name> args` (for hosts' `/` popups). */
+export interface McpPromptEntry {
+  /** the slash name without the slash: `mcp__<server>__<prompt>` */
+  name: string;
+  server: string;
+  description: string;
+  /** the declared arguments, `<required> [optional]` */
+  usage: string;
+}
+
 /** The `mcp` service a session's manager publishes (live status for inspect, doctor, hosts). */
 export interface McpService {
   /** one row per resolved entry: held entries read their hold, ready ones their live status */
   servers(): ServerRow[];
+  /**
+   * The connected servers' prompts as slash names, from a cache (synchronous, for a popup asked per key);
+   * each call past 2 s since the last refresh re-lists them in the background. Server text: a host makes
+   * it display-safe.
+   */
+  prompts(): McpPromptEntry[];
   /** start the servers if no session has yet (lazy), then wait up to `ms` for handshakes */
   settle(ms: number): Promise<ServerRow[]>;
   /**

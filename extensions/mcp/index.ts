@@ -12,7 +12,10 @@ import type { EngineService } from "../engine/api.js";
 import type { McpService } from "./api.js";
 import { McpManager } from "./client/manager.js";
 import { metaTools } from "./client/meta.js";
-import { promptTools, registerTools, type ToolIndex } from "./client/tools.js";
+import { promptTools, registerTools, waitSeconds, type ToolIndex } from "./client/tools.js";
+import { resourceTools } from "./client/resources.js";
+import { mcpPromptTap, promptCatalog } from "./client/prompts.js";
+import { elicitHandler } from "./client/elicit.js";
 import type { InspectService } from "../inspect/api.js";
 import type { ProjectTrust, TrustService } from "../trust/api.js";
 import { registerMcpCommand } from "./cli/register.js";
@@ -77,6 +80,7 @@ export default {
       ...(composeSpawn ? { composeSpawn } : {}),
       onToolsChanged: () => register(),
       report: (level, text) => (sessionId && engine ? engine.notice(sessionId, level, text) : ctx.log[level === "error" ? "error" : level === "warn" ? "warn" : "info"](text)),
+      elicit: elicitHandler({ ...(engine ? { ask: (q, signal) => engine.ask(q, signal) } : {}), sessionId: () => sessionId, notice: (level, text) => (sessionId && engine ? engine.notice(sessionId, level, text) : ctx.log[level](text)) }),
     });
     const live = mgr;
     managers.add(live);
@@ -104,6 +108,7 @@ export default {
         switches.check();
         return live.rows();
       },
+      prompts: promptCatalog(live),
       settle: async (ms) => {
         live.start();
         await live.settle(ms);
@@ -132,6 +137,9 @@ export default {
 
     if (!engine) return;
     for (const t of metaTools(live, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
+    for (const t of resourceTools(live)) engine.tools.register(t, ctx.id);
+    // `/mcp__<server>__<prompt> args`: before skills' typed slash forms (STAGE_DEFAULT)
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: -50 }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
     // lazy: nothing is spawned or dialed until a session opens
     engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
       if (!sessionId) sessionId = session.info.id;

@@ -69,7 +69,8 @@ export function typedSlashTap(service: SkillsService, warn: (sessionId: string, 
   return (input: PromptInput, tc: TurnContext): PromptInput => {
     if (input.blocked) return input;
     const typed = parseTyped(input.text);
-    if (!typed) return input;
+    // `/mcp__<server>__<prompt>` is the mcp extension's (its own tap warns when it resolves to nothing)
+    if (!typed || typed.name.startsWith("mcp__")) return input;
     const r = resolveTyped(service, typed.name);
     if ("warning" in r) {
       warn(tc.session.info.id, r.warning);

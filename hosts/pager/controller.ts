@@ -13,6 +13,7 @@ import { buildMeter, type TidelineService } from "./meter.js";
 import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
 import { skillEntries, type SkillsLike } from "./skill-entries.js";
+import { mcpPromptEntries, type McpPromptsLike } from "./mcp-prompt-entries.js";
 import type { CapAction, CapTab } from "./capabilities-model.js";
 import { applyCapabilities, readCapabilities, type CapSources, type McpLike, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
 
@@ -42,6 +43,8 @@ export class PagerController implements PagerActions {
     this.unsubscribe = this.engine.subscribe((e) => this.store.apply(e));
     this.engine.setQuestionHandler((q, signal) => this.ask(q, signal));
     await this.openNew();
+    // the mcp service (its prompts fill the `/` popup) once the session has started the servers
+    if (!this.mcpService && this.opts.mcp) void this.opts.mcp().then((m) => (this.mcpService ??= m), () => undefined);
   }
 
   private async openNew(): Promise<void> {
@@ -87,7 +90,9 @@ export class PagerController implements PagerActions {
     // names and summaries come from extensions' manifests: shown, so made safe like any other text
     const builtins: SlashEntry[] = this.kernel.slashCommands().map((c) => ({ name: visibleLine(c.name), summary: visibleLine(c.summary), ...(c.usage !== undefined ? { usage: visibleLine(c.usage) } : {}) }));
     // then the enabled skills and commands a user may type (a built-in of the same name wins)
-    return [...builtins, ...skillEntries(this.opts.skills, new Set(builtins.map((b) => b.name)))];
+    const taken = new Set(builtins.map((b) => b.name));
+    const mcp = this.mcpService as (McpLike & Partial<McpPromptsLike>) | undefined;
+    return [...builtins, ...skillEntries(this.opts.skills, taken), ...(mcp?.prompts ? mcpPromptEntries(mcp as McpPromptsLike, taken) : [])];
   }
 
   meter(): MeterView {

@@ -9,11 +9,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolOutput } from "../../engine/api.js";
 import type { ServerConfig, ServerEntry, ServerStatus } from "../api.js";
 import { toToolOutput, type McpCallResult } from "./convert.js";
 import { GroupStdioTransport, type StdioSpawn } from "./stdio.js";
+import { samplingRefusal, type ElicitParams, type ElicitResult } from "./elicit.js";
 
 export interface McpToolInfo {
   /** the server's own name for it */
@@ -37,6 +38,8 @@ export interface ConnectionDeps {
   onToolsChanged: (c: Connection) => void;
   /** a status change the user should hear about (a crash, a restart) */
   report: (level: "info" | "warn" | "error", text: string) => void;
+  /** a server's elicitation/create (client/elicit.ts); absent: declined */
+  elicit?: (server: string, params: ElicitParams, signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 const VERSION = "0.1.0";
@@ -100,7 +103,16 @@ export class Connection {
       transport = await this.makeTransport();
       this.transport = transport;
       if (this.closing) throw new Error("closed before it connected");
-      const client = new Client({ name: "oceancode", version: VERSION }, { capabilities: {} });
+      // elicitation (form mode) goes to the host's questions; sampling is declared only to refuse it politely
+      const client = new Client({ name: "oceancode", version: VERSION }, { capabilities: { elicitation: {}, sampling: {} } });
+      client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+        const params = req.params as ElicitParams & { mode?: string };
+        if (params.mode === "url" || !this.deps.elicit) return { action: "decline" };
+        return this.deps.elicit(this.name, params, extra.signal);
+      });
+      client.setRequestHandler(CreateMessageRequestSchema, () => {
+        throw new McpError(ErrorCode.InvalidRequest, samplingRefusal(this.name));
+      });
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(this.deps.connectTimeoutMs / 1000)} s`)), this.deps.connectTimeoutMs);
       });
@@ -136,6 +148,16 @@ export class Connection {
     } while (cursor);
     this.tools = out;
     this.deps.onToolsChanged(this);
+  }
+
+  /** The SDK client while connected (resources, prompts); undefined otherwise. */
+  get sdk(): Client | undefined {
+    return this.status === "connected" ? this.client : undefined;
+  }
+
+  /** The connected server's declared capability, e.g. "resources", "prompts". */
+  has(capability: "resources" | "prompts" | "tools"): boolean {
+    return Boolean(this.sdk?.getServerCapabilities()?.[capability]);
   }
 
   /** The connection went away without close(): a crashed stdio server is restarted with backoff. */

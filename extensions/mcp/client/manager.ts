@@ -24,6 +24,8 @@ export interface ManagerOptions {
   backoffMs?: number[];
   onToolsChanged?: (c: Connection) => void;
   report?: (level: "info" | "warn" | "error", text: string) => void;
+  /** a server's elicitation/create (client/elicit.ts) */
+  elicit?: ConnectionDeps["elicit"];
 }
 
 export class McpManager {
@@ -72,6 +74,7 @@ export class McpManager {
       ...(this.opts.backoffMs ? { backoffMs: this.opts.backoffMs } : {}),
       onToolsChanged: (c) => this.opts.onToolsChanged?.(c),
       report: (level, text) => this.opts.report?.(level, text),
+      ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
     };
     if (config.type === "stdio") {
       deps.spawnSpec = async () => {
@@ -194,6 +197,11 @@ export class McpManager {
         enabled: e.enabled,
       };
     });
+  }
+
+  /** The connected servers, in start order. */
+  connected(): Connection[] {
+    return [...this.connections.values()].filter((c) => c.status === "connected");
   }
 
   /** Connected servers' tools, server by server in entry order. */

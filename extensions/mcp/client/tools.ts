@@ -11,6 +11,7 @@ import type { EngineService, ModelRequest, StepContext, ToolDefinition, ToolSpec
 import type { McpManager } from "./manager.js";
 import { mcpToolName } from "./names.js";
 import { metaThreshold, META_TOOL_NAMES } from "./meta.js";
+import { anyResources, RESOURCE_TOOL_NAMES } from "./resources.js";
 
 const SNAPSHOT = "mcp:snapshot";
 const NOTICED = "mcp:noticed";
@@ -22,6 +23,8 @@ interface Snapshot {
   names: Set<string>;
   lines: string[];
   meta: boolean;
+  /** list_resources / read_resource offered (a server with resources was connected at the first request) */
+  resources: boolean;
 }
 
 /** name -> where it runs (server and the server's own tool name) */
@@ -58,7 +61,7 @@ export function registerTools(engine: EngineService, manager: McpManager, index:
 /** at most 45 s: the wait runs inside a modelRequest tap, and a tap is cut at the tap timeout (60 s default) */
 const MAX_WAIT_SECONDS = 45;
 
-function waitSeconds(env: NodeJS.ProcessEnv): number {
+export function waitSeconds(env: NodeJS.ProcessEnv): number {
   const n = Number(env.OC_MCP_WAIT_SECONDS ?? "5");
   return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_WAIT_SECONDS) : 5;
 }
@@ -98,7 +101,7 @@ export function promptTools(opts: {
         } else if (row.status === "connecting") lines.push(`MCP server "${row.name}" is still connecting; its tools arrive with a later prompt`);
       }
       const threshold = metaThreshold(env);
-      snap = { turn: step.turn, generation, names, lines, meta: names.size >= threshold };
+      snap = { turn: step.turn, generation, names, lines, meta: names.size >= threshold, resources: anyResources(manager) };
       session.ext.set(SNAPSHOT, snap);
     }
     const fixed = snap;
@@ -107,7 +110,7 @@ export function promptTools(opts: {
     // the registry may have grown since the engine listed req.tools (this tap registers): the prompt's
     // MCP tools are added here from the fixed set, in registration order, within a sub-agent's allow-list
     const allow = session.profile?.tools;
-    const rest = req.tools.filter((t) => !index.has(t.name) && (!META_TOOL_NAMES.has(t.name) || fixed.meta));
+    const rest = req.tools.filter((t) => !index.has(t.name) && (!META_TOOL_NAMES.has(t.name) || fixed.meta) && (!RESOURCE_TOOL_NAMES.has(t.name) || fixed.resources));
     const mcp: ToolSpec[] = [];
     if (!fixed.meta) {
       for (const name of index.keys()) {
