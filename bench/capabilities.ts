@@ -26,6 +26,7 @@ import { bootKernel } from "../hosts/boot.js";
 import { parseFrontmatter } from "../extensions/skills/frontmatter.js";
 import type { SkillsService } from "../extensions/skills/api.js";
 import { startFakeAnthropic, type AnthropicRecorded } from "../test/fakes/anthropic-server.js";
+import { homeEnv } from "../test/fakes/home-env.js";
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "hosts", "cli", "main.js");
 /** issue 14: discovery of 1,000 skills well under 100 ms */
@@ -78,15 +79,7 @@ function makeFixture(root: string, n: number): Fixture {
     fs.writeFileSync(file, frontmatter(i, name) + BODY);
     files.push(file);
   }
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-    OC_MANAGED_CONFIG: path.join(root, "managed", "managed.json"),
-    NO_COLOR: "1",
-  };
+  const env = homeEnv(home, path.join(root, "managed", "managed.json"));
   return { home, project, env, files };
 }
 

@@ -19,6 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic } from "../test/fakes/anthropic-server.js";
+import { homeEnv } from "../test/fakes/home-env.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
@@ -143,13 +144,7 @@ async function main(): Promise<void> {
     return { text: "marathon done" };
   });
 
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-    OC_MANAGED_CONFIG: path.join(tmp, "managed.json"),
+  const env = homeEnv(home, path.join(tmp, "managed.json"), {
     ANTHROPIC_API_KEY: "sk-bench",
     ANTHROPIC_BASE_URL: fake.url,
     OC_BENCH_PROBE: probeFile,
@@ -158,8 +153,7 @@ async function main(): Promise<void> {
     ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
     ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
     ...(process.env.OC_BENCH_HEAPSNAPSHOT ? { OC_BENCH_HEAPSNAPSHOT: process.env.OC_BENCH_HEAPSNAPSHOT } : {}),
-    NO_COLOR: "1",
-  };
+  });
   let stderrTail = "";
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {

@@ -18,6 +18,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { Connection } from "../extensions/mcp/client/connection.js";
 import type { ServerEntry } from "../extensions/mcp/api.js";
 import { startFakeAnthropic, type AnthropicRecorded } from "../test/fakes/anthropic-server.js";
+import { homeEnv } from "../test/fakes/home-env.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
@@ -39,15 +40,7 @@ function sandbox(servers: number, toolsEach: number): { home: string; project: s
   const mcpServers: Record<string, unknown> = {};
   for (let i = 0; i < servers; i++) mcpServers[`s${i}`] = { command: process.execPath, args: [FIXTURE, "--name", `s${i}`, "--tools", String(Math.max(0, toolsEach - FIXED_TOOLS))] };
   fs.writeFileSync(path.join(home, ".claude.json"), JSON.stringify({ mcpServers }));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-    OC_MANAGED_CONFIG: path.join(root, "managed.json"),
-    NO_COLOR: "1",
-  };
+  const env = homeEnv(home, path.join(root, "managed.json"));
   return { home, project, env, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 

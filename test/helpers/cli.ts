@@ -6,6 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { homeEnv } from "../fakes/home-env.js";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -31,15 +32,7 @@ export function makeSandbox(prefix = "oc-test-"): Sandbox {
   const project = path.join(root, "project");
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(project, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-    OC_MANAGED_CONFIG: path.join(root, "managed", "managed.json"),
-    NO_COLOR: "1",
-  };
+  const env = homeEnv(home, path.join(root, "managed", "managed.json"));
   return {
     home,
     project,
