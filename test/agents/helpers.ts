@@ -1,12 +1,11 @@
 /** What the agents tests read from recorded Anthropic requests, and where a run's ledger is. */
 import fs from "node:fs";
 import path from "node:path";
-import type { AnthropicRecorded } from "../fakes/anthropic-server.js";
+import { systemOf, type AnthropicRecorded } from "../fakes/anthropic-server.js";
 
 export type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; name?: string };
 
-export const systemOf = (req: AnthropicRecorded): string =>
-  typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
+export { systemOf };
 
 /** The parent (root) session's requests carry the agent listing; a child's never do. */
 export const isParent = (req: AnthropicRecorded): boolean => systemOf(req).includes("<available_agents>");

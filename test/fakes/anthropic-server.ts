@@ -110,6 +110,11 @@ export function sentKey(req: AnthropicRecorded): string | undefined {
   return typeof auth === "string" && auth.startsWith("Bearer ") ? auth.slice(7) : undefined;
 }
 
+/** A recorded request's system prompt as one string (a plain string, or its text blocks joined by newlines). */
+export function systemOf(req: AnthropicRecorded): string {
+  return typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
+}
+
 export function lastUserText(body: AnthropicRequestBody): string {
   const msgs = body.messages ?? [];
   for (let i = msgs.length - 1; i >= 0; i--) {

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CLI, cleanupSettled, type Sandbox } from "./cli.js";
+import { expect } from "vitest";
 
 export interface PtyOptions {
   /** program and its args; default program is node */
@@ -168,6 +169,24 @@ export function startPty(o: PtyOptions): Pty {
 /** The pager (the compiled CLI) in a PTY on the sandbox's project: `env` over the sandbox's, `args` after `--dir`. */
 export function openPager(s: Sandbox, env: NodeJS.ProcessEnv = {}, args: string[] = [], size = { cols: 100, rows: 30 }): Pty {
   return startPty({ args: [CLI, "--dir", s.project, ...args], env: { ...s.env, ...env }, cwd: s.project, ...size });
+}
+
+/** A pager on the fake Anthropic server (test/fakes/anthropic-server.ts): a Claude model, a test key, fast retries. */
+export function openPagerOnFake(s: Sandbox, url: string, env: NodeJS.ProcessEnv = {}): Pty {
+  return openPager(s, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: url, OC_RETRY_BASE_MS: "10", ...env });
+}
+
+/**
+ * Type `text`, submit it, wait for `answer` in the history and for the turn to end; the `n`-th request
+ * the fake recorded (asserting that there are exactly `n`).
+ */
+export async function askRecorded<R>(p: Pty, requests: readonly R[], text: string, n: number, answer: RegExp, timeoutMs = 30_000): Promise<R> {
+  p.send(text);
+  p.key("Enter");
+  await p.waitFor(answer, timeoutMs, { inHistory: true });
+  await p.waitGone("working…", 30_000);
+  expect(requests.length, `requests after '${text}'`).toBe(n);
+  return requests[n - 1]!;
 }
 
 /** A pager test's afterEach: close the terminal, then remove the sandbox once the pager has let go of it. */

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, CLI, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../fakes/anthropic-server.js";
 
 const FIXTURE = path.join(REPO_ROOT, "test/mcp/fixtures/tools-server.mjs");
@@ -53,7 +53,7 @@ function script(calls: FakeToolCall[], final: string): void {
 const run = (sb: Sandbox, env: Record<string, string> = {}) =>
   runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "go"], {
     cwd: sb.project,
-    env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", ...env },
+    env: anthropicEnv(sb, fake.url, env),
     timeoutMs: 60_000,
   });
 
@@ -117,7 +117,7 @@ describe("the MCP tool list of a prompt", () => {
     );
     const r = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "go"], {
       cwd: sb.project,
-      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" },
+      env: anthropicEnv(sb, fake.url),
       timeoutMs: 60_000,
     });
     expect(r.code, r.stderr).toBe(0);

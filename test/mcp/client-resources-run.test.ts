@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; source?: { type: string; media_type: string } };
@@ -30,7 +30,7 @@ describe("MCP resources, prompts, elicitation and sampling through run", () => {
   const run = (prompt: string) =>
     runCliAsync(["run", "--auto", "--model", MODEL, prompt], {
       cwd: sb.project,
-      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_WAIT_SECONDS: "30" },
+      env: anthropicEnv(sb, fake.url, { OC_MCP_WAIT_SECONDS: "30" }),
       timeoutMs: 90_000,
     });
 

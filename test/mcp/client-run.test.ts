@@ -8,16 +8,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; source?: { type: string; media_type: string; data: string } };
 
 const FIXTURE = path.join(REPO_ROOT, "test/mcp/fixtures/tools-server.mjs");
 const EVERYTHING = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
-const systemOf = (req: AnthropicRecorded): string =>
-  typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 const toolNames = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name));
 const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
   (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
@@ -86,7 +84,7 @@ describe("MCP tools through run", () => {
     );
     result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the MCP tools"], {
       cwd: sb.project,
-      env: { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_BACKOFF_MS: "100,200,400", OC_MCP_WAIT_SECONDS: "30", OC_TEST_SECRET_TOKEN: "s3cret", OC_TEST_PLAIN: "plain" },
+      env: anthropicEnv(sb, fake.url, { OC_MCP_BACKOFF_MS: "100,200,400", OC_MCP_WAIT_SECONDS: "30", OC_TEST_SECRET_TOKEN: "s3cret", OC_TEST_PLAIN: "plain" }),
       timeoutMs: 90_000,
     });
   }, 120_000);

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { closePager, hasTmux, type Pty, openPagerOnFake, askRecorded } from "../helpers/pty.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
@@ -23,8 +23,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const systemOf = (req: AnthropicRecorded): string =>
-  typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 const listed = (req: AnthropicRecorded): string[] =>
   (/<available_skills>\n([\s\S]*?)\n<\/available_skills>/.exec(systemOf(req))?.[1] ?? "")
     .split("\n")
@@ -34,20 +32,13 @@ const listed = (req: AnthropicRecorded): string[] =>
 async function open(): Promise<Pty> {
   fake = await startFakeAnthropic();
   fake.respond(() => ({ text: "done here" }));
-  const p = openPager(sb!, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" });
+  const p = openPagerOnFake(sb!, fake.url);
   await p.waitFor("❯");
   return p;
 }
 
 /** Send a prompt and wait for its answer; the request the fake server recorded for it. */
-async function ask(p: Pty, text: string, n: number): Promise<AnthropicRecorded> {
-  p.send(text);
-  p.key("Enter");
-  await p.waitFor(/done here/, 30_000, { inHistory: true });
-  await p.waitGone("working…", 30_000);
-  expect(fake!.requests.length).toBe(n);
-  return fake!.requests[n - 1]!;
-}
+const ask = (p: Pty, text: string, n: number): Promise<AnthropicRecorded> => askRecorded(p, fake!.requests, text, n, /done here/);
 
 describe.skipIf(!hasTmux())("pager: the capabilities picker", () => {
   it("/skills: Space on a skill disables it for the next request and stores its stable id", async () => {

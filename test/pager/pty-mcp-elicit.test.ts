@@ -7,7 +7,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, type Pty, openPagerOnFake } from "../helpers/pty.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 const FIXTURE = path.join(REPO_ROOT, "test/mcp/fixtures/tools-server.mjs");
@@ -44,7 +44,7 @@ describe.skipIf(!hasTmux())("pager: MCP elicitation", () => {
     sb.write(".claude.json", JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE, "--name", "fx", "--elicit"] } } }), "home");
     // the tool itself is allowed, so the only question is the server's
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["mcp__fx__ask * allow"] }));
-    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_WAIT_SECONDS: "20" });
+    t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "20" });
     await t.waitFor("❯");
     t.send("ask me");
     t.key("Enter");

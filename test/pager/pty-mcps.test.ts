@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, type Pty, openPagerOnFake, askRecorded } from "../helpers/pty.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 const EVERYTHING = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -26,14 +26,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function ask(p: Pty, text: string, n: number): Promise<AnthropicRecorded> {
-  p.send(text);
-  p.key("Enter");
-  await p.waitFor(/done here/, 60_000, { inHistory: true });
-  await p.waitGone("working…", 30_000);
-  expect(fake!.requests.length).toBe(n);
-  return fake!.requests[n - 1]!;
-}
+const ask = (p: Pty, text: string, n: number): Promise<AnthropicRecorded> => askRecorded(p, fake!.requests, text, n, /done here/, 60_000);
 
 describe.skipIf(!hasTmux())("pager: the MCP tab", () => {
   it("/mcps: everything connected; Space disables it and the next request has no MCP tool", async () => {
@@ -41,7 +34,7 @@ describe.skipIf(!hasTmux())("pager: the MCP tab", () => {
     sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
     fake = await startFakeAnthropic();
     fake.respond(() => ({ text: "done here" }));
-    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_WAIT_SECONDS: "30" });
+    t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "30" });
     await t.waitFor("❯");
     expect(mcpTools(await ask(t, "first", 1))).toContain("mcp__everything__echo");
     t.send("/mcps");
@@ -65,7 +58,7 @@ describe.skipIf(!hasTmux())("pager: the MCP tab", () => {
     sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
     fake = await startFakeAnthropic();
     fake.respond(() => ({ text: "done here" }));
-    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10", OC_MCP_WAIT_SECONDS: "30" });
+    t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "30" });
     await t.waitFor("❯");
     expect(mcpTools(await ask(t, "first", 1))).toContain("mcp__everything__echo");
     t.send("/mcps");

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, type Pty, openPagerOnFake } from "../helpers/pty.js";
 import { lastUserText, startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 let sb: Sandbox | undefined;
@@ -26,7 +26,7 @@ describe.skipIf(!hasTmux())("pager: skills as slash commands", () => {
     fake.respond(() => ({ text: "reviewed it" }));
     sb = makeSandbox("oc-pty-skills-");
     sb.write(".claude/skills/review/SKILL.md", "---\ndescription: review the change carefully\nargument-hint: [file]\n---\nREVIEW BODY for $ARGUMENTS\n");
-    t = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url, OC_RETRY_BASE_MS: "10" });
+    t = openPagerOnFake(sb, fake.url);
     await t.waitFor("❯");
     t.send("/");
     await t.waitFor("/help");

@@ -6,12 +6,10 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { plugin, pluginFiles, writeFiles } from "./fixtures.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown };
-const systemOf = (req: AnthropicRecorded): string =>
-  typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 
 let fake: FakeAnthropicServer;
 let sb: Sandbox;

@@ -8,10 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
-const systemOf = (req: AnthropicRecorded): string =>
-  typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 const listed = (req: AnthropicRecorded): string[] =>
   (/<available_skills>\n([\s\S]*?)\n<\/available_skills>/.exec(systemOf(req))?.[1] ?? "")
     .split("\n")

@@ -7,12 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
-const systemOf = (req: AnthropicRecorded): string =>
-  typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
   (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
 const textOf = (b: Block | undefined): string =>
