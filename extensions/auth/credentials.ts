@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CredentialSource, CredentialsService } from "./api.js";
-import { readAuthFile, writeAuthFile, type AuthFile } from "./store.js";
+import { isApiKey, readAuthFile, writeAuthFile, type AuthFile } from "./store.js";
 
 const ENV_VARS: Record<string, string> = {
   anthropic: "ANTHROPIC_API_KEY",
@@ -52,11 +52,12 @@ export function createCredentials(opts: { dataDir: string; env: NodeJS.ProcessEn
     file,
     envVar: envVarFor,
     get(provider) {
-      return fromEnv(provider) ?? load()[provider]?.key;
+      const entry = load()[provider];
+      return fromEnv(provider) ?? (isApiKey(entry) ? entry.key : undefined);
     },
     source(provider): CredentialSource | undefined {
       if (fromEnv(provider)) return { kind: "env", variable: envVarFor(provider) };
-      return load()[provider] ? { kind: "file", file } : undefined;
+      return isApiKey(load()[provider]) ? { kind: "file", file } : undefined;
     },
     set(provider, key) {
       // read strictly: a malformed file is reported, never overwritten (it may hold other keys)
@@ -64,6 +65,20 @@ export function createCredentials(opts: { dataDir: string; env: NodeJS.ProcessEn
       data[provider] = { type: "api", key };
       writeAuthFile(file, data);
       cache = undefined;
+    },
+    record(id) {
+      const entry = load()[id];
+      return entry && !isApiKey(entry) ? structuredClone(entry) : undefined;
+    },
+    setRecord(id, value) {
+      const data = readAuthFile(file);
+      const had = id in data;
+      if (value) data[id] = { ...value, type: typeof value.type === "string" && value.type !== "api" ? value.type : "record" };
+      else if (had) delete data[id];
+      else return false;
+      writeAuthFile(file, data);
+      cache = undefined;
+      return had;
     },
     remove(provider) {
       const data = readAuthFile(file);

@@ -1,4 +1,8 @@
-/** auth.json: `{ "<provider>": { "type": "api", "key": "<key>" } }`, mode 0600, written atomically. */
+/**
+ * auth.json: `{ "<provider>": { "type": "api", "key": "<key>" } }`, plus other credential records kept
+ * whole (e.g. `"mcp:<server>": { "type": "oauth", ... }`, an MCP server's OAuth tokens); mode 0600,
+ * written atomically.
+ */
 import fs from "node:fs";
 import path from "node:path";
 
@@ -6,7 +10,16 @@ export interface StoredCredential {
   type: "api";
   key: string;
 }
-export type AuthFile = Record<string, StoredCredential>;
+/** Any other credential kept in the file (its `type` is not "api"): read and written back unchanged. */
+export interface StoredRecord {
+  type: string;
+  [field: string]: unknown;
+}
+export type AuthFile = Record<string, StoredCredential | StoredRecord>;
+
+export function isApiKey(entry: StoredCredential | StoredRecord | undefined): entry is StoredCredential {
+  return entry?.type === "api" && typeof (entry as { key?: unknown }).key === "string";
+}
 
 export class AuthFileError extends Error {}
 
@@ -29,10 +42,11 @@ export function readAuthFile(file: string): AuthFile {
     throw new AuthFileError(`${file}: expected an object of provider -> {"type":"api","key":"..."}; fix it or delete it`);
   }
   const out: AuthFile = {};
-  for (const [provider, entry] of Object.entries(value as Record<string, unknown>)) {
-    if (entry && typeof entry === "object" && typeof (entry as { key?: unknown }).key === "string") {
-      out[provider] = { type: "api", key: (entry as { key: string }).key };
-    }
+  for (const [id, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (!entry || typeof entry !== "object" || Array.isArray(entry)) continue;
+    const e = entry as Record<string, unknown>;
+    if (typeof e.key === "string" && (e.type === undefined || e.type === "api")) out[id] = { type: "api", key: e.key };
+    else if (typeof e.type === "string" && e.type !== "api") out[id] = { ...e, type: e.type };
   }
   return out;
 }

@@ -18,6 +18,7 @@ import { mcpPromptTap, promptCatalog } from "./client/prompts.js";
 import { elicitHandler } from "./client/elicit.js";
 import type { InspectService } from "../inspect/api.js";
 import type { ProjectTrust, TrustService } from "../trust/api.js";
+import type { CredentialsService } from "../auth/api.js";
 import { registerMcpCommand } from "./cli/register.js";
 import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
@@ -39,6 +40,7 @@ export default {
     ctx.registerReader(pluginReader);
     const engine = ctx.services.tryGet<EngineService>("engine");
     const trust = ctx.services.tryGet<TrustService>("trust");
+    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
     let sessionId = "";
     // the same child env as bash and hooks get: secret names stripped (child-env), sandbox wrapping
     const composeSpawn = engine
@@ -49,8 +51,9 @@ export default {
       : undefined;
     registerMcpCommand(ctx, {
       trust,
+      ...(credentials ? { credentials } : {}),
       // the probe loads the MCP SDK: only when doctor runs, never for list/add or inspect
-      doctor: async (entries) => (await import("./client/doctor.js")).doctor(entries, { env: ctx.env, cwd: ctx.paths.project, timeoutMs: timeoutMs(ctx.env.OC_MCP_DOCTOR_MS, 5000), ...(composeSpawn ? { composeSpawn } : {}) }),
+      doctor: async (entries) => (await import("./client/doctor.js")).doctor(entries, { env: ctx.env, cwd: ctx.paths.project, timeoutMs: timeoutMs(ctx.env.OC_MCP_DOCTOR_MS, 5000), ...(composeSpawn ? { composeSpawn } : {}), ...(credentials ? { oauth: credentials } : {}) }),
     });
     // resolved on first need (a session, inspect), so `oceancode mcp …` reads the files once, itself
     let resolved: ReturnType<typeof resolveServers> | undefined;
@@ -78,6 +81,7 @@ export default {
       callTimeoutMs: timeoutMs(ctx.env.MCP_TOOL_TIMEOUT, 30 * 60_000),
       ...(ctx.env.OC_MCP_BACKOFF_MS ? { backoffMs: ctx.env.OC_MCP_BACKOFF_MS.split(",").map(Number) } : {}),
       ...(composeSpawn ? { composeSpawn } : {}),
+      ...(credentials ? { oauth: credentials } : {}),
       onToolsChanged: () => register(),
       report: (level, text) => (sessionId && engine ? engine.notice(sessionId, level, text) : ctx.log[level === "error" ? "error" : level === "warn" ? "warn" : "info"](text)),
       elicit: elicitHandler({ ...(engine ? { ask: (q, signal) => engine.ask(q, signal) } : {}), sessionId: () => sessionId, notice: (level, text) => (sessionId && engine ? engine.notice(sessionId, level, text) : ctx.log[level](text)) }),

@@ -2,9 +2,9 @@
  * The mcp command's argv. Hand-rolled rather than node:util parseArgs: a value flag always takes the
  * next word, so `--arg -y` passes `-y` to the server (parseArgs refuses values that start with a dash).
  */
-export const VALUE_FLAGS = ["--command", "--arg", "--env", "--url", "--header", "--scope", "--root", "--home"] as const;
+export const VALUE_FLAGS = ["--command", "--arg", "--env", "--url", "--header", "--scope", "--root", "--home", "--port"] as const;
 export const REPEATABLE = new Set(["--arg", "--env", "--header"]);
-export const SWITCHES = ["--json"] as const;
+export const SWITCHES = ["--json", "--no-browser"] as const;
 
 export interface McpArgs {
   positional: string[];

@@ -17,6 +17,8 @@ export const MCP_USAGE = [
   "       oceancode mcp add <name> (--command <cmd> [--arg <a>]... [--env K=V]... | --url <url> [--header K=V]...) [--scope local|project|user]",
   "       oceancode mcp enable|disable <name>",
   "       oceancode mcp remove <name> [--scope local|project|user]",
+  "       oceancode mcp login <name> [--port <p>] [--no-browser]   (OAuth for a remote server)",
+  "       oceancode mcp logout <name>",
   "       oceancode mcp doctor",
 ].join("\n");
 
@@ -27,6 +29,10 @@ export interface McpCliDeps {
   updateTrust(home: string, project: string, change: (t: ProjectTrust) => void): ProjectTrust;
   /** dial every ready entry with a short budget (held ones read their hold, nothing dialed) */
   doctor?(entries: ServerEntry[]): Promise<DoctorRow[]>;
+  /** `login`: the OAuth flow for one ready remote entry (cli/login.ts); absent without a credentials store */
+  login?(entry: ServerEntry, opts: { port?: number; browser: boolean }, io: CommandIO): Promise<number>;
+  /** `logout`: forget a server's stored login; true when there was one */
+  logout?(name: string): boolean;
 }
 
 const SCOPES: readonly Scope[] = ["local", "project", "user"];
@@ -84,9 +90,30 @@ export async function mcpCommand(argv: string[], io: CommandIO, deps: McpCliDeps
       io.stdout.write(failed ? `DOCTOR_FAIL failed=${failed}\n` : "DOCTOR_OK\n");
       return failed ? 1 : 0;
     }
-    if (!["add", "remove", "enable", "disable"].includes(verb)) return bad(`unknown subcommand '${verb}'`);
+    if (!["add", "remove", "enable", "disable", "login", "logout"].includes(verb)) return bad(`unknown subcommand '${verb}'`);
     if (name === undefined || extra.length > 0) return bad(`${verb} takes exactly one <name>`);
     if (!SERVER_NAME.test(name)) return bad(`'${name}' is not a server name (letters, digits, '.', '_' or '-'; at most 64)`);
+    if (verb === "login") {
+      const stray = only(["--port", "--no-browser"]);
+      if (stray) return bad(stray);
+      const port = one("--port");
+      if (port !== undefined && !/^\d{1,5}$/.test(port)) return bad(`--port must be a port number, not '${port}'`);
+      if (!deps.login) return bad("login needs the credentials store (the auth extension), which is not loaded");
+      const entry = loginTarget(resolve(), name);
+      flushWarnings();
+      if (typeof entry === "string") {
+        io.stderr.write(`oceancode mcp: ${printable(entry, 400)}\n`);
+        return 1;
+      }
+      return deps.login(entry, { ...(port !== undefined ? { port: Number(port) } : {}), browser: !p.switches.has("--no-browser") }, io);
+    }
+    if (verb === "logout") {
+      const stray = only([]);
+      if (stray) return bad(stray);
+      if (!deps.logout) return bad("logout needs the credentials store (the auth extension), which is not loaded");
+      io.stdout.write(deps.logout(name) ? `logged out of ${name}\n` : `no stored login for ${name}\n`);
+      return 0;
+    }
     if (verb === "add") return add(p, name, root, home, (scopeFlag ?? "project") as Scope, io, bad, only);
     if (verb === "remove") {
       const stray = only(["--scope"]);
@@ -112,6 +139,17 @@ export async function mcpCommand(argv: string[], io: CommandIO, deps: McpCliDeps
     }
     throw e;
   }
+}
+
+/** The copy of `name` a login is for: the running (not shadowed) remote one; else why there is none. */
+export function loginTarget(entries: ServerEntry[], name: string): ServerEntry | string {
+  const copies = entries.filter((e) => e.name === name);
+  if (!copies.length) return `no server named '${name}' is configured here`;
+  const live = copies.find((e) => e.hold !== "shadowed") ?? copies[0]!;
+  if (live.config.type === "stdio") return `'${name}' is a stdio server; login is for remote (http or sse) servers`;
+  if (live.hold === "untrusted") return `'${name}' is held untrusted (${live.tier}); trust it first: oceancode trust mcp ${name} on`;
+  if (live.hold === "refused") return `'${name}' is refused: ${live.reason ?? "not allowed by the requirements"}`;
+  return live;
 }
 
 function add(p: McpArgs, name: string, root: string, home: string, scope: Scope, io: CommandIO, bad: (w: string) => number, only: (a: string[]) => string | undefined): number {

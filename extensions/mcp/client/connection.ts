@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolOutput } from "../../engine/api.js";
 import type { ServerConfig, ServerEntry, ServerStatus } from "../api.js";
@@ -38,6 +39,8 @@ export interface ConnectionDeps {
   onToolsChanged: (c: Connection) => void;
   /** a status change the user should hear about (a crash, a restart) */
   report: (level: "info" | "warn" | "error", text: string) => void;
+  /** a remote server's stored OAuth login (client/oauth.ts): its tokens presented, refreshed on 401 */
+  authProvider?: OAuthClientProvider;
   /** a server's elicitation/create (client/elicit.ts); absent: declined */
   elicit?: (server: string, params: ElicitParams, signal: AbortSignal) => Promise<ElicitResult>;
 }
@@ -90,7 +93,7 @@ export class Connection {
       }
       return new GroupStdioTransport(this.deps.spawnSpec ? await this.deps.spawnSpec() : fallback);
     }
-    const init = { requestInit: { headers: c.headers } };
+    const init = { requestInit: { headers: c.headers }, ...(this.deps.authProvider ? { authProvider: this.deps.authProvider } : {}) };
     return c.type === "sse" ? new SSEClientTransport(new URL(c.url), init) : new StreamableHTTPClientTransport(new URL(c.url), init);
   }
 
@@ -128,7 +131,7 @@ export class Connection {
     } catch (e) {
       this.status = isAuthError(e) ? "needs-auth" : "failed";
       const stderr = transport instanceof GroupStdioTransport ? transport.stderr.split("\n").slice(-1)[0] : "";
-      this.reason = this.status === "needs-auth" ? "the server answered 401: it needs authorization (oceancode mcp login)" : `${message(e)}${stderr ? ` (stderr: ${stderr})` : ""}`;
+      this.reason = this.status === "needs-auth" ? `the server answered 401: it needs authorization (oceancode mcp login ${this.name})` : `${message(e)}${stderr ? ` (stderr: ${stderr})` : ""}`;
       this.client = undefined;
       await transport?.close().catch(() => undefined);
     } finally {

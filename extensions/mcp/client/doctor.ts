@@ -7,6 +7,7 @@ import type { DoctorRow, ServerEntry } from "../api.js";
 import { Connection } from "./connection.js";
 import { expandServer } from "../sources/expand.js";
 import type { StdioSpawn } from "./stdio.js";
+import { sessionAuthProvider, type OAuthStore } from "./oauth.js";
 
 export interface DoctorOptions {
   env?: NodeJS.ProcessEnv;
@@ -15,6 +16,8 @@ export interface DoctorOptions {
   timeoutMs?: number;
   /** compose a stdio child's env (secret stripping); default: the env as given */
   composeSpawn?: (spec: StdioSpawn, server: string) => Promise<StdioSpawn>;
+  /** stored OAuth logins (a remote server's tokens presented, refreshed on 401) */
+  oauth?: OAuthStore;
 }
 
 export async function doctor(entries: ServerEntry[], opts: DoctorOptions = {}): Promise<DoctorRow[]> {
@@ -24,8 +27,10 @@ export async function doctor(entries: ServerEntry[], opts: DoctorOptions = {}): 
       if (entry.hold !== "ready") return { name: entry.name, status: entry.hold, ...(entry.reason ? { reason: entry.reason } : {}) };
       const { config } = expandServer(entry.config, env);
       const t0 = Date.now();
+      const authProvider = config.type === "stdio" ? undefined : sessionAuthProvider(opts.oauth, entry.name, config.url);
       const conn = new Connection(entry, {
         config,
+        ...(authProvider ? { authProvider } : {}),
         ...(config.type === "stdio"
           ? {
               spawnSpec: async () => {

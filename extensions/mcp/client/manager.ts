@@ -10,6 +10,7 @@ import type { Connection, ConnectionDeps, McpToolInfo } from "./connection.js";
 import { expandServer } from "../sources/expand.js";
 import { killGroup, spawnGroup } from "./groups.js";
 import type { StdioSpawn } from "./stdio.js";
+import { sessionAuthProvider, type OAuthStore } from "./oauth.js";
 
 export type { ServerRow };
 
@@ -26,6 +27,8 @@ export interface ManagerOptions {
   report?: (level: "info" | "warn" | "error", text: string) => void;
   /** a server's elicitation/create (client/elicit.ts) */
   elicit?: ConnectionDeps["elicit"];
+  /** where `oceancode mcp login` keeps remote servers' OAuth tokens (the credentials service) */
+  oauth?: OAuthStore;
 }
 
 export class McpManager {
@@ -76,6 +79,10 @@ export class McpManager {
       report: (level, text) => this.opts.report?.(level, text),
       ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
     };
+    if (config.type !== "stdio") {
+      const authProvider = sessionAuthProvider(this.opts.oauth, entry.name, config.url);
+      if (authProvider) deps.authProvider = authProvider;
+    }
     if (config.type === "stdio") {
       deps.spawnSpec = async () => {
         const base: StdioSpawn = { command: config.command, args: config.args, env: { ...this.opts.env }, cwd: config.cwd ?? this.opts.cwd };
