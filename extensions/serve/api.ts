@@ -1,0 +1,92 @@
+/**
+ * The published contract `oceancode/api/serve` (what other extensions and third parties may import).
+ *
+ * The HTTP surface of `oceancode serve` (and the pager's `--listen`). The serve extension owns the server
+ * (Fastify, loaded only when a server starts), its auth, the session routes and the event streams; every
+ * other route is contributed by the extension that owns the feature, through the route registry
+ * (service name "routes"), the way CLI commands are contributed:
+ *
+ *   const routes = ctx.services.tryGet<RouteRegistry>("routes");   // manifest: "optional": ["routes"]
+ *   routes?.add({ method: "GET", url: "/mcp", operationId: "mcpList", summary: "...",
+ *                 schema: { response: { 200: {...} } }, handler: async () => service.servers() }, ctx.id);
+ *
+ * A route's JSON Schemas validate its requests and produce the OpenAPI 3.1 document at GET /doc, from
+ * which the typed client (`oceancode/client`) is generated. Errors are `{error: {code, message}}`.
+ */
+import type { Session } from "../engine/api.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A JSON Schema (draft 2020-12 / OpenAPI 3.1 subset) as plain data. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** What a contributed route's handler is given: the validated request, and the server's session access. */
+export interface RouteRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** aborted when the client goes away or the server shuts down */
+  signal: AbortSignal;
+  /**
+   * The session `id` as this server holds it: opened on first use (claimed for this process, like
+   * `run --session`). Throws an HttpError 404 `session_not_found` for an unknown id, 409 `session_busy`
+   * when another process holds it.
+   */
+  session(id: string): Promise<Session>;
+}
+
+/** A handler may return a plain JSON body (status 200), or a reply with its own status and headers. */
+export interface RouteReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Fastify path syntax, parameters as `:name`, e.g. `/session/:id/permission-mode` */
+  url: string;
+  /** unique across the server: the generated client's method name */
+  operationId: string;
+  summary: string;
+  /** OpenAPI tags; default: the owning extension's id */
+  tags?: string[];
+  schema?: {
+    params?: JsonSchema;
+    querystring?: JsonSchema;
+    body?: JsonSchema;
+    /** by status code; a 200 schema also serializes the answer (unknown keys are dropped) */
+    response?: Record<number, JsonSchema>;
+  };
+  handler(req: RouteRequest): Promise<RouteReply | unknown> | RouteReply | unknown;
+}
+
+/** Throw from a handler for an error answer: `{error: {code, message}}` with this status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+/** True for a RouteReply (a handler's `{status, body}`), as opposed to a plain JSON body. */
+export function isRouteReply(v: unknown): v is RouteReply {
+  return typeof v === "object" && v !== null && typeof (v as { status?: unknown }).status === "number" && Object.keys(v).every((k) => k === "status" || k === "body" || k === "headers");
+}
+
+export interface RegisteredRoute extends RouteDefinition {
+  /** the contributing extension's id */
+  owner: string;
+}
+
+/** Service "routes": where extensions contribute HTTP routes (before or after a server starts). */
+export interface RouteRegistry {
+  /** Add a route. A duplicate method+url or operationId throws (the contributing extension fails to activate). */
+  add(route: RouteDefinition, owner: string): void;
+  list(): readonly RegisteredRoute[];
+}
