@@ -19,6 +19,8 @@ import { elicitHandler } from "./client/elicit.js";
 import type { InspectService } from "../inspect/api.js";
 import type { ProjectTrust, TrustService } from "../trust/api.js";
 import type { CredentialsService } from "../auth/api.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { mcpRoutes } from "./routes.js";
 import { registerMcpCommand } from "./cli/register.js";
 import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
@@ -132,6 +134,9 @@ export default {
       },
     };
     ctx.provide("mcp", service);
+    // GET /mcp and the per-server routes, when a serve host runs (the serve extension's registry)
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of mcpRoutes({ service, manager: live, env: ctx.env, ...(credentials ? { credentials } : {}) })) routes.add(r, ctx.id);
     // /mcps: the pager opens the MCP tab of its capabilities picker; another host gets the rows as text
     ctx.registerSlash("mcps", (_args, host) => {
       if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("mcp");

@@ -105,7 +105,7 @@ export class McpManager {
   reconcile(next: ServerEntry[]): boolean {
     this.resolved = next;
     let changed = false;
-    const ready = new Map(next.filter((e) => e.hold === "ready").map((e) => [e.name, e]));
+    const ready = new Map(next.filter((e) => e.hold === "ready" && !this.handOff.has(e.name)).map((e) => [e.name, e]));
     for (const [name, c] of this.connections) {
       const e = ready.get(name);
       if (e && sameConfig(e, c)) continue;
@@ -152,6 +152,43 @@ export class McpManager {
     return arrived;
   }
 
+  /** servers disconnected by hand this session (POST /mcp/<name>/disconnect): not restarted until connect */
+  private readonly handOff = new Set<string>();
+
+  /**
+   * Disconnect one server for the rest of this session (its tools go at once; the close is bounded, in
+   * the background). False when no ready server has that name.
+   */
+  disconnect(name: string): boolean {
+    if (!this.entries.some((e) => e.name === name && e.hold === "ready")) return false;
+    this.handOff.add(name);
+    this.reconcile(this.entries);
+    return true;
+  }
+
+  /**
+   * (Re)connect one ready server: a disconnected one starts again, a failed or needs-auth one is dialed
+   * anew (after `mcp login`), a connected one is left alone. False when no ready server has that name.
+   */
+  connect(name: string): boolean {
+    const entry = this.entries.find((e) => e.name === name && e.hold === "ready");
+    if (!entry) return false;
+    this.handOff.delete(name);
+    if (!this.started) {
+      // nothing runs yet: start them all, as the first session would
+      this.start();
+      return true;
+    }
+    const c = this.connections.get(name);
+    if (c && (c.status === "failed" || c.status === "needs-auth")) {
+      this.connections.delete(name);
+      this.stopping.add(c);
+      void c.close().catch(() => undefined).finally(() => this.stopping.delete(c));
+    }
+    this.reconcile(this.entries);
+    return true;
+  }
+
   /** connections dropped by reconcile, still closing (close() waits for them too) */
   private readonly stopping = new Set<Connection>();
 
@@ -188,8 +225,9 @@ export class McpManager {
   rows(): ServerRow[] {
     return this.entries.map((e) => {
       const c = this.connections.get(e.name);
-      const status: ServerStatus = e.hold !== "ready" ? e.hold : (c?.status ?? "connecting");
-      const reason = e.hold !== "ready" ? e.reason : c?.reason;
+      const off = e.hold === "ready" && this.handOff.has(e.name);
+      const status: ServerStatus = e.hold !== "ready" ? e.hold : off ? "disabled" : (c?.status ?? "connecting");
+      const reason = e.hold !== "ready" ? e.reason : off ? "disconnected for this session (connect it again to restart it)" : c?.reason;
       return {
         name: e.name,
         status,
