@@ -18,6 +18,7 @@ import {
   type Answer,
   type Question,
   type QuestionHandler,
+  type QuestionReply,
   type Rejection,
   type Session,
   type SessionEvent,
@@ -112,7 +113,7 @@ export class Engine implements EngineService {
     this.questionHandler = handler;
   }
 
-  async ask(question: Question, signal: AbortSignal): Promise<Answer | Rejection | undefined> {
+  async ask(question: Question, signal: AbortSignal): Promise<QuestionReply | undefined> {
     const handler = this.questionHandler;
     if (!handler) return undefined;
     try {

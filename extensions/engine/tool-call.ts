@@ -2,7 +2,7 @@
  * One tool call: authorization (engine.authorizeToolCall, the question to the host on an ask, the
  * permission hooks), then the run through engine.executeTool, then engine.toolResult.
  */
-import type { Answer, AuthorizeResult, Decision, Question, Rejection, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolResult } from "./api.js";
+import type { Answer, AuthorizeResult, Decision, Question, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolResult } from "./api.js";
 import { toolAllowed, type EngineCore } from "./core.js";
 
 export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
@@ -47,7 +47,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
       ...(decision.always ? { always: decision.always } : {}),
       ...(decision.autoApprove === false ? { autoApprove: false } : {}),
     };
-    let reply: Answer | Rejection = "reject";
+    let reply: QuestionReply = "reject";
     const handler = core.questionHandler();
     if (handler) {
       try {
@@ -56,11 +56,12 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
         reply = "reject";
       }
     }
-    const answer: Answer = typeof reply === "string" ? reply : "reject";
+    // a form's values mean yes (a permission ask has no fields; a host answering one anyway said yes)
+    const answer: Answer = typeof reply === "string" ? reply : reply.answer === "once" ? "once" : "reject";
     emit({ type: "question", sessionId: sid, question, answer });
     await core.hooks.permissionAnswered.call({ ctx, decision, answer });
     decision =
-      typeof reply === "object"
+      typeof reply === "object" && reply.answer === "reject"
         ? { action: "deny", by: reply.by, reason: reply.reason }
         : answer === "reject"
           ? { action: "deny", by: "user", reason: core.questionHandler() ? `the user rejected this call (${decision.reason})` : `this call needs approval and no one can answer here (${decision.reason})` }

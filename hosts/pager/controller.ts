@@ -2,7 +2,7 @@
  * Drives one pager session through services only: the engine (prompt, events, asks), the kernel's
  * slash commands, and the tideline meter when present. The React tree talks to this through PagerActions.
  */
-import type { Answer, EngineService, Question, Session } from "../../extensions/engine/api.js";
+import type { Answer, EngineService, FormAnswer, Question, Session } from "../../extensions/engine/api.js";
 import type { PagerSlashHost, PickItem } from "../../extensions/session-commands/api.js";
 import type { SlashHost } from "../../kernel/api.js";
 import type { PagerActions } from "./components/app.js";
@@ -57,10 +57,10 @@ export class PagerController implements PagerActions {
   }
 
   /** Asks are shown one at a time; an aborted turn dismisses its prompt as a reject. */
-  private ask(q: Question, signal: AbortSignal): Promise<Answer> {
+  private ask(q: Question, signal: AbortSignal): Promise<Answer | FormAnswer> {
     const next = this.questions.then(
       () =>
-        new Promise<Answer>((resolve) => {
+        new Promise<Answer | FormAnswer>((resolve) => {
           if (signal.aborted) return resolve("reject");
           const onAbort = () => {
             if (this.store.question === entry) {
@@ -76,6 +76,8 @@ export class PagerController implements PagerActions {
               signal.removeEventListener("abort", onAbort);
               resolve(a);
             },
+            // a form (an MCP server's elicitation) opens with each field's default filled in
+            ...(q.fields?.length ? { form: { index: 0, values: q.fields.map((f) => (f.default === undefined ? "" : String(f.default))) } } : {}),
           };
           signal.addEventListener("abort", onAbort, { once: true });
           this.store.question = entry;

@@ -7,7 +7,7 @@
  * notices, questions) goes through the terminal sanitizer on the way in (add(), apply(), safeQuestion()),
  * so no component can render an escape sequence by forgetting to. The session's own rows stay verbatim.
  */
-import type { Answer, Question, Row, SessionEvent, SessionTotals, ToolCall } from "../../extensions/engine/api.js";
+import type { Answer, FormAnswer, Question, QuestionField, Row, SessionEvent, SessionTotals, ToolCall } from "../../extensions/engine/api.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { toolInputSummary, type MeterView } from "./format.js";
 import type { CapData, CapTab } from "./capabilities-model.js";
@@ -47,6 +47,18 @@ export function safeQuestion(q: Question): Question {
     reason: visibleLine(q.reason),
     ...(q.rule !== undefined ? { rule: visibleLine(q.rule) } : {}),
     ...(q.always !== undefined ? { always: visibleLine(q.always) } : {}),
+    ...(q.fields ? { fields: q.fields.map(safeField) } : {}),
+  };
+}
+
+/** A form field's server-written text made display-safe (the name the answer is keyed by stays as sent). */
+function safeField(f: QuestionField): QuestionField {
+  return {
+    ...f,
+    ...(f.title !== undefined ? { title: visibleLine(f.title) } : {}),
+    ...(f.description !== undefined ? { description: visibleLine(f.description) } : {}),
+    ...(typeof f.default === "string" ? { default: visibleLine(f.default) } : {}),
+    ...(f.options ? { options: f.options.map((o) => visibleLine(o)) } : {}),
   };
 }
 
@@ -86,7 +98,9 @@ export class AppendLog<T> {
 
 export interface PendingQuestion {
   question: Question;
-  resolve(a: Answer): void;
+  resolve(a: Answer | FormAnswer): void;
+  /** a form question (fields): the selected field and what is typed in each (defaults to start with) */
+  form?: { index: number; values: string[] };
 }
 export interface PickerState {
   title: string;

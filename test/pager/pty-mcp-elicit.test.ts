@@ -1,8 +1,9 @@
 /**
  * An MCP server's elicitation in the pager, in a real terminal: the model calls the fixture server's `ask`
- * tool, the server sends elicitation/create, the pager shows the question (the server, its message, the
- * fields); `y` accepts with the schema's defaults, `n` declines. The tool result (read back from the
- * request the fake Anthropic server recorded) carries the server's view of the answer.
+ * tool, the server sends elicitation/create, the pager shows a form (the server, its message, one row per
+ * field with its default filled in); typing edits the selected field, ↓ moves, enter sends the values
+ * (converted to the fields' types), esc declines. The tool result (read back from the request the fake
+ * Anthropic server recorded) carries the server's view of the answer.
  */
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,7 +32,7 @@ const resultText = (req: AnthropicRecorded | undefined, id: string): string => {
 };
 
 describe.skipIf(!hasTmux())("pager: MCP elicitation", () => {
-  it("the question shows the server's message and fields; y accepts with the defaults, n declines", async () => {
+  it("the form shows the server's message and fields; typed values are sent, esc declines", async () => {
     fake = await startFakeAnthropic();
     let n = 0;
     fake.respond(() => {
@@ -48,16 +49,23 @@ describe.skipIf(!hasTmux())("pager: MCP elicitation", () => {
     await t.waitFor("❯");
     t.send("ask me");
     t.key("Enter");
-    const s = await t.waitFor(/MCP server "fx" asks: Pick a colour[\s\S]*y once/, 30_000);
-    expect(s).toMatch(/color \(string, required\): your colour \[default: "blue"\]/);
-    t.send("y");
+    const s = await t.waitFor(/MCP server "fx" asks: Pick a colour[\s\S]*enter send/, 30_000);
+    expect(s).toMatch(/❯ color \(string, required\): blue/);
+    expect(s).toMatch(/your colour/);
+    expect(s).toMatch(/ {2}size \(integer\): 2/);
+    t.key("BSpace", "BSpace", "BSpace", "BSpace");
+    t.send("green");
+    t.key("Down", "BSpace");
+    t.send("5");
+    await t.waitFor(/❯ size \(integer\): 5/, 10_000);
+    t.key("Enter");
     await t.waitFor("answered 2", 20_000, { inHistory: true });
-    expect(resultText(fake.requests[1], "t_ask1")).toBe('action=accept content={"color":"blue","size":2}');
+    expect(resultText(fake.requests[1], "t_ask1")).toBe('action=accept content={"color":"green","size":5}');
     await t.waitGone("working…", 20_000);
     t.send("again");
     t.key("Enter");
-    await t.waitFor(/MCP server "fx" asks: Pick a colour[\s\S]*y once/, 30_000);
-    t.send("n");
+    await t.waitFor(/MCP server "fx" asks: Pick a colour[\s\S]*enter send/, 30_000);
+    t.key("Escape");
     await t.waitFor("answered 4", 20_000, { inHistory: true });
     expect(resultText(fake.requests[3], "t_ask2")).toBe("action=decline content=null");
   }, 90_000);

@@ -107,8 +107,30 @@ export interface Question {
   always?: string;
   /** false: only a person may approve; an automatic approver must reject (see Decision) */
   autoApprove?: boolean;
+  /**
+   * A form question (an MCP server's elicitation): the values it asks for. A host that can collect them
+   * answers with a FormAnswer; one that cannot answers yes (the defaults are taken) or no.
+   */
+  fields?: readonly QuestionField[];
+}
+/** One value a form question asks for. Text from a server: a host makes it display-safe. */
+export interface QuestionField {
+  name: string;
+  type: "string" | "number" | "integer" | "boolean";
+  title?: string;
+  description?: string;
+  required: boolean;
+  /** the value a yes without a form takes */
+  default?: string | number | boolean;
+  /** the only values allowed (a string field's enum) */
+  options?: readonly string[];
 }
 export type Answer = "once" | "always" | "reject";
+/** A yes to a form question, with what the person entered by field name (as typed: the asker converts). */
+export interface FormAnswer {
+  answer: "once";
+  values: Record<string, string>;
+}
 /** A reject that names who rejected and why; the model is told `Permission denied by <by>: <reason>`. */
 export interface Rejection {
   answer: "reject";
@@ -116,7 +138,9 @@ export interface Rejection {
   reason: string;
 }
 /** A plain Answer's reject reads "the user rejected this call"; a host that is no user returns a Rejection. */
-export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Answer | Rejection>;
+/** What a host may answer: yes once / always / no, a reject with its reason, or a form's values. */
+export type QuestionReply = Answer | Rejection | FormAnswer;
+export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<QuestionReply>;
 
 // ---------------------------------------------------------------- the hooks object
 

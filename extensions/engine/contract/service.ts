@@ -3,7 +3,7 @@ import type { ToolCall, ToolResult, Usage } from "./rows.js";
 import type { ModelCatalog, ModelInfo, ProviderErrorCode, ProviderRegistry } from "./provider.js";
 import type { ToolRegistry } from "./tools.js";
 import type { Session, SessionProfile, SessionTotals } from "./session.js";
-import type { Answer, EngineHooks, Question, QuestionHandler, Rejection, TurnEndReason } from "./hooks.js";
+import type { Answer, EngineHooks, Question, QuestionHandler, QuestionReply, TurnEndReason } from "./hooks.js";
 
 // ---------------------------------------------------------------- events for hosts
 
@@ -111,7 +111,7 @@ export interface EngineService {
    * Ask the host's question handler something that is not a tool call's permission (an MCP server's
    * elicitation). Undefined when no host answers questions; a handler that throws reads as "reject".
    */
-  ask(question: Question, signal: AbortSignal): Promise<Answer | Rejection | undefined>;
+  ask(question: Question, signal: AbortSignal): Promise<QuestionReply | undefined>;
   /**
    * Drop rows with seq <= uptoSeq from the open session's memory. For rows that already left the window
    * and were handed to the stores (storage, ledger): memory then stays flat however long a session runs.

@@ -1,6 +1,6 @@
 /** Unit: an MCP server's elicitation/create routed to a (fake) host question handler; sampling's refusal text. */
 import { describe, expect, it } from "vitest";
-import type { Answer, Question, Rejection } from "../../engine/api.js";
+import type { Question, QuestionReply } from "../../engine/api.js";
 import { describeFields, elicitHandler, formFields, samplingRefusal, type ElicitParams } from "../client/elicit.js";
 
 const FORM: ElicitParams = {
@@ -11,7 +11,7 @@ const FORM: ElicitParams = {
   },
 };
 
-function setup(reply: Answer | Rejection | undefined | "throw", opts: { noHost?: boolean } = {}) {
+function setup(reply: QuestionReply | undefined | "throw", opts: { noHost?: boolean } = {}) {
   const asked: Question[] = [];
   const notices: string[] = [];
   const handler = elicitHandler({
@@ -64,6 +64,33 @@ describe("elicitation", () => {
     const form: ElicitParams = { message: "name?", requestedSchema: { properties: { name: { type: "string" } }, required: ["name"] } };
     expect(await handler("x", form, new AbortController().signal)).toEqual({ action: "decline" });
     expect(notices[0]).toMatch(/elicitation from x declined: it needs name, which have no default/);
+  });
+
+  it("the question carries the fields, so a host can show a form", async () => {
+    const { asked, handler } = setup("once");
+    await handler("everything", FORM, new AbortController().signal);
+    expect(asked[0]!.fields?.map((f) => f.name)).toEqual(["color", "count", "note"]);
+    expect(asked[0]!.fields?.[0]).toMatchObject({ type: "string", required: true, default: "blue" });
+  });
+
+  it("a form answer's values are converted to their fields' types; empty ones take the default", async () => {
+    const { handler } = setup({ answer: "once", values: { color: "red", count: "7", note: "" } });
+    expect(await handler("everything", FORM, new AbortController().signal)).toEqual({ action: "accept", content: { color: "red", count: 7 } });
+  });
+
+  it("a bad form value or a missing required one declines with a notice naming the field", async () => {
+    const bad = setup({ answer: "once", values: { color: "red", count: "seven" } });
+    expect(await bad.handler("x", FORM, new AbortController().signal)).toEqual({ action: "decline" });
+    expect(bad.notices[0]).toBe("elicitation from x declined: count must be a whole number, not 'seven'");
+    const form: ElicitParams = { message: "name?", requestedSchema: { properties: { name: { type: "string" }, ok: { type: "boolean" }, size: { type: "string", enum: ["s", "m"] } }, required: ["name"] } };
+    const missing = setup({ answer: "once", values: { name: " " } });
+    expect(await missing.handler("x", form, new AbortController().signal)).toEqual({ action: "decline" });
+    expect(missing.notices[0]).toBe("elicitation from x declined: it needs name");
+    const typed = setup({ answer: "once", values: { name: "Ada", ok: "yes", size: "m" } });
+    expect(await typed.handler("x", form, new AbortController().signal)).toEqual({ action: "accept", content: { name: "Ada", ok: true, size: "m" } });
+    const off = setup({ answer: "once", values: { name: "Ada", size: "xl" } });
+    expect(await off.handler("x", form, new AbortController().signal)).toEqual({ action: "decline" });
+    expect(off.notices[0]).toBe("elicitation from x declined: size must be one of s, m, not 'xl'");
   });
 
   it("fields: types, required and defaults", () => {

@@ -74,7 +74,7 @@ export function PagerApp({ store, actions, color, pastes }: { store: PagerStore;
   }
 
   let bottom: React.ReactElement;
-  if (store.question) bottom = <QuestionPrompt q={store.question.question} width={width} maxRows={rows - statusRows - 2} />;
+  if (store.question) bottom = <QuestionPrompt q={store.question.question} width={width} maxRows={rows - statusRows - 2} {...(store.question.form ? { form: store.question.form } : {})} />;
   else if (store.capabilities) bottom = <CapabilitiesPicker s={store.capabilities} width={width} maxRows={rows - statusRows - 2} />;
   else if (store.picker) bottom = <Picker p={store.picker} maxRows={rows - statusRows - 2} />;
   else

@@ -14,8 +14,34 @@ export function alwaysText(always: string | undefined): string {
 }
 
 /** The permission prompt. `q` is display-safe already (store.safeQuestion). */
-export function QuestionPrompt({ q, width, maxRows }: { q: Question; width: number; maxRows: number }): React.ReactElement {
+/** A form question (an MCP server's elicitation): the message, then one row per field with what is typed. */
+function FormPrompt({ q, form, width }: { q: Question; form: { index: number; values: string[] }; width: number }): React.ReactElement {
   const t = useTheme();
+  const fields = q.fields ?? [];
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={t.c("yellow")} paddingX={1}>
+      <Text bold color={t.c("yellow")} wrap="truncate-end">{q.reason}</Text>
+      {fields.map((f, i) => {
+        const sel = i === form.index;
+        const kind = f.options ? f.options.join("|") : f.type;
+        const about = f.description ?? f.title;
+        return (
+          <Box key={f.name} flexDirection="column">
+            <Text inverse={sel} wrap="truncate-end">{`${sel ? "❯ " : "  "}${f.name} (${kind}${f.required ? ", required" : ""}): ${form.values[i] ?? ""}${sel ? "▏" : ""}`}</Text>
+            {about ? <Text color={t.c("gray")} wrap="truncate-end">{`    ${about}`.slice(0, Math.max(8, width - 4))}</Text> : null}
+          </Box>
+        );
+      })}
+      <Text>
+        <Text bold>↑↓</Text> field · type to edit · <Text bold>enter</Text> send · <Text bold>esc</Text> decline
+      </Text>
+    </Box>
+  );
+}
+
+export function QuestionPrompt({ q, width, maxRows, form }: { q: Question; width: number; maxRows: number; form?: { index: number; values: string[] } }): React.ReactElement {
+  const t = useTheme();
+  if (form && q.fields?.length) return <FormPrompt q={q} form={form} width={width} />;
   const subject = wrapRows(q.subject, width - 4);
   // the rule `a` saves is shown whole (up to 3 rows): the user should see exactly what they agree to
   const always = wrapRows(alwaysText(q.always), width - 4);

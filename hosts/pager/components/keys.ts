@@ -111,10 +111,39 @@ function enter(env: KeyEnv, mods: { shift: boolean; meta: boolean }): void {
   submit(env, ui.comp.value);
 }
 
+/** A form question: ↑↓ or tab pick a field, typing edits it, enter sends the values, esc declines. */
+function formKey(store: KeyEnv["store"], q: NonNullable<KeyEnv["store"]["question"]>, form: { index: number; values: string[] }, input: string, key: Key): void {
+  const fields = q.question.fields ?? [];
+  if (key.escape) {
+    store.question = undefined;
+    q.resolve("reject");
+  } else if (key.return) {
+    store.question = undefined;
+    q.resolve({ answer: "once", values: Object.fromEntries(fields.map((f, i) => [f.name, form.values[i] ?? ""])) });
+  } else if (key.upArrow || (key.tab && key.shift)) form.index = (form.index + fields.length - 1) % fields.length;
+  else if (key.downArrow || key.tab) form.index = (form.index + 1) % fields.length;
+  else if (key.backspace || key.delete) form.values[form.index] = [...(form.values[form.index] ?? "")].slice(0, -1).join("");
+  else if (input && !key.ctrl && !key.meta) {
+    // keys typed fast can arrive as one chunk: a DEL or BS inside it erases, other control characters go
+    let v = [...(form.values[form.index] ?? "")];
+    for (const ch of input) {
+      if (ch === "\u007f" || ch === "\b") v = v.slice(0, -1);
+      else if (!/[\u0000-\u001f\u0080-\u009f]/.test(ch)) v.push(ch);
+    }
+    form.values[form.index] = v.join("");
+  }
+  else return;
+  store.changed();
+}
+
 /** Modal parts first (permission prompt, capabilities picker, picker, output viewer); true when one took the key. */
 function modalKey(env: KeyEnv, input: string, key: Key): boolean {
   const store = env.store;
   const q = store.question;
+  if (q?.form) {
+    formKey(store, q, q.form, input, key);
+    return true;
+  }
   if (q) {
     const k = input.toLowerCase();
     if (k === "y" || k === "a" || k === "n" || key.escape) {
