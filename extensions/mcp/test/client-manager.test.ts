@@ -144,7 +144,8 @@ describe("McpManager", () => {
     m.start();
     const t0 = Date.now();
     await m.settle(0);
-    expect(Date.now() - t0).toBeLessThan(50);
+    // far below the 800 ms handshake (loose: a loaded machine delays any await)
+    expect(Date.now() - t0).toBeLessThan(400);
     expect(m.rows()[0]!.status).toBe("connecting");
     await m.settle(10_000);
     expect(m.rows()[0]!.status).toBe("connected");
@@ -198,6 +199,8 @@ describe("doctor", () => {
       ["twin", "shadowed"],
     ]);
     expect(rows[0]!.tools).toBe(8);
+    // a group is forgotten when its leader's exit is seen: give a loaded machine a moment
+    for (let i = 0; i < 100 && liveGroupCount() > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(liveGroupCount()).toBe(0);
   });
 });
