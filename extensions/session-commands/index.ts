@@ -18,7 +18,11 @@ export const KEYS_HELP = [
 export function helpText(ctx: Pick<ExtensionContext, "contributions">): string {
   const rows: Array<[string, string]> = [];
   for (const c of ctx.contributions()) {
-    for (const s of c.manifest.contributes?.slashCommands ?? []) rows.push([s.usage ?? `/${s.name}`, s.summary]);
+    for (const s of c.manifest.contributes?.slashCommands ?? []) {
+      // the other names a command answers to are listed with it (e.g. /clear (also /new))
+      const aliases = s.aliases ?? [];
+      rows.push([s.usage ?? `/${s.name}`, `${s.summary}${aliases.length ? ` (also ${aliases.map((a) => `/${a}`).join(", ")})` : ""}`]);
+    }
   }
   rows.sort((a, b) => a[0].localeCompare(b[0]));
   const w = Math.min(28, Math.max(...rows.map((r) => r[0].length)));

@@ -62,6 +62,10 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
     t.key("/help", "Enter");
     await t.waitFor("Keys:", 15_000, { inHistory: true });
     expect(helpCount()).toBe(1);
+    // the aliases the docs name are listed with their commands
+    expect(t.history()).toMatch(/\/clear\s+start a new session \(also \/new\)/);
+    expect(t.history()).toMatch(/leave Ocean pager \(also \/quit\)/);
+    expect(t.history()).toMatch(/\(also \/shelve\)/);
     // popup closed with esc
     t.send("/help");
     await t.waitFor(/❯ \/help\s+list/);
