@@ -67,3 +67,10 @@ export interface AgentsService {
   /** the `<available_agents>` block for the system prompt */
   listing(): string;
 }
+
+/** A model named by its provider: `id` is `provider/model` (GET /session/{id}/subagent answers one). */
+export interface ModelRef {
+  provider: string;
+  model: string;
+  id: string;
+}

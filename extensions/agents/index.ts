@@ -11,6 +11,9 @@ import type { InspectService } from "../inspect/api.js";
 import type { Agent, AgentsService } from "./api.js";
 import { agentsReader, buildCatalog, formatListing, READER_ID, resolveIn, type AgentItem } from "./catalog.js";
 import { BackgroundChildren, createAgentTool } from "./tool.js";
+import { agentRoutes } from "./routes.js";
+import { subagentModelId } from "./subagent.js";
+import type { RouteRegistry } from "../serve/api.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -47,10 +50,14 @@ export default {
       })),
     );
 
+    const configuredModel = () => ctx.config.get("subagent.model");
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of agentRoutes(configuredModel)) routes.add(r, ctx.id);
+
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     const background = new BackgroundChildren();
-    engine.tools.register(createAgentTool(engine, service, background), ctx.id);
+    engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel())), ctx.id);
     // the listing goes last in the system prompt: it changes only when the agents found change
     engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
       if (step.session.info.parentId !== undefined) return win;

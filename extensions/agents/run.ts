@@ -20,12 +20,14 @@ export interface ChildRequest {
   agent: Agent;
   prompt: string;
   parent: SessionInfo;
+  /** the model a child whose agent names none (or `inherit`) runs on; default the parent's */
+  base?: string;
   signal: AbortSignal;
 }
 
 export async function runChild(engine: EngineService, req: ChildRequest): Promise<ChildOutcome> {
   const { agent, parent } = req;
-  const model = childModel(agent.model, parent.model);
+  const model = childModel(agent.model, req.base ?? parent.model);
   const { tools } = childTools(agent.tools, engine.tools.list());
   let child;
   try {

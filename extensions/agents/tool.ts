@@ -4,7 +4,7 @@
  * it returns a job id at once (a task job in the tools' job table, read with job_output) and the child
  * runs on, cancelled by job_kill, by an interrupt of any later turn of its parent, or when the parent closes.
  */
-import type { ToolDefinition } from "../engine/api.js";
+import type { SessionInfo, ToolDefinition } from "../engine/api.js";
 import { AGENT_TOOL, AGENT_TOOL_CLAUDE_NAME, type AgentsService } from "./api.js";
 import { outcomeOutput, runChild } from "./run.js";
 import type { EngineService } from "../engine/api.js";
@@ -35,7 +35,8 @@ export class BackgroundChildren {
 
 const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 
-export function createAgentTool(engine: EngineService, agents: AgentsService, background: BackgroundChildren): ToolDefinition {
+/** `baseModel`: the parent's sub-agent model (what a child whose agent names none runs on); default the parent's model. */
+export function createAgentTool(engine: EngineService, agents: AgentsService, background: BackgroundChildren, baseModel?: (parent: SessionInfo) => string): ToolDefinition {
   return {
     name: AGENT_TOOL,
     claudeName: AGENT_TOOL_CLAUDE_NAME,
@@ -68,7 +69,7 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
       }
       const prompt = str(input.prompt);
       if (!prompt.trim()) return { content: "agent: 'prompt' is required: the whole task for the sub-agent", isError: true };
-      if (input.run_in_background !== true) return outcomeOutput(agent, await runChild(engine, { agent, prompt, parent: ctx.session, signal: ctx.signal }));
+      if (input.run_in_background !== true) return outcomeOutput(agent, await runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: ctx.signal }));
 
       // imported here: `oceancode inspect` loads this extension and must not load the tools' code
       const { startTaskJob } = await import("../tools/api.js");
@@ -77,7 +78,7 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
       const forget = background.add(ctx.session.id, controller);
       // this turn's interrupt stops it too (later turns: BackgroundChildren.follow)
       ctx.signal.addEventListener("abort", () => controller.abort(), { once: true });
-      void runChild(engine, { agent, prompt, parent: ctx.session, signal: controller.signal })
+      void runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: controller.signal })
         .then((o) => {
           const out = outcomeOutput(agent, o);
           if (o.reason === "aborted") {

@@ -6,21 +6,20 @@ import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { LedgerService } from "../ledger/api.js";
-import { exportMarkdown } from "./markdown.js";
-import { exportAtif } from "./atif.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { agentVersion, renderExport } from "./render.js";
+import { exportRoutes } from "./routes.js";
 
 export const EXPORT_USAGE = "usage: oceancode export (--md | --atif) [--out <path>|-] [--db <path>] [--directory <dir>] <session-id>";
 
-function agentVersion(dir: string): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(dir, "..", "..", "package.json"), "utf8")) as { version: string }).version;
-  } catch {
-    return "0.0.0";
-  }
-}
-
 export default {
   activate(ctx: ExtensionContext) {
+    const deps = () => ({ ledger: ctx.services.tryGet<LedgerService>("ledger"), engine: ctx.services.tryGet<EngineService>("engine") });
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) {
+      const sources = () => ({ storage: ctx.services.get<StorageService>("storage"), ...deps(), agentVersion: agentVersion(ctx.dir) });
+      for (const r of exportRoutes(sources)) routes.add(r, ctx.id);
+    }
     ctx.registerCommand("export", async (argv: string[], io: CommandIO) => {
       const bad = (msg: string) => {
         io.stderr.write(`oceancode export: ${msg}\n${EXPORT_USAGE}\n`);
@@ -46,26 +45,12 @@ export default {
       if (positionals.length !== 1) return bad(positionals.length === 0 ? "a session id is required" : `one session id only (got ${positionals.join(" ")})`);
       const id = positionals[0]!;
       const storage = ctx.services.get<StorageService>("storage");
-      const ledger = ctx.services.tryGet<LedgerService>("ledger");
-      const engine = ctx.services.tryGet<EngineService>("engine");
-      await ledger?.settle();
-      await storage.settle();
-      const stored = await storage.loadSession(id);
-      if (!stored) {
+      const r = await renderExport(id, values.md ? "md" : "atif", { storage, ...deps(), agentVersion: agentVersion(ctx.dir) });
+      if (!r) {
         io.stderr.write(`oceancode export: no session '${id}' in ${storage.dbPath} (list them with oceancode sessions)\n`);
         return 1;
       }
-      let text: string;
-      const dir = ledger?.enabled !== false && ledger ? ledger.dirOf(id) : undefined;
-      if (values.md) {
-        text = exportMarkdown(stored, dir && fs.existsSync(path.join(dir, "transcript")) ? dir : undefined);
-      } else {
-        const cost = engine ? (model: string, u: Parameters<EngineService["models"]["cost"]>[1]) => {
-          const m = engine.models.resolve(model);
-          return m.known ? engine.models.cost(m, u) : undefined;
-        } : undefined;
-        text = `${JSON.stringify(exportAtif(stored, agentVersion(ctx.dir), cost, dir), null, 2)}\n`;
-      }
+      const text = r.format === "md" ? r.text : `${JSON.stringify(r.trajectory, null, 2)}\n`;
       const out = typeof values.out === "string" ? values.out : "-";
       if (out === "-") io.stdout.write(text);
       else {

@@ -17,6 +17,9 @@ import { isMode, type Mode } from "./modes.js";
 import { saveRule } from "./save.js";
 import { toolKey, type Rule } from "./rules.js";
 import { runCheckCommand } from "./check.js";
+import { permissionRoutes } from "./routes.js";
+import type { RouteRegistry } from "../serve/api.js";
+import type { StorageService } from "../storage/api.js";
 
 /**
  * Managed requirements can disable bypassPermissions. The kernel's verified copy is used, never the file
@@ -75,6 +78,8 @@ export default {
     const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings] };
     ctx.provide("permissions", service);
     ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured()));
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of permissionRoutes(service, () => ctx.services.tryGet<StorageService>("storage"))) routes.add(r, ctx.id);
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;

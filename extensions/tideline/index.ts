@@ -12,6 +12,8 @@ import { resolveLine, type TidelineConfig, type ModelLimits } from "./line.js";
 import { firstAfter, pointerLine } from "./blocks.js";
 import { elideBoundary, elideRows, elideSettings, elideToolRow } from "./elide.js";
 import { stateOf, resumeCutSeq, estimatedCut, EXT_ID, type TidelineState } from "./state.js";
+import { tidelineRoutes } from "./routes.js";
+import type { RouteRegistry } from "../serve/api.js";
 
 function overrideOf(session: Session): TidelineSpec | undefined {
   const raw = session.info.overrides.tideline;
@@ -204,6 +206,8 @@ export default {
       },
     };
     ctx.provide("tideline", service);
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of tidelineRoutes(service)) routes.add(r, ctx.id);
 
     const sessionFor = async (id: string | undefined): Promise<Session | undefined> => {
       if (!id) return undefined;
