@@ -1,0 +1,150 @@
+/**
+ * `oceancode acp`: the Agent Client Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0 through
+ * @agentclientprotocol/sdk). stdout carries protocol messages only: the kernel's log already goes to
+ * stderr, and engine notices become updates or log lines, never writes of their own. The process serves
+ * until stdin closes, then closes its sessions (bounded) and returns.
+ */
+import { agent, methods, ndJsonStream, PROTOCOL_VERSION, type AgentConnection, type InitializeResponse, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
+import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallContext } from "../engine/api.js";
+import type { PermissionsService } from "../permissions/api.js";
+import type { StorageService } from "../storage/api.js";
+import { runThroughClient } from "./client-fs.js";
+import { toolKind, toolTitle } from "./map.js";
+import { askClient } from "./permission.js";
+import { cancelTurn, runPrompt } from "./prompt.js";
+import { listSessions, loadSession, newSession, setMode } from "./sessions.js";
+import type { AcpHost, AcpSession } from "./state.js";
+import { toolCallRunning } from "./updates.js";
+
+/** How long closing sessions may take once stdin has closed (the ledger and database flush). */
+const CLOSE_BUDGET_MS = 3000;
+
+/** Node streams as the web streams ndJsonStream takes. */
+function webStreams(io: CommandIO): { output: WritableStream<Uint8Array>; input: ReadableStream<Uint8Array> } {
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => {
+        io.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
+      }),
+  });
+  const input = new ReadableStream<Uint8Array>({
+    start(controller) {
+      io.stdin.on("data", (d: Buffer | string) => controller.enqueue(typeof d === "string" ? Buffer.from(d) : new Uint8Array(d)));
+      io.stdin.on("end", () => controller.close());
+      io.stdin.on("error", (e) => controller.error(e));
+    },
+  });
+  return { output, input };
+}
+
+/** The announced call a question is about: the oldest open, not yet asked call of that tool. */
+function callFor(s: AcpSession | undefined, q: Question): ToolCallUpdate {
+  for (const [id, call] of s?.open ?? []) {
+    if (call.name !== q.tool || s!.asked.has(id)) continue;
+    s!.asked.add(id);
+    return { toolCallId: id, title: toolTitle(call), kind: toolKind(call.name), status: "pending", rawInput: call.input };
+  }
+  // an ask that is not about an announced call (an MCP server's elicitation): its own id
+  return { toolCallId: `ask-${Date.now()}`, title: `${q.tool}: ${q.subject}`, kind: toolKind(q.tool), status: "pending" };
+}
+
+export async function serveAcp(ctx: ExtensionContext, argv: string[], io: CommandIO): Promise<number> {
+  if (argv.length) {
+    io.stderr.write(`oceancode acp: unexpected argument '${argv[0]}'\nusage: oceancode acp [--db <file>] [--directory <dir>] [-v]\n`);
+    return 2;
+  }
+  await ctx.activate("onSession");
+  const engine = ctx.services.tryGet<EngineService>("engine");
+  if (!engine) {
+    io.stderr.write("oceancode acp: the engine extension is not enabled\n");
+    return 1;
+  }
+  let conn: AgentConnection | undefined;
+  const host: AcpHost = {
+    engine,
+    permissions: ctx.services.tryGet<PermissionsService>("permissions"),
+    storage: ctx.services.tryGet<StorageService>("storage"),
+    log: ctx.log,
+    model: () => {
+      const m = ctx.config.get("model");
+      return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
+    },
+    sessions: new Map(),
+    update: async (sessionId: string, update: SessionUpdate) => {
+      if (!conn || conn.signal.aborted) return;
+      await conn.client.notify(methods.client.session.update, { sessionId, update }).catch((e: unknown) => ctx.log.debug(`acp: update not sent: ${(e as Error).message}`));
+    },
+  };
+
+  engine.setQuestionHandler((q, signal) =>
+    askClient(q, signal, {
+      request: (params, cancel) => {
+        if (!conn) return Promise.reject(new Error("no client connected"));
+        return conn.client.request(methods.client.session.requestPermission, params, { cancellationSignal: cancel, stopWaitingOnCancel: true });
+      },
+      toolCall: (question) => callFor(host.sessions.get(question.sessionId), question),
+      rejectedAlways: (sid) => host.sessions.get(sid)?.rejected ?? new Set(),
+    }),
+  );
+  // innermost around the tool's run (after asks, inside sandbox and hooks): mark the call running, and let
+  // the editor serve reads and writes when it offers fs
+  engine.hooks.executeTool.tap({ name: ctx.id, stage: 900 }, (next) => async (call: ToolCallContext) => {
+    const sid = call.session.info.id;
+    if (!host.sessions.has(sid) || !conn) return next(call);
+    await host.update(sid, toolCallRunning(call.call.id));
+    const c = conn.client;
+    const routed = await runThroughClient(call, host.clientCaps, {
+      readTextFile: (p) => c.request(methods.client.fs.readTextFile, p, { cancellationSignal: call.signal, stopWaitingOnCancel: true }),
+      writeTextFile: async (p) => void (await c.request(methods.client.fs.writeTextFile, p, { cancellationSignal: call.signal, stopWaitingOnCancel: true })),
+    });
+    return routed ?? next(call);
+  });
+
+  const app = agent({ name: "oceancode" })
+    .onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
+      host.clientCaps = params.clientCapabilities;
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          // text, resource links and embedded text resources become the prompt's text; images are not taken
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          sessionCapabilities: { list: {} },
+        },
+        agentInfo: { name: "oceancode", version: ctx.manifest.version ?? "0.0.0" },
+        authMethods: [],
+      };
+    })
+    .onRequest(methods.agent.authenticate, () => ({}))
+    .onRequest(methods.agent.session.new, ({ params }) => newSession(host, params))
+    .onRequest(methods.agent.session.load, ({ params }) => loadSession(host, params))
+    .onRequest(methods.agent.session.list, ({ params }) => listSessions(host, params))
+    .onRequest(methods.agent.session.setMode, async ({ params }) => {
+      await setMode(host, params);
+      return {};
+    })
+    .onRequest(methods.agent.session.prompt, ({ params, signal }) => runPrompt(host, params, signal))
+    .onNotification(methods.agent.session.cancel, ({ params }) => cancelTurn(host, params.sessionId));
+
+  const { output, input } = webStreams(io);
+  conn = app.connect(ndJsonStream(output, input));
+  ctx.log.info("acp: serving on stdio");
+  await conn.closed;
+  engine.setQuestionHandler(undefined);
+  await closeAll(host, ctx);
+  return 0;
+}
+
+/** stdin closed: stop running turns and close every session, within CLOSE_BUDGET_MS. */
+async function closeAll(host: AcpHost, ctx: ExtensionContext): Promise<void> {
+  const all = [...host.sessions.values()];
+  for (const s of all) s.turn?.abort();
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), CLOSE_BUDGET_MS);
+  });
+  const closed = Promise.all(all.map((s) => host.engine.closeSession(s.session, "exit").catch((e: unknown) => ctx.log.warn(`acp: closing ${s.session.info.id}: ${(e as Error).message}`))));
+  if ((await Promise.race([closed, budget])) === "timeout") ctx.log.warn(`acp: sessions still closing after ${CLOSE_BUDGET_MS} ms; exiting anyway`);
+  clearTimeout(timer);
+}
