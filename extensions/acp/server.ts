@@ -10,6 +10,7 @@ import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallConte
 import type { PermissionsService } from "../permissions/api.js";
 import type { StorageService } from "../storage/api.js";
 import { runThroughClient } from "./client-fs.js";
+import { runInClientTerminal } from "./client-terminal.js";
 import { toolKind, toolTitle } from "./map.js";
 import { askClient } from "./permission.js";
 import { cancelTurn, runPrompt } from "./prompt.js";
@@ -36,6 +37,12 @@ function webStreams(io: CommandIO): { output: WritableStream<Uint8Array>; input:
     },
   });
   return { output, input };
+}
+
+/** A number from the tools extension's config section (the same defaults as the native tools). */
+function toolsSetting(ctx: ExtensionContext, key: string, fallback: number): number {
+  const v = ctx.config.section<Record<string, unknown>>("tools")[key];
+  return typeof v === "number" && v > 0 ? v : fallback;
 }
 
 /** The announced call a question is about: the oldest open, not yet asked call of that tool. */
@@ -94,10 +101,21 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
     if (!host.sessions.has(sid) || !conn) return next(call);
     await host.update(sid, toolCallRunning(call.call.id));
     const c = conn.client;
-    const routed = await runThroughClient(call, host.clientCaps, {
-      readTextFile: (p) => c.request(methods.client.fs.readTextFile, p, { cancellationSignal: call.signal, stopWaitingOnCancel: true }),
-      writeTextFile: async (p) => void (await c.request(methods.client.fs.writeTextFile, p, { cancellationSignal: call.signal, stopWaitingOnCancel: true })),
-    });
+    const cancel = { cancellationSignal: call.signal, stopWaitingOnCancel: true };
+    const routed =
+      (await runThroughClient(call, host.clientCaps, {
+        readTextFile: (p) => c.request(methods.client.fs.readTextFile, p, cancel),
+        writeTextFile: async (p) => void (await c.request(methods.client.fs.writeTextFile, p, cancel)),
+      })) ??
+      (host.clientCaps?.terminal
+        ? await runInClientTerminal(call, {
+            create: (p) => c.createTerminal(p),
+            compose: (spec, sessionId) => engine.hooks.childProcess.call(spec, { sessionId }),
+            attach: (sessionId, toolCallId, terminalId) => host.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "terminal", terminalId }] }),
+            timeoutMs: toolsSetting(ctx, "bash_timeout_ms", 120_000),
+            maxOutputChars: toolsSetting(ctx, "max_output_chars", 30_000),
+          })
+        : undefined);
     return routed ?? next(call);
   });
 
