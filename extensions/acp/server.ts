@@ -4,7 +4,7 @@
  * stderr, and engine notices become updates or log lines, never writes of their own. The process serves
  * until stdin closes, then closes its sessions (bounded) and returns.
  */
-import { agent, methods, ndJsonStream, PROTOCOL_VERSION, type AgentConnection, type InitializeResponse, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { agent, methods, ndJsonStream, PROTOCOL_VERSION, type AgentConnection, type ClientCapabilities, type InitializeResponse, type SessionUpdate, type SetSessionModeRequest, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallContext } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
@@ -56,18 +56,11 @@ function callFor(s: AcpSession | undefined, q: Question): ToolCallUpdate {
   return { toolCallId: `ask-${Date.now()}`, title: `${q.tool}: ${q.subject}`, kind: toolKind(q.tool), status: "pending" };
 }
 
-export async function serveAcp(ctx: ExtensionContext, argv: string[], io: CommandIO): Promise<number> {
-  if (argv.length) {
-    io.stderr.write(`oceancode acp: unexpected argument '${argv[0]}'\nusage: oceancode acp [--db <file>] [--directory <dir>] [-v]\n`);
-    return 2;
-  }
+/** The engine side of the host: services, the question handler and the executeTool tap (after onSession). */
+async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | undefined): Promise<AcpHost> {
   await ctx.activate("onSession");
   const engine = ctx.services.tryGet<EngineService>("engine");
-  if (!engine) {
-    io.stderr.write("oceancode acp: the engine extension is not enabled\n");
-    return 1;
-  }
-  let conn: AgentConnection | undefined;
+  if (!engine) throw new Error("the engine extension is not enabled: oceancode acp has no sessions to serve");
   const host: AcpHost = {
     engine,
     permissions: ctx.services.tryGet<PermissionsService>("permissions"),
@@ -79,28 +72,29 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
     },
     sessions: new Map(),
     update: async (sessionId: string, update: SessionUpdate) => {
-      if (!conn || conn.signal.aborted) return;
-      await conn.client.notify(methods.client.session.update, { sessionId, update }).catch((e: unknown) => ctx.log.debug(`acp: update not sent: ${(e as Error).message}`));
+      const c = conn();
+      if (!c || c.signal.aborted) return;
+      await c.client.notify(methods.client.session.update, { sessionId, update }).catch((e: unknown) => ctx.log.debug(`acp: update not sent: ${(e as Error).message}`));
     },
   };
-
   engine.setQuestionHandler((q, signal) =>
     askClient(q, signal, {
       request: (params, cancel) => {
-        if (!conn) return Promise.reject(new Error("no client connected"));
-        return conn.client.request(methods.client.session.requestPermission, params, { cancellationSignal: cancel, stopWaitingOnCancel: true });
+        const c = conn();
+        if (!c) return Promise.reject(new Error("no client connected"));
+        return c.client.request(methods.client.session.requestPermission, params, { cancellationSignal: cancel, stopWaitingOnCancel: true });
       },
       toolCall: (question) => callFor(host.sessions.get(question.sessionId), question),
       rejectedAlways: (sid) => host.sessions.get(sid)?.rejected ?? new Set(),
     }),
   );
   // innermost around the tool's run (after asks, inside sandbox and hooks): mark the call running, and let
-  // the editor serve reads and writes when it offers fs
+  // the editor serve reads, writes and bash when it offers fs and terminal
   engine.hooks.executeTool.tap({ name: ctx.id, stage: 900 }, (next) => async (call: ToolCallContext) => {
     const sid = call.session.info.id;
-    if (!host.sessions.has(sid) || !conn) return next(call);
+    const c = conn()?.client;
+    if (!host.sessions.has(sid) || !c) return next(call);
     await host.update(sid, toolCallRunning(call.call.id));
-    const c = conn.client;
     const cancel = { cancellationSignal: call.signal, stopWaitingOnCancel: true };
     const routed =
       (await runThroughClient(call, host.clientCaps, {
@@ -118,10 +112,32 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
         : undefined);
     return routed ?? next(call);
   });
+  return host;
+}
+
+export async function serveAcp(ctx: ExtensionContext, argv: string[], io: CommandIO): Promise<number> {
+  if (argv.length) {
+    io.stderr.write(`oceancode acp: unexpected argument '${argv[0]}'\nusage: oceancode acp [--db <file>] [--directory <dir>] [-v]\n`);
+    return 2;
+  }
+  let conn: AgentConnection | undefined;
+  let clientCaps: ClientCapabilities | undefined;
+  // the session extensions activate while the client initializes: initialize is answered at once, and
+  // the session methods wait for the host
+  const ready = bootHost(ctx, () => conn).then((h) => {
+    h.clientCaps = clientCaps;
+    return h;
+  });
+  ready.catch((e: unknown) => io.stderr.write(`oceancode acp: ${(e as Error).message}\n`));
+  const withHost =
+    <P, R>(fn: (host: AcpHost, params: P, signal: AbortSignal) => Promise<R>) =>
+    async ({ params, signal }: { params: P; signal: AbortSignal }): Promise<R> =>
+      fn(await ready, params, signal);
 
   const app = agent({ name: "oceancode" })
     .onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
-      host.clientCaps = params.clientCapabilities;
+      clientCaps = params.clientCapabilities;
+      void ready.then((h) => (h.clientCaps = clientCaps), () => undefined);
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
@@ -135,21 +151,26 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
       };
     })
     .onRequest(methods.agent.authenticate, () => ({}))
-    .onRequest(methods.agent.session.new, ({ params }) => newSession(host, params))
-    .onRequest(methods.agent.session.load, ({ params }) => loadSession(host, params))
-    .onRequest(methods.agent.session.list, ({ params }) => listSessions(host, params))
-    .onRequest(methods.agent.session.setMode, async ({ params }) => {
-      await setMode(host, params);
-      return {};
-    })
-    .onRequest(methods.agent.session.prompt, ({ params, signal }) => runPrompt(host, params, signal))
-    .onNotification(methods.agent.session.cancel, ({ params }) => cancelTurn(host, params.sessionId));
+    .onRequest(methods.agent.session.new, withHost(newSession))
+    .onRequest(methods.agent.session.load, withHost(loadSession))
+    .onRequest(methods.agent.session.list, withHost(listSessions))
+    .onRequest(
+      methods.agent.session.setMode,
+      withHost(async (host, params: SetSessionModeRequest) => {
+        await setMode(host, params);
+        return {};
+      }),
+    )
+    .onRequest(methods.agent.session.prompt, withHost(runPrompt))
+    .onNotification(methods.agent.session.cancel, async ({ params }) => cancelTurn(await ready, params.sessionId));
 
   const { output, input } = webStreams(io);
   conn = app.connect(ndJsonStream(output, input));
   ctx.log.info("acp: serving on stdio");
   await conn.closed;
-  engine.setQuestionHandler(undefined);
+  const host = await ready.catch(() => undefined);
+  if (!host) return 1;
+  host.engine.setQuestionHandler(undefined);
   await closeAll(host, ctx);
   return 0;
 }
