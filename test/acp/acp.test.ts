@@ -2,6 +2,7 @@
  * `oceancode acp` end to end: the compiled CLI as a child process, driven by the ACP SDK's own client
  * side over stdio, the model played by the fake Anthropic server (the real Anthropic SDK talks to it).
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -74,6 +75,8 @@ describe("oceancode acp", () => {
     expect(ups.map((u) => u.status)).toEqual(["in_progress", "completed"]);
     expect(JSON.stringify(ups[1]!.content)).toContain("made-by-acp.txt");
     expect(updatesOf(c, sessionId, "usage_update").length).toBeGreaterThan(0);
+    // the configured model ($OC_MODEL) is the session's
+    expect(fake.requests[0]!.body.model).toBe("claude-sonnet-4-5");
   }, 60_000);
 
   it("reject_once: the tool does not run, its update fails, the model is told", async () => {
@@ -128,8 +131,9 @@ describe("oceancode acp", () => {
     expect(c.permissions).toHaveLength(0);
   }, 60_000);
 
-  it("load in a second process replays the history before it answers; list shows the session", async () => {
-    const a = start();
+  it("load in a second process replays the history before it answers; list shows the session (--db for both)", async () => {
+    const db = path.join(sb.home, "acp-load.db");
+    const a = start(["--db", db]);
     await a.initialize();
     const { sessionId } = await a.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] });
     await a.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId: "bypassPermissions" });
@@ -138,7 +142,8 @@ describe("oceancode acp", () => {
     a.child.stdin.end();
     expect(await a.exited).toBe(0);
 
-    const b = start();
+    expect(fs.existsSync(db)).toBe(true);
+    const b = start(["--db", db]);
     await b.initialize();
     const list = await b.conn.agent.request(methods.agent.session.list, { cwd: sb.project });
     expect(list.sessions.map((s) => s.sessionId)).toContain(sessionId);
@@ -159,8 +164,8 @@ describe("oceancode acp", () => {
     expect(res.stopReason).toBe("end_turn");
   }, 60_000);
 
-  it("a malformed line gets a JSON-RPC error and the agent keeps answering; stdout carries JSON-RPC only; exits when stdin closes", async () => {
-    const c = start();
+  it("a malformed line gets a JSON-RPC error and the agent keeps answering; stdout carries JSON-RPC only (-v logs to stderr); exits when stdin closes", async () => {
+    const c = start(["-v"]);
     await c.initialize();
     c.child.stdin.write("this is not json\n");
     await new Promise((r) => setTimeout(r, 200));
@@ -175,8 +180,39 @@ describe("oceancode acp", () => {
     const parsed = c.stdoutLines.filter((l) => l.trim()).map((l) => JSON.parse(l) as { jsonrpc?: string; error?: { code: number } });
     expect(parsed.every((m) => m.jsonrpc === "2.0")).toBe(true);
     expect(parsed.some((m) => m.error?.code === -32700)).toBe(true);
+    expect(c.stderr()).toContain("acp: serving on stdio");
   }, 60_000);
 });
+
+describe("oceancode acp under managed requirements", () => {
+  it("set_mode bypassPermissions is downgraded to default when signed requirements disable it", async () => {
+    const locked = makeSandbox("oc-acp-req-");
+    try {
+      const key = signRequirements(locked, { permissions: { disableBypassPermissionsMode: true } });
+      const c = startAcp(anthropicEnv(locked, fake.url, { OC_REQUIREMENTS_PUBKEY: key }), [], locked.project);
+      children.push(c);
+      await c.initialize();
+      const { sessionId } = await c.conn.agent.request(methods.agent.session.new, { cwd: locked.project, mcpServers: [] });
+      await c.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId: "bypassPermissions" });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(updatesOf(c, sessionId, "current_mode_update").map((u) => u.currentModeId)).toEqual(["default"]);
+      expect(c.stderr()).toContain("bypassPermissions is disabled");
+    } finally {
+      for (const c of children.splice(0)) c.kill();
+      locked.cleanup();
+    }
+  }, 60_000);
+});
+
+/** A signed requirements.json in the sandbox's managed dir; returns the public key for OC_REQUIREMENTS_PUBKEY. */
+function signRequirements(s: Sandbox, doc: unknown): string {
+  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
+  const file = path.join(path.dirname(s.env.OC_MANAGED_CONFIG!), "requirements.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(doc));
+  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
+  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
+}
 
 /** Is a process whose command line holds `marker` alive? */
 function pgrep(marker: string): boolean {
