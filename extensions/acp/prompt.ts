@@ -18,6 +18,8 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
   if (!text.trim()) throw RequestError.invalidParams(undefined, "the prompt has no text");
   const controller = new AbortController();
   s.turn = controller;
+  let ended: () => void = () => undefined;
+  s.turnEnded = new Promise<void>((resolve) => (ended = resolve));
   // a $/cancel_request for the prompt itself stops the turn as session/cancel does
   const onRequestAbort = () => controller.abort();
   requestSignal.addEventListener("abort", onRequestAbort, { once: true });
@@ -48,6 +50,7 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
     s.turn = undefined;
     s.open.clear();
     s.asked.clear();
+    ended();
   }
 }
 

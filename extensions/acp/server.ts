@@ -14,7 +14,7 @@ import { runInClientTerminal } from "./client-terminal.js";
 import { toolKind, toolTitle } from "./map.js";
 import { askClient } from "./permission.js";
 import { cancelTurn, runPrompt } from "./prompt.js";
-import { listSessions, loadSession, newSession, setMode } from "./sessions.js";
+import { closeSession, listSessions, loadSession, newSession, resumeSession, setMode } from "./sessions.js";
 import type { AcpHost, AcpSession } from "./state.js";
 import { toolCallRunning } from "./updates.js";
 
@@ -144,7 +144,7 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
           loadSession: true,
           // text, resource links and embedded text resources become the prompt's text; images are not taken
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         agentInfo: { name: "oceancode", version: ctx.manifest.version ?? "0.0.0" },
         authMethods: [],
@@ -154,6 +154,8 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
     .onRequest(methods.agent.session.new, withHost(newSession))
     .onRequest(methods.agent.session.load, withHost(loadSession))
     .onRequest(methods.agent.session.list, withHost(listSessions))
+    .onRequest(methods.agent.session.resume, withHost(resumeSession))
+    .onRequest(methods.agent.session.close, withHost(closeSession))
     .onRequest(
       methods.agent.session.setMode,
       withHost(async (host, params: SetSessionModeRequest) => {
@@ -183,7 +185,11 @@ async function closeAll(host: AcpHost, ctx: ExtensionContext): Promise<void> {
   const budget = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), CLOSE_BUDGET_MS);
   });
-  const closed = Promise.all(all.map((s) => host.engine.closeSession(s.session, "exit").catch((e: unknown) => ctx.log.warn(`acp: closing ${s.session.info.id}: ${(e as Error).message}`))));
+  const closeOne = async (s: AcpSession): Promise<void> => {
+    await s.turnEnded; // an aborted turn ends first, so its rows are stored before the session closes
+    await host.engine.closeSession(s.session, "exit");
+  };
+  const closed = Promise.all(all.map((s) => closeOne(s).catch((e: unknown) => ctx.log.warn(`acp: closing ${s.session.info.id}: ${(e as Error).message}`))));
   if ((await Promise.race([closed, budget])) === "timeout") ctx.log.warn(`acp: sessions still closing after ${CLOSE_BUDGET_MS} ms; exiting anyway`);
   clearTimeout(timer);
 }

@@ -1,7 +1,7 @@
 /** session/new, session/load, session/list and session/set_mode over the engine, storage and permissions. */
 import path from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
-import type { ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer, NewSessionRequest, NewSessionResponse, SessionModeState, SetSessionModeRequest } from "@agentclientprotocol/sdk";
+import type { CloseSessionRequest, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer, NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionModeState, SetSessionModeRequest } from "@agentclientprotocol/sdk";
 import { isSessionBusy, type Row } from "../engine/api.js";
 import type { PermissionMode } from "../permissions/api.js";
 import { MODES, modeState } from "./map.js";
@@ -43,22 +43,48 @@ export async function newSession(host: AcpHost, params: NewSessionRequest): Prom
   return { sessionId: session.info.id, ...(modes ? { modes } : {}) };
 }
 
+/** The session open here, else reopened from storage and claimed for this process. */
+async function reopen(host: AcpHost, sessionId: string): Promise<AcpSession> {
+  const open = host.sessions.get(sessionId);
+  if (open) return open;
+  try {
+    return trackSession(host, await host.engine.openSession(sessionId));
+  } catch (e) {
+    // another process (a second editor window, a pager) holds it: say who, not "not found"
+    if (isSessionBusy(e)) throw RequestError.internalError({ sessionId }, (e as Error).message);
+    throw RequestError.sessionNotFound(sessionId);
+  }
+}
+
 /** Reopen a stored session and replay its history as session/update notifications before answering. */
 export async function loadSession(host: AcpHost, params: LoadSessionRequest): Promise<LoadSessionResponse> {
   absoluteCwd(params.cwd);
   noteMcpServers(host, params.mcpServers);
-  let s = host.sessions.get(params.sessionId);
-  if (!s) {
-    try {
-      s = trackSession(host, await host.engine.openSession(params.sessionId));
-    } catch (e) {
-      if (isSessionBusy(e)) throw RequestError.internalError({ sessionId: params.sessionId }, (e as Error).message);
-      throw RequestError.sessionNotFound(params.sessionId);
-    }
-  }
+  const s = await reopen(host, params.sessionId);
   for (const u of replayUpdates(await historyOf(host, s), s.session.info.cwd)) await host.update(params.sessionId, u);
   const modes = modesOf(host, s);
   return modes ? { modes } : {};
+}
+
+/** session/resume: reopen without the replay (the client still shows the history). */
+export async function resumeSession(host: AcpHost, params: ResumeSessionRequest): Promise<ResumeSessionResponse> {
+  absoluteCwd(params.cwd);
+  noteMcpServers(host, params.mcpServers);
+  const modes = modesOf(host, await reopen(host, params.sessionId));
+  return modes ? { modes } : {};
+}
+
+/** session/close: stop its turn, close it in the engine (its claim is released for other processes). */
+export async function closeSession(host: AcpHost, params: CloseSessionRequest): Promise<Record<string, never>> {
+  const s = host.sessions.get(params.sessionId);
+  if (!s) throw RequestError.sessionNotFound(params.sessionId);
+  host.sessions.delete(params.sessionId);
+  if (s.turn) {
+    s.turn.abort();
+    await s.turnEnded; // the engine stops at once on abort (the cancel tests); the session closes after its turn
+  }
+  await host.engine.closeSession(s.session, "closed by the client");
+  return {};
 }
 
 /** The full stored history (rows released from memory are read back from storage). */

@@ -9,6 +9,8 @@ export interface AcpSession {
   session: Session;
   /** the running prompt's controller (session/cancel aborts it); one prompt at a time per session */
   turn?: AbortController;
+  /** settles when the running prompt has ended (closing waits for it) */
+  turnEnded?: Promise<void>;
   /** tool calls announced and not yet finished, by call id (asks are matched to them) */
   open: Map<string, ToolCall>;
   /** calls a permission request was already sent for */

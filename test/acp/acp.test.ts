@@ -164,6 +164,42 @@ describe("oceancode acp", () => {
     expect(res.stopReason).toBe("end_turn");
   }, 60_000);
 
+  it("a session held by another process is refused; after session/close there, resume takes it without a replay", async () => {
+    const a = start();
+    await a.initialize();
+    const { sessionId } = await a.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] });
+    fake.enqueue({ text: "first answer" });
+    await a.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "one" }] });
+    const b = start();
+    await b.initialize();
+    await expect(b.conn.agent.request(methods.agent.session.resume, { sessionId, cwd: sb.project })).rejects.toThrow();
+    await a.conn.agent.request(methods.agent.session.close, { sessionId });
+    const resumed = await b.conn.agent.request(methods.agent.session.resume, { sessionId, cwd: sb.project });
+    expect(resumed.modes?.currentModeId).toBe("default");
+    expect(b.updates).toHaveLength(0);
+    fake.enqueue({ text: "second answer" });
+    expect((await b.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "two" }] })).stopReason).toBe("end_turn");
+    // the model saw the whole history
+    expect(JSON.stringify(fake.requests[fake.requests.length - 1]!.body.messages)).toContain("first answer");
+  }, 60_000);
+
+  it("stdin closing during a running prompt: the process exits within a few seconds and the tool's process is gone", async () => {
+    const c = start();
+    await c.initialize();
+    const { sessionId } = await c.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] });
+    await c.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId: "bypassPermissions" });
+    const marker = `acp-eof-${process.pid}-${Date.now() % 100000}`;
+    fake.enqueue({ toolCalls: [{ id: "toolu_e1", name: "bash", input: { command: `sleep 30; echo ${marker}` } }] }, { text: "after" });
+    void c.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "sleep" }] }).catch(() => undefined);
+    for (let i = 0; i < 200 && !pgrep(marker); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(pgrep(marker)).toBe(true);
+    const t0 = Date.now();
+    c.child.stdin.end();
+    expect(await c.exited).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(pgrep(marker)).toBe(false);
+  }, 60_000);
+
   it("a malformed line gets a JSON-RPC error and the agent keeps answering; stdout carries JSON-RPC only (-v logs to stderr); exits when stdin closes", async () => {
     const c = start(["-v"]);
     await c.initialize();
