@@ -32,9 +32,10 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
   const send = (u: Parameters<AcpHost["update"]>[1]) => {
     sending = sending.then(() => host.update(params.sessionId, u));
   };
+  const meter = { contextWindow, gauge: 0 };
   const onEvent = (e: SessionEvent) => {
     if (e.sessionId !== params.sessionId) return; // a sub-agent's events stay inside its parent's tool call
-    forward(host, s, e, contextWindow, send);
+    forward(host, s, e, meter, send);
   };
   try {
     const result = await host.engine.prompt(s.session, text, { signal: controller.signal, onEvent });
@@ -54,7 +55,13 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
   }
 }
 
-function forward(host: AcpHost, s: AcpSession, e: SessionEvent, contextWindow: number, send: (u: Parameters<AcpHost["update"]>[1]) => void): void {
+/** The window size the last step left, and the model's context window, for usage_update. */
+interface Meter {
+  contextWindow: number;
+  gauge: number;
+}
+
+function forward(host: AcpHost, s: AcpSession, e: SessionEvent, meter: Meter, send: (u: Parameters<AcpHost["update"]>[1]) => void): void {
   switch (e.type) {
     case "text_delta":
       send(textChunk("agent_message_chunk", e.text));
@@ -72,7 +79,11 @@ function forward(host: AcpHost, s: AcpSession, e: SessionEvent, contextWindow: n
       send(toolCallEnd(e.result));
       break;
     case "step_end":
-      if (contextWindow > 0) send({ sessionUpdate: "usage_update", used: e.gaugeTokens, size: contextWindow });
+      meter.gauge = e.gaugeTokens;
+      break;
+    case "usage":
+      // follows each step_end with the session's totals: the window in use, its size, and the cost so far
+      if (meter.contextWindow > 0) send({ sessionUpdate: "usage_update", used: meter.gauge, size: meter.contextWindow, cost: { amount: e.totals.costUsd, currency: "USD" } });
       break;
     case "notice":
       // stdout is the protocol's: info goes to the log (stderr); warnings and errors are shown to the user as thoughts

@@ -74,7 +74,10 @@ describe("oceancode acp", () => {
     const ups = updatesOf(c, sessionId, "tool_call_update").filter((u) => u.toolCallId === "toolu_w1");
     expect(ups.map((u) => u.status)).toEqual(["in_progress", "completed"]);
     expect(JSON.stringify(ups[1]!.content)).toContain("made-by-acp.txt");
-    expect(updatesOf(c, sessionId, "usage_update").length).toBeGreaterThan(0);
+    const usage = updatesOf(c, sessionId, "usage_update");
+    expect(usage.length).toBe(2); // one per step
+    expect(usage[1]).toMatchObject({ size: expect.any(Number), cost: { currency: "USD" } });
+    expect(usage[1]!.used).toBeGreaterThan(0);
     // the configured model ($OC_MODEL) is the session's
     expect(fake.requests[0]!.body.model).toBe("claude-sonnet-4-5");
   }, 60_000);
