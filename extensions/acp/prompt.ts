@@ -8,7 +8,7 @@ import type { PromptRequest, PromptResponse } from "@agentclientprotocol/sdk";
 import { discardCauseText, type SessionEvent } from "../engine/api.js";
 import { promptText, stopReason } from "./map.js";
 import type { AcpHost, AcpSession } from "./state.js";
-import { textChunk, toolCallEnd, toolCallStart } from "./updates.js";
+import { diffContent, textChunk, toolCallEnd, toolCallStart } from "./updates.js";
 
 export async function runPrompt(host: AcpHost, params: PromptRequest, requestSignal: AbortSignal): Promise<PromptResponse> {
   const s = host.sessions.get(params.sessionId);
@@ -50,6 +50,7 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
     requestSignal.removeEventListener("abort", onRequestAbort);
     s.turn = undefined;
     s.open.clear();
+    s.shown.clear();
     s.asked.clear();
     ended();
   }
@@ -72,11 +73,13 @@ function forward(host: AcpHost, s: AcpSession, e: SessionEvent, meter: Meter, se
       break;
     case "tool_call_start":
       s.open.set(e.call.id, e.call);
-      send(toolCallStart(e.call, s.session.info.cwd));
+      s.shown.set(e.call.id, diffContent(e.call, s.session.info.cwd)); // read now, before the call changes the file
+      send(toolCallStart(e.call, s.session.info.cwd, s.shown.get(e.call.id)));
       break;
     case "tool_call_end":
       s.open.delete(e.call.id);
-      send(toolCallEnd(e.result));
+      send(toolCallEnd(e.result, s.shown.get(e.call.id)));
+      s.shown.delete(e.call.id);
       break;
     case "step_end":
       meter.gauge = e.gaugeTokens;

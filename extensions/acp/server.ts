@@ -45,12 +45,13 @@ function toolsSetting(ctx: ExtensionContext, key: string, fallback: number): num
   return typeof v === "number" && v > 0 ? v : fallback;
 }
 
-/** The announced call a question is about: the oldest open, not yet asked call of that tool. */
+/** The announced call a question is about: the oldest open, not yet asked call of that tool (with its diff as announced). */
 function callFor(s: AcpSession | undefined, q: Question): ToolCallUpdate {
   for (const [id, call] of s?.open ?? []) {
     if (call.name !== q.tool || s!.asked.has(id)) continue;
     s!.asked.add(id);
-    return { toolCallId: id, title: toolTitle(call), kind: toolKind(call.name), status: "pending", rawInput: call.input };
+    const content = s!.shown.get(id) ?? [];
+    return { toolCallId: id, title: toolTitle(call), kind: toolKind(call.name), status: "pending", rawInput: call.input, ...(content.length ? { content } : {}) };
   }
   // an ask that is not about an announced call (an MCP server's elicitation): its own id
   return { toolCallId: `ask-${Date.now()}`, title: `${q.tool}: ${q.subject}`, kind: toolKind(q.tool), status: "pending" };
@@ -105,7 +106,10 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
         ? await runInClientTerminal(call, {
             create: (p) => c.createTerminal(p),
             compose: (spec, sessionId) => engine.hooks.childProcess.call(spec, { sessionId }),
-            attach: (sessionId, toolCallId, terminalId) => host.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "terminal", terminalId }] }),
+            attach: (sessionId, toolCallId, terminalId) => {
+              host.sessions.get(sessionId)?.shown.set(toolCallId, [{ type: "terminal", terminalId }]);
+              return host.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "terminal", terminalId }] });
+            },
             timeoutMs: toolsSetting(ctx, "bash_timeout_ms", 120_000),
             maxOutputChars: toolsSetting(ctx, "max_output_chars", 30_000),
           })

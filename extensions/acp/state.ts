@@ -1,5 +1,5 @@
 /** What the ACP host keeps per connection and per session (one connection per process: stdio). */
-import type { ClientCapabilities, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ClientCapabilities, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { EngineService, Session, ToolCall } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
 import type { StorageService } from "../storage/api.js";
@@ -13,6 +13,8 @@ export interface AcpSession {
   turnEnded?: Promise<void>;
   /** tool calls announced and not yet finished, by call id (asks are matched to them) */
   open: Map<string, ToolCall>;
+  /** what a call shows besides its result (a write's or edit's diff, the editor's terminal), kept at its end */
+  shown: Map<string, ToolCallContent[]>;
   /** calls a permission request was already sent for */
   asked: Set<string>;
   /** "reject always" answers: tool + subject */
@@ -34,7 +36,7 @@ export interface AcpHost {
 }
 
 export function trackSession(host: AcpHost, session: Session): AcpSession {
-  const s: AcpSession = { session, open: new Map(), asked: new Set(), rejected: new Set() };
+  const s: AcpSession = { session, open: new Map(), shown: new Map(), asked: new Set(), rejected: new Set() };
   host.sessions.set(session.info.id, s);
   return s;
 }

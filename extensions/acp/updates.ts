@@ -2,6 +2,8 @@
  * session/update payloads: built from the engine's live events (a prompt) and from stored rows (a
  * session/load replay), so an editor shows a loaded session the way it saw it streamed.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Row, ToolCall, ToolResult } from "../engine/api.js";
 import { toolKind, toolLocations, toolTitle } from "./map.js";
@@ -13,8 +15,33 @@ export function textChunk(kind: "agent_message_chunk" | "user_message_chunk", te
   return { sessionUpdate: kind, content: { type: "text", text } };
 }
 
-/** A tool call as announced: pending until it runs (an ask may come first). */
-export function toolCallStart(call: ToolCall, cwd: string): SessionUpdate {
+/** A file larger than this is not read to show a write's diff (the new text alone is shown). */
+const DIFF_READ_MAX = 1 << 20;
+
+/**
+ * What a write or edit will change, as ACP diff content, so the editor can show it (in the permission
+ * prompt too). A write's old text is the file as it is now; an edit shows its two strings.
+ */
+export function diffContent(call: ToolCall, cwd: string): ToolCallContent[] {
+  const i = call.input;
+  if (typeof i.file_path !== "string" || !i.file_path || i.file_path.startsWith("@")) return [];
+  const file = path.resolve(cwd, i.file_path);
+  if (call.name === "edit" && typeof i.old_string === "string" && typeof i.new_string === "string") return [{ type: "diff", path: file, oldText: i.old_string, newText: i.new_string }];
+  if (call.name === "write" && typeof i.content === "string") {
+    let oldText: string | null = null;
+    try {
+      const st = fs.statSync(file);
+      if (st.isFile() && st.size <= DIFF_READ_MAX) oldText = fs.readFileSync(file, "utf8");
+    } catch {
+      // a new file: no old text
+    }
+    return [{ type: "diff", path: file, oldText, newText: i.content }];
+  }
+  return [];
+}
+
+/** A tool call as announced: pending until it runs (an ask may come first), with what it will change. */
+export function toolCallStart(call: ToolCall, cwd: string, content: ToolCallContent[] = []): SessionUpdate {
   return {
     sessionUpdate: "tool_call",
     toolCallId: call.id,
@@ -23,6 +50,7 @@ export function toolCallStart(call: ToolCall, cwd: string): SessionUpdate {
     status: "pending",
     locations: toolLocations(call, cwd),
     rawInput: call.input,
+    ...(content.length ? { content } : {}),
   };
 }
 
@@ -35,13 +63,17 @@ function resultContent(result: ToolResult): ToolCallContent[] {
   return text ? [{ type: "content", content: { type: "text", text } }] : [];
 }
 
-/** The call's end: completed or failed, with the result text the model saw. */
-export function toolCallEnd(result: ToolResult): SessionUpdate {
+/**
+ * The call's end: completed or failed, with the result text the model saw. An update's content replaces the
+ * call's, so what it showed is kept: the editor's terminal always, a diff when the change was made.
+ */
+export function toolCallEnd(result: ToolResult, shown: ToolCallContent[] = []): SessionUpdate {
+  const kept = shown.filter((c) => c.type === "terminal" || (c.type === "diff" && !result.isError));
   return {
     sessionUpdate: "tool_call_update",
     toolCallId: result.callId,
     status: result.isError ? "failed" : "completed",
-    content: resultContent(result),
+    content: [...kept, ...resultContent(result)],
     rawOutput: { content: result.content, isError: result.isError },
   };
 }
@@ -59,6 +91,7 @@ export function replayUpdates(rows: readonly Row[], cwd: string): SessionUpdate[
         break;
       case "assistant":
         if (r.text) out.push(textChunk("agent_message_chunk", r.text));
+        // no diff: the file has changed since
         for (const c of r.toolCalls) out.push(toolCallStart(c, cwd));
         break;
       case "tool":

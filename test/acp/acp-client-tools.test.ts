@@ -70,6 +70,7 @@ describe("oceancode acp: the client's fs and terminal", () => {
     const ups = updatesOf(c, sessionId, "tool_call_update").filter((u) => u.toolCallId === "toolu_t1");
     expect(ups.some((u) => u.content?.some((x) => x.type === "terminal"))).toBe(true);
     expect(ups[ups.length - 1]!.status).toBe("failed");
+    expect(ups[ups.length - 1]!.content?.[0]?.type).toBe("terminal"); // the editor keeps showing the terminal
     const sent = JSON.stringify(fake.requests[1]!.body.messages);
     expect(sent).toContain("from-terminal");
     expect(sent).toContain("exit code: 3");

@@ -70,10 +70,14 @@ describe("oceancode acp", () => {
     expect(text).toContain("writing it");
     expect(text).toContain("done writing");
     const call = updatesOf(c, sessionId, "tool_call").find((u) => u.toolCallId === "toolu_w1");
-    expect(call).toMatchObject({ kind: "edit", status: "pending", locations: [{ path: file }] });
+    expect(call).toMatchObject({ kind: "edit", status: "pending", locations: [{ path: file }], content: [{ type: "diff", path: file, oldText: null, newText: "hello\n" }] });
+    // the permission request shows the same diff
+    expect(c.permissions[0]!.toolCall.content).toEqual([{ type: "diff", path: file, oldText: null, newText: "hello\n" }]);
     const ups = updatesOf(c, sessionId, "tool_call_update").filter((u) => u.toolCallId === "toolu_w1");
     expect(ups.map((u) => u.status)).toEqual(["in_progress", "completed"]);
-    expect(JSON.stringify(ups[1]!.content)).toContain("made-by-acp.txt");
+    // the end keeps the diff (an update's content replaces the call's) and adds the result text
+    expect(ups[1]!.content?.[0]).toMatchObject({ type: "diff", path: file });
+    expect(JSON.stringify(ups[1]!.content?.[1])).toContain("made-by-acp.txt");
     const usage = updatesOf(c, sessionId, "usage_update");
     expect(usage.length).toBe(2); // one per step
     expect(usage[1]).toMatchObject({ size: expect.any(Number), cost: { currency: "USD" } });
