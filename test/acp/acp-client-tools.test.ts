@@ -41,22 +41,36 @@ afterAll(async () => {
 });
 
 describe("oceancode acp: the client's fs and terminal", () => {
-  it("read and write go through fs/read_text_file and fs/write_text_file when offered", async () => {
+  it("read, edit and write go through fs/read_text_file and fs/write_text_file when both are offered", async () => {
     const c = start();
     const sessionId = await session(c, { fs: { readTextFile: true, writeTextFile: true } });
     const src = sb.write("src.txt", "one\ntwo\nthree\n");
     const dst = path.join(sb.project, "dst.txt");
     fake.enqueue(
       { toolCalls: [{ id: "toolu_fr", name: "read", input: { file_path: "src.txt" } }] },
+      { toolCalls: [{ id: "toolu_fe", name: "edit", input: { file_path: "src.txt", old_string: "two", new_string: "TWO" } }] },
       { toolCalls: [{ id: "toolu_fw", name: "write", input: { file_path: dst, content: "via editor\n" } }] },
       { text: "done" },
     );
     const res = await prompt(c, sessionId, "copy it");
     expect(res.stopReason).toBe("end_turn");
-    expect(c.clientCalls).toEqual([`fs/read_text_file ${src}`, `fs/write_text_file ${dst}`]);
+    expect(c.clientCalls).toEqual([`fs/read_text_file ${src}`, `fs/read_text_file ${src}`, `fs/write_text_file ${src}`, `fs/write_text_file ${dst}`]);
+    expect(fs.readFileSync(src, "utf8")).toBe("one\nTWO\nthree\n");
     expect(fs.readFileSync(dst, "utf8")).toBe("via editor\n");
-    const readResult = JSON.stringify(fake.requests[1]!.body.messages);
-    expect(readResult).toContain("     2\\ttwo"); // numbered as the native read numbers lines
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("     2\\ttwo"); // numbered as the native read numbers lines
+    expect(JSON.stringify(fake.requests[2]!.body.messages)).toContain("Edited");
+    expect(updatesOf(c, sessionId, "tool_call_update").filter((u) => u.status === "failed")).toEqual([]);
+  }, 60_000);
+
+  it("an edit through the editor keeps the native rules: a missing old_string fails and writes nothing", async () => {
+    const c = start();
+    const sessionId = await session(c, { fs: { readTextFile: true, writeTextFile: true } });
+    sb.write("keep.txt", "alpha\n");
+    fake.enqueue({ toolCalls: [{ id: "toolu_fx", name: "edit", input: { file_path: "keep.txt", old_string: "beta", new_string: "gamma" } }] }, { text: "ok" });
+    await prompt(c, sessionId, "edit");
+    expect(c.clientCalls.filter((x) => x.startsWith("fs/write"))).toEqual([]);
+    const end = updatesOf(c, sessionId, "tool_call_update").find((u) => u.toolCallId === "toolu_fx" && u.status === "failed");
+    expect(JSON.stringify(end?.content)).toContain("old_string was not found");
   }, 60_000);
 
   it("bash runs in the client's terminal (shown in the tool call) when terminal is offered", async () => {
