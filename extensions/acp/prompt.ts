@@ -27,10 +27,10 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
     .describeModel(s.session.info.model)
     .then((m) => m.contextWindow)
     .catch(() => 0);
-  // updates are sent in event order; a send that fails (connection gone) never stops the turn
+  // host.update keeps event order; the last one sent settles after every earlier one (awaited before the answer)
   let sending: Promise<void> = Promise.resolve();
   const send = (u: Parameters<AcpHost["update"]>[1]) => {
-    sending = sending.then(() => host.update(params.sessionId, u));
+    sending = host.update(params.sessionId, u);
   };
   const meter = { contextWindow, gauge: 0 };
   const onEvent = (e: SessionEvent) => {

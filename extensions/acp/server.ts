@@ -60,6 +60,7 @@ function callFor(s: AcpSession | undefined, q: Question): ToolCallUpdate {
 /** The engine side of the host: services, the question handler and the executeTool tap (after onSession). */
 async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | undefined): Promise<AcpHost> {
   await ctx.activate("onSession");
+  let updates: Promise<void> = Promise.resolve();
   const engine = ctx.services.tryGet<EngineService>("engine");
   if (!engine) throw new Error("the engine extension is not enabled: oceancode acp has no sessions to serve");
   const host: AcpHost = {
@@ -72,11 +73,14 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
       return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
     },
     sessions: new Map(),
-    update: async (sessionId: string, update: SessionUpdate) => {
-      const c = conn();
-      if (!c || c.signal.aborted) return;
-      await c.client.notify(methods.client.session.update, { sessionId, update }).catch((e: unknown) => ctx.log.debug(`acp: update not sent: ${(e as Error).message}`));
-    },
+    // one chain for every update: the prompt's events and the executeTool tap's in_progress (or terminal)
+    // reach the client in the order they happened, whichever path sent them
+    update: (sessionId: string, update: SessionUpdate) =>
+      (updates = updates.then(async () => {
+        const c = conn();
+        if (!c || c.signal.aborted) return;
+        await c.client.notify(methods.client.session.update, { sessionId, update }).catch((e: unknown) => ctx.log.debug(`acp: update not sent: ${(e as Error).message}`));
+      })),
   };
   engine.setQuestionHandler((q, signal) =>
     askClient(q, signal, {

@@ -31,7 +31,7 @@ export interface AcpHost {
   /** set at initialize */
   clientCaps?: ClientCapabilities;
   sessions: Map<string, AcpSession>;
-  /** send a session/update (never throws: a closed connection drops it) */
+  /** send a session/update, in order with every earlier one; settles once it is written (never rejects: a closed connection drops it) */
   update(sessionId: string, update: SessionUpdate): Promise<void>;
 }
 

@@ -75,6 +75,9 @@ describe("oceancode acp", () => {
     expect(c.permissions[0]!.toolCall.content).toEqual([{ type: "diff", path: file, oldText: null, newText: "hello\n" }]);
     const ups = updatesOf(c, sessionId, "tool_call_update").filter((u) => u.toolCallId === "toolu_w1");
     expect(ups.map((u) => u.status)).toEqual(["in_progress", "completed"]);
+    // in the order they happened: announced, then running, then done
+    const order = c.updates.filter((u) => "toolCallId" in u.update && u.update.toolCallId === "toolu_w1").map((u) => `${u.update.sessionUpdate}:${"status" in u.update ? u.update.status : ""}`);
+    expect(order).toEqual(["tool_call:pending", "tool_call_update:in_progress", "tool_call_update:completed"]);
     // the end keeps the diff (an update's content replaces the call's) and adds the result text
     expect(ups[1]!.content?.[0]).toMatchObject({ type: "diff", path: file });
     expect(JSON.stringify(ups[1]!.content?.[1])).toContain("made-by-acp.txt");
