@@ -210,6 +210,17 @@ describe("oceancode acp", () => {
     expect(pgrep(marker)).toBe(false);
   }, 60_000);
 
+  it("a provider error fails the prompt with the engine's message; an unknown session is -32002; the session takes the next prompt", async () => {
+    const c = start();
+    await c.initialize();
+    const { sessionId } = await c.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] });
+    fake.enqueue({ type: "error", status: 400, message: "bad request from the fake" });
+    await expect(c.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "fail" }] })).rejects.toThrow(/bad request from the fake/);
+    await expect(c.conn.agent.request(methods.agent.session.prompt, { sessionId: "no-such-session", prompt: [{ type: "text", text: "x" }] })).rejects.toMatchObject({ code: -32002 });
+    fake.enqueue({ text: "fine now" });
+    expect((await c.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "again" }] })).stopReason).toBe("end_turn");
+  }, 60_000);
+
   it("a malformed line gets a JSON-RPC error and the agent keeps answering; stdout carries JSON-RPC only (-v logs to stderr); exits when stdin closes", async () => {
     const c = start(["-v"]);
     await c.initialize();
