@@ -82,7 +82,10 @@ export const MODES: ReadonlyArray<{ id: PermissionMode; name: string; descriptio
 ];
 
 export function modeState(current: PermissionMode): SessionModeState {
-  return { currentModeId: current, availableModes: MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })) };
+  const modes = MODES.map((m) => ({ id: m.id, name: m.name, description: m.description }));
+  // a session configured into plan mode (permission_mode) shows it, so the current id is always one listed
+  if (!MODES.some((m) => m.id === current)) modes.push({ id: current, name: current, description: "set by configuration" });
+  return { currentModeId: current, availableModes: modes };
 }
 
 /**

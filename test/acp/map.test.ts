@@ -1,6 +1,6 @@
 /** The ACP host's pure mappings: tool kinds, titles and locations, stop reasons, prompt blocks, the history replay. */
 import { describe, expect, it } from "vitest";
-import { promptText, stopReason, toolKind, toolLocations, toolTitle } from "../../extensions/acp/map.js";
+import { modeState, promptText, stopReason, toolKind, toolLocations, toolTitle } from "../../extensions/acp/map.js";
 import { replayUpdates } from "../../extensions/acp/updates.js";
 import type { Row } from "../../extensions/engine/api.js";
 
@@ -20,6 +20,12 @@ describe("acp mappings", () => {
   it("titles name the tool and its first subject line", () => {
     expect(toolTitle({ id: "1", name: "bash", input: { command: "npm test\necho done" } })).toBe("bash: npm test");
     expect(toolTitle({ id: "2", name: "job_output", input: {} })).toBe("job_output");
+  });
+
+  it("modes: the four permission modes; a configured plan mode is listed so the current id is always offered", () => {
+    expect(modeState("acceptEdits")).toMatchObject({ currentModeId: "acceptEdits" });
+    expect(modeState("default").availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions"]);
+    expect(modeState("plan").availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions", "plan"]);
   });
 
   it("turn end reasons map to stop reasons", () => {
