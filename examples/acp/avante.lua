@@ -1,0 +1,7 @@
+-- Neovim + avante.nvim: oceancode as an ACP provider
+require("avante").setup({
+  provider = "oceancode",
+  acp_providers = {
+    oceancode = { command = "oceancode", args = { "acp" } },
+  },
+})
