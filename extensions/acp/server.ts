@@ -4,6 +4,7 @@
  * stderr, and engine notices become updates or log lines, never writes of their own. The process serves
  * until stdin closes, then closes its sessions (bounded) and returns.
  */
+import type { McpService } from "../mcp/api.js";
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, type AgentConnection, type ClientCapabilities, type InitializeResponse, type SessionUpdate, type SetSessionModeRequest, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallContext } from "../engine/api.js";
@@ -67,6 +68,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
     engine,
     permissions: ctx.services.tryGet<PermissionsService>("permissions"),
     storage: ctx.services.tryGet<StorageService>("storage"),
+    mcp: ctx.services.tryGet<McpService>("mcp"),
     log: ctx.log,
     model: () => {
       const m = ctx.config.get("model");
@@ -153,6 +155,8 @@ export async function serveAcp(ctx: ExtensionContext, argv: string[], io: Comman
           // text, resource links and embedded text resources become the prompt's text; images are not taken
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
+          // the editor's mcpServers are handed to the MCP extension (stdio always; these two besides)
+          mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: "oceancode", version: ctx.manifest.version ?? "0.0.0" },
         authMethods: [],

@@ -3,6 +3,7 @@ import path from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { CloseSessionRequest, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer, NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionModeState, SetSessionModeRequest } from "@agentclientprotocol/sdk";
 import { isSessionBusy, type Row } from "../engine/api.js";
+import type { ServerConfig } from "../mcp/api.js";
 import type { PermissionMode } from "../permissions/api.js";
 import { MODES, modeState } from "./map.js";
 import { trackSession, type AcpHost, type AcpSession } from "./state.js";
@@ -22,17 +23,31 @@ function absoluteCwd(cwd: string): string {
   return cwd;
 }
 
+/** An ACP McpServer as the MCP extension's config (env and headers arrive as name/value lists). */
+export function serverConfig(s: McpServer, cwd: string): ServerConfig {
+  const pairs = (list: ReadonlyArray<{ name: string; value: string }> | undefined) => Object.fromEntries((list ?? []).map((p) => [p.name, p.value]));
+  if ("type" in s && (s.type === "http" || s.type === "sse")) return { type: s.type, url: s.url, headers: pairs(s.headers) };
+  const stdio = s as Extract<McpServer, { command: string }>;
+  return { type: "stdio", command: stdio.command, args: [...(stdio.args ?? [])], env: pairs(stdio.env), cwd };
+}
+
 /**
- * The editor's MCP servers are not started: oceancode's MCP extension takes servers from its config files
- * only (session-scoped entries are not part of its service). Said once on stderr, never silently dropped.
+ * The editor's MCP servers go to the MCP extension for this process (local tier, trusted: the editor that
+ * started oceancode is the user's), over a config file's copy of the same name. Without the MCP
+ * extension they are named once on stderr, never silently dropped.
  */
-function noteMcpServers(host: AcpHost, servers: readonly McpServer[] | undefined): void {
-  if (servers?.length) host.log.warn(`acp: the client's ${servers.length} MCP server(s) (${servers.map((s) => s.name).join(", ")}) are not started; configure them in .mcp.json or oceancode mcp add`);
+function handMcpServers(host: AcpHost, servers: readonly McpServer[] | undefined, cwd: string): void {
+  if (!servers?.length) return;
+  if (!host.mcp) {
+    host.log.warn(`acp: the client's ${servers.length} MCP server(s) (${servers.map((s) => s.name).join(", ")}) are not started: the mcp extension is not enabled`);
+    return;
+  }
+  host.mcp.addServers(servers.map((s) => ({ name: s.name, config: serverConfig(s, cwd) })), "acp:session/new");
 }
 
 export async function newSession(host: AcpHost, params: NewSessionRequest): Promise<NewSessionResponse> {
   const cwd = absoluteCwd(params.cwd);
-  noteMcpServers(host, params.mcpServers);
+  handMcpServers(host, params.mcpServers, cwd);
   const model = host.model();
   const unready = await host.engine.checkModel(model).catch((e: unknown) => (e as Error).message);
   // a session whose prompts could never reach a model (no API key) is refused here, where the editor shows it
@@ -58,8 +73,7 @@ async function reopen(host: AcpHost, sessionId: string): Promise<AcpSession> {
 
 /** Reopen a stored session and replay its history as session/update notifications before answering. */
 export async function loadSession(host: AcpHost, params: LoadSessionRequest): Promise<LoadSessionResponse> {
-  absoluteCwd(params.cwd);
-  noteMcpServers(host, params.mcpServers);
+  handMcpServers(host, params.mcpServers, absoluteCwd(params.cwd));
   const s = await reopen(host, params.sessionId);
   for (const u of replayUpdates(await historyOf(host, s), s.session.info.cwd)) await host.update(params.sessionId, u);
   const modes = modesOf(host, s);
@@ -68,8 +82,7 @@ export async function loadSession(host: AcpHost, params: LoadSessionRequest): Pr
 
 /** session/resume: reopen without the replay (the client still shows the history). */
 export async function resumeSession(host: AcpHost, params: ResumeSessionRequest): Promise<ResumeSessionResponse> {
-  absoluteCwd(params.cwd);
-  noteMcpServers(host, params.mcpServers);
+  handMcpServers(host, params.mcpServers, absoluteCwd(params.cwd));
   const modes = modesOf(host, await reopen(host, params.sessionId));
   return modes ? { modes } : {};
 }

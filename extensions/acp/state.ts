@@ -1,4 +1,5 @@
 /** What the ACP host keeps per connection and per session (one connection per process: stdio). */
+import type { McpService } from "../mcp/api.js";
 import type { ClientCapabilities, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { EngineService, Session, ToolCall } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
@@ -25,6 +26,8 @@ export interface AcpHost {
   engine: EngineService;
   permissions?: PermissionsService;
   storage?: StorageService;
+  /** the MCP extension: the editor's mcpServers are handed to it */
+  mcp?: McpService;
   log: Logger;
   /** the configured model for new sessions */
   model(): string;

@@ -122,6 +122,14 @@ export interface McpService {
   setTrusted(name: string, on: boolean): void;
   /** is this project's master switch (everything_off) on? MCP tools are then not offered */
   everythingOff(): boolean;
+  /**
+   * Servers a host's client hands over for this process (ACP `session/new` `mcpServers`): added at the
+   * local tier as trusted (the client that started oceancode is the user's), winning over a config
+   * file's copy of the same name (listed `shadowed`), started with the others (at once when they run).
+   * `source` names where they came from (e.g. "acp:session/new"). Returns the names taken; a name that
+   * is not a server name is skipped with a warning.
+   */
+  addServers(servers: ReadonlyArray<{ name: string; config: ServerConfig }>, source: string): string[];
 }
 
 /** The meta-dispatch tools offered instead of the MCP tools past 128 of them (64 with OC_MCP_META_TOOLS=1). */

@@ -25,7 +25,19 @@ import { registerMcpCommand } from "./cli/register.js";
 import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
 import { LiveSwitches } from "./client/live.js";
+import { printable, SERVER_NAME } from "./sources/shapes.js";
+import type { ServerEntry } from "./api.js";
 import { isPagerSlashHost } from "../session-commands/api.js";
+
+/**
+ * The resolved entries with the handed-over servers put in: a handed server replaces a ready copy of its
+ * name (that copy reads shadowed), and is kept even when no file declares the name.
+ */
+function withHanded(entries: ServerEntry[], handed: ReadonlyMap<string, ServerEntry>): ServerEntry[] {
+  if (!handed.size) return entries;
+  const out = entries.map((e) => (handed.has(e.name) && e.hold !== "shadowed" ? { ...e, hold: "shadowed" as const, reason: `shadowed: ${handed.get(e.name)!.source} runs` } : e));
+  return [...[...handed.values()], ...out];
+}
 
 /** one manager per activation (a process may boot more than one kernel, e.g. tests) */
 const managers = new Set<McpManager>();
@@ -59,7 +71,9 @@ export default {
     });
     // resolved on first need (a session, inspect), so `oceancode mcp …` reads the files once, itself
     let resolved: ReturnType<typeof resolveServers> | undefined;
-    const resolveNow = () => resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust));
+    // servers a host's client handed over (ACP session/new): local tier, trusted, over a file's copy
+    const handed = new Map<string, ServerEntry>();
+    const resolveNow = () => withHanded(resolveServers(resolveInputFromContext(ctx, undefined, undefined, trust)), handed);
     const trustFile = trust?.file ?? path.join(ctx.paths.userOcDir, "trust.json");
     const watched = () => [trustFile, path.join(ctx.paths.userOcDir, "plugins", "installed.json"), path.join(ctx.paths.home, ".claude.json"), path.join(ctx.paths.project, ".mcp.json")];
     const entries = () => {
@@ -131,6 +145,22 @@ export default {
       everythingOff: () => {
         switches.check();
         return switches.everythingOff();
+      },
+      addServers: (servers, source) => {
+        const taken: string[] = [];
+        for (const { name, config } of servers) {
+          if (!SERVER_NAME.test(name)) {
+            ctx.log.warn(`MCP server from ${source} skipped: '${printable(name, 80)}' is not a server name`);
+            continue;
+          }
+          handed.set(name, { name, qualifiedName: name, tier: "local", source, config, trusted: true, enabled: true, hold: "ready" });
+          taken.push(name);
+        }
+        if (taken.length && resolved) {
+          resolved = resolveNow();
+          if (live.isStarted) live.reconcile(resolved);
+        }
+        return taken;
       },
     };
     ctx.provide("mcp", service);
