@@ -23,6 +23,13 @@ type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?:
 
 const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
   { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
+  {
+    name: "attach",
+    usage: "oceancode attach <url> [--session <id>]",
+    summary: "open Ocean pager on a running oceancode serve (its sessions, keys and extensions)",
+    module: "../attach/main.js",
+    flags: [{ name: "--session", value: "<id>", summary: "open this session of the server instead of a new one" }],
+  },
 ];
 /** run's flags that take a value: the word after one is not the prompt */
 const RUN_VALUE_FLAGS = valueFlagNames(RUN_FLAGS);
@@ -256,7 +263,7 @@ async function main(argv: string[]): Promise<number> {
     if (host) {
       exitWhenDone = true;
       const mod = (await import(host.module)) as { main: HostMain };
-      return await mod.main(kernel, args, io, { listen: globals.listen });
+      return await mod.main(kernel, args, io, { listen: globals.listen, ...(globals.model !== undefined ? { model: globals.model } : {}) });
     }
     // an extension command's output is untrusted text too: shown safely on a terminal, exact when redirected
     const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout), stderr: terminalSafe(io.stderr) };

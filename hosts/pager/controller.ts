@@ -17,6 +17,11 @@ import { mcpPromptEntries, type McpPromptsLike } from "./mcp-prompt-entries.js";
 import type { CapAction, CapTab } from "./capabilities-model.js";
 import { applyCapabilities, readCapabilities, type CapSources, type McpLike, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
 
+/** What the pager drives of an engine: the embedded EngineService, or a serve instance's (oceancode attach). */
+export type PagerEngine = Pick<EngineService, "subscribe" | "setQuestionHandler" | "createSession" | "openSession" | "prompt" | "closeSession" | "checkModel"> & {
+  models: Pick<EngineService["models"], "resolve">;
+};
+
 /** What the controller needs from the kernel (a Kernel satisfies it; tests may pass a real one). */
 export interface KernelLike {
   slashCommands(): Array<{ name: string; usage?: string; summary: string }>;
@@ -35,7 +40,7 @@ export class PagerController implements PagerActions {
 
   constructor(
     private readonly kernel: KernelLike,
-    private readonly engine: EngineService,
+    private readonly engine: PagerEngine,
     private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined> },
   ) {}
 

@@ -9,12 +9,18 @@ import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../../extensions/engine/api.js";
 import { PagerApp } from "./components/app.js";
 import { colorFromEnv } from "./components/theme.js";
-import { PagerController } from "./controller.js";
+import { PagerController, type PagerEngine } from "./controller.js";
 import type { TidelineService } from "./meter.js";
 import type { SkillsLike } from "./skill-entries.js";
 import type { McpLike, PluginsLike, SkillsToggles } from "./capabilities-source.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
+
+/** `oceancode attach`: the engine is a serve instance's (hosts/attach); its label is said in the transcript */
+export interface RemoteOption {
+  engine(local: EngineService): PagerEngine;
+  label: string;
+}
 
 export const NOT_A_TTY = "oceancode: the pager needs a terminal; for scripts use oceancode run ...";
 
@@ -28,7 +34,7 @@ export function pagerModel(configured: unknown, flag?: string): string {
   return DEFAULT_MODEL_ID;
 }
 
-export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }): Promise<number> {
+export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string; remote?: RemoteOption }): Promise<number> {
   if (argv.length) {
     io.stderr.write(`oceancode: unexpected argument '${visibleLine(argv[0]!)}' (the pager takes no message; for one prompt use oceancode run "<message>")\n`);
     return 2;
@@ -51,7 +57,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     io.stderr.write("oceancode: no enabled extension provides the session engine; see oceancode inspect\n");
     return 1;
   }
-  const engine = await kernel.service<EngineService>("engine");
+  const local = await kernel.service<EngineService>("engine");
+  const engine: PagerEngine = opts.remote ? opts.remote.engine(local) : local;
   const model = pagerModel(kernel.config.get("model"), opts.model);
   try {
     // a model no installed provider serves is a usage error, said before the screen is taken; a missing key
@@ -62,16 +69,24 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     io.stderr.write(`oceancode: ${visible((e as Error).message)}\n`);
     return 2;
   }
-  const tideline = kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
+  // attached: the meter's tideline state lives on the server (its /session/{id}/tideline route), not here
+  const tideline = !opts.remote && kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
   const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike & SkillsToggles>("skills").catch(() => undefined) : undefined;
   // the plugins service is activated when a picker first needs it (the plugins extension is lazy)
   const plugins = kernel.hasService("plugins") ? () => kernel.service<PluginsLike>("plugins") : undefined;
   const mcp = kernel.hasService("mcp") ? () => kernel.service<McpLike>("mcp") : undefined;
   const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp });
-  await ctl.start();
+  try {
+    await ctl.start();
+  } catch (e) {
+    if (!opts.remote) throw e;
+    io.stderr.write(`oceancode attach: ${visible((e as Error).message)}\n`);
+    return 1;
+  }
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);
   if (opts.listen) ctl.store.post({ kind: "notice", level: "warn", text: `--listen ${opts.listen}: the HTTP listener is not available yet; the pager runs without it` });
+  if (opts.remote) ctl.store.post({ kind: "notice", level: "info", text: `attached to ${opts.remote.label} · session ${ctl.session.info.id}` });
   if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
 
   // bracketed paste: pasted text arrives between markers, so a newline in it is not an Enter (tty-input.ts)

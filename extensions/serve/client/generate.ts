@@ -42,7 +42,11 @@ function answerOf(op: Operation): { type: string; stream: boolean } {
   const ok = Object.entries(op.responses ?? {}).filter(([code]) => /^2/.test(code)).sort(([a], [b]) => a.localeCompare(b));
   for (const [, r] of ok) {
     const content = r.content ?? {};
-    if (content["text/event-stream"]) return { type: schemaToTs(content["text/event-stream"].schema, 1), stream: true };
+    if (content["text/event-stream"]) {
+      // a stream documented as text carries JSON events: typed by the reader, not by the document
+      const schema = content["text/event-stream"].schema;
+      return { type: schema && schema.type !== "string" ? schemaToTs(schema, 1) : "unknown", stream: true };
+    }
     const json = content["application/json"];
     if (json) return { type: schemaToTs(json.schema, 1), stream: false };
     const other = Object.keys(content)[0];
