@@ -17,7 +17,7 @@ export interface Served {
 }
 
 export async function startServe(args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Served> {
-  const proc = spawn(process.execPath, [CLI, ...args, "serve", "--port", "0"], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
