@@ -138,3 +138,14 @@ export type ServerEvent =
   | { type: "question_asked"; sessionId: string; questionId: string; question: Question }
   /** a waiting question was answered or withdrawn (turn aborted, session closed) */
   | { type: "question_settled"; sessionId: string; questionId: string; answer: string };
+
+/**
+ * `--listen <host:port>` (the pager's flag): `127.0.0.1:4096`, `[::1]:4096`, `:4096` (loopback), `4096`.
+ * Throws on anything else, naming the accepted forms.
+ */
+export function parseListen(spec: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]*))?:?(\d+)$/.exec(spec.trim());
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || !Number.isInteger(port) || port > 65535) throw new Error(`'${spec}' is not <host:port> (e.g. 127.0.0.1:4096, [::1]:4096, :4096)`);
+  return { host: m[1] ?? (m[2] || DEFAULT_HOST), port };
+}
