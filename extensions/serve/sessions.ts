@@ -93,6 +93,9 @@ export class SessionHub {
       const controller = new AbortController();
       h.running = { turnId, controller };
       try {
+        // the engine lets an idle session leave memory (engine.idle_minutes) while this process keeps its
+        // claim: reopening gives the live object (a map lookup when it is still in memory)
+        h.session = await this.engine.openSession(id);
         const result = await this.engine.prompt(h.session, text, { signal: controller.signal });
         this.hooks.done(id, turnId, result, result.error);
       } catch (e) {
