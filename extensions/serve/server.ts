@@ -99,7 +99,11 @@ function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteReque
 export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise<LiveServer> {
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
-  const creds = credentialsFrom(opts.env ?? process.env);
+  const env = opts.env ?? process.env;
+  const creds = credentialsFrom(env);
+  // read once: the tools the model runs (bash, MCP servers) inherit this process's environment, and a
+  // password is not a name the child-env filter strips (KEY|SECRET|TOKEN)
+  if (env === process.env) delete process.env.OC_SERVER_PASSWORD;
   checkBind(host, creds); // before anything loads or listens
   const authorized = basicAuth(creds);
 

@@ -35,6 +35,21 @@ describe("oceancode serve: auth", () => {
     sse.close();
   });
 
+  it("the password does not reach the tools the model runs (it leaves the environment once read)", async () => {
+    sb.write("env.json", JSON.stringify({ steps: [{ text: "env", tool_calls: [{ name: "bash", input: { command: "env" } }] }, { text: "done" }] }));
+    srv = await startServe(["--directory", sb.project], { env: { ...sb.env, OC_SERVER_PASSWORD: "pw-do-not-leak" } });
+    const auth = basic("oceancode", "pw-do-not-leak");
+    const id = (await srv.api<{ id: string }>("POST", "/session", { model: "scripted/env.json" }, auth)).body.id;
+    const sse = await SseReader.open(`${srv.url}/session/${id}/event`, auth);
+    await srv.api("POST", `/session/${id}/prompt`, { text: "go" }, auth);
+    const toolEnd = await sse.waitFor((e) => e.event === "tool_call_end");
+    const out = (toolEnd.data.result as { content: string }).content;
+    expect(out).toContain("HOME="); // the env command ran and printed the environment
+    expect(out).not.toContain("pw-do-not-leak");
+    expect(out).not.toContain("OC_SERVER_PASSWORD");
+    sse.close();
+  });
+
   it("OC_SERVER_USERNAME names the user", async () => {
     srv = await startServe(["--directory", sb.project], { env: { ...sb.env, OC_SERVER_PASSWORD: "pw", OC_SERVER_USERNAME: "ana" } });
     expect((await srv.api("GET", "/health", undefined, basic("oceancode", "pw"))).status).toBe(401);
