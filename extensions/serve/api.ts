@@ -144,8 +144,20 @@ export type ServerEvent =
  * Throws on anything else, naming the accepted forms.
  */
 export function parseListen(spec: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:[\]]*))?:?(\d+)$/.exec(spec.trim());
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || !Number.isInteger(port) || port > 65535) throw new Error(`'${spec}' is not <host:port> (e.g. 127.0.0.1:4096, [::1]:4096, :4096)`);
-  return { host: m[1] ?? (m[2] || DEFAULT_HOST), port };
+  const s = spec.trim();
+  const bad = () => new Error(`'${spec}' is not <host:port> (e.g. 127.0.0.1:4096, [::1]:4096, :4096)`);
+  let host: string | undefined;
+  let port = s;
+  const v6 = /^\[([^\]]+)\]:(.*)$/.exec(s);
+  if (v6) {
+    host = v6[1];
+    port = v6[2] ?? "";
+  } else if (s.includes(":")) {
+    const i = s.lastIndexOf(":");
+    host = s.slice(0, i) || undefined;
+    port = s.slice(i + 1);
+    if (host?.includes(":")) throw bad(); // an IPv6 address goes in brackets
+  }
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw bad();
+  return { host: host ?? DEFAULT_HOST, port: Number(port) };
 }
