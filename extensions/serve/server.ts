@@ -207,6 +207,8 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     close() {
       closed ??= (async () => {
         closing = true;
+        // no new connections from here; requests on open keep-alive ones get 503 (Fastify's close tolerates the second close)
+        app.server.close(() => undefined);
         questions.rejectAll(undefined, "the server is shutting down");
         const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000);
         if (unfinished) deps.log.warn(`serve: ${unfinished} turn(s) did not reach a step boundary in time`);
