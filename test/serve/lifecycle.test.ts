@@ -93,6 +93,28 @@ describe("oceancode serve: a session's life", () => {
     expect(q.body.error.code).toBe("question_not_found");
   });
 
+  it("a session another process holds is 409 session_busy; once it lets go, this server opens it", async () => {
+    srv = await startServe(["--directory", sb.project], { env: sb.env });
+    const id = (await srv.api<Info>("POST", "/session", { model: "scripted/echo" })).body.id;
+    const sse = await SseReader.open(`${srv.url}/session/${id}/event`);
+    await srv.api("POST", `/session/${id}/prompt`, { text: "stored" });
+    await sse.waitFor(turnEndOf(id));
+    sse.close();
+    const other = await startServe(["--directory", sb.project], { env: sb.env });
+    try {
+      const busy = await other.api<{ error: { code: string } }>("GET", `/session/${id}`);
+      expect(busy.status).toBe(409);
+      expect(busy.body.error.code).toBe("session_busy");
+      expect(await srv.stop("SIGTERM")).toBe(0);
+      srv = undefined;
+      const now = await other.api<Info>("GET", `/session/${id}`);
+      expect(now.status).toBe(200);
+      expect(now.body.model).toBe("scripted/echo");
+    } finally {
+      await other.stop("SIGKILL");
+    }
+  });
+
   it("GET /doc is an OpenAPI 3.1 document with every route and its operationId", async () => {
     srv = await startServe(["--directory", sb.project], { env: sb.env });
     const doc = await srv.api<{ openapi: string; paths: Record<string, Record<string, { operationId?: string }>> }>("GET", "/doc");
