@@ -13,6 +13,8 @@ interface Held {
   tail: Promise<void>;
   running?: { turnId: string; controller: AbortController };
   queued: number;
+  /** being closed (DELETE): its queued turns do not start */
+  closed?: boolean;
 }
 
 export interface TurnHooks {
@@ -86,8 +88,8 @@ export class SessionHub {
     this.hooks.queued(id, turnId);
     h.tail = h.tail.then(async () => {
       h.queued -= 1;
-      if (this.closing) {
-        this.hooks.done(id, turnId, undefined, "the server shut down before this turn started");
+      if (this.closing || h.closed) {
+        this.hooks.done(id, turnId, undefined, this.closing ? "the server shut down before this turn started" : "the session was closed before this turn started");
         return;
       }
       const controller = new AbortController();
@@ -140,6 +142,7 @@ export class SessionHub {
   /** Close one session (after aborting its turn); with `remove`, delete it from storage too. */
   async close(id: string, remove: boolean): Promise<{ deleted: boolean }> {
     const h = this.held.get(id) ?? (await this.hold(id));
+    h.closed = true;
     h.running?.controller.abort();
     this.hooks.aborted(id);
     await h.tail.catch(() => undefined);
