@@ -83,6 +83,7 @@ export class SessionHub {
   async prompt(id: string, text: string): Promise<string> {
     const h = await this.hold(id);
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
+    if (h.closed) throw new HttpError(409, "session_closing", `session ${id} is being closed`);
     const turnId = `turn_${this.nextTurn++}`;
     h.queued += 1;
     this.hooks.queued(id, turnId);
