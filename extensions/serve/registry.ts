@@ -5,6 +5,8 @@ const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
 export class Routes implements RouteRegistry {
   private readonly routes: RegisteredRoute[] = [];
+  /** set by a running server: a route added now is kept but not mounted (the router is fixed once listening) */
+  late?: (route: RegisteredRoute) => void;
 
   add(route: RouteDefinition, owner: string): void {
     if (!METHODS.has(route.method)) throw new Error(`route ${route.method} ${route.url} (${owner}): unknown method`);
@@ -17,7 +19,9 @@ export class Routes implements RouteRegistry {
     if (same) throw new Error(`route ${route.method} ${route.url} (${owner}) is already added by ${same.owner}`);
     const op = this.routes.find((r) => r.operationId === route.operationId);
     if (op) throw new Error(`route ${route.method} ${route.url} (${owner}): operationId '${route.operationId}' is already used by ${op.owner} (${op.method} ${op.url})`);
-    this.routes.push({ ...route, owner });
+    const added = { ...route, owner };
+    this.routes.push(added);
+    this.late?.(added);
   }
 
   list(): readonly RegisteredRoute[] {

@@ -168,6 +168,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
       deps.log.warn(`serve: ${(e as Error).message}; not mounted`);
     }
   }
+  deps.routes.late = (r) => deps.log.warn(`serve: route ${r.method} ${r.url} (${r.owner}) was added after the server started: it is mounted at the next start`);
   const session = (id: string) => hub.session(id);
   for (const r of table.list()) mount(app, r, session);
 
@@ -213,6 +214,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
         const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000);
         if (unfinished) deps.log.warn(`serve: ${unfinished} turn(s) did not reach a step boundary in time`);
         unsubscribe();
+        deps.routes.late = undefined;
         if (answersQuestions) deps.engine.setQuestionHandler(undefined);
         events.closeAll();
         await app.close();
