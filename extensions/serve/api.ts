@@ -13,7 +13,7 @@
  * A route's JSON Schemas validate its requests and produce the OpenAPI 3.1 document at GET /doc, from
  * which the typed client (`oceancode/client`) is generated. Errors are `{error: {code, message}}`.
  */
-import type { Session } from "../engine/api.js";
+import type { Question, Session } from "../engine/api.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -89,4 +89,75 @@ export interface RouteRegistry {
   /** Add a route. A duplicate method+url or operationId throws (the contributing extension fails to activate). */
   add(route: RouteDefinition, owner: string): void;
   list(): readonly RegisteredRoute[];
+}
+
+// ---------------------------------------------------------------- the server itself (service "serve")
+
+export const DEFAULT_PORT = 4096;
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** Where and how a server listens. */
+export interface ServeOptions {
+  /** default 127.0.0.1 */
+  host?: string;
+  /** 0: any free port (the bound one is in ServerHandle.port); default 4096 */
+  port?: number;
+  /**
+   * Answer permission questions over HTTP (the server installs the engine's question handler). Default true;
+   * the pager passes false: its own person at the terminal answers, and the server only watches.
+   */
+  questions?: boolean;
+  /** the environment OC_SERVER_PASSWORD / OC_SERVER_USERNAME are read from (default process.env) */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ServerHandle {
+  readonly host: string;
+  readonly port: number;
+  /** http://host:port (IPv6 hosts in brackets) */
+  readonly url: string;
+  /** Graceful stop: refuse new requests, abort running turns, wait for them (bounded), close sessions and streams. */
+  close(): Promise<void>;
+}
+
+/** Service "serve": start the HTTP server in this process (`oceancode serve`, the pager's `--listen`). */
+export interface ServeService {
+  /** Throws an Error with code OC_ERR_SERVE_AUTH (SERVE_AUTH_REQUIRED) when a non-loopback bind has no password set. */
+  start(opts: ServeOptions): Promise<ServerHandle>;
+}
+
+export const SERVE_AUTH_REQUIRED = "OC_ERR_SERVE_AUTH" as const;
+
+/** Events the server adds to the engine's SessionEvents on its streams (same framing, same id sequence). */
+export type ServerEvent =
+  /** a prompt was accepted (POST /session/:id/prompt); it runs after the session's earlier turns */
+  | { type: "turn_queued"; sessionId: string; turnId: string }
+  /** the accepted prompt finished (its engine turn_end came before) */
+  | { type: "turn_done"; sessionId: string; turnId: string; reason: string; error?: string }
+  /** a permission question waits for an answer: POST /session/:id/question/:questionId */
+  | { type: "question_asked"; sessionId: string; questionId: string; question: Question }
+  /** a waiting question was answered or withdrawn (turn aborted, session closed) */
+  | { type: "question_settled"; sessionId: string; questionId: string; answer: string };
+
+/**
+ * `--listen <host:port>` (the pager's flag): `127.0.0.1:4096`, `[::1]:4096`, `:4096` (loopback), `4096`.
+ * Throws on anything else, naming the accepted forms.
+ */
+export function parseListen(spec: string): { host: string; port: number } {
+  const s = spec.trim();
+  const bad = () => new Error(`'${spec}' is not <host:port> (e.g. 127.0.0.1:4096, [::1]:4096, :4096)`);
+  let host: string | undefined;
+  let port = s;
+  const v6 = /^\[([^\]]+)\]:(.*)$/.exec(s);
+  if (v6) {
+    host = v6[1];
+    port = v6[2] ?? "";
+  } else if (s.includes(":")) {
+    const i = s.lastIndexOf(":");
+    host = s.slice(0, i) || undefined;
+    port = s.slice(i + 1);
+    if (host?.includes(":")) throw bad(); // an IPv6 address goes in brackets
+  }
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw bad();
+  return { host: host ?? DEFAULT_HOST, port: Number(port) };
 }

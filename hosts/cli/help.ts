@@ -27,7 +27,7 @@ export const GLOBAL_FLAGS: FlagDoc[] = [
   { name: "--home", value: "<dir>", summary: "use this home instead of $HOME: its .oceancode/ and its config, data and state dirs" },
   { name: "--db", value: "<path>", summary: "the session database (over $OC_DB and the database.path key; default: oceancode.db in the data directory)" },
   { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "before a command: the pager's model, or handed to the command (run)" },
-  { name: "--listen", value: "<host:port>", summary: "accepted; the pager's HTTP listener is not built yet" },
+  { name: "--listen", value: "<host:port>", summary: "the pager also serves the HTTP API of oceancode serve there (off loopback only with OC_SERVER_PASSWORD)" },
   { name: "--tui", value: "pager", summary: "accepted (the pager is the only terminal UI)" },
   { name: "--verbose", aliases: ["-v"], summary: "info log lines, and stacks with errors" },
   { name: "--version", aliases: ["-V"], summary: "print the version and exit" },

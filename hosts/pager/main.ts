@@ -7,6 +7,7 @@ import { render } from "ink";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../../extensions/engine/api.js";
+import { parseListen, type ServeService, type ServerHandle } from "../../extensions/serve/api.js";
 import { PagerApp } from "./components/app.js";
 import { colorFromEnv } from "./components/theme.js";
 import { PagerController, type PagerEngine } from "./controller.js";
@@ -69,6 +70,20 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     io.stderr.write(`oceancode: ${visible((e as Error).message)}\n`);
     return 2;
   }
+  // --listen: the same server as `oceancode serve`, in this process (its guard refuses a public bind without a
+  // password); the person at this terminal answers permission questions, so the server does not take them
+  let listener: ServerHandle | undefined;
+  if (opts.listen) {
+    try {
+      const where = parseListen(opts.listen);
+      if (!kernel.hasService("serve")) throw new Error("the serve extension is not enabled");
+      listener = await (await kernel.service<ServeService>("serve")).start({ ...where, questions: false, env: io.env });
+    } catch (e) {
+      for (const x of early) io.stderr.write(`oceancode: ${x.level}: ${visible(x.text)}\n`);
+      io.stderr.write(`oceancode: --listen ${visibleLine(opts.listen)}: ${visible((e as Error).message)}\n`);
+      return 1;
+    }
+  }
   // attached: the meter's tideline state lives on the server (its /session/{id}/tideline route), not here
   const tideline = !opts.remote && kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
   const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike & SkillsToggles>("skills").catch(() => undefined) : undefined;
@@ -85,7 +100,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   }
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);
-  if (opts.listen) ctl.store.post({ kind: "notice", level: "warn", text: `--listen ${opts.listen}: the HTTP listener is not available yet; the pager runs without it` });
+  if (listener) ctl.store.post({ kind: "notice", level: "info", text: `listening on ${listener.url} (the oceancode serve API)` });
   if (opts.remote) ctl.store.post({ kind: "notice", level: "info", text: `attached to ${opts.remote.label} · session ${ctl.session.info.id}` });
   if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
 
@@ -109,6 +124,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   input.dispose();
   process.off("exit", pasteOff);
   pasteOff();
+  await listener?.close();
   await ctl.close();
   return code;
 }

@@ -1,0 +1,72 @@
+/** `oceancode serve`: boot the session extensions, start the server, run until SIGTERM/SIGINT, then stop gracefully. */
+import { parseArgs } from "node:util";
+import type { CommandIO } from "../../kernel/api.js";
+import { DEFAULT_HOST, DEFAULT_PORT, type ServeService } from "./api.js";
+import { checkBind, credentialsFrom } from "./auth.js";
+
+export const SERVE_USAGE = "usage: oceancode serve [--port 4096] [--host 127.0.0.1] [--db <file>] [--directory <dir>] [-v]";
+
+export function parseServeArgs(argv: string[]): { host: string; port: number } {
+  const { values, positionals } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" } }, strict: true, allowPositionals: true });
+  if (positionals.length) throw new Error(`unexpected argument '${positionals[0]}'`);
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535; 0 picks a free one), not '${values.port}'`);
+  const host = values.host ?? DEFAULT_HOST;
+  if (!host) throw new Error("--host needs a value");
+  return { host, port };
+}
+
+/** Resolves on the first SIGTERM or SIGINT (a second one exits at once). */
+function stopSignal(io: CommandIO): Promise<string> {
+  return new Promise((resolve) => {
+    let seen = false;
+    const on = (sig: NodeJS.Signals) => {
+      if (seen) {
+        io.stderr.write(`oceancode serve: ${sig} again: exiting now\n`);
+        process.exit(1);
+      }
+      seen = true;
+      resolve(sig);
+    };
+    process.on("SIGTERM", on);
+    process.on("SIGINT", on);
+  });
+}
+
+export async function serveCommand(argv: string[], io: CommandIO, boot: () => Promise<ServeService | string>): Promise<number> {
+  let args;
+  try {
+    args = parseServeArgs(argv);
+  } catch (e) {
+    io.stderr.write(`oceancode serve: ${(e as Error).message}\n${SERVE_USAGE}\n`);
+    return 2;
+  }
+  try {
+    checkBind(args.host, credentialsFrom(io.env)); // refused before anything boots
+  } catch (e) {
+    io.stderr.write(`oceancode serve: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const service = await boot();
+  if (typeof service === "string") {
+    io.stderr.write(`oceancode serve: ${service}\n`);
+    return 1;
+  }
+  const stopped = stopSignal(io);
+  let server;
+  try {
+    server = await service.start({ host: args.host, port: args.port, env: io.env });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    io.stderr.write(`oceancode serve: ${code === "EADDRINUSE" ? `${args.host}:${args.port} is already in use (pick another --port, or 0 for any free one)` : (e as Error).message}\n`);
+    return 1;
+  }
+  io.stderr.write(`oceancode serve: listening on ${server.url}\n`);
+  // one JSON line a script (or a test) waits for: the bound port, also when --port 0 picked it
+  io.stdout.write(`${JSON.stringify({ type: "listening", url: server.url, host: server.host, port: server.port })}\n`);
+  const sig = await stopped;
+  io.stderr.write(`oceancode serve: ${sig}: stopping (aborting running turns at their next step boundary)\n`);
+  await server.close();
+  io.stderr.write("oceancode serve: stopped\n");
+  return 0;
+}

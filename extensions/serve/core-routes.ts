@@ -1,0 +1,193 @@
+/** The server's own JSON routes (health, sessions, prompts, messages, questions), written like any contributed route. */
+import path from "node:path";
+import type { Answer, EngineService, Session } from "../engine/api.js";
+import type { SessionSummary, StorageService } from "../storage/api.js";
+import { HttpError, type RouteDefinition } from "./api.js";
+import type { Questions } from "./questions.js";
+import type { SessionHub } from "./sessions.js";
+import { errorResponses, QuestionSchema, RowSchema, SessionIdParams, SessionInfoSchema, SessionSummarySchema } from "./schemas.js";
+
+export interface CoreDeps {
+  engine: EngineService;
+  storage: StorageService | undefined;
+  hub: SessionHub;
+  questions: Questions;
+  version: string;
+  /** the project a session without `cwd` runs in */
+  project: string;
+  /** the model a session without `model` runs on */
+  defaultModel(): string;
+}
+
+type IdParams = { id: string };
+
+function infoOf(s: Session, hub: SessionHub) {
+  const b = hub.busy(s.info.id);
+  return { ...s.info, open: true, ...(b.running ? { running: b.running } : {}), queued: b.queued };
+}
+
+export function coreRoutes(d: CoreDeps): RouteDefinition[] {
+  const tags = ["session"];
+  return [
+    {
+      method: "GET",
+      url: "/health",
+      operationId: "health",
+      summary: "the server is up: its version and how many sessions it holds open",
+      tags: ["server"],
+      schema: { response: { 200: { type: "object", required: ["ok", "version", "sessions"], properties: { ok: { type: "boolean" }, version: { type: "string" }, sessions: { type: "integer" } } } } },
+      handler: () => ({ ok: true, version: d.version, sessions: d.hub.openCount }),
+    },
+    {
+      method: "POST",
+      url: "/session",
+      operationId: "sessionCreate",
+      summary: "start a session (stored from its first prompt)",
+      tags,
+      schema: {
+        body: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            cwd: { type: "string", minLength: 1, description: "the project directory (default: the server's --directory)" },
+            model: { type: "string", minLength: 1, description: "provider/model (default: the configured model)" },
+            agent: { type: "string", minLength: 1, description: "recorded as overrides.agent (no primary-agent switch reads it yet)" },
+          },
+        },
+        response: { 201: SessionInfoSchema, ...errorResponses(400, 503) },
+      },
+      handler: async (req) => {
+        const body = (req.body ?? {}) as { cwd?: string; model?: string; agent?: string };
+        const model = body.model ?? d.defaultModel();
+        try {
+          const unready = await d.engine.checkModel(model);
+          if (unready) throw new HttpError(400, "model_unavailable", unready);
+        } catch (e) {
+          if (e instanceof HttpError) throw e;
+          throw new HttpError(400, "unknown_model", (e as Error).message);
+        }
+        const cwd = path.resolve(d.project, body.cwd ?? ".");
+        const s = await d.hub.create({ cwd, model, ...(body.agent ? { overrides: { agent: body.agent } } : {}) });
+        return { status: 201, body: infoOf(s, d.hub) };
+      },
+    },
+    {
+      method: "GET",
+      url: "/session",
+      operationId: "sessionList",
+      summary: "stored sessions (newest first) and the ones this server holds open",
+      tags,
+      schema: {
+        querystring: { type: "object", properties: { cwd: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 1000, default: 100 } } },
+        response: { 200: { type: "array", items: SessionSummarySchema } },
+      },
+      handler: async (req) => {
+        const q = req.query as { cwd?: string; limit?: number };
+        const stored: SessionSummary[] = d.storage ? await d.storage.listSessions({ ...(q.cwd ? { cwd: path.resolve(d.project, q.cwd) } : {}), limit: q.limit ?? 100 }) : [];
+        const open = new Set(d.hub.openSessions().map((s) => s.info.id));
+        const out: Array<SessionSummary & { open: boolean }> = stored.map((s) => ({ ...s, open: open.has(s.id) }));
+        // open sessions not stored yet (no prompt so far)
+        for (const s of d.hub.openSessions()) {
+          if (stored.some((x) => x.id === s.info.id) || (q.cwd && s.info.cwd !== path.resolve(d.project, q.cwd))) continue;
+          out.unshift({ id: s.info.id, cwd: s.info.cwd, model: s.info.model, createdAt: s.info.createdAt, updatedAt: s.lastActive, turns: s.totals.turns, steps: s.totals.steps, open: true });
+        }
+        return out.slice(0, q.limit ?? 100);
+      },
+    },
+    {
+      method: "GET",
+      url: "/session/:id",
+      operationId: "sessionGet",
+      summary: "one session (opened by this server on first use)",
+      tags,
+      schema: { params: SessionIdParams, response: { 200: SessionInfoSchema, ...errorResponses(404, 409) } },
+      handler: async (req) => infoOf(await req.session((req.params as IdParams).id), d.hub),
+    },
+    {
+      method: "DELETE",
+      url: "/session/:id",
+      operationId: "sessionDelete",
+      summary: "abort its turn, close it and delete it from storage",
+      tags,
+      schema: { params: SessionIdParams, response: { 200: { type: "object", required: ["id", "deleted"], properties: { id: { type: "string" }, deleted: { type: "boolean" } } }, ...errorResponses(404, 409) } },
+      handler: async (req) => {
+        const id = (req.params as IdParams).id;
+        d.questions.rejectAll(id, "the session was deleted");
+        const r = await d.hub.close(id, true);
+        return { id, deleted: r.deleted };
+      },
+    },
+    {
+      method: "POST",
+      url: "/session/:id/prompt",
+      operationId: "sessionPrompt",
+      summary: "queue a prompt; answers 202 at once, the turn runs after the session's earlier turns (follow it on the event stream)",
+      tags,
+      schema: {
+        params: SessionIdParams,
+        body: { type: "object", required: ["text"], additionalProperties: false, properties: { text: { type: "string", minLength: 1 } } },
+        response: { 202: { type: "object", required: ["turnId"], properties: { turnId: { type: "string" } } }, ...errorResponses(400, 404, 409, 503) },
+      },
+      handler: async (req) => ({ status: 202, body: { turnId: await d.hub.prompt((req.params as IdParams).id, (req.body as { text: string }).text) } }),
+    },
+    {
+      method: "POST",
+      url: "/session/:id/abort",
+      operationId: "sessionAbort",
+      summary: "abort the running turn at its next step boundary (its pending questions are rejected)",
+      tags,
+      schema: { params: SessionIdParams, response: { 200: { type: "object", required: ["aborted"], properties: { aborted: { type: "boolean" }, turnId: { type: "string" } } }, ...errorResponses(404, 409) } },
+      handler: async (req) => {
+        const id = (req.params as IdParams).id;
+        await req.session(id); // 404 for an unknown session
+        const turnId = d.hub.abort(id);
+        return turnId ? { aborted: true, turnId } : { aborted: false };
+      },
+    },
+    {
+      method: "GET",
+      url: "/session/:id/message",
+      operationId: "sessionMessages",
+      summary: "the session's rows (messages) in seq order, a page at a time: pass nextCursor back as cursor",
+      tags,
+      schema: {
+        params: SessionIdParams,
+        querystring: { type: "object", properties: { cursor: { type: "integer", minimum: 0, default: 0 }, limit: { type: "integer", minimum: 1, maximum: 1000, default: 100 } } },
+        response: { 200: { type: "object", required: ["messages"], properties: { messages: { type: "array", items: RowSchema }, nextCursor: { type: "integer" } } }, ...errorResponses(404) },
+      },
+      handler: async (req) => {
+        const { cursor = 0, limit = 100 } = req.query as { cursor?: number; limit?: number };
+        const rows = (await d.hub.rows((req.params as IdParams).id)).filter((r) => r.seq > cursor);
+        const page = rows.slice(0, limit);
+        return { messages: page, ...(rows.length > limit ? { nextCursor: page[page.length - 1]!.seq } : {}) };
+      },
+    },
+    {
+      method: "GET",
+      url: "/session/:id/question",
+      operationId: "questionList",
+      summary: "the session's permission questions waiting for an answer",
+      tags: ["question"],
+      schema: { params: SessionIdParams, response: { 200: { type: "array", items: QuestionSchema } } },
+      handler: (req) => d.questions.list((req.params as IdParams).id),
+    },
+    {
+      method: "POST",
+      url: "/session/:id/question/:questionId",
+      operationId: "questionAnswer",
+      summary: "answer a waiting question: once, always (saves its rule), or reject (with a reason the model is told)",
+      tags: ["question"],
+      schema: {
+        params: { type: "object", required: ["id", "questionId"], properties: { id: { type: "string" }, questionId: { type: "string" } } },
+        body: { type: "object", required: ["answer"], additionalProperties: false, properties: { answer: { type: "string", enum: ["once", "always", "reject"] }, reason: { type: "string", maxLength: 2000 } } },
+        response: { 200: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } }, ...errorResponses(400, 404) },
+      },
+      handler: (req) => {
+        const { id, questionId } = req.params as { id: string; questionId: string };
+        const { answer, reason } = req.body as { answer: Answer; reason?: string };
+        if (!d.questions.answer(id, questionId, answer, reason)) throw new HttpError(404, "question_not_found", `no pending question '${questionId}' in session '${id}'`);
+        return { ok: true };
+      },
+    },
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * The serve extension: the route registry (service "routes"), the server (service "serve": `start`), and
+ * the `oceancode serve` command. Activation only builds the registry: Fastify loads when a server starts.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { ExtensionContext } from "../../kernel/api.js";
+import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
+import type { StorageService } from "../storage/api.js";
+import type { ServeOptions, ServeService } from "./api.js";
+import { serveCommand } from "./command.js";
+import { Routes } from "./registry.js";
+
+export { HttpError, isRouteReply } from "./api.js";
+
+/** The oceancode package's version (the nearest package.json named oceancode above the extension). */
+function packageVersion(dir: string, fallback: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "oceancode" && pkg.version) return pkg.version;
+    } catch {
+      // not here: one level up
+    }
+    if (path.dirname(d) === d) return fallback;
+  }
+}
+
+function positiveInt(v: string | undefined): number | undefined {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const routes = new Routes();
+    ctx.provide("routes", routes);
+    const service: ServeService = {
+      async start(opts: ServeOptions) {
+        const engine = ctx.services.tryGet<EngineService>("engine");
+        if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
+        const { startServer } = await import("./server.js");
+        return startServer(
+          {
+            engine,
+            storage: ctx.services.tryGet<StorageService>("storage"),
+            routes,
+            version: packageVersion(ctx.dir, ctx.manifest.version ?? "0.0.0"),
+            project: ctx.paths.project,
+            defaultModel: () => {
+              const m = ctx.config.get("model");
+              return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
+            },
+            log: ctx.log,
+            // tuning for tests and benches: how many bytes a slow SSE client may fall behind, how long shutdown waits
+            events: { clientBufferBytes: positiveInt(ctx.env.OC_SERVE_CLIENT_BUFFER_BYTES) },
+            shutdownWaitMs: positiveInt(ctx.env.OC_SERVE_SHUTDOWN_MS),
+          },
+          opts,
+        );
+      },
+    };
+    ctx.provide("serve", service);
+    ctx.registerCommand("serve", (argv, io) =>
+      serveCommand(argv, io, async () => {
+        // the session extensions (engine, storage, providers, tools, and the ones contributing routes)
+        await ctx.activate("onSession");
+        return ctx.services.has("engine") ? service : "no enabled extension provides the session engine; see oceancode inspect";
+      }),
+    );
+  },
+};

@@ -1,0 +1,82 @@
+/** The JSON Schemas the built-in routes share (they also make the OpenAPI document). */
+import type { JsonSchema } from "./api.js";
+
+export const ErrorBody: JsonSchema = {
+  type: "object",
+  required: ["error"],
+  properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" }, path: { type: "string", description: "validation errors: where in the request (body/text)" } } } },
+};
+
+/** the error answers every route may give, for the document */
+export const errorResponses = (...codes: number[]): Record<number, JsonSchema> => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
+
+export const SessionIdParams: JsonSchema = {
+  type: "object",
+  required: ["id"],
+  properties: { id: { type: "string", minLength: 1, maxLength: 200 } },
+};
+
+export const SessionInfoSchema: JsonSchema = {
+  type: "object",
+  required: ["id", "cwd", "model", "createdAt"],
+  properties: {
+    id: { type: "string" },
+    parentId: { type: "string" },
+    cwd: { type: "string" },
+    model: { type: "string" },
+    createdAt: { type: "number" },
+    title: { type: "string" },
+    overrides: { type: "object", additionalProperties: true },
+    open: { type: "boolean", description: "held open by this server" },
+    running: { type: "string", description: "the running turn's id" },
+    queued: { type: "integer", description: "turns waiting behind it" },
+  },
+};
+
+export const SessionSummarySchema: JsonSchema = {
+  type: "object",
+  required: ["id", "cwd", "model", "createdAt"],
+  properties: {
+    id: { type: "string" },
+    parentId: { type: "string" },
+    cwd: { type: "string" },
+    model: { type: "string" },
+    title: { type: "string" },
+    createdAt: { type: "number" },
+    updatedAt: { type: "number" },
+    turns: { type: "integer" },
+    steps: { type: "integer" },
+    open: { type: "boolean" },
+  },
+};
+
+/** a stored row as the engine keeps it (user, assistant, tool, note): open-ended, keyed by role */
+export const RowSchema: JsonSchema = {
+  type: "object",
+  required: ["seq", "role"],
+  properties: { seq: { type: "integer" }, role: { type: "string", enum: ["user", "assistant", "tool", "note"] }, turn: { type: "integer" }, step: { type: "integer" }, at: { type: "number" } },
+  additionalProperties: true,
+};
+
+export const QuestionSchema: JsonSchema = {
+  type: "object",
+  required: ["id", "sessionId", "question", "askedAt"],
+  properties: {
+    id: { type: "string" },
+    sessionId: { type: "string" },
+    askedAt: { type: "number" },
+    question: {
+      type: "object",
+      required: ["tool", "subject", "reason"],
+      properties: {
+        sessionId: { type: "string" },
+        tool: { type: "string" },
+        subject: { type: "string" },
+        reason: { type: "string" },
+        rule: { type: "string" },
+        always: { type: "string" },
+        autoApprove: { type: "boolean" },
+      },
+    },
+  },
+};

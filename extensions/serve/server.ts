@@ -1,0 +1,225 @@
+/**
+ * startServer: the one HTTP server of `oceancode serve` and the pager's `--listen`. Fastify and its swagger
+ * plugin are imported here, when a server starts, never when the extension activates. Every route is a
+ * RouteDefinition (the built-in ones and those contributed through the registry) mounted by one function,
+ * so each has its JSON Schemas, its operationId in GET /doc, and the `{error: {code, message}}` answers.
+ * Routes registered after the server started are not mounted (Fastify's router is fixed once listening).
+ */
+import { createRequire } from "node:module";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { EngineService, SessionEvent } from "../engine/api.js";
+import type { StorageService } from "../storage/api.js";
+import type { Logger } from "../../kernel/api.js";
+import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
+import { basicAuth, checkBind, credentialsFrom, REALM } from "./auth.js";
+import { coreRoutes } from "./core-routes.js";
+import { EventHub, type EventHubOptions } from "./events.js";
+import { Questions } from "./questions.js";
+import { Routes } from "./registry.js";
+import { ErrorBody, SessionIdParams } from "./schemas.js";
+import { SessionHub } from "./sessions.js";
+
+export interface ServerDeps {
+  engine: EngineService;
+  storage: StorageService | undefined;
+  /** the contributed routes (service "routes") */
+  routes: Routes;
+  version: string;
+  project: string;
+  defaultModel(): string;
+  log: Logger;
+  /** SSE tuning (tests and benches lower the per-client buffer) */
+  events?: EventHubOptions;
+  /** how long shutdown waits for aborted turns to reach their step boundary (default 5 s) */
+  shutdownWaitMs?: number;
+}
+
+/** The handle with the server's parts (the serve command and tests look at them). */
+export interface LiveServer extends ServerHandle {
+  readonly hub: SessionHub;
+  readonly events: EventHub;
+}
+
+
+/** An error a handler threw, recognised by shape (HttpError of any copy of the contract). */
+function httpErrorOf(e: unknown): { status: number; code: string; message: string } | undefined {
+  if (typeof e !== "object" || e === null) return undefined;
+  const x = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown };
+  return x.name === "HttpError" && typeof x.status === "number" && typeof x.code === "string" ? { status: x.status, code: x.code, message: String(x.message) } : undefined;
+}
+
+type AjvLike = { compile(schema: object): (data: unknown) => boolean };
+type AjvClass = new (opts: Record<string, unknown>) => AjvLike;
+
+/**
+ * A body is validated as sent (a number is not a string: Fastify's default would coerce it); the query
+ * string and the path parameters are text, so those are coerced to their schema's types.
+ */
+function validatorCompiler(): (route: { schema: object; httpPart?: string }) => (data: unknown) => boolean {
+  // loaded like the kernel loads ajv: required at run time, not bundled twice
+  const Ajv = (createRequire(import.meta.url)("ajv") as { default: AjvClass }).default;
+  const base = { useDefaults: true, allErrors: false, strict: false };
+  // an unknown body key is an error (400), not silently dropped
+  const strict = new Ajv({ ...base, coerceTypes: false, removeAdditional: false });
+  const loose = new Ajv({ ...base, coerceTypes: "array", removeAdditional: true });
+  return ({ schema, httpPart }) => (httpPart === "body" ? strict : loose).compile(schema);
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteRequest["session"]): void {
+  app.route({
+    method: route.method,
+    url: route.url,
+    schema: { ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner] },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const ac = new AbortController();
+      reply.raw.on("close", () => ac.abort());
+      const req: RouteRequest = {
+        params: request.params as Record<string, string>,
+        query: (request.query ?? {}) as Record<string, unknown>,
+        body: request.body,
+        headers: request.headers,
+        signal: ac.signal,
+        session,
+      };
+      const out = await route.handler(req);
+      if (isRouteReply(out)) {
+        reply.code(out.status);
+        if (out.headers) reply.headers(out.headers);
+        return out.body === undefined ? reply.send() : reply.send(out.body);
+      }
+      return out === undefined ? reply.code(204).send() : reply.send(out);
+    },
+  });
+}
+
+export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise<LiveServer> {
+  const host = opts.host ?? DEFAULT_HOST;
+  const port = opts.port ?? DEFAULT_PORT;
+  const env = opts.env ?? process.env;
+  const creds = credentialsFrom(env);
+  // read once: the tools the model runs (bash, MCP servers) inherit this process's environment, and a
+  // password is not a name the child-env filter strips (KEY|SECRET|TOKEN)
+  if (env === process.env) delete process.env.OC_SERVER_PASSWORD;
+  checkBind(host, creds); // before anything loads or listens
+  const authorized = basicAuth(creds);
+
+  const { default: Fastify } = await import("fastify");
+  const { default: swagger } = await import("@fastify/swagger");
+
+  const events = new EventHub(deps.events);
+  const questions = new Questions({
+    asked: (p) => events.publish(p.sessionId, "question_asked", { type: "question_asked", sessionId: p.sessionId, questionId: p.id, question: p.question }),
+    settled: (p, answer) => events.publish(p.sessionId, "question_settled", { type: "question_settled", sessionId: p.sessionId, questionId: p.id, answer }),
+  });
+  const hub = new SessionHub(deps.engine, deps.storage, {
+    queued: (sessionId, turnId) => events.publish(sessionId, "turn_queued", { type: "turn_queued", sessionId, turnId }),
+    done: (sessionId, turnId, result, error) =>
+      events.publish(sessionId, "turn_done", { type: "turn_done", sessionId, turnId, reason: result?.reason ?? "error", ...(error ? { error } : {}) }),
+    aborted: (sessionId) => questions.rejectAll(sessionId, "the turn was aborted"),
+  });
+  const unsubscribe = deps.engine.subscribe((e: SessionEvent) => events.publish(e.sessionId, e.type, e));
+  const answersQuestions = opts.questions !== false;
+  if (answersQuestions) deps.engine.setQuestionHandler((q, signal) => questions.ask(q, signal));
+
+  let closing = false;
+  // forceCloseConnections: keep-alive sockets do not hold up close()
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  app.setValidatorCompiler(validatorCompiler());
+  app.addHook("onRequest", async (request, reply) => {
+    if (closing) return reply.code(503).header("connection", "close").send({ error: { code: "shutting_down", message: "the server is shutting down" } });
+    if (!authorized(request.headers.authorization)) return reply.code(401).header("www-authenticate", REALM).send({ error: { code: "unauthorized", message: "this server needs HTTP basic auth (OC_SERVER_USERNAME / OC_SERVER_PASSWORD)" } });
+    return undefined;
+  });
+  app.setErrorHandler((err: FastifyError, _request, reply) => {
+    const http = httpErrorOf(err);
+    if (http) return reply.code(http.status).send({ error: { code: http.code, message: http.message } });
+    if (err.validation) {
+      // e.g. "body/text must be string": the part of the request and the JSON path of the bad value
+      const first = err.validation[0];
+      const where = `${err.validationContext ?? "request"}${first?.instancePath ?? ""}`;
+      return reply.code(400).send({ error: { code: "invalid_request", message: err.message, path: where } });
+    }
+    const status = typeof err.statusCode === "number" && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) deps.log.error(`serve: ${reply.request.method} ${reply.request.url}: ${err.stack ?? err.message}`);
+    return reply.code(status).send({ error: { code: status >= 500 ? "internal" : (err.code ?? "bad_request"), message: status >= 500 ? "internal error (see the server's log)" : err.message } });
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: { code: "not_found", message: `no route ${request.method} ${request.url.split("?")[0]}` } }));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: "oceancode", version: deps.version, description: "The HTTP surface of oceancode serve (docs/serve.md)" },
+      components: { securitySchemes: { basic: { type: "http", scheme: "basic" } } },
+      ...(creds ? { security: [{ basic: [] }] } : {}),
+    },
+  });
+
+  // one table for the built-in and the contributed routes: a contributed route that clashes is left out, said in the log
+  const table = new Routes();
+  for (const r of coreRoutes({ engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel })) table.add(r, "serve");
+  for (const r of deps.routes.list()) {
+    try {
+      table.add(r, r.owner);
+    } catch (e) {
+      deps.log.warn(`serve: ${(e as Error).message}; not mounted`);
+    }
+  }
+  deps.routes.late = (r) => deps.log.warn(`serve: route ${r.method} ${r.url} (${r.owner}) was added after the server started: it is mounted at the next start`);
+  const session = (id: string) => hub.session(id);
+  for (const r of table.list()) mount(app, r, session);
+
+  app.get("/doc", { schema: { operationId: "openapi", summary: "this OpenAPI 3.1 document", tags: ["server"] } }, async () => app.swagger());
+  const lastEventIdOf = (request: FastifyRequest): number | undefined => {
+    const raw = request.headers["last-event-id"] ?? (request.query as { lastEventId?: string }).lastEventId;
+    const n = Number(Array.isArray(raw) ? raw[0] : raw);
+    return raw !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
+  };
+  const sse = { 200: { description: "text/event-stream: `id: <n>\\nevent: <type>\\ndata: <json>\\n\\n` per event", content: { "text/event-stream": { schema: { type: "string" } } } }, 404: ErrorBody };
+  const lastEventQuery = { type: "object", properties: { lastEventId: { type: "integer", minimum: 0, description: "like the Last-Event-ID header" } } };
+  app.get("/event", { schema: { operationId: "eventStream", summary: "every session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], querystring: lastEventQuery, response: sse } }, (request, reply) => {
+    reply.hijack();
+    events.attach(reply.raw, { lastEventId: lastEventIdOf(request) });
+  });
+  app.get(
+    "/session/:id/event",
+    { schema: { operationId: "sessionEventStream", summary: "one session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: lastEventQuery, response: sse } },
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      await hub.session(id); // 404 / 409 as JSON, before the stream starts
+      reply.hijack();
+      events.attach(reply.raw, { sessionId: id, lastEventId: lastEventIdOf(request) });
+    },
+  );
+
+  await app.listen({ host, port });
+  const addr = app.server.address();
+  const bound = typeof addr === "object" && addr ? addr.port : port;
+  let closed: Promise<void> | undefined;
+  return {
+    host,
+    port: bound,
+    url: urlOf(host, bound),
+    hub,
+    events,
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        // no new connections from here; requests on open keep-alive ones get 503 (Fastify's close tolerates the second close)
+        app.server.close(() => undefined);
+        questions.rejectAll(undefined, "the server is shutting down");
+        const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000);
+        if (unfinished) deps.log.warn(`serve: ${unfinished} turn(s) did not reach a step boundary in time`);
+        unsubscribe();
+        deps.routes.late = undefined;
+        if (answersQuestions) deps.engine.setQuestionHandler(undefined);
+        events.closeAll();
+        await app.close();
+      })();
+      return closed;
+    },
+  };
+}
