@@ -179,13 +179,22 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
       tags: ["question"],
       schema: {
         params: { type: "object", required: ["id", "questionId"], properties: { id: { type: "string" }, questionId: { type: "string" } } },
-        body: { type: "object", required: ["answer"], additionalProperties: false, properties: { answer: { type: "string", enum: ["once", "always", "reject"] }, reason: { type: "string", maxLength: 2000 } } },
+        body: {
+          type: "object",
+          required: ["answer"],
+          additionalProperties: false,
+          properties: {
+            answer: { type: "string", enum: ["once", "always", "reject"] },
+            reason: { type: "string", maxLength: 2000 },
+            values: { type: "object", additionalProperties: { type: "string" }, description: "a form question's values by field name (an MCP elicitation), with answer once" },
+          },
+        },
         response: { 200: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } }, ...errorResponses(400, 404) },
       },
       handler: (req) => {
         const { id, questionId } = req.params as { id: string; questionId: string };
-        const { answer, reason } = req.body as { answer: Answer; reason?: string };
-        if (!d.questions.answer(id, questionId, answer, reason)) throw new HttpError(404, "question_not_found", `no pending question '${questionId}' in session '${id}'`);
+        const { answer, reason, values } = req.body as { answer: Answer; reason?: string; values?: Record<string, string> };
+        if (!d.questions.answer(id, questionId, answer, reason, values)) throw new HttpError(404, "question_not_found", `no pending question '${questionId}' in session '${id}'`);
         return { ok: true };
       },
     },

@@ -3,7 +3,7 @@
  * HTTP (a person: so a question with autoApprove false may be approved here), its turn is aborted, or the
  * session closes.
  */
-import type { Answer, Question, Rejection } from "../engine/api.js";
+import type { Answer, Question, QuestionReply } from "../engine/api.js";
 
 export interface PendingQuestion {
   id: string;
@@ -13,7 +13,7 @@ export interface PendingQuestion {
 }
 
 interface Parked extends PendingQuestion {
-  settle(a: Answer | Rejection): void;
+  settle(a: QuestionReply): void;
 }
 
 export type QuestionEvents = {
@@ -28,7 +28,7 @@ export class Questions {
   constructor(private readonly events: QuestionEvents) {}
 
   /** The engine's question handler: parks the question until it is answered or `signal` aborts. */
-  ask(q: Question, signal: AbortSignal): Promise<Answer | Rejection> {
+  ask(q: Question, signal: AbortSignal): Promise<QuestionReply> {
     return new Promise((resolve) => {
       const id = `q${this.next++}`;
       const p: Parked = {
@@ -55,12 +55,16 @@ export class Questions {
     return [...this.pending.values()].filter((p) => p.sessionId === sessionId).map(({ id, sessionId: s, question, askedAt }) => ({ id, sessionId: s, question, askedAt }));
   }
 
-  /** Answer one; false when there is no such pending question of this session. */
-  answer(sessionId: string, id: string, answer: Answer, reason?: string): boolean {
+  /**
+   * Answer one; false when there is no such pending question of this session. `values` answer a form
+   * question (an MCP elicitation's fields) with "once".
+   */
+  answer(sessionId: string, id: string, answer: Answer, reason?: string, values?: Record<string, string>): boolean {
     const p = this.pending.get(id);
     if (!p || p.sessionId !== sessionId) return false;
     // a reject with a reason names who rejected (the model is told); a plain reject reads "the user rejected"
-    p.settle(answer === "reject" && reason ? { answer: "reject", by: "the user (over HTTP)", reason } : answer);
+    if (answer === "reject") p.settle(reason ? { answer: "reject", by: "the user (over HTTP)", reason } : answer);
+    else p.settle(values && p.question.fields?.length ? { answer: "once", values } : answer);
     return true;
   }
 

@@ -76,6 +76,23 @@ export const QuestionSchema: JsonSchema = {
         rule: { type: "string" },
         always: { type: "string" },
         autoApprove: { type: "boolean" },
+        fields: {
+          type: "array",
+          description: "a form question (an MCP elicitation): answer with `values` by field name",
+          items: {
+            type: "object",
+            required: ["name", "type", "required"],
+            properties: {
+              name: { type: "string" },
+              type: { type: "string", enum: ["string", "number", "integer", "boolean"] },
+              title: { type: "string" },
+              description: { type: "string" },
+              required: { type: "boolean" },
+              default: { type: ["string", "number", "boolean"] },
+              options: { type: "array", items: { type: "string" } },
+            },
+          },
+        },
       },
     },
   },

@@ -52,6 +52,8 @@ describe.skipIf(!hasTmux())("oceancode attach", () => {
   it("the pager's prompt runs on the server; its question is answered in the pager; the session is the server's", async () => {
     fake = await startFakeAnthropic();
     sb = makeSandbox("oc-pty-attach-");
+    // every bash command asks on the server (a project rule may add asks in an untrusted checkout)
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
     const url = await serve(sb, fake.url);
     const made = path.join(sb.project, "made-on-server.txt");
     let n = 0;

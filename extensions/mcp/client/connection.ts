@@ -42,7 +42,7 @@ export interface ConnectionDeps {
   /** a remote server's stored OAuth login (client/oauth.ts): its tokens presented, refreshed on 401 */
   authProvider?: OAuthClientProvider;
   /** a server's elicitation/create (client/elicit.ts); absent: declined */
-  elicit?: (server: string, params: ElicitParams, signal: AbortSignal) => Promise<ElicitResult>;
+  elicit?: (server: string, params: ElicitParams, signal: AbortSignal, sessionId?: string) => Promise<ElicitResult>;
 }
 
 const VERSION = "0.1.0";
@@ -62,6 +62,8 @@ export class Connection {
   tools: McpToolInfo[] = [];
   pid?: number;
   restarts = 0;
+  /** the session of the latest tools/call (a server asks during a call: the question is that session's) */
+  caller?: string;
   private client?: Client;
   private transport?: Transport;
   private closing = false;
@@ -111,7 +113,7 @@ export class Connection {
       client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
         const params = req.params as ElicitParams & { mode?: string };
         if (params.mode === "url" || !this.deps.elicit) return { action: "decline" };
-        return this.deps.elicit(this.name, params, extra.signal);
+        return this.deps.elicit(this.name, params, extra.signal, this.caller);
       });
       client.setRequestHandler(CreateMessageRequestSchema, () => {
         throw new McpError(ErrorCode.InvalidRequest, samplingRefusal(this.name));

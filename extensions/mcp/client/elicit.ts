@@ -96,7 +96,7 @@ function contentOf(fields: readonly QuestionField[], values: Record<string, stri
 
 /** The handler for one server's `elicitation/create`. Never throws: every failure is a decline or cancel. */
 export function elicitHandler(deps: ElicitDeps) {
-  return async (server: string, params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> => {
+  return async (server: string, params: ElicitParams, signal: AbortSignal, sessionId?: string): Promise<ElicitResult> => {
     const fields = formFields(params.requestedSchema);
     const noUser = () => {
       deps.notice("warn", `elicitation from ${server} declined: no interactive user`);
@@ -104,7 +104,7 @@ export function elicitHandler(deps: ElicitDeps) {
     };
     if (!deps.ask) return noUser();
     const question: Question = {
-      sessionId: deps.sessionId(),
+      sessionId: sessionId ?? deps.sessionId(),
       tool: `mcp__${server}`,
       subject: `${params.message}${fields.length ? `\n${describeFields(fields)}` : ""}`,
       reason: `MCP server "${server}" asks: ${params.message}`,

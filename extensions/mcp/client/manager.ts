@@ -256,8 +256,10 @@ export class McpManager {
     return out;
   }
 
-  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+  /** `sessionId`: the session calling (a server's elicitation during the call is that session's question) */
+  async call(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal, sessionId?: string): Promise<ToolOutput> {
     const c = this.connections.get(server);
+    if (c && sessionId) c.caller = sessionId;
     if (!c) return { content: `no MCP server named "${server}" is running`, isError: true };
     if (!c.tools.some((t) => t.name === tool) && c.status === "connected") return { content: `MCP server "${server}" has no tool '${tool}' (it offers: ${c.tools.map((t) => t.name).join(", ") || "none"})`, isError: true };
     return c.call(tool, args, signal);

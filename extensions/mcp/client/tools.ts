@@ -52,7 +52,7 @@ export function registerTools(engine: EngineService, manager: McpManager, index:
       description: tool.description.length > MAX_DESCRIPTION ? `${tool.description.slice(0, MAX_DESCRIPTION)}… [truncated]` : tool.description || `${tool.name} (MCP server ${server})`,
       inputSchema: objectSchema(tool.inputSchema),
       ruleSubject: () => "",
-      run: (input, ctx) => manager.call(server, tool.name, input, ctx.signal),
+      run: (input, ctx) => manager.call(server, tool.name, input, ctx.signal, ctx.session.id),
     };
     engine.tools.register(def, extId);
   }

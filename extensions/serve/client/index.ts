@@ -25,9 +25,210 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/health", {  }, opts);
   }
 
+  /** DELETE /mcp/{name}/auth — forget a server's stored OAuth login (logout); the server is re-dialed and reads needs-auth */
+  mcpAuthDelete(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<unknown> {
+    return this.call("DELETE", "/mcp/{name}/auth", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** POST /mcp/{name}/auth — start an OAuth login for a remote server: answers the URL to open; the login ends when the browser comes back, then the server is re-dialed */
+  mcpAuthStart(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<unknown> {
+    return this.call("POST", "/mcp/{name}/auth", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** POST /mcp/{name}/connect — start (or re-dial) a ready server for this server process's sessions */
+  mcpConnect(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    qualified_name?: string;
+    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+    reason?: string;
+    kind: "stdio" | "remote";
+    transport: "stdio" | "http" | "sse";
+    provenance: {
+      tier: string;
+      source: string;
+    };
+    trusted: boolean;
+    enabled: boolean;
+    tools: number;
+    logged_in?: boolean;
+  }> {
+    return this.call("POST", "/mcp/{name}/connect", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** POST /mcp/{name}/disconnect — disconnect a server for the rest of this server process (its tools go at once) */
+  mcpDisconnect(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    qualified_name?: string;
+    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+    reason?: string;
+    kind: "stdio" | "remote";
+    transport: "stdio" | "http" | "sse";
+    provenance: {
+      tier: string;
+      source: string;
+    };
+    trusted: boolean;
+    enabled: boolean;
+    tools: number;
+    logged_in?: boolean;
+  }> {
+    return this.call("POST", "/mcp/{name}/disconnect", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** POST /mcp/{name}/enable — switch a server on or off for this project (as `oceancode mcp enable|disable`), applied at once */
+  mcpEnable(input: {
+    name: string;
+    body: {
+      on: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    qualified_name?: string;
+    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+    reason?: string;
+    kind: "stdio" | "remote";
+    transport: "stdio" | "http" | "sse";
+    provenance: {
+      tier: string;
+      source: string;
+    };
+    trusted: boolean;
+    enabled: boolean;
+    tools: number;
+    logged_in?: boolean;
+  }> {
+    return this.call("POST", "/mcp/{name}/enable", { path: { "name": input["name"] }, body: input.body }, opts);
+  }
+
+  /** GET /mcp — every MCP server copy that applies here: live status, kind, provenance, trust and enable */
+  mcpList(opts: CallOptions = {}): Promise<{
+    servers: Array<{
+      name: string;
+      qualified_name?: string;
+      status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+      reason?: string;
+      kind: "stdio" | "remote";
+      transport: "stdio" | "http" | "sse";
+      provenance: {
+        tier: string;
+        source: string;
+      };
+      trusted: boolean;
+      enabled: boolean;
+      tools: number;
+      logged_in?: boolean;
+    }>;
+  }> {
+    return this.call("GET", "/mcp", {  }, opts);
+  }
+
+  /** GET /mcp/{name}/prompts — a connected server's prompts (typed as /mcp__<server>__<prompt> args) */
+  mcpPrompts(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<unknown> {
+    return this.call("GET", "/mcp/{name}/prompts", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** GET /mcp/{name}/resources — a connected server's resources (the first page) */
+  mcpResources(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<unknown> {
+    return this.call("GET", "/mcp/{name}/resources", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** GET /mcp/{name}/tools — a connected server's tools, with the names the model sees (mcp__<server>__<tool>) */
+  mcpTools(input: {
+    name: string;
+  }, opts: CallOptions = {}): Promise<unknown> {
+    return this.call("GET", "/mcp/{name}/tools", { path: { "name": input["name"] } }, opts);
+  }
+
+  /** POST /mcp/{name}/trust — trust a server or hold it (trust.json, as `oceancode trust mcp <name> on|off`), applied at once */
+  mcpTrust(input: {
+    name: string;
+    body: {
+      on: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    qualified_name?: string;
+    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+    reason?: string;
+    kind: "stdio" | "remote";
+    transport: "stdio" | "http" | "sse";
+    provenance: {
+      tier: string;
+      source: string;
+    };
+    trusted: boolean;
+    enabled: boolean;
+    tools: number;
+    logged_in?: boolean;
+  }> {
+    return this.call("POST", "/mcp/{name}/trust", { path: { "name": input["name"] }, body: input.body }, opts);
+  }
+
   /** GET /doc — this OpenAPI 3.1 document */
   openapi(opts: CallOptions = {}): Promise<unknown> {
     return this.call("GET", "/doc", {  }, opts);
+  }
+
+  /** GET /session/{id}/permission-mode — The session's permission mode in force */
+  permissionModeGet(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    mode: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+    /** why the mode in force is not the one asked for (e.g. requirements disable bypassPermissions) */
+    note?: string;
+  }> {
+    return this.call("GET", "/session/{id}/permission-mode", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** GET /api/session/{id}/permission/mode — The session's permission mode in force */
+  permissionModeGetApi(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    mode: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+    /** why the mode in force is not the one asked for (e.g. requirements disable bypassPermissions) */
+    note?: string;
+  }> {
+    return this.call("GET", "/api/session/{id}/permission/mode", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /session/{id}/permission-mode — Switch the session's permission mode live (bypassPermissions downgrades to default when managed requirements disable it; the note says so) */
+  permissionModeSet(input: {
+    id: string;
+    body: {
+      mode: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+    };
+  }, opts: CallOptions = {}): Promise<{
+    mode: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+    /** why the mode in force is not the one asked for (e.g. requirements disable bypassPermissions) */
+    note?: string;
+  }> {
+    return this.call("POST", "/session/{id}/permission-mode", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /api/session/{id}/permission/mode — Switch the session's permission mode live (bypassPermissions downgrades to default when managed requirements disable it; the note says so) */
+  permissionModeSetApi(input: {
+    id: string;
+    body: {
+      mode: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+    };
+  }, opts: CallOptions = {}): Promise<{
+    mode: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+    /** why the mode in force is not the one asked for (e.g. requirements disable bypassPermissions) */
+    note?: string;
+  }> {
+    return this.call("POST", "/api/session/{id}/permission/mode", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
   /** POST /session/{id}/question/{questionId} — answer a waiting question: once, always (saves its rule), or reject (with a reason the model is told) */
@@ -37,6 +238,8 @@ export class OceancodeClient extends ClientBase {
     body: {
       answer: "once" | "always" | "reject";
       reason?: string;
+      /** a form question's values by field name (an MCP elicitation), with answer once */
+      values?: Record<string, string>;
     };
   }, opts: CallOptions = {}): Promise<{
     ok: boolean;
@@ -59,6 +262,16 @@ export class OceancodeClient extends ClientBase {
       rule?: string;
       always?: string;
       autoApprove?: boolean;
+      /** a form question (an MCP elicitation): answer with `values` by field name */
+      fields?: Array<{
+        name: string;
+        type: "string" | "number" | "integer" | "boolean";
+        title?: string;
+        description?: string;
+        required: boolean;
+        default?: string | number | boolean;
+        options?: Array<string>;
+      }>;
     };
   }>> {
     return this.call("GET", "/session/{id}/question", { path: { "id": input["id"] } }, opts);
@@ -121,6 +334,55 @@ export class OceancodeClient extends ClientBase {
     return this.stream("/session/{id}/event", { "id": input["id"] }, opts);
   }
 
+  /** GET /session/{id}/export — The whole stored session as Markdown (format=md, text/markdown) or an ATIF-v1.8 trajectory (format=atif, JSON), as `oceancode export` writes it */
+  sessionExport(input: {
+    format?: "md" | "atif";
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    schema_version: string;
+    session_id: string;
+    agent: {
+      name: string;
+      version: string;
+      model_name?: string;
+    };
+    steps: Array<{
+      step_id: number;
+      source: "system" | "user" | "agent";
+      message: string;
+      timestamp?: string;
+      model_name?: string;
+      tool_calls?: Array<{
+        tool_call_id: string;
+        function_name: string;
+        arguments: Record<string, unknown>;
+      }>;
+      observation?: {
+        results: Array<{
+          source_call_id: string;
+          content: string;
+        }>;
+      };
+      metrics?: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        cached_tokens: number;
+        cost_usd?: number;
+      };
+    }>;
+    final_metrics: {
+      total_prompt_tokens: number;
+      total_completion_tokens: number;
+      total_cached_tokens: number;
+      total_cost_usd?: number;
+      total_steps: number;
+    };
+    notes?: string;
+    extra?: Record<string, unknown>;
+  }> {
+    return this.call("GET", "/session/{id}/export", { path: { "id": input["id"] }, query: { "format": input["format"] } }, opts);
+  }
+
   /** GET /session/{id} — one session (opened by this server on first use) */
   sessionGet(input: {
     id: string;
@@ -179,6 +441,29 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/session/{id}/message", { path: { "id": input["id"] }, query: { "cursor": input["cursor"], "limit": input["limit"] } }, opts);
   }
 
+  /** GET /session/{id}/meter — The session meter: context used, tideline status, tokens, spend, turns and steps (what the pager's status bar shows) */
+  sessionMeter(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    sessionId: string;
+    model: string;
+    /** the model's context window */
+    contextWindow: number;
+    /** the window's size after the last step's cuts, in tokens */
+    used: number;
+    /** "tideline @40% (80k): 38k to go" | "tideline off" */
+    status: string;
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+    costUsd: number;
+    turns: number;
+    steps: number;
+  }> {
+    return this.call("GET", "/session/{id}/meter", { path: { "id": input["id"] } }, opts);
+  }
+
   /** POST /session/{id}/prompt — queue a prompt; answers 202 at once, the turn runs after the session's earlier turns (follow it on the event stream) */
   sessionPrompt(input: {
     id: string;
@@ -189,5 +474,52 @@ export class OceancodeClient extends ClientBase {
     turnId: string;
   }> {
     return this.call("POST", "/session/{id}/prompt", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** GET /session/{id}/subagent — The session's effective sub-agent model: its override, else subagent.model config, else the session's own model */
+  sessionSubagentModel(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    model: {
+      provider: string;
+      model: string;
+      /** provider/model */
+      id: string;
+    } | null;
+  }> {
+    return this.call("GET", "/session/{id}/subagent", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** GET /session/{id}/tideline — The session's tideline: the line, the window gauge and the cuts so far */
+  sessionTideline(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    sessionId: string;
+    model: string;
+    /** the model's context window */
+    contextWindow: number;
+    /** the window's size after the last step's cuts, in tokens */
+    used: number;
+    /** "tideline @40% (80k): 38k to go" | "tideline off" */
+    status: string;
+    enabled: boolean;
+    line: {
+      /** the line in tokens */
+      line: number;
+      /** a block closes when the gauge grew this much since it opened */
+      block: number;
+      mode: "percent" | "tokens";
+      /** the share of the model's context (mode percent) */
+      percent?: number;
+      /** the configured line was above what the model can hold */
+      clamped: boolean;
+    } | null;
+    /** tokens until the line (null: tideline off) */
+    toGo: number | null;
+    cuts: number;
+    /** every row up to this seq left the window (0 before the first cut) */
+    cutSeq: number;
+  }> {
+    return this.call("GET", "/session/{id}/tideline", { path: { "id": input["id"] } }, opts);
   }
 }
