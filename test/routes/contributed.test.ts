@@ -1,11 +1,8 @@
 /**
- * The contributions through the kernel, as the serve host will see them: a stand-in "routes" provider
- * (a user extension, until the serve extension provides the registry) records what each extension adds
- * from its activate(). Checks the manifests' declarations (optional "routes", export's onSession), that
+ * The contributions through the kernel, as the serve host sees them: the serve extension's route
+ * registry records what each extension adds from its activate(). Checks the manifests' declarations (optional "routes", export's onSession), that
  * ids and paths are unique across extensions, and that the registered handlers read their own config.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../helpers/cli.js";
 import type { RegisteredRoute, RouteRegistry } from "../../extensions/serve/api.js";
@@ -17,25 +14,7 @@ afterEach(async () => {
   b = undefined;
 });
 
-const PROBE_INDEX = `export default {
-  activate(ctx) {
-    const routes = [];
-    ctx.provide("routes", {
-      add(route, owner) {
-        if (routes.some((r) => (r.method === route.method && r.url === route.url) || r.operationId === route.operationId)) throw new Error("duplicate route " + route.method + " " + route.url);
-        routes.push({ ...route, owner });
-      },
-      list: () => routes,
-    });
-  },
-};
-`;
-
-function withProbe(sb: Sandbox): void {
-  const dir = path.join(sb.home, ".oceancode", "extensions", "routes-probe");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ id: "routes-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", provides: ["routes"] }));
-  fs.writeFileSync(path.join(dir, "index.js"), PROBE_INDEX);
+function withConfig(sb: Sandbox): void {
   sb.write(".oceancode/oceancode.json", JSON.stringify({ subagent: { model: "openai/gpt-5-mini" }, permission_mode: "acceptEdits" }));
 }
 
@@ -43,18 +22,19 @@ const contributed = async (): Promise<RegisteredRoute[]> => (await b!.kernel.ser
 
 describe("routes contributed through the kernel", () => {
   it("a session's activation adds every extension's routes once, each owned by its extension", async () => {
-    b = await boot(withProbe);
+    b = await boot(withConfig);
     const routes = await contributed();
     const byOwner = (owner: string) => routes.filter((r) => r.owner === owner).map((r) => `${r.method} ${r.url}`).sort();
     expect(byOwner("permissions")).toEqual(["GET /api/session/:id/permission/mode", "GET /session/:id/permission-mode", "POST /api/session/:id/permission/mode", "POST /session/:id/permission-mode"]);
     expect(byOwner("tideline")).toEqual(["GET /session/:id/meter", "GET /session/:id/tideline"]);
     expect(byOwner("agents")).toEqual(["GET /session/:id/subagent"]);
     expect(byOwner("export")).toEqual(["GET /session/:id/export"]);
+    expect(byOwner("mcp")).toContain("GET /mcp");
     expect(new Set(routes.map((r) => r.operationId)).size).toBe(routes.length);
   });
 
   it("the registered handlers answer from the extensions' own config: subagent.model and permission_mode", async () => {
-    b = await boot(withProbe);
+    b = await boot(withConfig);
     const routes = await contributed();
     const find = (m: string, u: string) => routes.find((r) => r.method === m && r.url === u)!;
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
