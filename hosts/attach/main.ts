@@ -9,9 +9,11 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { OceancodeClient } from "../../extensions/serve/client/index.js";
 import { visibleLine } from "../terminal/sanitize.js";
+import { commandHelp } from "../cli/help.js";
+import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "./args.js";
 import { RemoteEngine } from "./remote-engine.js";
 
-export const ATTACH_USAGE_LINE = "oceancode attach <url> [--session <id>]";
+
 
 export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { model?: string }): Promise<number> {
   const usage = (why: string) => {
@@ -23,7 +25,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--help" || a === "-h") {
-      io.stdout.write(`usage: ${ATTACH_USAGE_LINE}\n  --session <id>  open this session of the server instead of a new one\n`);
+      io.stdout.write(`${commandHelp({ name: "attach", usage: ATTACH_USAGE_LINE, summary: ATTACH_SUMMARY }, ATTACH_FLAGS)}\n`);
       return 0;
     }
     if (a === "--session") {

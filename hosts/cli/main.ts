@@ -12,6 +12,7 @@ import type { CommandIO } from "../../kernel/api.js";
 import { visible } from "../terminal/sanitize.js";
 import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE_LINE, runHostSettings } from "../run/args.js";
+import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "../attach/args.js";
 import type { HostSetting } from "../../kernel/config.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
@@ -23,13 +24,7 @@ type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?:
 
 const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
   { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
-  {
-    name: "attach",
-    usage: "oceancode attach <url> [--session <id>]",
-    summary: "open Ocean pager on a running oceancode serve (its sessions, keys and extensions)",
-    module: "../attach/main.js",
-    flags: [{ name: "--session", value: "<id>", summary: "open this session of the server instead of a new one" }],
-  },
+  { name: "attach", usage: ATTACH_USAGE_LINE, summary: ATTACH_SUMMARY, module: "../attach/main.js", flags: ATTACH_FLAGS },
 ];
 /** run's flags that take a value: the word after one is not the prompt */
 const RUN_VALUE_FLAGS = valueFlagNames(RUN_FLAGS);
