@@ -55,3 +55,34 @@ export function basicAuth(creds: Credentials | undefined): (header: string | und
     return m !== null && colon >= 0 && okUser && okPass;
   };
 }
+
+/** The hostname of a Host header or an Origin URL ("[::1]:4096" -> "::1"), lower case; undefined when unreadable. */
+function hostnameOf(value: string, isOrigin: boolean): string | undefined {
+  try {
+    return new URL(isOrigin ? value : `http://${value}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a request to a server without a password is refused, or undefined when it may go on. Such a server
+ * is bound to loopback, but a web page the user opens can still reach it: by DNS rebinding (a name of
+ * the page's that resolves to 127.0.0.1, so the browser sends that name as Host) or by a cross-site
+ * request (the page's Origin). Either would let any site run prompts, and so tools, here. Only loopback
+ * names are taken as Host and Origin; a client that sends no Origin (curl, scripts, the typed client)
+ * is not a browser page.
+ */
+export function foreignRequest(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
+  const host = typeof headers.host === "string" ? headers.host : undefined;
+  if (host !== undefined) {
+    const name = hostnameOf(host, false);
+    if (!name || !isLoopback(name)) return `Host '${host.slice(0, 100)}' is not this machine's loopback name (a server without OC_SERVER_PASSWORD answers only localhost, 127.0.0.1 and [::1])`;
+  }
+  const origin = typeof headers.origin === "string" ? headers.origin : undefined;
+  if (origin !== undefined && origin !== "null") {
+    const name = hostnameOf(origin, true);
+    if (!name || !isLoopback(name)) return `requests from the web page ${origin.slice(0, 100)} are refused (a server without OC_SERVER_PASSWORD takes no cross-site requests)`;
+  } else if (origin === "null") return "requests from an opaque origin (a sandboxed page or a file) are refused by a server without OC_SERVER_PASSWORD";
+  return undefined;
+}

@@ -11,7 +11,7 @@ import type { EngineService, SessionEvent } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { Logger } from "../../kernel/api.js";
 import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
-import { basicAuth, checkBind, credentialsFrom, REALM } from "./auth.js";
+import { basicAuth, checkBind, credentialsFrom, foreignRequest, REALM } from "./auth.js";
 import { coreRoutes } from "./core-routes.js";
 import { EventHub, type EventHubOptions } from "./events.js";
 import { Questions } from "./questions.js";
@@ -132,6 +132,9 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   app.addHook("onRequest", async (request, reply) => {
     if (closing) return reply.code(503).header("connection", "close").send({ error: { code: "shutting_down", message: "the server is shutting down" } });
     if (!authorized(request.headers.authorization)) return reply.code(401).header("www-authenticate", REALM).send({ error: { code: "unauthorized", message: "this server needs HTTP basic auth (OC_SERVER_USERNAME / OC_SERVER_PASSWORD)" } });
+    // no password: loopback only, and never a browser page's request (DNS rebinding, cross-site)
+    const foreign = creds ? undefined : foreignRequest(request.headers);
+    if (foreign) return reply.code(403).send({ error: { code: "forbidden_origin", message: foreign } });
     return undefined;
   });
   app.setErrorHandler((err: FastifyError, _request, reply) => {

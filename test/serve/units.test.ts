@@ -1,6 +1,6 @@
 /** The serve extension's small parts on their own: the guard, basic auth, --listen parsing, the question park, the event ring, the registry. */
 import { describe, expect, it } from "vitest";
-import { basicAuth, checkBind, isLoopback } from "../../extensions/serve/auth.js";
+import { basicAuth, checkBind, foreignRequest, isLoopback } from "../../extensions/serve/auth.js";
 import { parseListen, type RouteDefinition } from "../../extensions/serve/api.js";
 import { EventHub } from "../../extensions/serve/events.js";
 import { Questions } from "../../extensions/serve/questions.js";
@@ -9,6 +9,17 @@ import { Routes } from "../../extensions/serve/registry.js";
 const b64 = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
 
 describe("serve parts", () => {
+  it("foreign requests (no password): only loopback Host and Origin names pass", () => {
+    expect(foreignRequest({ host: "127.0.0.1:4096" })).toBeUndefined();
+    expect(foreignRequest({ host: "localhost:4096", origin: "http://127.0.0.1:3000" })).toBeUndefined();
+    expect(foreignRequest({ host: "[::1]:4096" })).toBeUndefined();
+    expect(foreignRequest({})).toBeUndefined();
+    expect(foreignRequest({ host: "attacker.test:4096" })).toMatch(/^Host 'attacker\.test:4096' is not/);
+    expect(foreignRequest({ host: "127.0.0.1.attacker.test" })).toMatch(/Host/);
+    expect(foreignRequest({ host: "127.0.0.1:4096", origin: "https://attacker.test" })).toMatch(/web page https:\/\/attacker\.test/);
+    expect(foreignRequest({ host: "127.0.0.1:4096", origin: "null" })).toMatch(/opaque origin/);
+  });
+
   it("loopback is 127/8, ::1 and localhost; anything else needs a password", () => {
     for (const h of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "::ffff:127.0.0.1"]) expect(isLoopback(h), h).toBe(true);
     for (const h of ["0.0.0.0", "::", "192.168.1.2", "10.0.0.1", "example.com"]) expect(isLoopback(h), h).toBe(false);
