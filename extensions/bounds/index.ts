@@ -1,0 +1,114 @@
+/**
+ * Bounds: a spend cap (USD, from the model catalogue's prices times the providers' usage, which the engine
+ * sums into session.totals.costUsd) and a clock (minutes per prompt). At a step boundary past either one
+ * the engine.bound tap answers and the engine stops the run cleanly: a step-limited turn with stopped_by
+ * "budget" or "time", not an error. Precedence: the session's value (run flag or /limits) > OC_MAX_USD /
+ * OC_MAX_MINUTES > none. The step cap (--max-steps) is the engine's own (rule 15). See docs/bounds.md.
+ */
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { EngineService, Session } from "../engine/api.js";
+import type { StorageService } from "../storage/api.js";
+import { formatUsd, MINUTES_KEY, parseBound, USD_KEY, type Bound, type BoundsService, type SessionLimits } from "./api.js";
+
+const EXT_ID = "bounds";
+
+function stored(session: Session, key: string): number | undefined {
+  const v = session.info.overrides[key];
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+export function formatMinutes(m: number): string {
+  return m < 1 ? `${Math.round(m * 60)}s` : `${Number.isInteger(m) ? m : m.toFixed(2)} min`;
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const engine = ctx.services.get<EngineService>("engine");
+    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const warned = new Set<string>();
+    const fromEnv = (name: string): number | undefined => {
+      const raw = ctx.env[name];
+      if (raw === undefined || raw.trim() === "") return undefined;
+      const v = parseBound(raw);
+      if (v === undefined && !warned.has(name)) {
+        warned.add(name);
+        ctx.log.warn(`${name}=${raw} is not a number above 0; ignored`);
+      }
+      return v;
+    };
+    const pick = (session: Session, key: string, env: string): Bound | undefined => {
+      const s = stored(session, key);
+      if (s !== undefined) return { value: s, source: "session" };
+      const e = fromEnv(env);
+      return e !== undefined ? { value: e, source: "env" } : undefined;
+    };
+    const limits = (session: Session): SessionLimits => {
+      const usd = pick(session, USD_KEY, "OC_MAX_USD");
+      const minutes = pick(session, MINUTES_KEY, "OC_MAX_MINUTES");
+      return { ...(usd ? { usd } : {}), ...(minutes ? { minutes } : {}), spentUsd: session.totals.costUsd };
+    };
+    const service: BoundsService = { limits };
+    ctx.provide("bounds", service);
+
+    engine.hooks.bound.tap({ name: EXT_ID }, (b) => {
+      const l = limits(b.session);
+      if (l.usd && l.spentUsd >= l.usd.value) {
+        return { stoppedBy: "budget", by: EXT_ID, reason: `spend ${formatUsd(l.spentUsd)} reached the ${formatUsd(l.usd.value)} budget (BudgetExceeded)` };
+      }
+      if (l.minutes) {
+        const elapsed = (Date.now() - b.startedAt) / 60_000;
+        if (elapsed >= l.minutes.value) {
+          return { stoppedBy: "time", by: EXT_ID, reason: `the run reached its ${formatMinutes(l.minutes.value)} clock (TimeExceeded)` };
+        }
+      }
+      return undefined;
+    });
+
+    const sessionFor = async (id: string | undefined): Promise<Session | undefined> => (id ? await engine.openSession(id).catch(() => undefined) : undefined);
+
+    ctx.registerSlash("limits", async (args, host) => {
+      const usage = "usage: /limits [usd <dollars>|off] [time <minutes>|off]";
+      const session = await sessionFor(host.sessionId);
+      if (!session) {
+        host.reply("/limits: no open session");
+        return;
+      }
+      const words = args.trim().split(/\s+/).filter(Boolean);
+      if (words.length % 2 !== 0) {
+        host.reply(`/limits: ${usage}`);
+        return;
+      }
+      const changes: Array<[string, number | undefined]> = [];
+      for (let i = 0; i < words.length; i += 2) {
+        const what = words[i]!.toLowerCase();
+        const raw = words[i + 1]!;
+        const key = what === "usd" || what === "budget" || what === "spend" ? USD_KEY : what === "time" || what === "minutes" || what === "clock" ? MINUTES_KEY : undefined;
+        if (!key) {
+          host.reply(`/limits: unknown bound '${what}'\n${usage}`);
+          return;
+        }
+        const v = raw.toLowerCase() === "off" ? undefined : parseBound(raw);
+        if (v === undefined && raw.toLowerCase() !== "off") {
+          host.reply(`/limits: ${what} must be a number above 0 or off (got '${raw}')\n${usage}`);
+          return;
+        }
+        changes.push([key, v]);
+      }
+      for (const [key, v] of changes) {
+        if (v === undefined) delete session.info.overrides[key];
+        else session.info.overrides[key] = v;
+      }
+      if (changes.length) storage()?.saveInfo(session.info);
+      host.reply(describeLimits(limits(session)));
+    });
+  },
+};
+
+/** The /limits answer: each bound with where it came from, and the spend so far. */
+export function describeLimits(l: SessionLimits): string {
+  const src = (b: Bound) => (b.source === "env" ? " (from the environment)" : "");
+  return [
+    `spend     ${formatUsd(l.spentUsd)}${l.usd ? ` / ${formatUsd(l.usd.value)}${src(l.usd)}` : " (no budget)"}`,
+    `clock     ${l.minutes ? `${formatMinutes(l.minutes.value)} per run${src(l.minutes)}` : "none"}`,
+  ].join("\n");
+}
