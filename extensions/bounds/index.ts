@@ -18,7 +18,7 @@ function stored(session: Session, key: string): number | undefined {
 }
 
 export function formatMinutes(m: number): string {
-  return m < 1 ? `${Math.round(m * 60)}s` : `${Number.isInteger(m) ? m : m.toFixed(2)} min`;
+  return m < 1 ? `${Number((m * 60).toFixed(1))}s` : `${Number.isInteger(m) ? m : m.toFixed(2)} min`;
 }
 
 export default {
