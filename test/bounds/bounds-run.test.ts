@@ -5,6 +5,8 @@
  * keeps its bounds across --continue; a bound after the prompt is ignored with a warning;
  * OC_MAX_OUTPUT_TOKENS clamps the request's max_tokens to the model's maximum.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
@@ -34,6 +36,21 @@ const events = (stdout: string): Ev[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Ev);
 const ends = (stdout: string) => events(stdout).filter((e) => e.type === "turn_end");
+
+/** The ledger folder of a session (somewhere under the sandbox's home). */
+function findDir(root: string, id: string): string {
+  const stack = [root];
+  while (stack.length) {
+    const d = stack.pop()!;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(d, e.name);
+      if (e.name === id) return p;
+      stack.push(p);
+    }
+  }
+  throw new Error(`no ledger folder for ${id} under ${root}`);
+}
 
 /** A scripted model: `n` slow tool-calling steps, then an answer. */
 function slowScript(s: Sandbox, n: number, delayMs: number): void {
@@ -73,7 +90,13 @@ describe("bounds on run", () => {
     expect(steps).toBeLessThan(20);
     const text = runCli(["--dir", sb.project, "run", "--max-minutes", "0.01", "--model", "scripted/s.json", "go"], { env: sb.env });
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stderr).toMatch(/oceancode: stopped: the run reached its 1s clock \(TimeExceeded\)/);
+    expect(text.stderr).toMatch(/oceancode: stopped: the run reached its 0.6s clock \(TimeExceeded\)/);
+    // the ledger records it as a step-limited turn, and the transcript says which bound stopped it
+    const id = /session: (\S+)/.exec(text.stderr)![1]!;
+    const dir = findDir(sb.home, id);
+    const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as { turns: Array<{ reason?: string }> };
+    expect(index.turns.map((x) => x.reason)).toEqual(["step_cap"]);
+    expect(fs.readFileSync(path.join(dir, "transcript", "turn-0001.md"), "utf8")).toContain("[stopped by time bound: the run reached its 0.6s clock (TimeExceeded)]");
   }, 60_000);
 
   it("the step cap reports stopped_by steps on each step-limited turn; the run carries on and exits 0", () => {
