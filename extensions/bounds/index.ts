@@ -42,21 +42,53 @@ export default {
       const e = fromEnv(env);
       return e !== undefined ? { value: e, source: "env" } : undefined;
     };
-    const limits = (session: Session): SessionLimits => {
-      const usd = pick(session, USD_KEY, "OC_MAX_USD");
-      const minutes = pick(session, MINUTES_KEY, "OC_MAX_MINUTES");
-      return { ...(usd ? { usd } : {}), ...(minutes ? { minutes } : {}), spentUsd: session.totals.costUsd };
+    // A sub-agent (child session) runs within its root's bounds: its spend counts against the root's
+    // budget and the root's clock is its clock. Sessions seen at a step boundary, by id, to find the root.
+    const seen = new Map<string, Session>();
+    /** the spend of a root's sub-agents (their own totals are not added to the root's) */
+    const childSpend = new Map<string, number>();
+    /** when the root's current prompt started */
+    const rootStart = new Map<string, number>();
+    const rootOf = (session: Session): Session => {
+      let s = session;
+      for (let i = 0; i < 32 && s.info.parentId !== undefined; i++) {
+        const p = seen.get(s.info.parentId);
+        if (!p) break;
+        s = p;
+      }
+      return s;
     };
+    const limits = (session: Session): SessionLimits => {
+      const root = rootOf(session);
+      const usd = pick(root, USD_KEY, "OC_MAX_USD");
+      const minutes = pick(root, MINUTES_KEY, "OC_MAX_MINUTES");
+      return { ...(usd ? { usd } : {}), ...(minutes ? { minutes } : {}), spentUsd: root.totals.costUsd + (childSpend.get(root.info.id) ?? 0) };
+    };
+    engine.hooks.afterStep.tap({ name: EXT_ID }, (rec) => {
+      const s = rec.ctx.session;
+      if (s.info.parentId === undefined) return;
+      const root = rootOf(s);
+      if (root === s) return;
+      childSpend.set(root.info.id, (childSpend.get(root.info.id) ?? 0) + engine.models.cost(rec.ctx.model, rec.usage));
+    });
+    engine.hooks.sessionEnd.tap({ name: EXT_ID }, ({ session }) => {
+      seen.delete(session.info.id);
+      rootStart.delete(session.info.id);
+      if (session.info.parentId === undefined) childSpend.delete(session.info.id);
+    });
     const service: BoundsService = { limits };
     ctx.provide("bounds", service);
 
     engine.hooks.bound.tap({ name: EXT_ID }, (b) => {
+      seen.set(b.session.info.id, b.session);
+      const root = rootOf(b.session);
+      if (root === b.session) rootStart.set(root.info.id, b.startedAt);
       const l = limits(b.session);
       if (l.usd && l.spentUsd >= l.usd.value) {
         return { stoppedBy: "budget", by: EXT_ID, reason: `spend ${formatUsd(l.spentUsd)} reached the ${formatUsd(l.usd.value)} budget (BudgetExceeded)` };
       }
       if (l.minutes) {
-        const elapsed = (Date.now() - b.startedAt) / 60_000;
+        const elapsed = (Date.now() - (rootStart.get(root.info.id) ?? b.startedAt)) / 60_000;
         if (elapsed >= l.minutes.value) {
           return { stoppedBy: "time", by: EXT_ID, reason: `the run reached its ${formatMinutes(l.minutes.value)} clock (TimeExceeded)` };
         }

@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { isParent } from "../agents/helpers.js";
 
 let sb: Sandbox | undefined;
 let fake: FakeAnthropicServer | undefined;
@@ -77,6 +78,22 @@ describe("bounds on run", () => {
     expect(last.totals!.costUsd).toBeCloseTo(0.36, 6);
     expect(ends(r.stdout)).toEqual([expect.objectContaining({ reason: "step_cap", stopped_by: "budget" })]);
     expect(evs.find((e) => e.type === "notice" && e.text?.startsWith("stopped:"))?.text).toContain("$0.35 budget");
+  }, 90_000);
+
+  it("a sub-agent spends from its root's budget: the child stops at the bound, then the parent at its next boundary", async () => {
+    sb = makeSandbox("oc-bounds-");
+    fake = await startFakeAnthropic();
+    const usage = { input_tokens: 100_000, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }; // $0.30 a step
+    let parentCalls = 0;
+    fake.respond((req) => {
+      if (!isParent(req)) return { text: "still looking", toolCalls: [{ name: "ls", input: {} }], usage };
+      return parentCalls++ === 0 ? { toolCalls: [{ id: "toolu_gp", name: "agent", input: { subagent_type: "general-purpose", description: "loop", prompt: "Look around." } }] } : { text: "parent done" };
+    });
+    const r = await runCliAsync(["run", "--auto", "--format", "json", "--max-usd", "0.5", "--model", "anthropic/claude-sonnet-4-5", "go"], { cwd: sb.project, env: anthropicEnv(sb, fake.url), timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.requests.filter((q) => !isParent(q))).toHaveLength(2);
+    expect(fake.requests.filter(isParent)).toHaveLength(1);
+    expect(ends(r.stdout).at(-1)).toMatchObject({ reason: "step_cap", stopped_by: "budget" });
   }, 90_000);
 
   it("a clock bound stops at the next step boundary: stopped_by time, exit 0, and a notice in text mode", () => {
