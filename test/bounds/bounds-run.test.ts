@@ -96,7 +96,7 @@ describe("bounds on run", () => {
     expect(ends(r.stdout).at(-1)).toMatchObject({ reason: "step_cap", stopped_by: "budget" });
   }, 90_000);
 
-  it("a clock bound stops at the next step boundary: stopped_by time, exit 0, and a notice in text mode", () => {
+  it("a clock bound stops at the next step boundary: stopped_by time, exit 0, a notice in text mode, a step-limited turn in the ledger", () => {
     sb = makeSandbox("oc-bounds-");
     slowScript(sb, 20, 300);
     const r = scripted(sb, ["--max-minutes", "0.01", "--model", "scripted/s.json", "go"]);
@@ -111,8 +111,9 @@ describe("bounds on run", () => {
     // the ledger records it as a step-limited turn, and the transcript says which bound stopped it
     const id = /session: (\S+)/.exec(text.stderr)![1]!;
     const dir = findDir(sb.home, id);
-    const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as { turns: Array<{ reason?: string }> };
-    expect(index.turns.map((x) => x.reason)).toEqual(["step_cap"]);
+    const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as { turns: Array<{ reason?: string; stoppedBy?: string }> };
+    expect(index.turns.map((x) => [x.reason, x.stoppedBy])).toEqual([["step_cap", "time"]]);
+    expect(fs.readFileSync(path.join(dir, "index.md"), "utf8")).toContain("| step cap (clock) |");
     expect(fs.readFileSync(path.join(dir, "transcript", "turn-0001.md"), "utf8")).toContain("[stopped by time bound: the run reached its 0.6s clock (TimeExceeded)]");
   }, 60_000);
 
