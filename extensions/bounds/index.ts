@@ -6,11 +6,31 @@
  * OC_MAX_MINUTES > none. The step cap (--max-steps) is the engine's own (rule 15). See docs/bounds.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, Session } from "../engine/api.js";
+import type { EngineService, Session, StepRecord } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import { formatUsd, MINUTES_KEY, parseBound, USD_KEY, type Bound, type BoundsService, type SessionLimits } from "./api.js";
 
 const EXT_ID = "bounds";
+/** The same step this many times in a row trips the doom-loop stop. */
+export const DOOM_LOOP_REPEATS = 3;
+
+/** Per-session doom-loop state (per prompt): the last step's fingerprint and how many times in a row it came. */
+interface LoopState {
+  startedAt: number;
+  last?: string;
+  count: number;
+  /** the repeated step's tool names, for the notice */
+  tools?: string;
+}
+
+/**
+ * A step's fingerprint: its text, each tool call (name, input) and each result (text, error flag); call
+ * ids are left out. Undefined for a step without tool calls (an answer ends the repeat).
+ */
+function fingerprint(rec: StepRecord): string | undefined {
+  if (rec.assistant.toolCalls.length === 0) return undefined;
+  return JSON.stringify([rec.assistant.text, rec.assistant.toolCalls.map((c) => [c.name, c.input]), (rec.tools?.results ?? []).map((r) => [r.name, r.content, r.isError === true])]);
+}
 
 function stored(session: Session, key: string): number | undefined {
   const v = session.info.overrides[key];
@@ -64,7 +84,18 @@ export default {
       const minutes = pick(root, MINUTES_KEY, "OC_MAX_MINUTES");
       return { ...(usd ? { usd } : {}), ...(minutes ? { minutes } : {}), spentUsd: root.totals.costUsd + (childSpend.get(root.info.id) ?? 0) };
     };
+    const loops = new WeakMap<Session, LoopState>();
     engine.hooks.afterStep.tap({ name: EXT_ID }, (rec) => {
+      const st = loops.get(rec.ctx.session);
+      if (st) {
+        const f = fingerprint(rec);
+        if (f !== undefined && f === st.last) st.count += 1;
+        else {
+          st.last = f;
+          st.count = f === undefined ? 0 : 1;
+          st.tools = rec.assistant.toolCalls.map((c) => c.name).join(", ");
+        }
+      }
       const s = rec.ctx.session;
       if (s.info.parentId === undefined) return;
       const root = rootOf(s);
@@ -83,6 +114,12 @@ export default {
       seen.set(b.session.info.id, b.session);
       const root = rootOf(b.session);
       if (root === b.session) rootStart.set(root.info.id, b.startedAt);
+      // the doom loop: counted per prompt (a new prompt starts afresh)
+      let st = loops.get(b.session);
+      if (!st || st.startedAt !== b.startedAt) loops.set(b.session, (st = { startedAt: b.startedAt, count: 0 }));
+      if (st.count >= DOOM_LOOP_REPEATS) {
+        return { stoppedBy: "doom_loop", by: EXT_ID, reason: `the same tool call (${st.tools ?? "?"}) with the same result ${st.count} times in a row (doom loop)` };
+      }
       const l = limits(b.session);
       if (l.usd && l.spentUsd >= l.usd.value) {
         return { stoppedBy: "budget", by: EXT_ID, reason: `spend ${formatUsd(l.spentUsd)} reached the ${formatUsd(l.usd.value)} budget (BudgetExceeded)` };

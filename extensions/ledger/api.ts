@@ -78,7 +78,7 @@ export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted"> 
     case "aborted":
       return "interrupted";
     case "step_cap":
-      return e.stoppedBy === "budget" ? "step cap (budget)" : e.stoppedBy === "time" ? "step cap (clock)" : "step cap";
+      return e.stoppedBy === "budget" ? "step cap (budget)" : e.stoppedBy === "time" ? "step cap (clock)" : e.stoppedBy === "doom_loop" ? "step cap (doom loop)" : "step cap";
     case "max_tokens":
       return "output limit";
     default:

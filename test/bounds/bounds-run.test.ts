@@ -129,6 +129,20 @@ describe("bounds on run", () => {
     ]);
   });
 
+  it("the same tool call with the same result three times in a row stops the run: stopped_by doom_loop, exit 0; a varying step does not", () => {
+    sb = makeSandbox("oc-bounds-");
+    sb.write("loop.json", JSON.stringify({ steps: [{ repeat: 6, text: "trying again", tool_calls: [{ name: "nope", input: { x: 1 } }] }, { text: "gave up" }] }));
+    const r = scripted(sb, ["--model", "scripted/loop.json", "go"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(events(r.stdout).filter((e) => e.type === "step_end")).toHaveLength(3);
+    expect(ends(r.stdout)).toEqual([expect.objectContaining({ reason: "step_cap", stopped_by: "doom_loop" })]);
+    expect(events(r.stdout).find((e) => e.type === "notice" && e.text?.startsWith("stopped:"))?.text).toBe("stopped: the same tool call (nope) with the same result 3 times in a row (doom loop)");
+    // the same call with a different text each step is work, not a loop
+    sb.write("work.json", JSON.stringify({ steps: [{ repeat: 6, text: "step {{n}}", tool_calls: [{ name: "nope", input: { x: 1 } }] }, { text: "finished" }] }));
+    const w = scripted(sb, ["--model", "scripted/work.json", "go"]);
+    expect(ends(w.stdout)).toEqual([expect.objectContaining({ reason: "end_turn", text: "finished" })]);
+  });
+
   it("precedence: OC_MAX_MINUTES alone trips; --max-minutes beats it both ways", () => {
     sb = makeSandbox("oc-bounds-");
     slowScript(sb, 4, 300);

@@ -98,9 +98,10 @@ export type TurnEndReason = "end_turn" | "aborted" | "error" | "blocked" | "step
 
 /**
  * Which bound ended a step-limited turn (the guide's typed `stopped_by`): "budget" (a spend bound,
- * BudgetExceeded), "time" (a clock bound, TimeExceeded), "steps" (the step cap).
+ * BudgetExceeded), "time" (a clock bound, TimeExceeded), "steps" (the step cap), "doom_loop" (the same
+ * step — its text, tool calls and their results — three times in a row).
  */
-export type StoppedBy = "budget" | "time" | "steps";
+export type StoppedBy = "budget" | "time" | "steps" | "doom_loop";
 
 /** What engine.bound taps see at each step boundary of a prompt, before the step's model request. */
 export interface BoundContext extends TurnContext {
