@@ -3,7 +3,8 @@
  * sums into session.totals.costUsd) and a clock (minutes per prompt). At a step boundary past either one
  * the engine.bound tap answers and the engine stops the run cleanly: a step-limited turn with stopped_by
  * "budget" or "time", not an error. Precedence: the session's value (run flag or /limits) > OC_MAX_USD /
- * OC_MAX_MINUTES > none. The step cap (--max-steps) is the engine's own (rule 15). See docs/bounds.md.
+ * OC_MAX_MINUTES > none. The same step three times in a row (text, calls, results) trips the doom-loop
+ * stop (stopped_by "doom_loop"). The step cap (--max-steps) is the engine's own (rule 15). See docs/bounds.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, Session, StepRecord } from "../engine/api.js";
