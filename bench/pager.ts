@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(project, { recursive: true });
   // turn 1 ends at step 10, turn 2 at step `steps`; each step streams text and calls a tool
-  const work = (n: number) => ({ text: "working on it, one step at a time", chunks: 6, tool_calls: [{ name: "nosuchtool", input: { n } }], repeat: n });
+  const work = (n: number) => ({ text: "working on it, step {{n}}", chunks: 6, tool_calls: [{ name: "nosuchtool", input: { n } }], repeat: n });
   fs.writeFileSync(path.join(project, "bench.json"), JSON.stringify({ steps: [work(9), { text: "ten done" }, work(steps - 11), { text: "all done" }] }));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_DATA_HOME: path.join(home, ".local/share"), XDG_STATE_HOME: path.join(home, ".local/state"), OC_MANAGED_CONFIG: path.join(root, "managed.json"), NO_COLOR: "1" };
   const kernel = await bootKernel({ project, home, verbose: false }, env);

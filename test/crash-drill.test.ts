@@ -19,7 +19,7 @@ sb.write(
   "long.json",
   JSON.stringify({
     steps: [
-      { text: "reading again", tool_calls: [{ name: "read", input: { file_path: "notes.txt" } }], delay_ms: 25, repeat: STEPS },
+      { text: "reading again ({{n}})", tool_calls: [{ name: "read", input: { file_path: "notes.txt" } }], delay_ms: 25, repeat: STEPS },
       { text: "all steps done" },
     ],
   }),

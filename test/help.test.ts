@@ -74,6 +74,8 @@ describe("--help of every command", () => {
       "--auto",
       "--tideline, --shelve <pct>%|<limit>|default",
       "--max-steps <n>",
+      "--max-usd <dollars>",
+      "--max-minutes <minutes>",
       "-h, --help",
     ]);
     expect(section(r.stdout, "Global flags:").map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(["--directory, --dir <dir>", "--home <dir>", "--db <path>", "-v, --verbose"]);

@@ -2,7 +2,7 @@
  * One user prompt run to the end of its turn: engine.userPrompt, then the step loop (model call, tool
  * calls, engine.afterStep), the step cap's fresh turns, engine.stop continuations, and engine.afterTurn.
  */
-import { INTERRUPTED_NOTE, type NoteRow, type PromptOptions, type Row, type Session, type SessionEvent, type StepContext, type ToolResult, type ToolRow, type TurnContext, type TurnEndReason, type TurnResult, type UserRow } from "./api.js";
+import { INTERRUPTED_NOTE, type NoteRow, type PromptOptions, type Row, type Session, type SessionEvent, type StepContext, type StoppedBy, type ToolResult, type ToolRow, type TurnContext, type TurnEndReason, type TurnResult, type UserRow } from "./api.js";
 import { pushRow, type EngineCore } from "./core.js";
 import { DEFAULT_MAX_STOP_CONTINUATIONS } from "./options.js";
 import { runModel } from "./model-call.js";
@@ -37,7 +37,9 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
   let finalText = "";
   let reason: TurnEndReason = "end_turn";
   let error: string | undefined;
+  let stoppedBy: StoppedBy | undefined;
   let stepInTurn = 0;
+  const startedAt = Date.now();
   try {
     const maxSteps = core.maxSteps(session);
     // a child (sub-agent) session simply stops at its own cap: no fresh turn (rule 15: the engine's bound)
@@ -63,12 +65,22 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
       if (childCap !== undefined && stepInTurn >= childCap) {
         pushRow<NoteRow>(session, { role: "note", text: `[sub-agent step cap ${childCap} reached: the sub-agent stops here]`, turn, step: stepInTurn, at: Date.now() });
         reason = "step_cap";
+        stoppedBy = "steps";
+        break;
+      }
+      // a bound (spend, clock) may stop the run here, at the step boundary: a clean, step-limited stop
+      const bound = await core.hooks.bound.call({ ...turnCtx, turn, step: stepInTurn + 1, startedAt }).catch(() => undefined);
+      if (bound) {
+        pushRow<NoteRow>(session, { role: "note", text: `[stopped by ${bound.stoppedBy} bound: ${bound.reason}]`, turn, step: stepInTurn, at: Date.now() });
+        notice("info", `stopped: ${bound.reason}`);
+        reason = "step_cap";
+        stoppedBy = bound.stoppedBy;
         break;
       }
       if (stepInTurn >= maxSteps) {
         // the cap is a boundary, not a stop: close this turn and carry on in a fresh one
-        await core.hooks.afterTurn.call({ session, turn, reason: "step_cap", rows: [] });
-        emit({ type: "turn_end", sessionId: sid, turn, reason: "step_cap", text: finalText });
+        await core.hooks.afterTurn.call({ session, turn, reason: "step_cap", rows: [], stoppedBy: "steps" });
+        emit({ type: "turn_end", sessionId: sid, turn, reason: "step_cap", text: finalText, stopped_by: "steps" });
         turn += 1;
         session.totals.turns = turn;
         stepInTurn = 0;
@@ -131,7 +143,7 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
       reason = "end_turn";
       break;
     }
-    return { turn, reason, text: finalText, error };
+    return { turn, reason, text: finalText, error, ...(stoppedBy ? { stoppedBy } : {}) };
   } catch (e) {
     reason = signal.aborted ? "aborted" : "error";
     error = e instanceof Error ? e.message : String(e);
@@ -150,8 +162,8 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
     if (reason !== "blocked") {
       const turnRows: Row[] = [];
       for (let i = session.rows.length - 1; i >= 0 && session.rows[i]!.turn === turn; i--) turnRows.unshift(session.rows[i]!);
-      await core.hooks.afterTurn.call({ session, turn, reason, rows: turnRows }).catch(() => undefined);
+      await core.hooks.afterTurn.call({ session, turn, reason, rows: turnRows, ...(stoppedBy ? { stoppedBy } : {}) }).catch(() => undefined);
     }
-    emit({ type: "turn_end", sessionId: sid, turn, reason, text: finalText });
+    emit({ type: "turn_end", sessionId: sid, turn, reason, text: finalText, ...(stoppedBy ? { stopped_by: stoppedBy } : {}) });
   }
 }

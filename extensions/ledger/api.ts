@@ -34,6 +34,8 @@ export interface TurnIndexEntry {
    * "crashed" (the process died mid-turn; set when the session is reopened) or "rebuilt". Absent: running.
    */
   reason?: string;
+  /** a step-limited turn (reason "step_cap"): which bound ended it ("budget", "time", "steps") */
+  stoppedBy?: string;
   /** present when the turn did not finish: "user" (esc esc, SIGINT) or "crash" (the process died mid-turn) */
   interrupted?: "user" | "crash";
   /** every row of the turn is past the tideline (merged into SESSION.md) */
@@ -65,7 +67,7 @@ export interface LedgerService {
 }
 
 /** How a turn ended, in a word or two (the index's "Ended" column; exports use it too). */
-export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted">): string {
+export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted"> & { stoppedBy?: string }): string {
   if (e.interrupted === "crash") return "crashed";
   if (e.interrupted === "user") return "interrupted";
   switch (e.reason) {
@@ -76,7 +78,7 @@ export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted">)
     case "aborted":
       return "interrupted";
     case "step_cap":
-      return "step cap";
+      return e.stoppedBy === "budget" ? "step cap (budget)" : e.stoppedBy === "time" ? "step cap (clock)" : e.stoppedBy === "doom_loop" ? "step cap (doom loop)" : "step cap";
     case "max_tokens":
       return "output limit";
     default:

@@ -53,7 +53,7 @@ export default {
       ledger.collect(rec.ctx.session);
     });
     engine.hooks.afterTurn.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
-      ledger.turnEnded(rec.session, rec.turn, rec.reason, rec.rows);
+      ledger.turnEnded(rec.session, rec.turn, rec.reason, rec.rows, rec.stoppedBy);
     });
     engine.hooks.sessionEnd.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async ({ session }) => {
       ledger.collect(session);

@@ -224,7 +224,7 @@ export class Ledger implements LedgerService {
   }
 
   /** A turn ended: its remaining rows, the index files and the page's mechanical facts. */
-  turnEnded(session: Session, turn: number, reason: string, turnRows: Row[]): void {
+  turnEnded(session: Session, turn: number, reason: string, turnRows: Row[], stoppedBy?: string): void {
     this.collect(session);
     const st = this.open(session.info.id, session.info.cwd, session.info.model);
     let rows = turnRows;
@@ -240,6 +240,8 @@ export class Ledger implements LedgerService {
       if (e) {
         e.endedAt = Date.now();
         e.reason = reason;
+        if (stoppedBy) e.stoppedBy = stoppedBy;
+        else delete e.stoppedBy;
         if (reason === "aborted") e.interrupted = "user";
         else delete e.interrupted;
         if (e.lastSeq <= st.cutSeq) e.pastTideline = true;

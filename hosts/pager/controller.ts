@@ -10,6 +10,7 @@ import type { SlashEntry } from "./components/dialogs.js";
 import type { MeterView } from "./format.js";
 import { parseSlash } from "./composer-model.js";
 import { buildMeter, type TidelineService } from "./meter.js";
+import type { BoundsService } from "../../extensions/bounds/api.js";
 import { lastGauge, PagerStore, rowsToItems, safeQuestion, type PendingQuestion } from "./store.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
 import { skillEntries, type SkillsLike } from "./skill-entries.js";
@@ -41,7 +42,7 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: PagerEngine,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined> },
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined> },
   ) {}
 
   async start(): Promise<void> {
@@ -110,7 +111,14 @@ export class PagerController implements PagerActions {
     } catch {
       meter = undefined; // a meter that throws must not take the pager down
     }
-    return buildMeter({ model, totals: this.store.totals, gaugeTokens: this.store.gaugeTokens, meter, capUsd: this.opts.capUsd });
+    let capUsd = this.opts.capUsd;
+    try {
+      // the session's spend bound (/limits, a run flag, OC_MAX_USD): the status bar shows $spent / $cap
+      capUsd = (this.session && this.opts.bounds?.limits(this.session).usd?.value) || capUsd;
+    } catch {
+      // a bounds service that throws must not take the pager down
+    }
+    return buildMeter({ model, totals: this.store.totals, gaugeTokens: this.store.gaugeTokens, meter, capUsd });
   }
 
   abort(): void {

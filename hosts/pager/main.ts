@@ -2,6 +2,7 @@
  * Ocean pager host: `oceancode` with no subcommand. Boots the session extensions, opens a fresh
  * session and renders the ink UI. Needs a terminal on both stdin and stdout.
  */
+import type { BoundsService } from "../../extensions/bounds/api.js";
 import React from "react";
 import { render } from "ink";
 import type { Kernel } from "../../kernel/kernel.js";
@@ -90,7 +91,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   // the plugins service is activated when a picker first needs it (the plugins extension is lazy)
   const plugins = kernel.hasService("plugins") ? () => kernel.service<PluginsLike>("plugins") : undefined;
   const mcp = kernel.hasService("mcp") ? () => kernel.service<McpLike>("mcp") : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp });
+  // the spend bound for the status bar's $spent / $cap (attached: the bounds live on the server, not shown)
+  const bounds = !opts.remote && kernel.hasService("bounds") ? await kernel.service<BoundsService>("bounds").catch(() => undefined) : undefined;
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds });
   try {
     await ctl.start();
   } catch (e) {

@@ -226,7 +226,7 @@ export class PagerStore {
         this.flush(true);
         this.busy = false;
         if (e.reason === "aborted") this.add({ kind: "notice", level: "warn", text: "stopped (esc esc)" });
-        else if (e.reason === "step_cap") this.add({ kind: "notice", level: "warn", text: "stopped: step cap reached" });
+        else if (e.reason === "step_cap") this.add({ kind: "notice", level: "warn", text: e.stopped_by === "budget" ? "stopped: spend bound reached" : e.stopped_by === "time" ? "stopped: clock bound reached" : e.stopped_by === "doom_loop" ? "stopped: the same tool call and result three times in a row" : "stopped: step cap reached" });
         else if (e.reason === "max_tokens") this.add({ kind: "notice", level: "warn", text: "stopped: the model hit its output limit" });
         break;
       case "notice": {

@@ -12,6 +12,10 @@ export interface RunArgs {
   wait: boolean;
   tideline?: string;
   maxSteps?: string;
+  /** --max-usd: the spend bound (the bounds extension reads it from the session) */
+  maxUsd?: string;
+  /** --max-minutes: the clock bound */
+  maxMinutes?: string;
   prompt: string;
   warnings: string[];
   /** --help / -h before the prompt */
@@ -30,6 +34,8 @@ export const RUN_FLAGS: FlagDoc[] = [
   { name: "--auto", summary: "approve rule asks (never the shell guard's); without it every ask is rejected" },
   { name: "--tideline", aliases: ["--shelve"], value: "<pct>%|<limit>|default", summary: "the session's tideline" },
   { name: "--max-steps", value: "<n>", summary: "steps per root turn (over $OC_MAX_STEPS and engine.max_steps; kept by --continue)" },
+  { name: "--max-usd", value: "<dollars>", summary: "stop cleanly at a step boundary once the session has spent this much (over $OC_MAX_USD; kept by --continue)" },
+  { name: "--max-minutes", value: "<minutes>", summary: "stop cleanly at a step boundary after this long (over $OC_MAX_MINUTES; kept by --continue)" },
   { name: "--help", aliases: ["-h"], summary: "this help" },
 ];
 
@@ -41,6 +47,17 @@ export const RUN_USAGE = `usage: ${RUN_USAGE_LINE}  (oceancode run --help lists 
 const CANONICAL = new Map(RUN_FLAGS.flatMap((f) => [f.name, ...(f.aliases ?? [])].map((n) => [n, f.name] as const)));
 const VALUE_FLAGS = new Set(RUN_FLAGS.filter((f) => f.value !== undefined).flatMap((f) => [f.name, ...(f.aliases ?? [])]));
 const BOOL_FLAGS = new Set(RUN_FLAGS.filter((f) => f.value === undefined && f.name !== "--help").flatMap((f) => [f.name, ...(f.aliases ?? [])]));
+
+/** The bound flags: after the prompt they are ignored (sent as text) with their own warning. */
+const BOUND_FLAGS = new Set(["--max-usd", "--max-minutes", "--max-steps", "--tideline", "--shelve"]);
+
+/** --max-usd / --max-minutes: a number above 0 (decimals allowed), else undefined. */
+export function parseBoundValue(v: string): number | undefined {
+  const t = v.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
 
 /** --max-steps must be a whole number above 0: true when it is. */
 export function validMaxSteps(v: string): boolean {
@@ -83,6 +100,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
       } else if (name === "--session") out.session = v;
       else if (name === "--tideline") out.tideline = v;
       else if (name === "--max-steps") out.maxSteps = v;
+      else if (name === "--max-usd") out.maxUsd = v;
+      else if (name === "--max-minutes") out.maxMinutes = v;
       continue;
     }
     if (BOOL_FLAGS.has(flag)) {
@@ -100,7 +119,9 @@ export function parseRunArgs(argv: string[]): RunArgs {
   }
   for (; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a.startsWith("-") && (VALUE_FLAGS.has(a.split("=")[0]!) || BOOL_FLAGS.has(a) || a === "--window")) {
+    if (a.startsWith("-") && BOUND_FLAGS.has(a.split("=")[0]!)) {
+      out.warnings.push(`'${a}' comes after the prompt, so the bound is ignored and sent to the model as text (put bound flags before the prompt)`);
+    } else if (a.startsWith("-") && (VALUE_FLAGS.has(a.split("=")[0]!) || BOOL_FLAGS.has(a) || a === "--window")) {
       out.warnings.push(`'${a}' comes after the prompt, so it is sent to the model as text (put flags before the prompt)`);
     }
     words.push(a);

@@ -2,12 +2,12 @@
  * `oceancode run`: one headless turn. Boots the session extensions, opens or resumes a session, streams
  * events (text, or one JSON event per line with --format json), answers asks (--auto approves those that
  * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why).
- * Exit codes: 0 done, 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
+ * Exit codes: 0 done (a bound tripping — spend, clock, steps — is a clean stop: 0 too), 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
-import { parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
+import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
@@ -88,6 +88,18 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     // would inherit); it is stored on the session too, so it survives --continue (the guide: flag values are stored)
   }
 
+  // the spend and clock bounds: numbers above 0, stored on the session (the bounds extension reads them)
+  const bounds: Record<string, number> = {};
+  for (const [flag, raw, key] of [["--max-usd", args.maxUsd, "max_usd"], ["--max-minutes", args.maxMinutes, "max_minutes"]] as const) {
+    if (raw === undefined) continue;
+    const v = parseBoundValue(raw);
+    if (v === undefined) {
+      io.stderr.write(`oceancode run: ${flag} must be a number above 0 (got '${visible(raw)}')\n${RUN_USAGE}\n`);
+      return 2;
+    }
+    bounds[key] = v;
+  }
+
   // a model pinned by requirements.json beats --model, as a pin beats every layer (the CLI warned)
   if (args.model !== undefined && kernel.config.sourceOf("model")?.layer === "requirements") args.model = kernel.config.get("model") as string;
 
@@ -112,6 +124,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     overrides.tideline = args.tideline;
   }
   if (args.maxSteps !== undefined) overrides.max_steps = Number(args.maxSteps);
+  Object.assign(overrides, bounds);
+  if (Object.keys(bounds).length > 0 && !kernel.hasService("bounds")) io.stderr.write("oceancode run: warning: --max-usd/--max-minutes ignored: the bounds extension is not enabled\n");
 
   // a model no installed provider serves is a usage error, found before a session exists
   if (args.model !== undefined || (!args.session && !args.continue)) {
@@ -152,6 +166,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;
   if (args.maxSteps !== undefined && (args.session || args.continue)) session.info.overrides.max_steps = Number(args.maxSteps);
+  if (args.session || args.continue) Object.assign(session.info.overrides, bounds);
 
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).

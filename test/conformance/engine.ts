@@ -26,6 +26,7 @@ const KINDS: Record<keyof EngineHooks, string> = {
   toolResult: "waterfall",
   afterStep: "parallel",
   stop: "bail",
+  bound: "bail",
   afterTurn: "parallel",
   loadSession: "bail",
   latestSession: "bail",

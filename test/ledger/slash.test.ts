@@ -87,7 +87,7 @@ describe("run --tideline on a scripted session", () => {
   it("cuts the window below the fixed limit, opens it with the pointer line, and never orphans a tool result", () => {
     const out = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n".repeat(100);
     sb.write("big.txt", out);
-    sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 40 }, { text: "finished" }] }));
+    sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ text: "reading {{n}}", tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 40 }, { text: "finished" }] }));
     const rec = path.join(sb.home, "requests.jsonl");
     const r = runCli(["run", "--auto", "--tideline", "20k", "--model", "scripted/script.json", "read it forty times"], { cwd: sb.project, env: { ...sb.env, OC_SCRIPTED_RECORD: rec } });
     expect(r.code).toBe(0);
@@ -106,7 +106,7 @@ describe("run --tideline on a scripted session", () => {
 
   it("a too-long refusal cuts every closed block before the one retry", () => {
     sb.write("big.txt", "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\n".repeat(100));
-    const read = { tool_calls: [{ name: "read", input: { file_path: "big.txt" } }] };
+    const read = { text: "reading {{n}}", tool_calls: [{ name: "read", input: { file_path: "big.txt" } }] };
     sb.write("script.json", JSON.stringify({ context_window: 200_000, steps: [{ ...read, repeat: 14 }, { ...read, error: { kind: "prompt_too_long", message: "prompt is too long", times: 1 } }, { text: "finished" }] }));
     sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { tokens: 100_000, block: 5_000 } } }));
     const rec = path.join(sb.home, "requests.jsonl");
@@ -124,7 +124,7 @@ describe("run --tideline on a scripted session", () => {
 
   it("a reopened session starts under its line: the first request after --continue is already cut", () => {
     sb.write("big.txt", "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww\n".repeat(100));
-    sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 30 }, { text: "first done" }], after: { text: "second done" } }));
+    sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ text: "reading {{n}}", tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 30 }, { text: "first done" }], after: { text: "second done" } }));
     const rec = path.join(sb.home, "requests.jsonl");
     const env = { ...sb.env, OC_SCRIPTED_RECORD: rec };
     // no tideline while the history piles up, then a 20k line from the next message on

@@ -54,7 +54,7 @@ describe("tideline and meter routes", () => {
   it("a session whose window was cut: the cuts, the cut seq and a token line show", async () => {
     b = await boot((sb) => {
       sb.write("big.txt", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n".repeat(100));
-      sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 30 }, { text: "finished" }] }));
+      sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ text: "reading {{n}}", tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 30 }, { text: "finished" }] }));
     });
     const routes = tidelineRoutes(await b.kernel.service<TidelineService>("tideline"));
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json", overrides: { tideline: "20k" } });

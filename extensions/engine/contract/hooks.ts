@@ -91,8 +91,32 @@ export interface TurnRecord {
   turn: number;
   reason: TurnEndReason;
   rows: Row[];
+  /** a step-limited turn (reason "step_cap"): which bound ended it */
+  stoppedBy?: StoppedBy;
 }
 export type TurnEndReason = "end_turn" | "aborted" | "error" | "blocked" | "step_cap" | "max_tokens";
+
+/**
+ * Which bound ended a step-limited turn (the guide's typed `stopped_by`): "budget" (a spend bound,
+ * BudgetExceeded), "time" (a clock bound, TimeExceeded), "steps" (the step cap), "doom_loop" (the same
+ * step — its text, tool calls and their results — three times in a row).
+ */
+export type StoppedBy = "budget" | "time" | "steps" | "doom_loop";
+
+/** What engine.bound taps see at each step boundary of a prompt, before the step's model request. */
+export interface BoundContext extends TurnContext {
+  /** the step about to start, within the turn */
+  step: number;
+  /** when this prompt started (Date.now()): a clock bound counts from here */
+  startedAt: number;
+}
+/** A bound tripped: the run stops cleanly here (not an error) with this stopped_by and notice. */
+export interface BoundStop {
+  stoppedBy: Exclude<StoppedBy, "steps">;
+  /** one line for the user (the notice) and the transcript */
+  reason: string;
+  by: string;
+}
 
 // ---------------------------------------------------------------- questions (asks)
 
@@ -185,6 +209,11 @@ export const ENGINE_HOOKS = declareHooks("engine", {
    * at most engine.max_stop_continuations (default 8) per prompt, then settles.
    */
   stop: hook.bail<StopContext, StopDecision>("the model settled: continue or settle"),
+  /**
+   * bail: a step boundary of a prompt, before the next model request; a tap that answers stops the run
+   * cleanly there (a spend or clock bound: a step-limited turn with stopped_by, exit 0). Fails open.
+   */
+  bound: hook.bail<BoundContext, BoundStop>("a step boundary: a bound (spend, clock) may stop the run here"),
   /** parallel: a turn ended (ledger index, SESSION.md merge). */
   afterTurn: hook.parallel<TurnRecord>("a turn ended"),
   /** bail: reopen a stored session by id (storage answers). */

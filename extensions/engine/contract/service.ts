@@ -3,7 +3,7 @@ import type { ToolCall, ToolResult, Usage } from "./rows.js";
 import type { ModelCatalog, ModelInfo, ProviderErrorCode, ProviderRegistry } from "./provider.js";
 import type { ToolRegistry } from "./tools.js";
 import type { Session, SessionProfile, SessionTotals } from "./session.js";
-import type { Answer, EngineHooks, Question, QuestionHandler, QuestionReply, TurnEndReason } from "./hooks.js";
+import type { Answer, EngineHooks, Question, QuestionHandler, QuestionReply, StoppedBy, TurnEndReason } from "./hooks.js";
 
 // ---------------------------------------------------------------- events for hosts
 
@@ -56,7 +56,8 @@ export type SessionEvent =
   | { type: "tool_call_end"; sessionId: string; call: ToolCall; result: ToolResult }
   | { type: "step_end"; sessionId: string; turn: number; step: number; usage: Usage; gaugeTokens: number }
   | { type: "usage"; sessionId: string; totals: SessionTotals }
-  | { type: "turn_end"; sessionId: string; turn: number; reason: TurnEndReason; text: string }
+  /** a step-limited turn (reason "step_cap") carries which bound ended it: `stopped_by`, as the guide spells it */
+  | { type: "turn_end"; sessionId: string; turn: number; reason: TurnEndReason; text: string; stopped_by?: StoppedBy }
   | { type: "notice"; sessionId: string; level: "info" | "warn" | "error"; text: string }
   | { type: "question"; sessionId: string; question: Question; answer: Answer };
 
@@ -72,6 +73,8 @@ export interface TurnResult {
   reason: TurnEndReason;
   text: string;
   error?: string;
+  /** the run stopped at a bound (reason "step_cap"): which one */
+  stoppedBy?: StoppedBy;
 }
 
 export interface EngineService {

@@ -1,0 +1,44 @@
+/**
+ * The published contract `oceancode/api/bounds` (service "bounds"): a session's spend and clock bounds,
+ * and the one parser of bound values shared by `run --max-usd/--max-minutes`, the variables and /limits.
+ */
+import type { Session } from "../engine/api.js";
+
+/** Where a bound's value came from: the session (a run flag or /limits, stored), the environment, or none. */
+export type BoundSource = "session" | "env";
+
+export interface Bound {
+  value: number;
+  source: BoundSource;
+}
+
+export interface SessionLimits {
+  /** the spend cap in USD (session.totals.costUsd counts against it) */
+  usd?: Bound;
+  /** the clock, in minutes per prompt (a run), counted from the prompt's start */
+  minutes?: Bound;
+  /** what the session has spent so far (USD) */
+  spentUsd: number;
+}
+
+export interface BoundsService {
+  /** The session's effective bounds: its stored values over OC_MAX_USD / OC_MAX_MINUTES. */
+  limits(session: Session): SessionLimits;
+}
+
+/** The session override keys the run flags and /limits write (session.info.overrides). */
+export const USD_KEY = "max_usd";
+export const MINUTES_KEY = "max_minutes";
+
+/** A bound's value: a number above 0 (decimals allowed: 0.5 dollars, 0.25 minutes). Undefined when invalid. */
+export function parseBound(text: string): number | undefined {
+  const t = text.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** $1.23 (four decimals under a cent, so a tiny spend is not shown as $0.00). */
+export function formatUsd(n: number): string {
+  return n > 0 && n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
+}
