@@ -10,10 +10,11 @@
 import path from "node:path";
 import fs from "node:fs";
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
-import type { EngineService, Session, ToolCallContext } from "../engine/api.js";
+import type { EngineService, Session, ToolCallContext, ToolOutput } from "../engine/api.js";
 import type { LedgerService } from "../ledger/api.js";
 import type { CheckpointTurn, CheckpointsService, MoveOptions, MoveResult } from "./api.js";
 import { readContent, SessionStore, sha256 } from "./store.js";
+import { ShadowRepo } from "./shadow.js";
 
 const EXT_ID = "checkpoints";
 
@@ -103,8 +104,48 @@ export default {
       return { ...win, rows: win.rows.filter((r) => !s.hidden.has(r.turn)) };
     });
 
+    const shadows = new Map<string, ShadowRepo>();
+    const shadowFor = (cwd: string): ShadowRepo => {
+      let r = shadows.get(cwd);
+      if (!r) {
+        r = new ShadowRepo(path.join(ctx.paths.dataDir, "checkpoints", "shadow", sha256(Buffer.from(cwd)).slice(0, 16)), cwd);
+        shadows.set(cwd, r);
+      }
+      return r;
+    };
+    /** A shell call: scan the tree before and after (the private index re-hashes only what changed) and record what differs. */
+    const aroundShell = async (tctx: ToolCallContext, rec: { store: SessionStore; turn: CheckpointTurn }, next: (c: ToolCallContext) => Promise<ToolOutput>): Promise<ToolOutput> => {
+      const shadow = shadowFor(tctx.cwd);
+      const before = (await shadow.init()) ? await shadow.scan().catch(() => undefined) : undefined;
+      if (!before) return next(tctx);
+      try {
+        return await next(tctx);
+      } finally {
+        try {
+          const after = await shadow.scan();
+          for (const c of await shadow.diff(before, after)) {
+            let change = rec.turn.files[c.file];
+            if (!change) {
+              const h = c.beforeBlob ? rec.store.put(await shadow.blob(c.beforeBlob)) : null;
+              change = { before: h, after: h };
+              rec.turn.files[c.file] = change;
+            }
+            const now = readContent(c.file);
+            if (now !== undefined) change.after = rec.store.put(now);
+          }
+          rec.store.saveTurn(rec.turn);
+        } catch (e) {
+          ctx.log.warn(`checkpoints: could not record what the shell call changed (${e instanceof Error ? e.message : String(e)})`);
+        }
+      }
+    };
+
     // the snapshot: the file's content before the turn's first write to it, and after each write
     engine.hooks.executeTool.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, (next) => async (tctx: ToolCallContext) => {
+      if (tctx.tool && (tctx.tool.name === "bash" || tctx.tool.claudeName === "Bash")) {
+        const rec = recordFor(tctx.session);
+        return rec ? aroundShell(tctx, rec, next) : next(tctx);
+      }
       const file = targetOf(tctx);
       const rec = file ? recordFor(tctx.session) : undefined;
       if (!file || !rec) return next(tctx);
@@ -221,14 +262,15 @@ export default {
     // ------------------------------------------------------------ slash commands
 
     const rel = (cwd: string | undefined, f: string): string => (cwd ? path.relative(cwd, f) || f : f);
-    const describe = (host: SlashHost, verb: string, r: Extract<MoveResult, { ok: true }>, store: SessionStore): string => {
+    const describe = (host: SlashHost, verb: string, r: Extract<MoveResult, { ok: true }>, store: SessionStore, label?: string): string => {
       const cwd = typeof host.cwd === "string" ? host.cwd : undefined;
       const parts = [...r.restored.map((f) => `restored ${rel(cwd, f)}`), ...r.removed.map((f) => `removed ${rel(cwd, f)}`)];
       const t = store.get(verb === "redid" ? r.to : r.from);
-      return `${verb} turn ${t?.id ?? r.to}${t ? ` ("${t.title}")` : ""}${parts.length ? `: ${parts.join(", ")}` : ": no files changed"}`;
+      const head = label ?? `${verb} turn ${t?.id ?? r.to}${t ? ` ("${t.title}")` : ""}`;
+      return `${head}${parts.length ? `: ${parts.join(", ")}` : ": no files changed"}`;
     };
     /** Run a move; over files changed outside, ask a pager (its picker as the question), else refuse naming them. */
-    const run = async (host: SlashHost, verb: string, go: (opts: MoveOptions) => Promise<MoveResult>): Promise<void> => {
+    const run = async (host: SlashHost, verb: string, go: (opts: MoveOptions) => Promise<MoveResult>, label?: string): Promise<void> => {
       const sid = host.sessionId;
       if (!sid) return host.reply(`/${verb}: no session yet`);
       let r = await go({});
@@ -248,7 +290,7 @@ export default {
         }
       }
       if (!r.ok) return host.reply(`/${verb}: ${r.message}`);
-      host.reply(describe(host, verb === "redo" ? "redid" : verb === "undo" ? "undid" : "rewound past", r, storeOf(sid)));
+      host.reply(describe(host, verb === "redo" ? "redid" : "undid", r, storeOf(sid), label));
     };
 
     ctx.registerSlash("undo", (_args, host) => run(host, "undo", (o) => service.undo(host.sessionId!, o)));
@@ -269,8 +311,8 @@ export default {
       }
       const n = Number(choice);
       if (!Number.isInteger(n) || n < 1 || n > list.length) return host.reply(`/rewind: '${choice}' is not a turn (1-${list.length})`);
-      const to = list[n - 1]!.parent;
-      await run(host, "rewind", (o) => service.rewind(sid, to, o));
+      const t = list[n - 1]!;
+      await run(host, "rewind", (o) => service.rewind(sid, t.parent, o), `rewound to before turn ${n} ("${t.title}")`);
     });
   },
 };

@@ -130,7 +130,7 @@ describe("checkpoints: /undo and /redo", () => {
     await engine.prompt(s, "first prompt");
     await engine.prompt(s, "second prompt");
     expect(await slash(b, s, "rewind")).toBe(["/rewind <n> goes back to before user turn n:", "  2  second prompt  (1 files)", "  1  first prompt  (2 files)"].join("\n"));
-    expect(await slash(b, s, "rewind", "1")).toBe('rewound past turn 2 ("second prompt"): restored a.txt, removed new.txt');
+    expect(await slash(b, s, "rewind", "1")).toBe('rewound to before turn 1 ("first prompt"): restored a.txt, removed new.txt');
     expect(read("a.txt")).toBe("alpha\n");
     expect(read("new.txt")).toBeUndefined();
     expect(await slash(b, s, "redo")).toBe('redid turn 1 ("first prompt"): restored a.txt, restored new.txt');
