@@ -4,8 +4,9 @@
  * Per session, beside the ledger (`<ledger session dir>/checkpoints/`, or `<data dir>/checkpoints/<id>/`
  * when the ledger is off):
  *   objects/<sha256>   file contents, content-addressed (written once, never rewritten)
- *   turns.jsonl        one line per user turn ({"type":"turn", ...}: the files it changed with before and
- *                      after hashes, null = absent) and one per move ({"type":"active", "id": ...})
+ *   turns.jsonl        append-only: a line per user turn ({"type":"turn"}), per file a step changed
+ *                      ({"type":"file"}: before and after hashes, null = absent; the latest per file wins)
+ *                      and per move ({"type":"active", "id": ...})
  * Nothing is deleted: undo and redo append a move; the ledger's journal gets a leaf move.
  */
 

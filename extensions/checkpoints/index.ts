@@ -132,8 +132,8 @@ export default {
             }
             const now = readContent(c.file);
             if (now !== undefined) change.after = rec.store.put(now);
+            rec.store.saveFile(rec.turn.id, c.file, change);
           }
-          rec.store.saveTurn(rec.turn);
         } catch (e) {
           ctx.log.warn(`checkpoints: could not record what the shell call changed (${e instanceof Error ? e.message : String(e)})`);
         }
@@ -162,7 +162,7 @@ export default {
       } finally {
         const after = readContent(file);
         if (after !== undefined) change.after = rec.store.put(after);
-        rec.store.saveTurn(rec.turn);
+        rec.store.saveFile(rec.turn.id, file, change);
       }
     });
 

@@ -7,7 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CheckpointTurn } from "./api.js";
 
-type Line = ({ type: "turn" } & CheckpointTurn) | { type: "active"; id: number; at: number };
+type Line =
+  | ({ type: "turn" } & Omit<CheckpointTurn, "files">)
+  | { type: "file"; turn: number; file: string; before: string | null; after: string | null }
+  | { type: "active"; id: number; at: number };
 
 export function sha256(buf: Buffer): string {
   return crypto.createHash("sha256").update(buf).digest("hex");
@@ -52,7 +55,10 @@ export class SessionStore {
       if (l.type === "active") this.active = l.id;
       else if (l.type === "turn") {
         const { type: _t, ...t } = l;
-        this.turns[t.id - 1] = t;
+        this.turns[t.id - 1] = { ...t, files: this.turns[t.id - 1]?.files ?? {} };
+      } else if (l.type === "file") {
+        const t = this.turns[l.turn - 1];
+        if (t) t.files[l.file] = { before: l.before, after: l.after };
       }
     }
     this.recompute();
@@ -87,8 +93,15 @@ export class SessionStore {
     fs.appendFileSync(this.log, `${JSON.stringify(line)}\n`);
   }
 
+  /** The turn's own fields (its files are saved one by one with saveFile). */
   saveTurn(t: CheckpointTurn): void {
-    this.append({ type: "turn", ...t });
+    const { files: _f, ...rest } = t;
+    this.append({ type: "turn", ...rest });
+  }
+
+  /** One file's change in a turn (the latest line per file wins): a step appends only what it touched. */
+  saveFile(turn: number, file: string, c: { before: string | null; after: string | null }): void {
+    this.append({ type: "file", turn, file, before: c.before, after: c.after });
   }
 
   setActive(id: number): void {
