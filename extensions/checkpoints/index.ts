@@ -123,10 +123,14 @@ export default {
       } finally {
         try {
           const after = await shadow.scan();
-          for (const c of await shadow.diff(before, after)) {
+          const changes = await shadow.diff(before, after);
+          const olds = await shadow.blobs(changes.filter((c) => c.beforeBlob && !rec.turn.files[c.file]).map((c) => c.beforeBlob!));
+          for (const c of changes) {
             let change = rec.turn.files[c.file];
             if (!change) {
-              const h = c.beforeBlob ? rec.store.put(await shadow.blob(c.beforeBlob)) : null;
+              const old = c.beforeBlob ? olds.get(c.beforeBlob) : null;
+              if (old === undefined) continue; // its old content could not be read: not ours to restore
+              const h = rec.store.put(old);
               change = { before: h, after: h };
               rec.turn.files[c.file] = change;
             }
