@@ -4,7 +4,7 @@
  * the real kernel, engine, tools, ledger and SQLite storage with the scripted model; then the disk a
  * session's checkpoints take per 1,000 steps.
  *
- *   node dist/bench/checkpoints.js [--trees 1000,10000] [--steps 30] [--disk-steps 1000] [--bash-disk-steps 200]
+ *   node dist/bench/checkpoints.js [--trees 1000,10000] [--steps 30] [--disk-steps 1000] [--bash-disk-steps 200] [--only scan]
  *
  * The cost is measured inside the engine's executeTool chain: a bench tap just outside the checkpoints tap
  * and one just inside it, so what is timed is the checkpoints wrap alone (snapshot before, hash and store
@@ -19,6 +19,7 @@ import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
 import type { EngineService } from "../extensions/engine/api.js";
 import type { CheckpointsService } from "../extensions/checkpoints/api.js";
+import { ShadowRepo } from "../extensions/checkpoints/shadow.js";
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -140,6 +141,25 @@ async function perStep(n: number, k: number, steps: number, how: "write" | "bash
   return { step: stats(how === "bash" ? perStepMs.slice(1) : perStepMs), first: perStepMs[0]! };
 }
 
+/** The shell scan alone (git add -A + write-tree on the private index) with nothing changed: the part of a shell step that walks the tree. */
+async function scanOnly(n: number, runs: number): Promise<{ first: number; step: Stats }> {
+  const e = await setup(n, [{ text: "x" }]);
+  const repo = new ShadowRepo(path.join(e.root, "shadow"), e.project);
+  await repo.init();
+  let t0 = performance.now();
+  await repo.scan();
+  const first = performance.now() - t0;
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    t0 = performance.now();
+    await repo.scan();
+    xs.push(performance.now() - t0);
+  }
+  await e.kernel.shutdown();
+  fs.rmSync(e.root, { recursive: true, force: true });
+  return { first, step: stats(xs) };
+}
+
 async function disk(n: number, steps: number, how: "write" | "bash"): Promise<{ checkpoints: { bytes: number; files: number }; shadow: { bytes: number; files: number }; wallS: number }> {
   const e = await setup(n, script(1, steps, how));
   const s = await e.engine.createSession({ cwd: e.project, model: "scripted/bench.json" });
@@ -159,10 +179,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const steps = Number(arg("steps", "30"));
   const diskSteps = Number(arg("disk-steps", "1000"));
   const bashDiskSteps = Number(arg("bash-disk-steps", "200"));
+  /** "scan": only the shell-scan figures */
+  const only = arg("only", "");
   console.log(`checkpoints bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load ${os.loadavg()[0]!.toFixed(2)}`);
   console.log(`per step (the checkpoints wrap alone, ${steps} steps, each its own prompt): median / p90 ms`);
   const f = (x: Stats) => `${x.median.toFixed(2)} / ${x.p90.toFixed(2)}`;
-  for (const n of trees) {
+  for (const n of only ? [] : trees) {
     for (const how of ["write", "bash"] as const) {
       for (const k of [1, 10]) {
         const r = await perStep(n, k, steps, how);
@@ -170,8 +192,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       }
     }
   }
+  console.log("the shell scan alone (git add -A + write-tree, nothing changed; a shell step runs two), median / p90 ms:");
+  for (const n of trees) {
+    const r = await scanOnly(n, steps);
+    console.log(`  tree ${String(n).padStart(6)} files: ${f(r.step)}   (the first, hashing the tree: ${r.first.toFixed(0)} ms)`);
+  }
   const n = trees[trees.length - 1]!;
-  for (const how of ["write", "bash"] as const) {
+  for (const how of only ? [] : (["write", "bash"] as const)) {
     const count = how === "bash" ? bashDiskSteps : diskSteps;
     const d = await disk(n, count, how);
     const per = 1000 / count;
