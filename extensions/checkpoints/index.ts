@@ -68,9 +68,10 @@ export default {
 
     // a prompt opens a user turn on top of the active one (after the other taps: a blocked prompt opens none)
     engine.hooks.userPrompt.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, (input, tctx) => {
-      if (input.blocked) return input;
+      sessions.set(tctx.session.info.id, tctx.session);
+      // a sub-agent's prompt is part of its parent's user turn: its writes go to the parent's record
+      if (input.blocked || tctx.session.info.parentId !== undefined) return input;
       const sid = tctx.session.info.id;
-      sessions.set(sid, tctx.session);
       const store = storeOf(sid);
       const t: CheckpointTurn = {
         id: store.turns.length + 1,
