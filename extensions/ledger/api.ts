@@ -58,7 +58,7 @@ export interface LedgerService {
   activeLeaf(sessionId: string): string | undefined;
   /** Entries from the root to the active leaf. */
   activePath(sessionId: string): JournalEntry[];
-  /** Move the active leaf (undo/redo/fork). Never deletes an entry. */
+  /** Move the active leaf (undo/redo/fork); "" moves it before the first entry (undoing the first turn). Never deletes an entry. */
   setLeaf(sessionId: string, id: string): void;
   /** Record a decision on SESSION.md; a decision with the same key is struck through, not deleted. */
   decide(sessionId: string, key: string, text: string, turn: number): void;

@@ -32,7 +32,8 @@ export class Journal {
         continue;
       }
       if (l.type === "leaf") {
-        if (j.byId.has(l.leaf)) j.leaf = l.leaf;
+        if (l.leaf === "") j.leaf = undefined;
+        else if (j.byId.has(l.leaf)) j.leaf = l.leaf;
       } else if (l.type === "entry" && !j.byId.has(l.id)) {
         const { type: _t, ...e } = l;
         j.entries.push(e);
@@ -61,10 +62,10 @@ export class Journal {
     return `${JSON.stringify({ type: "entry", ...e })}\n`;
   }
 
-  /** Move the active leaf; returns the JSONL line to append. */
+  /** Move the active leaf ("" = before the first entry: the next entry is a new root); returns the JSONL line to append. */
   setLeaf(id: string): string {
-    if (!this.byId.has(id)) throw new Error(`journal: no entry '${id}'`);
-    this.leaf = id;
+    if (id !== "" && !this.byId.has(id)) throw new Error(`journal: no entry '${id}'`);
+    this.leaf = id || undefined;
     return `${JSON.stringify({ type: "leaf", leaf: id, at: Date.now() })}\n`;
   }
 
