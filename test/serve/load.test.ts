@@ -58,7 +58,7 @@ describe("oceancode serve under load", () => {
     // a raw client: sends the request, then stops reading (paused socket: TCP back-pressure reaches the server)
     const slow = net.connect(srv.port, "127.0.0.1");
     await new Promise<void>((r) => slow.once("connect", () => r()));
-    slow.write(`GET /session/${id}/event HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+    slow.write(`GET /session/${id}/event HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
     let got = "";
     slow.once("data", (d: Buffer) => {
       got += d.toString();
