@@ -30,10 +30,6 @@ export interface OpenApiDoc {
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-function indent(text: string, by: string): string {
-  return text.replace(/\n/g, `\n${by}`);
-}
-
 function comment(text: string | undefined, by: string): string {
   return text ? `${by}/** ${text.replace(/\*\//g, "* /").replace(/\n/g, " ")} */\n` : "";
 }
@@ -78,8 +74,8 @@ export function generateClient(doc: OpenApiDoc): string {
   for (const { id, method, path, op } of ops) {
     const params = (op.parameters ?? []).filter((x) => x.in === "path" || x.in === "query");
     const body = op.requestBody?.content?.["application/json"]?.schema;
-    const fields = params.map((x) => `${comment(x.description, "    ")}    ${/^[A-Za-z_$][\w$]*$/.test(x.name) ? x.name : JSON.stringify(x.name)}${x.in === "path" || x.required ? "" : "?"}: ${indent(schemaToTs(x.schema, 2), "")};`);
-    if (body) fields.push(`    body${op.requestBody?.required ? "" : "?"}: ${indent(schemaToTs(body, 2), "")};`);
+    const fields = params.map((x) => `${comment(x.description, "    ")}    ${/^[A-Za-z_$][\w$]*$/.test(x.name) ? x.name : JSON.stringify(x.name)}${x.in === "path" || x.required ? "" : "?"}: ${schemaToTs(x.schema, 2)};`);
+    if (body) fields.push(`    body${op.requestBody?.required ? "" : "?"}: ${schemaToTs(body, 2)};`);
     const inputRequired = params.some((x) => x.in === "path" || x.required) || (body !== undefined && op.requestBody?.required === true);
     const inputType = fields.length ? `{\n${fields.join("\n")}\n  }` : undefined;
     const arg = inputType ? `input: ${inputType}${inputRequired ? "" : " = {}"}` : "";
