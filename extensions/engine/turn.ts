@@ -2,7 +2,7 @@
  * One user prompt run to the end of its turn: engine.userPrompt, then the step loop (model call, tool
  * calls, engine.afterStep), the step cap's fresh turns, engine.stop continuations, and engine.afterTurn.
  */
-import { INTERRUPTED_NOTE, type NoteRow, type PromptOptions, type Row, type Session, type SessionEvent, type StepContext, type StoppedBy, type ToolResult, type ToolRow, type TurnContext, type TurnEndReason, type TurnResult, type UserRow } from "./api.js";
+import { INTERRUPTED_NOTE, NO_PROGRESS_TURNS, WORKOFF_HARD_CAP, type NoteRow, type PlanProgress, type PromptOptions, type Row, type Session, type SessionEvent, type StepContext, type StoppedBy, type ToolResult, type ToolRow, type TurnContext, type TurnEndReason, type TurnResult, type UserRow } from "./api.js";
 import { pushRow, type EngineCore } from "./core.js";
 import { DEFAULT_MAX_STOP_CONTINUATIONS } from "./options.js";
 import { runModel } from "./model-call.js";
@@ -57,6 +57,10 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
     pushRow<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, turn, step: 0, at: Date.now() });
     let continuations = 0;
     let stopHookActive = false;
+    // the work-off of a plan (continue answers with progress): the no-progress guard and the hard cap
+    let workOffs = 0;
+    let lastProgress: PlanProgress | undefined;
+    let stalled = 0;
     for (;;) {
       if (signal.aborted) {
         reason = "aborted";
@@ -123,6 +127,23 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
         break;
       }
       const d = await core.hooks.stop.call({ ...turnCtx, turn, lastAssistantText: assistant.text, continuations, stopHookActive });
+      if (d && d.continue && d.progress) {
+        const p = d.progress;
+        stalled = lastProgress && lastProgress.open === p.open && lastProgress.completed === p.completed ? stalled + 1 : 0;
+        lastProgress = { open: p.open, completed: p.completed };
+        if (stalled >= NO_PROGRESS_TURNS || workOffs >= WORKOFF_HARD_CAP) {
+          const why = stalled >= NO_PROGRESS_TURNS ? `${NO_PROGRESS_TURNS} continued turns changed neither the open (${p.open}) nor the completed (${p.completed}) count` : `${WORKOFF_HARD_CAP} work-off continuations in one prompt`;
+          notice("warn", `Run stopped: ${why} (no-progress guard)`);
+          pushRow<NoteRow>(session, { role: "note", text: `[run stopped by the no-progress guard: ${why}]`, turn, step: stepInTurn, at: Date.now() });
+          reason = "end_turn";
+          break;
+        }
+        workOffs += 1;
+        stopHookActive = true;
+        notice("info", `continuing: ${d.by}: ${d.reason}`);
+        pushRow<NoteRow>(session, { role: "note", text: `[continued by ${d.by}] ${d.reason}`, turn, step: stepInTurn, at: Date.now() });
+        continue;
+      }
       if (d && d.continue) {
         if (continuations >= maxContinuations) {
           // the engine's own bound (no tap can loop a prompt forever): counted per prompt, across the

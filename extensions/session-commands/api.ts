@@ -35,6 +35,14 @@ export interface PagerSlashHost extends SlashHost {
   pick?(title: string, items: PickItem[], selected?: string): Promise<string | undefined>;
   /** open the capabilities picker on this tab (turn skills and plugins on and off) */
   capabilities?(tab: CapabilityTab): void;
+  /**
+   * Send `text` to the session as a user prompt, as if typed (a command that starts work: `/plan <text>`,
+   * a to-do added after the run finished). Resolves when the prompt's run ends; false when the host is
+   * busy with another prompt and did not send it.
+   */
+  prompt?(text: string): Promise<boolean>;
+  /** whether a prompt is running in this host's session now */
+  busy?(): boolean;
   /** the session's working directory (for /resume's list) */
   readonly cwd?: string;
 }

@@ -265,6 +265,12 @@ export class PagerController implements PagerActions {
         if (old !== next) await self.engine.closeSession(old, "resume").catch(() => undefined);
       },
       exit: () => self.exit(0),
+      prompt: async (text: string) => {
+        if (self.store.busy) return false;
+        await self.prompt(text);
+        return true;
+      },
+      busy: () => self.store.busy,
       capabilities: (tab: CapTab) => void self.openCapabilities(tab),
       pick: (title: string, items: PickItem[], selected?: string) =>
         new Promise<string | undefined>((resolve) => {

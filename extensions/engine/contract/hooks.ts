@@ -84,7 +84,24 @@ export interface StopContext extends TurnContext {
   continuations: number;
   stopHookActive: boolean;
 }
-export type StopDecision = { continue: true; reason: string; by: string } | { continue: false; by: string };
+/**
+ * A continue answer. With `progress` it is a work-off of a plan (the todos extension: open items remain):
+ * such continuations do not count against engine.max_stop_continuations; instead the engine's no-progress
+ * guard stops the run cleanly when two consecutive work-off continuations report the same open and
+ * completed counts as the one before (and at most WORKOFF_HARD_CAP of them run per prompt).
+ */
+export type StopDecision =
+  | { continue: true; reason: string; by: string; progress?: PlanProgress }
+  | { continue: false; by: string };
+/** How far a plan is: open (pending or in progress) and completed item counts. */
+export interface PlanProgress {
+  open: number;
+  completed: number;
+}
+/** The engine's own ceiling on progress-carrying (work-off) continuations per prompt (rule 15). */
+export const WORKOFF_HARD_CAP = 200;
+/** Consecutive work-off continuations with unchanged counts that stop the run (the no-progress guard). */
+export const NO_PROGRESS_TURNS = 2;
 
 export interface TurnRecord {
   session: Session;
