@@ -12,6 +12,7 @@ import {
   providerErrorCode,
   type EngineHooks,
   type EngineService,
+  type ForkResult,
   type ModelInfo,
   type PromptOptions,
   type Provider,
@@ -31,6 +32,7 @@ import { Catalogue } from "./models.js";
 import type { EngineCore } from "./core.js";
 import type { EngineOptions } from "./options.js";
 import { SessionTable, releaseRows } from "./sessions.js";
+import { forkSession } from "./fork.js";
 import { runPrompt } from "./turn.js";
 
 export { DEFAULT_MAX_STOP_CONTINUATIONS, stepCap, subagentStepCap, type EngineOptions, type StepCapConfig } from "./options.js";
@@ -99,6 +101,10 @@ export class Engine implements EngineService {
   /** A session idle past the limit leaves memory; openSession reloads it through storage. */
   evictIdle(now = Date.now()): void {
     this.sessions.evictIdle(now, this.opts.idleMinutes * 60_000);
+  }
+
+  forkSession(fromId: string, opts: { at?: string } = {}): Promise<ForkResult> {
+    return forkSession(this.hooks, this.sessions, fromId, opts.at);
   }
 
   releaseRows(session: Session, uptoSeq: number): number {

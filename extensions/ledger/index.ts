@@ -12,6 +12,8 @@ import { Ledger } from "./ledger.js";
 import { DEFAULT_RETENTION_DAYS, ledgerParticipant } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
 import { LedgerRecovery } from "./recover.js";
+import { keepJournalPath } from "./fork.js";
+import { rowsByTurn } from "./verify.js";
 
 export function ledgerRoot(dir: unknown, paths: { home: string; project: string; dataDir: string }): string {
   if (typeof dir !== "string" || dir === "") return path.join(paths.dataDir, "session-ledger");
@@ -54,6 +56,16 @@ export default {
     });
     engine.hooks.afterTurn.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
       ledger.turnEnded(rec.session, rec.turn, rec.reason, rec.rows, rec.stoppedBy);
+    });
+    // a fork holds the journal's path to its entry (turns undone before it stay out), then is written whole
+    engine.hooks.forkRows.tap({ name: ctx.id }, async (rows, { from, atSeq }) => {
+      await ledger.settle(); // the journal file holds every leaf move made so far
+      return keepJournalPath(ledger, from.id, rows, atSeq);
+    });
+    engine.hooks.sessionForked.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, ({ session }) => {
+      ledger.noteInfo(session, true);
+      ledger.collect(session);
+      for (const [turn, rows] of rowsByTurn(session.rows)) ledger.turnEnded(session, turn, "forked", rows);
     });
     engine.hooks.sessionEnd.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async ({ session }) => {
       ledger.collect(session);

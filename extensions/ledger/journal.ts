@@ -69,9 +69,10 @@ export class Journal {
     return `${JSON.stringify({ type: "leaf", leaf: id, at: Date.now() })}\n`;
   }
 
-  path(): JournalEntry[] {
+  /** Entries from the root to `to` (default: the active leaf). */
+  path(to = this.leaf): JournalEntry[] {
     const out: JournalEntry[] = [];
-    let cur = this.leaf ? this.byId.get(this.leaf) : undefined;
+    let cur = to ? this.byId.get(to) : undefined;
     while (cur) {
       out.push(cur);
       cur = cur.parent ? this.byId.get(cur.parent) : undefined;

@@ -132,6 +132,37 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
     },
     {
       method: "POST",
+      url: "/session/:id/fork",
+      operationId: "sessionFork",
+      summary: "a new session from this one's history up to a journal entry (r<seq>, <seq> or turn:<n>; default: all of it, along the active path); the source is not changed",
+      tags,
+      schema: {
+        params: SessionIdParams,
+        body: { type: "object", additionalProperties: false, properties: { at: { type: "string", minLength: 1, maxLength: 64 } } },
+        response: {
+          201: {
+            type: "object",
+            required: ["id", "from", "entry", "rows", "turns"],
+            properties: { id: { type: "string" }, from: { type: "string" }, entry: { type: "string" }, rows: { type: "integer" }, turns: { type: "integer" } },
+          },
+          ...errorResponses(400, 404),
+        },
+      },
+      handler: async (req) => {
+        const id = (req.params as IdParams).id;
+        const at = ((req.body ?? {}) as { at?: string }).at;
+        try {
+          return { status: 201, body: await d.engine.forkSession(id, at !== undefined ? { at } : {}) };
+        } catch (e) {
+          const code = (e as { code?: unknown }).code;
+          if (code === "OC_ERR_FORK_ENTRY") throw new HttpError(400, "bad_entry", (e as Error).message);
+          if (code === "OC_ERR_NO_SESSION") throw new HttpError(404, "session_not_found", (e as Error).message);
+          throw e;
+        }
+      },
+    },
+    {
+      method: "POST",
       url: "/session/:id/abort",
       operationId: "sessionAbort",
       summary: "abort the running turn at its next step boundary (its pending questions are rejected)",

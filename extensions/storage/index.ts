@@ -45,7 +45,14 @@ export default {
     };
     // what `oceancode sessions`, `migrate` and `doctor --storage` (the storage-commands extension) ask of the provider
     ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants } })));
-    ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { store: () => s, participants }));
+    const fork = async (id: string, at: string | undefined) => {
+      // what a run activates (the engine, the ledger's journal path and copy, ...): a fork is stored as a run stores
+      await ctx.activate("onSession");
+      const engine = ctx.services.tryGet<EngineService>("engine");
+      if (!engine) throw new Error("the engine extension is not enabled");
+      return engine.forkSession(id, at !== undefined ? { at } : {});
+    };
+    ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { store: () => s, participants, fork }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
         file: (flag) => (flag ? path.resolve(flag) : file),

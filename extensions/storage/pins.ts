@@ -5,10 +5,11 @@
  */
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
+import type { ForkResult } from "../engine/api.js";
 import type { RetentionParticipant } from "./api.js";
 import type { SqliteStore } from "./store.js";
 
-export const SESSION_USAGE = "usage: oceancode session pin <session-id>\n       oceancode session unpin <session-id>";
+export const SESSION_USAGE = "usage: oceancode session pin <session-id>\n       oceancode session unpin <session-id>\n       oceancode session fork <session-id> [--at <entry>] [--json]";
 
 export function isPinned(store: SqliteStore, id: string): boolean {
   return store.db().prepare(`SELECT 1 FROM pins WHERE session_id = ?`).get(id) !== undefined;
@@ -26,6 +27,8 @@ export function unpin(store: SqliteStore, id: string): boolean {
 
 export interface SessionCommandDeps {
   store(): SqliteStore;
+  /** `session fork`: a new session from another's history (the engine's forkSession); undefined without an engine */
+  fork?(id: string, at: string | undefined): Promise<ForkResult>;
   /** bring in the other stores (the ledger) so a session only they still hold can be pinned */
   participants(): Promise<readonly RetentionParticipant[]>;
 }
@@ -37,23 +40,32 @@ export async function sessionCommand(argv: string[], io: CommandIO, deps: Sessio
   };
   let positionals: string[];
   let help: boolean | undefined;
+  let at: string | undefined;
+  let json: boolean | undefined;
   try {
-    const p = parseArgs({ args: argv, options: { help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    const p = parseArgs({ args: argv, options: { help: { type: "boolean", short: "h" }, at: { type: "string" }, json: { type: "boolean" } }, allowPositionals: true, strict: true });
     positionals = p.positionals;
     help = p.values.help;
+    at = p.values.at;
+    json = p.values.json;
   } catch (e) {
     return bad((e as Error).message);
   }
   if (help) {
-    io.stdout.write(`${SESSION_USAGE}\nA pinned session is never removed by retention (database rows and ledger alike); unpin hands it back to the policy.\n`);
+    io.stdout.write(
+      `${SESSION_USAGE}\nA pinned session is never removed by retention (database rows and ledger alike); unpin hands it back to the policy.\n` +
+        `fork starts a new session from another's history up to --at <entry> (r<seq> or <seq> from the journal, or turn:<n>; default: all of it, along the active path); the source is not changed.\n`,
+    );
     return 0;
   }
   const [sub, id, ...extra] = positionals;
-  if (sub === undefined) return bad("a subcommand is required (pin or unpin)");
-  if (sub !== "pin" && sub !== "unpin") return bad(`unknown subcommand '${sub}'`);
+  if (sub === undefined) return bad("a subcommand is required (pin, unpin or fork)");
+  if (sub !== "pin" && sub !== "unpin" && sub !== "fork") return bad(`unknown subcommand '${sub}'`);
   if (id === undefined) return bad("a session id is required");
   if (extra.length) return bad(`one session id only (got ${[id, ...extra].join(" ")})`);
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) return bad(`'${id}' is not a session id`);
+  if ((at !== undefined || json) && sub !== "fork") return bad(`--at and --json belong to fork`);
+  if (sub === "fork") return forkCommand(io, deps, id, at, json === true);
   const store = deps.store();
   try {
     await store.settle().catch(() => undefined);
@@ -73,5 +85,22 @@ export async function sessionCommand(argv: string[], io: CommandIO, deps: Sessio
   } catch (e) {
     io.stderr.write(`oceancode session: ${(e as Error).message}\n`);
     return 1;
+  }
+}
+
+async function forkCommand(io: CommandIO, deps: SessionCommandDeps, id: string, at: string | undefined, json: boolean): Promise<number> {
+  if (!deps.fork) {
+    io.stderr.write("oceancode session fork: the engine extension is not enabled, so sessions cannot be forked\n");
+    return 1;
+  }
+  try {
+    const r = await deps.fork(id, at);
+    if (json) io.stdout.write(`${JSON.stringify(r)}\n`);
+    else io.stdout.write(`forked ${r.from} at ${r.entry}: ${r.id} (${r.turns} turn(s), ${r.rows} row(s)); continue it with oceancode run --session ${r.id} <message>\nSESSION_FORKED id=${r.id} from=${r.from} at=${r.entry} rows=${r.rows}\n`);
+    return 0;
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    io.stderr.write(`oceancode session fork: ${(e as Error).message}\n`);
+    return code === "OC_ERR_FORK_ENTRY" ? 2 : 1;
   }
 }

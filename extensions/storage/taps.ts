@@ -16,6 +16,8 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
   h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => store.sessionStarted(session, source));
   h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.ctx.session));
   h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session, true));
+  // a fork's rows arrive all at once (renumbered): the session, its rows and totals in one group
+  h.sessionForked.tap({ name, stage: "STAGE_AUDIT" }, ({ session }) => store.sessionProgress(session, true));
   h.sessionEnd.tap({ name, stage: "STAGE_AUDIT" }, async ({ session }) => {
     store.sessionProgress(session, true);
     store.forget(session.info.id);

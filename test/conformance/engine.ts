@@ -28,6 +28,8 @@ const KINDS: Record<keyof EngineHooks, string> = {
   stop: "bail",
   bound: "bail",
   afterTurn: "parallel",
+  forkRows: "waterfall",
+  sessionForked: "parallel",
   loadSession: "bail",
   latestSession: "bail",
   claimSession: "bail",

@@ -3,7 +3,7 @@ import { declareHooks, hook, type HooksOf } from "../../../kernel/hook-decl.js";
 import type { AssistantRow, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
 import type { ModelInfo, ModelRequest } from "./provider.js";
 import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";
-import type { Session, SessionClaim, SessionClaimRequest, StoredSession } from "./session.js";
+import type { Session, SessionClaim, SessionClaimRequest, SessionInfo, StoredSession } from "./session.js";
 
 // ---------------------------------------------------------------- hook payloads
 
@@ -233,6 +233,13 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   bound: hook.bail<BoundContext, BoundStop>("a step boundary: a bound (spend, clock) may stop the run here"),
   /** parallel: a turn ended (ledger index, SESSION.md merge). */
   afterTurn: hook.parallel<TurnRecord>("a turn ended"),
+  /**
+   * waterfall: the rows a fork starts from (forkSession): the stored rows up to the entry; the ledger keeps
+   * only the journal's path to it (turns undone before the entry stay out).
+   */
+  forkRows: hook.waterfall<Row[], { from: SessionInfo; atSeq?: number }>("the rows a fork starts from: narrow them to the journal's path"),
+  /** parallel: a fork's rows are in place (renumbered); storage and the ledger store them. The session closes after. */
+  sessionForked: hook.parallel<{ session: Session; from: { session: string; entry: string } }>("a fork's rows are in place: store them"),
   /** bail: reopen a stored session by id (storage answers). */
   loadSession: hook.bail<{ id: string }, StoredSession>("reopen a stored session"),
   /** bail: the most recent root (not sub-agent) session for a directory (storage answers). */

@@ -77,6 +77,16 @@ export interface TurnResult {
   stoppedBy?: StoppedBy;
 }
 
+/** What forkSession made: the new session, where it came from, the entry it stops at, its size. */
+export interface ForkResult {
+  id: string;
+  from: string;
+  /** the source's last entry the fork holds (`r<seq>` in the source's numbering) */
+  entry: string;
+  rows: number;
+  turns: number;
+}
+
 export interface EngineService {
   readonly hooks: EngineHooks;
   readonly tools: ToolRegistry;
@@ -108,6 +118,12 @@ export interface EngineService {
   latestSessionId(cwd: string): Promise<string | undefined>;
   /** Run one user prompt to the end of its turn (and any continuations). */
   prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
+  /**
+   * A new session from another one's history up to `at` (`r<seq>`, `<seq>` or `turn:<n>`; default: all
+   * of it, along the journal's active path). Stored and closed: open it with openSession. The source is
+   * only read. A bad entry throws an error with code OC_ERR_FORK_ENTRY; an unknown session OC_ERR_NO_SESSION.
+   */
+  forkSession(fromId: string, opts?: { at?: string }): Promise<ForkResult>;
   /** Hosts answer asks. */
   setQuestionHandler(handler: QuestionHandler | undefined): void;
   /**

@@ -383,6 +383,22 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/session/{id}/export", { path: { "id": input["id"] }, query: { "format": input["format"] } }, opts);
   }
 
+  /** POST /session/{id}/fork — a new session from this one's history up to a journal entry (r<seq>, <seq> or turn:<n>; default: all of it, along the active path); the source is not changed */
+  sessionFork(input: {
+    id: string;
+    body: {
+      at?: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    id: string;
+    from: string;
+    entry: string;
+    rows: number;
+    turns: number;
+  }> {
+    return this.call("POST", "/session/{id}/fork", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
   /** GET /session/{id} — one session (opened by this server on first use) */
   sessionGet(input: {
     id: string;
