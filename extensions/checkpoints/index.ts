@@ -114,16 +114,19 @@ export default {
       }
       return r;
     };
+    ctx.kernelHooks.shutdown.tap({ name: EXT_ID }, () => {
+      for (const r of shadows.values()) r.close();
+    });
     /** A shell call: scan the tree before and after (the private index re-hashes only what changed) and record what differs. */
     const aroundShell = async (tctx: ToolCallContext, rec: { store: SessionStore; turn: CheckpointTurn }, next: (c: ToolCallContext) => Promise<ToolOutput>): Promise<ToolOutput> => {
       const shadow = shadowFor(tctx.cwd);
-      const before = (await shadow.init()) ? await shadow.scan().catch(() => undefined) : undefined;
+      const before = (await shadow.init()) ? await shadow.tree().catch(() => undefined) : undefined;
       if (!before) return next(tctx);
       try {
         return await next(tctx);
       } finally {
         try {
-          const after = await shadow.scan();
+          const after = await shadow.tree(true);
           const changes = await shadow.diff(before, after);
           const olds = await shadow.blobs(changes.filter((c) => c.beforeBlob && !rec.turn.files[c.file]).map((c) => c.beforeBlob!));
           for (const c of changes) {
