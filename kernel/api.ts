@@ -58,6 +58,8 @@ export type CommandHandler = (argv: string[], io: CommandIO) => Promise<number>;
 export interface SlashHost {
   sessionId?: string;
   reply(text: string): void;
+  /** Report that the command refused or failed (a headless host exits non-zero); absent: reply is used. */
+  fail?(text: string): void;
   readonly [key: string]: unknown;
 }
 export type SlashHandler = (args: string, host: SlashHost) => Promise<void> | void;

@@ -12,6 +12,8 @@ import fs from "node:fs";
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
 import type { EngineService, Session, ToolCallContext, ToolOutput } from "../engine/api.js";
 import type { LedgerService } from "../ledger/api.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { checkpointRoutes } from "./routes.js";
 import type { CheckpointTurn, CheckpointsService, MoveOptions, MoveResult } from "./api.js";
 import { readContent, SessionStore, sha256 } from "./store.js";
 import { ShadowRepo } from "./shadow.js";
@@ -266,6 +268,8 @@ export default {
       },
     };
     ctx.provide("checkpoints", service);
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of checkpointRoutes(service)) routes.add(r, ctx.id);
 
     // ------------------------------------------------------------ slash commands
 
@@ -294,10 +298,10 @@ export default {
           if (a === "yes") r = await go({ force: true });
           else return host.reply(`/${verb} cancelled: ${names} kept as they are`);
         } else {
-          return host.reply(`/${verb} refused: changed outside the agent since the checkpoint: ${names} (nothing was changed)`);
+          return (host.fail ?? host.reply).call(host, `/${verb} refused: changed outside the agent since the checkpoint: ${names} (nothing was changed)`);
         }
       }
-      if (!r.ok) return host.reply(`/${verb}: ${r.message}`);
+      if (!r.ok) return (r.reason === "busy" ? (host.fail ?? host.reply) : host.reply).call(host, `/${verb}: ${r.message}`);
       host.reply(describe(host, verb === "redo" ? "redid" : "undid", r, storeOf(sid), label));
     };
 

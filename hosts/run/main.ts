@@ -168,6 +168,27 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (args.maxSteps !== undefined && (args.session || args.continue)) session.info.overrides.max_steps = Number(args.maxSteps);
   if (args.session || args.continue) Object.assign(session.info.overrides, bounds);
 
+  // `run "/undo"`, `run -c "/limits usd 5"`: a registered slash command runs against the session instead of
+  // a prompt (a skill's `/name` is not one: it goes to the model as typed). Refusals exit 1.
+  const slash = /^\/([A-Za-z0-9:_-]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  if (slash) {
+    let failed = false;
+    const handled = await kernel.runSlash(slash[1]!, (slash[2] ?? "").trim(), {
+      sessionId: session.info.id,
+      cwd: kernel.paths.project,
+      reply: (t: string) => io.stdout.write(`${visible(t)}\n`),
+      fail: (t: string) => {
+        failed = true;
+        io.stderr.write(`oceancode run: ${visible(t)}\n`);
+      },
+    });
+    if (handled) {
+      await engine.closeSession(session, "exit");
+      io.stderr.write(`session: ${session.info.id}\n`);
+      return failed ? 1 : 0;
+    }
+  }
+
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
   engine.setQuestionHandler(async (q): Promise<Answer | Rejection> => {

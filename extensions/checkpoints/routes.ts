@@ -1,0 +1,69 @@
+/**
+ * The checkpoints extension's HTTP routes (mounted by serve through service "routes"): undo, redo and
+ * rewind a session's user turns, files and conversation. No person is asked over HTTP: a file changed
+ * outside the agent since the checkpoint is refused (409, naming the files) unless the client sends
+ * `force: true` after its own person confirmed.
+ */
+import type { JsonSchema, RouteDefinition, RouteReply, RouteRequest } from "../serve/api.js";
+import type { CheckpointsService, MoveResult } from "./api.js";
+
+const sessionParams: JsonSchema = { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"] };
+const paths: JsonSchema = { type: "array", items: { type: "string" } };
+const moved: JsonSchema = {
+  type: "object",
+  properties: { ok: { const: true }, from: { type: "integer" }, to: { type: "integer" }, restored: paths, removed: paths },
+  required: ["ok", "from", "to", "restored", "removed"],
+};
+const refused: JsonSchema = {
+  type: "object",
+  properties: { ok: { const: false }, reason: { type: "string", enum: ["nothing", "busy", "changed"] }, message: { type: "string" }, files: paths },
+  required: ["ok", "reason", "message"],
+};
+const forceBody: JsonSchema = { type: "object", additionalProperties: false, properties: { force: { type: "boolean", description: "overwrite files changed outside the agent (after a person confirmed)" } } };
+
+/** A move's answer: 200 when it moved, 409 when it did not (nothing to move, a running turn, files changed outside). */
+function answer(r: MoveResult): RouteReply {
+  return { status: r.ok ? 200 : 409, body: r };
+}
+
+export function checkpointRoutes(service: CheckpointsService): RouteDefinition[] {
+  const sid = async (req: RouteRequest) => (await req.session(req.params.id!)).info.id;
+  const force = (req: RouteRequest) => ({ force: (req.body as { force?: boolean } | undefined)?.force === true });
+  const responses = { 200: moved, 409: refused };
+  return [
+    {
+      method: "POST",
+      url: "/session/:id/undo",
+      operationId: "sessionUndo",
+      summary: "take back the last user turn: its conversation (the journal's leaf moves back) and the files it changed",
+      schema: { params: sessionParams, body: forceBody, response: responses },
+      handler: async (req) => answer(await service.undo(await sid(req), force(req))),
+    },
+    {
+      method: "POST",
+      url: "/session/:id/redo",
+      operationId: "sessionRedo",
+      summary: "re-apply the user turn the last undo took back",
+      schema: { params: sessionParams, body: forceBody, response: responses },
+      handler: async (req) => answer(await service.redo(await sid(req), force(req))),
+    },
+    {
+      method: "POST",
+      url: "/session/:id/rewind",
+      operationId: "sessionRewind",
+      summary: "go back to before user turn `turn` of the active path (1 = the first), undoing it and the turns after it",
+      schema: {
+        params: sessionParams,
+        body: { type: "object", additionalProperties: false, required: ["turn"], properties: { turn: { type: "integer", minimum: 1 }, force: { type: "boolean" } } },
+        response: responses,
+      },
+      handler: async (req) => {
+        const id = await sid(req);
+        const b = req.body as { turn: number; force?: boolean };
+        const t = service.activePath(id)[b.turn - 1];
+        if (!t) return answer({ ok: false, reason: "nothing", message: `turn ${b.turn} is not on the session's active path` });
+        return answer(await service.rewind(id, t.parent, { force: b.force === true }));
+      },
+    },
+  ];
+}
