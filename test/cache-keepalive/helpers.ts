@@ -5,7 +5,8 @@ import type { AnthropicRecorded, AnthropicReply, FakeAnthropicServer } from "../
 import type { CacheTouchedEvent, EngineService, SessionEvent } from "../../extensions/engine/api.js";
 import type { StorageService } from "../../extensions/storage/api.js";
 
-export const MODEL = "anthropic/claude-sonnet-4-5";
+/** $3 / $15 per million, 64k output; not deprecated, so the SDK prints no notice */
+export const MODEL = "anthropic/claude-sonnet-4-6";
 
 /** Requests with max_tokens 1 are touches. */
 export const isTouch = (q: AnthropicRecorded) => q.body.max_tokens === 1;

@@ -41,7 +41,7 @@ describe("cache keep-alive on run", () => {
     const took = Date.now() - started;
     expect(r.code, r.stderr).toBe(0);
     const [first, second] = real(fake);
-    expect(first!.body.max_tokens).toBe(64_000);
+    expect(first!.body.max_tokens).toBe(64_000); // claude-sonnet-4-6 publishes 64,000
     expect(second).toBeDefined();
     const sent = touches(fake);
     // touches at ~1 s and ~2 s into the 2.5 s wait (timing on a loaded machine: at least one)
