@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { boot, isTouch, minutes, MODEL, prefixOf, real, script, sleep, touches, type Booted } from "./helpers.js";
-import type { CacheKeepaliveService } from "../../extensions/cache-keepalive/api.js";
+import { parseMax, parseMinutes, retryDelayMs, type CacheKeepaliveService } from "../../extensions/cache-keepalive/api.js";
 
 let fake: FakeAnthropicServer | undefined;
 let b: Booted | undefined;
@@ -97,6 +97,28 @@ describe("cache keep-alive, idle", () => {
     expect(b.touched()[0]!.touch).toBe(1);
     expect(touches(fake).length).toBe(3);
   }, 30_000);
+
+  it("Esc on a running turn does not stop it: after an interrupted bash wait the session is still touched", async () => {
+    fake = await startFakeAnthropic();
+    script(fake, { toolCalls: [{ id: "toolu_sleep", name: "bash", input: { command: "sleep 5" } }] });
+    b = await boot(fake, { OC_CACHE_KEEPALIVE_MINUTES: minutes(INTERVAL) });
+    const s = await b.engine.createSession({ cwd: b.sb.project, model: MODEL });
+    const esc = new AbortController();
+    setTimeout(() => esc.abort(), 200);
+    const r = await b.engine.prompt(s, "wait", { signal: esc.signal });
+    expect(r.reason).toBe("aborted");
+    const before = touches(fake).length;
+    await until(() => touches(fake!).length >= before + 2);
+    expect(touches(fake).length).toBeGreaterThanOrEqual(before + 2);
+    expect(prefixOf(touches(fake).at(-1)!)).toBe(prefixOf(real(fake)[0]!));
+  }, 30_000);
+
+  it("the variables: decimals, 0 turns it off, junk is ignored (parseMinutes, parseMax, retryDelayMs)", () => {
+    expect([parseMinutes("50"), parseMinutes("0.0167"), parseMinutes(".5"), parseMinutes("0")]).toEqual([50, 0.0167, 0.5, 0]);
+    expect([parseMinutes("-1"), parseMinutes("abc"), parseMinutes("1e3"), parseMinutes("")]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([parseMax("48"), parseMax("0"), parseMax("2.5"), parseMax("-2")]).toEqual([48, 0, undefined, undefined]);
+    expect([retryDelayMs(1000), retryDelayMs(50 * 60_000)]).toEqual([500, 3 * 60_000]);
+  });
 
   it("OC_CACHE_KEEPALIVE_MINUTES=0 turns it off; the scripted provider is never touched", async () => {
     fake = await startFakeAnthropic();
