@@ -77,6 +77,7 @@ export default {
       const provider = engine.providers.get(req.model.provider);
       if (!provider) return;
       let usage: Usage = emptyUsage();
+      const n = e.touches + 1;
       e.inFlight = true;
       try {
         // nothing streams to hosts: the one output token is dropped, only the usage is kept
@@ -107,8 +108,9 @@ export default {
         cacheWriteTokens: t.usage.cacheWriteTokens + usage.cacheWriteTokens,
       };
       t.costUsd += costUsd;
+      // a real request came while it was in flight: counted (money was spent) but no longer scheduling
       const stale = gen !== e.gen;
-      const n = stale ? 0 : ++e.touches;
+      if (!stale) e.touches = n;
       engine.emit({ type: "session.cache.touched", sessionId: e.session.info.id, touch: n, usage, costUsd, totals: t });
       storage()?.recordEvent(e.session.info.id, "session.cache.touched", { touch: n, usage, costUsd });
       if (stale) return;
