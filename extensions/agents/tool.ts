@@ -74,7 +74,7 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
       // imported here: `oceancode inspect` loads this extension and must not load the tools' code
       const { startTaskJob } = await import("../tools/api.js");
       const controller = new AbortController();
-      const job = startTaskJob(ctx.state, { command: `agent ${agent.qualifiedName}: ${str(input.description)}`, cancel: () => controller.abort() });
+      const job = startTaskJob(ctx.state, { command: `agent ${agent.qualifiedName}: ${str(input.description)}`, cancel: () => controller.abort(), session: ctx.session });
       const forget = background.add(ctx.session.id, controller);
       // this turn's interrupt stops it too (later turns: BackgroundChildren.follow)
       ctx.signal.addEventListener("abort", () => controller.abort(), { once: true });

@@ -4,11 +4,13 @@
  * the engine.bound tap answers and the engine stops the run cleanly: a step-limited turn with stopped_by
  * "budget" or "time", not an error. Precedence: the session's value (run flag or /limits) > OC_MAX_USD /
  * OC_MAX_MINUTES > none. The same step three times in a row (text, calls, results) trips the doom-loop
- * stop (stopped_by "doom_loop"). The step cap (--max-steps) is the engine's own (rule 15). See docs/bounds.md.
+ * stop (stopped_by "doom_loop"). The step cap (--max-steps) is the engine's own (rule 15). A run with a
+ * clock ends its background jobs when its prompt ends (the "jobs" service). See docs/bounds.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, Session, StepRecord } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { JobsService } from "../tools/api.js";
 import { formatUsd, MINUTES_KEY, parseBound, USD_KEY, type Bound, type BoundsService, type SessionLimits } from "./api.js";
 
 const EXT_ID = "bounds";
@@ -107,6 +109,19 @@ export default {
       seen.delete(session.info.id);
       rootStart.delete(session.info.id);
       if (session.info.parentId === undefined) childSpend.delete(session.info.id);
+    });
+    // A run with a wall clock ends its background jobs (and its sub-agents') when its prompt ends; without
+    // one they run on until they exit or job_kill stops them (a build, a watch, a server).
+    engine.hooks.afterTurn.tap({ name: EXT_ID }, async (rec) => {
+      const s = rec.session;
+      if (s.info.parentId !== undefined) return;
+      // a root turn closed at the step cap goes on in a fresh turn: the prompt has not ended
+      if (rec.reason === "step_cap" && rec.stoppedBy === "steps") return;
+      const clock = limits(s).minutes;
+      if (!clock) return;
+      const jobs = ctx.services.tryGet<JobsService>("jobs");
+      const n = jobs ? await jobs.killSession(s.info.id) : 0;
+      if (n > 0) engine.notice(s.info.id, "info", `${n} background job${n === 1 ? "" : "s"} ended with the run (it has a ${formatMinutes(clock.value)} clock)`);
     });
     const service: BoundsService = { limits };
     ctx.provide("bounds", service);

@@ -130,8 +130,12 @@ export class Engine implements EngineService {
   }
 
   notice(sessionId: string, level: "info" | "warn" | "error", text: string): void {
-    for (const l of this.listeners) l({ type: "notice", sessionId, level, text });
-    this.noticeSinks.get(sessionId)?.({ type: "notice", sessionId, level, text });
+    this.emit({ type: "notice", sessionId, level, text });
+  }
+
+  emit(event: SessionEvent): void {
+    for (const l of this.listeners) l(event);
+    this.noticeSinks.get(event.sessionId)?.(event);
   }
 
   subscribe(listener: (e: SessionEvent) => void): () => void {

@@ -5,7 +5,7 @@
 import os from "node:os";
 import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type TurnEndReason, type Usage } from "./api.js";
 import { pushRow, toolAllowed, type EngineCore } from "./core.js";
-import type { EngineOptions } from "./options.js";
+import { outputTokenCap, type EngineOptions } from "./options.js";
 import { isRetryable, backoffMs, sleep } from "./retry.js";
 
 /** One model request with retries; the too-long refusal gets the promptTooLong hook and one retry. */
@@ -99,13 +99,20 @@ export async function runModel(
   }
 }
 
+/** OC_MAX_OUTPUT_TOKENS warnings already given (one per bad value per process) */
+const warnedCaps = new Set<string>();
+
 async function buildRequest(core: EngineCore, session: Session, ctx: StepContext): Promise<ModelRequest> {
   const window = await core.hooks.contextBuild.call({ rows: session.rows, preface: [], system: systemPrompt(core.opts, session) }, ctx);
   const rows: Row[] = window.preface.length
     ? [{ role: "note", text: window.preface.join("\n"), seq: 0, turn: ctx.turn, step: 0, at: 0 } as NoteRow, ...window.rows]
     : window.rows;
   core.tools.checkDeclared();
-  const outCap = core.opts.env.OC_MAX_OUTPUT_TOKENS ? Math.min(Number(core.opts.env.OC_MAX_OUTPUT_TOKENS), ctx.model.maxOutputTokens) : ctx.model.maxOutputTokens;
+  const outCap = outputTokenCap(core.opts.env.OC_MAX_OUTPUT_TOKENS, ctx.model.maxOutputTokens, (m) => {
+    if (warnedCaps.has(m)) return;
+    warnedCaps.add(m);
+    core.opts.log.warn(m);
+  });
   return core.hooks.modelRequest.call(
     {
       model: ctx.model,
@@ -115,7 +122,7 @@ async function buildRequest(core: EngineCore, session: Session, ctx: StepContext
         .list()
         .filter((t) => toolAllowed(session, t.name))
         .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-      maxOutputTokens: outCap > 0 ? outCap : ctx.model.maxOutputTokens,
+      maxOutputTokens: outCap,
       extra: {},
       sessionId: session.info.id,
       sessionStep: ctx.sessionStep,

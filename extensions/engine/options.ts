@@ -61,3 +61,18 @@ export function subagentStepCap(config: StepCapConfig): number {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number above 0 (got '${String(v)}')`);
   return v;
 }
+
+/**
+ * The per-request output cap: $OC_MAX_OUTPUT_TOKENS in either direction (decimals floored), clamped to
+ * the model's published maximum; unset, the model's maximum. A value that is not a number of at least 1
+ * is ignored (the model's maximum is used) and `warn` is called with why, so the caller can say it once.
+ */
+export function outputTokenCap(raw: string | undefined, modelMax: number, warn: (m: string) => void): number {
+  if (raw === undefined || raw.trim() === "") return modelMax;
+  const n = Math.floor(Number(raw.trim()));
+  if (!Number.isFinite(n) || n < 1) {
+    warn(`OC_MAX_OUTPUT_TOKENS=${raw} is not a number of at least 1; ignored (using the model's maximum, ${modelMax})`);
+    return modelMax;
+  }
+  return Math.min(n, modelMax);
+}

@@ -300,6 +300,17 @@ export class SqliteStore implements StorageService, WriteTarget {
     else this.writer.enqueue(op);
   }
 
+  /**
+   * Totals that changed between steps (a cache keep-alive touch): queued for a session already stored;
+   * one not stored yet gets them with its first rows (its totals object is the same one).
+   */
+  saveTotals(sessionId: string, totals: SessionTotals): void {
+    const t = this.tracked.get(sessionId);
+    if (!t || t.unwritten) return;
+    // updatedAt 0: a touch is no activity of the session's own (updated_at = MAX keeps the last one)
+    this.writer.enqueue({ t: "totals", sessionId, totals: JSON.stringify(totals), updatedAt: 0, title: t.title ?? null });
+  }
+
   saveInfo(info: SessionInfo): void {
     // a session not written yet is stored with its info (read then) at its first rows
     if (this.tracked.get(info.id)?.unwritten) return;

@@ -20,7 +20,8 @@ export { globToRegExp } from "./glob-match.js";
 
 /**
  * A background job that is no process (a background sub-agent), registered in the session's job table
- * with startTaskJob(ctx.state, { command, cancel }): it gets the next `job_N` id, `job_output` reads what
+ * with startTaskJob(ctx.state, { command, cancel, session: ctx.session }) (`session`: so the run ending its
+ * jobs finds it): it gets the next `job_N` id, `job_output` reads what
  * its owner wrote since the last read and its status, `job_kill` (and a run ending its jobs) calls cancel.
  */
 export interface TaskJob {
@@ -36,6 +37,26 @@ export interface TaskJob {
    */
   end(code: number | "killed"): void;
 }
+/**
+ * The service "jobs" (the tools extension): the background jobs of a session and of its sub-agents. The
+ * bounds extension ends them with a run that has a wall clock; without one they run until they exit or
+ * job_kill stops them.
+ */
+export interface JobsService {
+  /** The running jobs of a session and of its sub-agents (their sessions, by parentId). */
+  running(sessionId: string): JobSummary[];
+  /** Kill every running job of a session and of its sub-agents (process groups; task jobs cancelled). Resolves to how many. */
+  killSession(sessionId: string): Promise<number>;
+}
+
+export interface JobSummary {
+  id: string;
+  command: string;
+  /** the process group leader; undefined for a task job */
+  pid?: number;
+  startedAt: number;
+}
+
 import type { Refs } from "./paths.js";
 
 /** Options the tools are built with (from config at activation; tests build them directly). */

@@ -4,7 +4,8 @@
  */
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import type { Refs } from "./api.js";
+import type { JobsService, Refs } from "./api.js";
+import { forgetJobsOf, killJobsOf, runningJobsOf } from "./jobs.js";
 import { createTools, toolsOptions } from "./tools.js";
 
 interface ToolsSection {
@@ -28,5 +29,11 @@ export default {
     });
     const engine = ctx.services.get<EngineService>("engine");
     for (const tool of createTools(opts)) engine.tools.register(tool, ctx.id);
+    const jobs: JobsService = {
+      running: (id) => runningJobsOf(id).map((j) => ({ id: j.id, command: j.command, ...(j.pid !== undefined ? { pid: j.pid } : {}), startedAt: j.startedAt })),
+      killSession: (id) => killJobsOf(id),
+    };
+    ctx.provide("jobs", jobs);
+    engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => forgetJobsOf(session.info.id));
   },
 };

@@ -1,7 +1,9 @@
 /**
  * Background jobs: `bash` with run_in_background starts one; `job_output` reads what it printed since the
  * last read (from its log file, so memory never grows with a chatty job) and `job_kill` stops its process
- * group. Jobs have no clock of their own; they end when they exit, on job_kill, or when this process exits.
+ * group. Jobs have no clock of their own; they end when they exit, on job_kill, when the run they belong to
+ * ends and has a wall clock (the bounds extension calls the "jobs" service's killSession), or when this
+ * process exits.
  *
  * A task job (startTaskJob, published in api.ts) is a job that is no process — a background sub-agent:
  * its owner writes its output and ends it; job_output reads it the same way, job_kill calls its cancel.
@@ -11,7 +13,7 @@ import path from "node:path";
 import os from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { ChildProcess } from "node:child_process";
-import type { SpawnSpec, ToolContext, ToolDefinition } from "../engine/api.js";
+import type { SessionInfo, SpawnSpec, ToolContext, ToolDefinition } from "../engine/api.js";
 import type { TaskJob, ToolsOptions } from "./api.js";
 import { optNumber, ToolInputError } from "./common.js";
 import { outputDir } from "./output.js";
@@ -61,16 +63,60 @@ function installExitHook(): void {
   });
 }
 
-export function jobTable(ctx: Pick<ToolContext, "state">): JobTable {
+/** Each session's job table by session id, and each session's parent, so killJobsOf reaches sub-agents' jobs. */
+const tables = new Map<string, JobTable>();
+const parents = new Map<string, string>();
+
+/** The session's job table; with `session` it is also found by id (killJobsOf, runningJobsOf). */
+export function jobTable(ctx: Pick<ToolContext, "state"> & { session?: Pick<SessionInfo, "id" | "parentId"> }): JobTable {
   let t = ctx.state.get(KEY) as JobTable | undefined;
   if (!t) {
     t = { next: 1, jobs: new Map() };
     ctx.state.set(KEY, t);
   }
+  if (ctx.session) {
+    tables.set(ctx.session.id, t);
+    if (ctx.session.parentId !== undefined) parents.set(ctx.session.id, ctx.session.parentId);
+  }
   return t;
 }
 
-/** Kill every job of one session (a run with a wall clock ends its jobs with it). */
+/** The session and every session below it (its sub-agents, theirs ...) that has a job table. */
+function sessionTree(rootId: string): string[] {
+  const under = (id: string): boolean => {
+    for (let p: string | undefined = id, i = 0; p !== undefined && i < 64; p = parents.get(p), i++) if (p === rootId) return true;
+    return false;
+  };
+  return [...tables.keys()].filter(under);
+}
+
+/** The running jobs of a session and of its sub-agents. */
+export function runningJobsOf(sessionId: string): Job[] {
+  return sessionTree(sessionId).flatMap((id) => [...tables.get(id)!.jobs.values()].filter((j) => j.status === "running"));
+}
+
+/**
+ * Kill every running job of a session and of its sub-agents (process groups, task jobs cancelled): a run
+ * with a wall clock ends its jobs with it. Waits up to `waitMs` for them to be gone; resolves to how many.
+ */
+export async function killJobsOf(sessionId: string, waitMs = 3000): Promise<number> {
+  const jobs = runningJobsOf(sessionId);
+  for (const j of jobs) {
+    j.status = "killed";
+    stop(j);
+  }
+  await Promise.race([Promise.all(jobs.map((j) => j.done)), new Promise((r) => setTimeout(r, waitMs).unref())]);
+  return jobs.length;
+}
+
+/** The session closed: forget its table unless a job of it still runs (killJobsOf must still reach it). */
+export function forgetJobsOf(sessionId: string): void {
+  const t = tables.get(sessionId);
+  if (t && [...t.jobs.values()].some((j) => j.status === "running")) return;
+  tables.delete(sessionId);
+}
+
+/** Kill every job of one session (its state bag). */
 export async function killSessionJobs(ctx: Pick<ToolContext, "state">): Promise<void> {
   const jobs = [...jobTable(ctx).jobs.values()].filter((j) => j.status === "running");
   for (const j of jobs) {
@@ -86,8 +132,8 @@ function stop(job: Job): void {
 }
 
 /** A background job that is no process, in the session's job table (see TaskJob in api.ts). */
-export function startTaskJob(state: Map<string, unknown>, opts: { command: string; cancel(): void }): TaskJob {
-  const table = jobTable({ state });
+export function startTaskJob(state: Map<string, unknown>, opts: { command: string; cancel(): void; session?: Pick<SessionInfo, "id" | "parentId"> }): TaskJob {
+  const table = jobTable({ state, ...(opts.session ? { session: opts.session } : {}) });
   const id = `job_${table.next++}`;
   let settle: () => void = () => undefined;
   const job: Job = {

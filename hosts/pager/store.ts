@@ -220,6 +220,8 @@ export class PagerStore {
         this.flush(false);
         break;
       case "usage":
+      // a cache keep-alive touch adds its cost to the totals it carries
+      case "session.cache.touched":
         this.totals = e.totals;
         break;
       case "turn_end":

@@ -59,7 +59,25 @@ export type SessionEvent =
   /** a step-limited turn (reason "step_cap") carries which bound ended it: `stopped_by`, as the guide spells it */
   | { type: "turn_end"; sessionId: string; turn: number; reason: TurnEndReason; text: string; stopped_by?: StoppedBy }
   | { type: "notice"; sessionId: string; level: "info" | "warn" | "error"; text: string }
-  | { type: "question"; sessionId: string; question: Question; answer: Answer };
+  | { type: "question"; sessionId: string; question: Question; answer: Answer }
+  | CacheTouchedEvent;
+
+/**
+ * The prompt cache was kept warm: while a step waited (a long tool, a sub-agent) or the session idled, the
+ * last model request was sent again with its output capped to one token, so the provider's cache TTL
+ * restarted (a cache read of the prefix instead of a re-write later). Sent by the cache-keepalive
+ * extension through EngineService.emit; its usage and cost are already added to `totals`.
+ */
+export interface CacheTouchedEvent {
+  type: "session.cache.touched";
+  sessionId: string;
+  /** 1-based count of touches since the session's last real model request */
+  touch: number;
+  usage: Usage;
+  costUsd: number;
+  /** the session's totals after this touch (as the "usage" event carries them) */
+  totals: SessionTotals;
+}
 
 // ---------------------------------------------------------------- the service
 
@@ -139,6 +157,11 @@ export interface EngineService {
   releaseRows(session: Session, uptoSeq: number): number;
   /** Tell the user something about a session (e.g. a hook's systemMessage): a "notice" event to hosts. */
   notice(sessionId: string, level: "info" | "warn" | "error", text: string): void;
+  /**
+   * Send an event about a session that no prompt step produced (an extension's own, e.g.
+   * session.cache.touched) to every subscriber and to the host running the session's prompt, if any.
+   */
+  emit(event: SessionEvent): void;
   /** Subscribe to every session's events (hosts, meters). Returns an unsubscribe. */
   subscribe(listener: (e: SessionEvent) => void): () => void;
   closeSession(session: Session, reason: string): Promise<void>;

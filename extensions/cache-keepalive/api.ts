@@ -1,0 +1,58 @@
+/**
+ * The published contract `oceancode/api/cache-keepalive` (service "cache-keepalive"): the keep-alive's
+ * settings and what it is doing for a session. The event it sends is the engine's `session.cache.touched`
+ * (CacheTouchedEvent in oceancode/api/engine).
+ */
+
+/** Default minutes between touches: under the one-hour cache TTL the provider markers carry. */
+export const DEFAULT_KEEPALIVE_MINUTES = 50;
+/** Default touches per wait or idle stretch (≈ 40 h at 50 minutes); a real request starts a new stretch. */
+export const DEFAULT_KEEPALIVE_MAX = 48;
+/** A failed touch is sent once more after min(interval / 2, this), then the keep-alive gives up. */
+export const MAX_RETRY_DELAY_MS = 3 * 60_000;
+/** Providers whose requests carry cache markers with a TTL worth keeping alive. */
+export const CACHING_PROVIDERS: readonly string[] = ["anthropic"];
+
+export interface KeepaliveSettings {
+  /** ms between touches; 0: off */
+  intervalMs: number;
+  /** touches per stretch; 0: off */
+  max: number;
+}
+
+export interface KeepaliveState {
+  /** a touch is scheduled (or in flight) */
+  armed: boolean;
+  /** touches sent in the current stretch */
+  touches: number;
+  /** the stretch ended: the maximum was reached or a touch failed twice */
+  gaveUp?: "max" | "failed";
+}
+
+export interface CacheKeepaliveService {
+  settings(): KeepaliveSettings;
+  /** What the keep-alive is doing for a session; undefined when it never saw a request of it. */
+  state(sessionId: string): KeepaliveState | undefined;
+}
+
+/**
+ * $OC_CACHE_KEEPALIVE_MINUTES: minutes (decimals allowed: 0.02 is 1.2 s), 0 turns the keep-alive off.
+ * Undefined when the text is no number of at least 0.
+ */
+export function parseMinutes(text: string): number | undefined {
+  const t = text.trim();
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** $OC_CACHE_KEEPALIVE_MAX: a whole number of at least 0 (0 turns the keep-alive off). */
+export function parseMax(text: string): number | undefined {
+  const t = text.trim();
+  return /^\d+$/.test(t) ? Number(t) : undefined;
+}
+
+/** The delay before a failed touch is sent once more. */
+export function retryDelayMs(intervalMs: number): number {
+  return Math.min(intervalMs / 2, MAX_RETRY_DELAY_MS);
+}
