@@ -492,6 +492,40 @@ export class OceancodeClient extends ClientBase {
     return this.call("POST", "/session/{id}/prompt", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
+  /** POST /session/{id}/redo — re-apply the user turn the last undo took back */
+  sessionRedo(input: {
+    id: string;
+    body: {
+      /** overwrite files changed outside the agent (after a person confirmed) */
+      force?: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    ok: true;
+    from: number;
+    to: number;
+    restored: Array<string>;
+    removed: Array<string>;
+  }> {
+    return this.call("POST", "/session/{id}/redo", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /session/{id}/rewind — go back to before user turn `turn` of the active path (1 = the first), undoing it and the turns after it */
+  sessionRewind(input: {
+    id: string;
+    body: {
+      turn: number;
+      force?: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    ok: true;
+    from: number;
+    to: number;
+    restored: Array<string>;
+    removed: Array<string>;
+  }> {
+    return this.call("POST", "/session/{id}/rewind", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
   /** GET /session/{id}/subagent — The session's effective sub-agent model: its override, else subagent.model config, else the session's own model */
   sessionSubagentModel(input: {
     id: string;
@@ -537,5 +571,22 @@ export class OceancodeClient extends ClientBase {
     cutSeq: number;
   }> {
     return this.call("GET", "/session/{id}/tideline", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /session/{id}/undo — take back the last user turn: its conversation (the journal's leaf moves back) and the files it changed */
+  sessionUndo(input: {
+    id: string;
+    body: {
+      /** overwrite files changed outside the agent (after a person confirmed) */
+      force?: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    ok: true;
+    from: number;
+    to: number;
+    restored: Array<string>;
+    removed: Array<string>;
+  }> {
+    return this.call("POST", "/session/{id}/undo", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 }
