@@ -70,14 +70,16 @@ describe("plan mode headless (run --agent plan)", () => {
     expect(write!.content).toMatch(DENIED);
     expect(fs.existsSync(path.join(sb.project, "after.ts"))).toBe(false);
 
-    // the agent is stored on the session: --continue is still in plan mode
-    const c = runPlan(sb, [call("write", { file_path: "again.ts", content: "x" }), { text: "ok" }], ["--auto", "--continue"], "c.json");
+    // the agent is stored on the session: --continue is still in plan mode (scripts count steps per session)
+    const pad = (n: number) => Array.from({ length: n }, () => ({ text: "unused" }));
+    const c = runPlan(sb, [...pad(3), call("write", { file_path: "again.ts", content: "x" }), { text: "ok" }], ["--auto", "--continue"], "c.json");
     expect(c.code, c.stderr).toBe(0);
     expect(c.results.at(-1)!.content).toMatch(DENIED);
+    expect(c.results.at(-1)!.content).toContain("again.ts");
     expect(c.requests[0]!.tools).not.toContain("bash");
 
     // --agent build leaves it: every tool is back and the write lands; plan_exit is not offered
-    const b = runPlan(sb, [call("write", { file_path: "built.ts", content: "x" }), { text: "ok" }], ["--auto", "--continue", "--agent", "build"], "b.json");
+    const b = runPlan(sb, [...pad(5), call("write", { file_path: "built.ts", content: "x" }), { text: "ok" }], ["--auto", "--continue", "--agent", "build"], "b.json");
     expect(b.code, b.stderr).toBe(0);
     expect(b.results.at(-1)!.isError, b.results.at(-1)!.content).toBe(false);
     expect(fs.readFileSync(path.join(sb.project, "built.ts"), "utf8")).toBe("x");
