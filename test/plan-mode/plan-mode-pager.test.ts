@@ -58,6 +58,8 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     await t!.waitFor("❯");
     await type(t!, "/agent plan");
     await t!.waitFor("plan mode on: editing is off");
+    // the status bar says so
+    expect(await t!.waitFor(/^ plan mode$/m)).toBeTruthy();
     await type(t!, "go");
     const form = await t!.waitFor(/plan ready: switch to the build agent\?[\s\S]*enter send/, 30_000);
     expect(form).toContain("1. change a to 2");
@@ -76,7 +78,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     expect(fs.readFileSync(path.join(sb!.project, "built.ts"), "utf8")).toBe("export const b = 2;\n");
     expect(fs.readFileSync(path.join(sb!.project, ".oceancode", "plans", "plan.md"), "utf8")).toBe("# plan\n1. change a\n\n## Comments from the user\n\n- also add a test\n");
     await type(t!, "/agent");
-    await t!.waitFor("agent: build");
+    expect(await t!.waitFor("agent: build")).not.toMatch(/^ plan mode$/m);
   }, 90_000);
 
   it("plan_exit rejected (esc): the session stays in plan mode and the next edit is refused", async () => {
