@@ -80,11 +80,13 @@ export default {
         const t = text?.trim();
         if (!t) return;
         const send = host?.prompt as ((text: string) => Promise<boolean>) | undefined;
-        if (typeof send !== "function") {
-          host?.reply("this host cannot send the text as a prompt: send it as a message");
+        if (typeof send === "function") {
+          if (!(await send.call(host, t))) host?.reply("a turn is running: the text was not sent (send it as a message when it ends)");
           return;
         }
-        if (!(await send.call(host, t))) host?.reply("a turn is running: the text was not sent (send it as a message when it ends)");
+        if (host) return host.reply("this host cannot send the text as a prompt: send it as a message");
+        // no host (a caller that passes none): the engine runs the prompt; hosts see its events
+        await engine.prompt(session, t).catch((e: unknown) => ctx.log.warn(`plan mode: the planning prompt failed (${e instanceof Error ? e.message : String(e)})`));
       },
       active: (session) => {
         const s = typeof session === "string" ? open.get(session) : session;
@@ -211,10 +213,13 @@ export default {
     ctx.registerSlash("agent", async (args, host) => {
       const session = await sessionFor(host.sessionId);
       if (!session) return host.reply("/agent: no open session");
-      const want = args.trim().toLowerCase();
+      const [first = "", ...rest] = args.trim().split(/\s+/);
+      const want = first.toLowerCase();
       if (!want) return host.reply(`agent: ${isPlanMode(session.info) ? PLAN_AGENT : BUILD_AGENT} (/agent plan|build switches)`);
-      if (!(AGENTS as readonly string[]).includes(want)) return host.reply(`/agent: unknown agent '${want.slice(0, 40)}'; usage: /agent [plan|build]`);
-      if (want === PLAN_AGENT) return service.enter(session, undefined, host);
+      if (!(AGENTS as readonly string[]).includes(want)) return host.reply(`/agent: unknown agent '${want.slice(0, 40)}'; usage: /agent [plan [<description>]|build]`);
+      // `/agent plan <description>` sends the description as the prompt that starts planning (as /plan <text> does)
+      if (want === PLAN_AGENT) return service.enter(session, args.trim().slice(first.length).trim() || undefined, host);
+      if (rest.length) return host.reply("/agent build takes no text: send it as a message");
       const was = isPlanMode(session.info);
       setAgent(session, BUILD_AGENT);
       host.reply(was ? "build agent: editing is on" : "already on the build agent");

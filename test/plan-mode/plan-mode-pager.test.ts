@@ -81,6 +81,25 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     expect(await t!.waitFor("agent: build")).not.toMatch(/^ plan mode$/m);
   }, 90_000);
 
+  it("/agent plan <description> turns plan mode on and sends the description as the prompt (the host's prompt())", async () => {
+    sb = makeSandbox("oc-plan-pty-");
+    const rec = path.join(path.dirname(sb.project), "rec.jsonl");
+    t = openPager(sb, { OC_MODEL: "scripted/echo", OC_SCRIPTED_RECORD: rec }, [], { cols: 100, rows: 30 });
+    await t.waitFor("❯");
+    await type(t, "/agent plan design the cache layer");
+    await t.waitFor("ok: design the cache layer", 30_000, { inHistory: true });
+    const idle = await t.waitGone("working…", 20_000);
+    expect(idle).toMatch(/^ plan mode$/m);
+    const req = JSON.parse(fs.readFileSync(rec, "utf8").trim().split("\n").at(-1)!) as Request;
+    expect(req.system.join("\n")).toContain("Plan mode is on: editing is off");
+    expect(req.tools).toContain("plan_exit");
+    expect(req.tools).not.toContain("bash");
+    await type(t, "/agent build now");
+    await t.waitFor("/agent build takes no text");
+    await type(t, "/agent build");
+    await t.waitFor("build agent: editing is on");
+  }, 90_000);
+
   it("plan_exit rejected (esc): the session stays in plan mode and the next edit is refused", async () => {
     const { rec } = start("oc-plan-pty-");
     await t!.waitFor("❯");
