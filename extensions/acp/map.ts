@@ -73,7 +73,7 @@ export function stopReason(reason: TurnEndReason): StopReason {
   }
 }
 
-/** The permission modes an editor may switch between (plan is left out: oceancode has no plan-mode flow here). */
+/** The permission modes an editor may switch between (the permission mode plan is offered as the plan agent, below). */
 export const MODES: ReadonlyArray<{ id: PermissionMode; name: string; description: string }> = [
   { id: "default", name: "Default", description: "ask before edits and commands the rules do not allow" },
   { id: "acceptEdits", name: "Accept edits", description: "file edits in the project run without asking" },
@@ -81,10 +81,18 @@ export const MODES: ReadonlyArray<{ id: PermissionMode; name: string; descriptio
   { id: "bypassPermissions", name: "Bypass permissions", description: "everything runs without asking (the shell guard's floors still hold)" },
 ];
 
-export function modeState(current: PermissionMode): SessionModeState {
-  const modes = MODES.map((m) => ({ id: m.id, name: m.name, description: m.description }));
+/** The plan agent (the plan-mode extension, docs/plan-mode.md), offered as one more mode when it is enabled. */
+export const PLAN_MODE = {
+  id: "plan",
+  name: "Plan",
+  description: "the read-only plan agent: reads and searches, writes plans under .oceancode/plans/; plan_exit asks to switch to the build agent",
+} as const;
+
+export function modeState(current: string, opts: { plan?: boolean } = {}): SessionModeState {
+  const modes: Array<{ id: string; name: string; description: string }> = MODES.map((m) => ({ id: m.id, name: m.name, description: m.description }));
+  if (opts.plan) modes.push({ ...PLAN_MODE });
   // a session configured into plan mode (permission_mode) shows it, so the current id is always one listed
-  if (!MODES.some((m) => m.id === current)) modes.push({ id: current, name: current, description: "set by configuration" });
+  if (!modes.some((m) => m.id === current)) modes.push({ id: current, name: current, description: "set by configuration" });
   return { currentModeId: current, availableModes: modes };
 }
 

@@ -8,6 +8,7 @@ import type { PromptRequest, PromptResponse } from "@agentclientprotocol/sdk";
 import { discardCauseText, type SessionEvent } from "../engine/api.js";
 import { promptText, stopReason } from "./map.js";
 import type { AcpHost, AcpSession } from "./state.js";
+import { currentMode } from "./sessions.js";
 import { diffContent, textChunk, toolCallEnd, toolCallStart } from "./updates.js";
 
 export async function runPrompt(host: AcpHost, params: PromptRequest, requestSignal: AbortSignal): Promise<PromptResponse> {
@@ -37,9 +38,13 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
     if (e.sessionId !== params.sessionId) return; // a sub-agent's events stay inside its parent's tool call
     forward(host, s, e, meter, send);
   };
+  // plan_exit approved during the prompt leaves the plan agent: the editor is told the mode that holds now
+  const modeBefore = host.permissions ? currentMode(host, s) : undefined;
   try {
     const result = await host.engine.prompt(s.session, text, { signal: controller.signal, onEvent });
     await sending;
+    const modeAfter = host.permissions ? currentMode(host, s) : undefined;
+    if (modeAfter !== modeBefore && modeAfter !== undefined) await host.update(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: modeAfter });
     if (result.reason === "error") throw RequestError.internalError({ turn: result.turn }, result.error ?? "the turn failed");
     if (result.reason === "blocked") {
       // a hook refused the prompt: the editor shows why as the agent's answer

@@ -9,6 +9,7 @@ import { agent, methods, ndJsonStream, PROTOCOL_VERSION, type AgentConnection, t
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallContext } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
+import type { PlanModeService } from "../todos/api.js";
 import type { StorageService } from "../storage/api.js";
 import { runThroughClient } from "./client-fs.js";
 import { runInClientTerminal } from "./client-terminal.js";
@@ -67,6 +68,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
   const host: AcpHost = {
     engine,
     permissions: ctx.services.tryGet<PermissionsService>("permissions"),
+    planMode: ctx.services.tryGet<PlanModeService>("plan-mode"),
     storage: ctx.services.tryGet<StorageService>("storage"),
     mcp: ctx.services.tryGet<McpService>("mcp"),
     log: ctx.log,

@@ -5,17 +5,19 @@ import type { CloseSessionRequest, ListSessionsRequest, ListSessionsResponse, Lo
 import { isSessionBusy, type Row } from "../engine/api.js";
 import type { ServerConfig } from "../mcp/api.js";
 import type { PermissionMode } from "../permissions/api.js";
+import { AGENT_KEY, PLAN_AGENT } from "../plan-mode/api.js";
 import { MODES, modeState } from "./map.js";
 import { trackSession, type AcpHost, type AcpSession } from "./state.js";
 import { replayUpdates } from "./updates.js";
 
-/** The session's effective permission mode (its override, else the configured one, after requirements). */
-function currentMode(host: AcpHost, s: AcpSession): PermissionMode {
+/** The session's mode: "plan" on the plan agent, else its effective permission mode (its override, else the configured one, after requirements). */
+export function currentMode(host: AcpHost, s: AcpSession): string {
+  if (host.planMode?.active(s.session)) return PLAN_AGENT;
   return host.permissions?.modeOf(s.session.info.overrides) ?? "default";
 }
 
-function modesOf(host: AcpHost, s: AcpSession): SessionModeState | undefined {
-  return host.permissions ? modeState(currentMode(host, s)) : undefined;
+export function modesOf(host: AcpHost, s: AcpSession): SessionModeState | undefined {
+  return host.permissions ? modeState(currentMode(host, s), { plan: host.planMode !== undefined }) : undefined;
 }
 
 function absoluteCwd(cwd: string): string {
@@ -123,10 +125,18 @@ export async function setMode(host: AcpHost, params: SetSessionModeRequest): Pro
   const s = host.sessions.get(params.sessionId);
   if (!s) throw RequestError.sessionNotFound(params.sessionId);
   if (!host.permissions) throw RequestError.internalError(undefined, "the permissions extension is not enabled: there are no modes to switch");
+  // "plan" is the plan agent (docs/plan-mode.md); any permission mode leaves it for the build agent
+  if (params.modeId === PLAN_AGENT && host.planMode) {
+    await host.planMode.enter(s.session);
+    await host.update(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: PLAN_AGENT });
+    return;
+  }
   if (!MODES.some((m) => m.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, `unknown mode '${params.modeId}' (${MODES.map((m) => m.id).join(", ")})`);
   // requirements.json may disable bypassPermissions: resolveMode downgrades it, and the editor is told the mode that holds
   const { mode, note } = host.permissions.resolveMode(params.modeId);
   if (note) host.log.warn(`acp: ${note}`);
   s.session.info.overrides.permission_mode = mode;
+  if (s.session.info.overrides[AGENT_KEY] === PLAN_AGENT) delete s.session.info.overrides[AGENT_KEY];
+  host.storage?.saveInfo(s.session.info);
   await host.update(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: mode });
 }

@@ -3,6 +3,7 @@ import type { McpService } from "../mcp/api.js";
 import type { ClientCapabilities, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { EngineService, Session, ToolCall } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
+import type { PlanModeService } from "../todos/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { Logger } from "../../kernel/api.js";
 
@@ -25,6 +26,8 @@ export interface AcpSession {
 export interface AcpHost {
   engine: EngineService;
   permissions?: PermissionsService;
+  /** the plan agent (mode "plan") when the plan-mode extension is enabled */
+  planMode?: PlanModeService;
   storage?: StorageService;
   /** the MCP extension: the editor's mcpServers are handed to it */
   mcp?: McpService;

@@ -12,7 +12,7 @@ import { isPagerSlashHost, type PagerSlashHost } from "./api.js";
 export const KEYS_HELP = [
   "enter send · shift+enter, alt+enter or \\+enter newline · ↑↓ history",
   "/ commands (tab completes) · esc esc stop the running turn · ctrl+r expand tool output",
-  "ctrl+c stop / clear / quit · ctrl+d quit on an empty line",
+  "ctrl+c stop / clear / quit · ctrl+d quit on an empty line · ctrl+t todos pane",
 ];
 
 export function helpText(ctx: Pick<ExtensionContext, "contributions">): string {

@@ -7,6 +7,7 @@
  * `/plan add|done|drop|move`; those edits are merged into the model's next step. The plan-mode extension
  * (service "plan-mode", optional) is the other half of `/plan`: a bare `/plan` or `/plan <text>` enters it.
  */
+import type { SlashHost } from "../../kernel/api.js";
 import type { Session } from "../engine/api.js";
 
 export const TODO_TOOL = "todo_write";
@@ -62,8 +63,13 @@ export interface TodosService {
 
 /** The service plan-mode provides, which `/plan` without a row verb calls. */
 export interface PlanModeService {
-  /** Switch the session to the plan agent; `text`, when given, is sent as the prompt that starts planning. */
-  enter(session: Session, text?: string): Promise<void>;
+  /**
+   * Switch the session to the plan agent (stored on the session: --continue keeps it) and reply through
+   * `host`. `text`, when given, is sent as the prompt that starts planning through the host's
+   * `prompt(text)` (PagerSlashHost, oceancode/api/session-commands); a host without one is told to send
+   * it as a message. A `/plan` handler passes its slash host: `enter(session, text, host)`.
+   */
+  enter(session: Session, text?: string, host?: SlashHost): Promise<void>;
   /** Whether the session is in plan mode now. */
   active(session: Session | string): boolean;
 }

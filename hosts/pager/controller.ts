@@ -17,6 +17,7 @@ import { skillEntries, type SkillsLike } from "./skill-entries.js";
 import { mcpPromptEntries, type McpPromptsLike } from "./mcp-prompt-entries.js";
 import type { CapAction, CapTab } from "./capabilities-model.js";
 import { applyCapabilities, readCapabilities, type CapSources, type McpLike, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
+import { todosStatus, type TodosLike } from "./todos-pane.js";
 
 /** What the pager drives of an engine: the embedded EngineService, or a serve instance's (oceancode attach). */
 export type PagerEngine = Pick<EngineService, "subscribe" | "setQuestionHandler" | "createSession" | "openSession" | "prompt" | "closeSession" | "checkModel"> & {
@@ -42,13 +43,29 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: PagerEngine,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined> },
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined>; todos?: () => Promise<TodosLike | undefined> },
   ) {}
+
+  private todosService?: TodosLike;
+  private todosUnsubscribe?: () => void;
 
   async start(): Promise<void> {
     this.unsubscribe = this.engine.subscribe((e) => this.store.apply(e));
     this.engine.setQuestionHandler((q, signal) => this.ask(q, signal));
     await this.openNew();
+    // the todos service (the ctrl+t pane), loaded lazily: every change of this session's list re-renders
+    if (this.opts.todos) {
+      void this.opts.todos().then(
+        (t) => {
+          if (!t) return;
+          this.todosService = t;
+          this.store.todosAvailable = true;
+          this.todosUnsubscribe = t.subscribe((list) => this.store.setTodos(list));
+          this.readTodos();
+        },
+        () => undefined,
+      );
+    }
     // the mcp service (its prompts fill the `/` popup) once the session has started the servers
     if (!this.mcpService && this.opts.mcp) void this.opts.mcp().then((m) => (this.mcpService ??= m), () => undefined);
   }
@@ -59,7 +76,27 @@ export class PagerController implements PagerActions {
     this.store.model = this.session.info.model;
     this.store.gaugeTokens = 0;
     this.store.totals = this.session.totals;
+    this.readTodos();
     this.store.changed();
+  }
+
+  /** The current session's list, read afresh (a new or resumed session). */
+  private readTodos(): void {
+    if (!this.todosService || !this.session) return;
+    try {
+      this.store.setTodos(this.todosService.get(this.session.info.id));
+    } catch {
+      this.store.setTodos(undefined); // a todos service that throws must not take the pager down
+    }
+  }
+
+  /** The status bar's extras: plan mode, the todo count. */
+  statusExtras(): string[] {
+    const out: string[] = [];
+    if (this.session?.info.overrides.agent === "plan") out.push("plan mode");
+    const todos = todosStatus(this.store.todos);
+    if (todos) out.push(todos);
+    return out;
   }
 
   /** Asks are shown one at a time; an aborted turn dismisses its prompt as a reject. */
@@ -132,6 +169,7 @@ export class PagerController implements PagerActions {
 
   async close(): Promise<void> {
     this.unsubscribe?.();
+    this.todosUnsubscribe?.();
     this.engine.setQuestionHandler(undefined);
     if (this.session) await this.engine.closeSession(this.session, "exit").catch(() => undefined);
   }
@@ -259,6 +297,7 @@ export class PagerController implements PagerActions {
         self.store.model = next.info.model;
         self.store.totals = next.totals;
         self.store.gaugeTokens = lastGauge(next.rows);
+        self.readTodos();
         self.store.post({ kind: "notice", level: "info", text: `resumed ${next.info.id} (${next.totals.turns} turns; the last rows follow)` });
         for (const it of rowsToItems(next.rows)) self.store.add(it);
         self.store.changed();

@@ -3,6 +3,7 @@
  * session and renders the ink UI. Needs a terminal on both stdin and stdout.
  */
 import type { BoundsService } from "../../extensions/bounds/api.js";
+import type { TodosLike } from "./todos-pane.js";
 import React from "react";
 import { render } from "ink";
 import type { Kernel } from "../../kernel/kernel.js";
@@ -93,7 +94,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const mcp = kernel.hasService("mcp") ? () => kernel.service<McpLike>("mcp") : undefined;
   // the spend bound for the status bar's $spent / $cap (attached: the bounds live on the server, not shown)
   const bounds = !opts.remote && kernel.hasService("bounds") ? await kernel.service<BoundsService>("bounds").catch(() => undefined) : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds });
+  // the todos pane (ctrl+t) reads this process's todos service (an attached pager has none)
+  const todos = !opts.remote && kernel.hasService("todos") ? () => kernel.service<TodosLike>("todos") : undefined;
+  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds, todos });
   try {
     await ctl.start();
   } catch (e) {

@@ -11,6 +11,8 @@ import type { Answer, FormAnswer, Question, QuestionField, Row, SessionEvent, Se
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { toolInputSummary, type MeterView } from "./format.js";
 import type { CapData, CapTab } from "./capabilities-model.js";
+import type { TodoList } from "../../extensions/todos/api.js";
+import { paneList, type PaneList } from "./todos-pane.js";
 
 export interface ToolItem {
   kind: "tool";
@@ -138,6 +140,11 @@ export class PagerStore {
   capabilities?: CapabilitiesState;
   /** index into `tools` while the output viewer is open */
   viewer?: { tool: number; scroll: number };
+  /** the todos pane (ctrl+t): open or not, and the session's list (display-safe; undefined before any) */
+  todosOpen = false;
+  todos?: PaneList;
+  /** whether a todos service is there to show a list */
+  todosAvailable = false;
   /** the (display) texts of the notices shown since the current prompt was sent */
   noticesThisPrompt: string[] = [];
   private nextId = 1;
@@ -153,6 +160,13 @@ export class PagerStore {
   changed(): void {
     this.version++;
     for (const fn of this.listeners) fn();
+  }
+
+  /** The session's todo list changed (or was read): keep a display-safe copy; re-render. */
+  setTodos(list: TodoList | undefined): void {
+    if (list && this.sessionId && list.sessionId !== this.sessionId) return;
+    this.todos = list ? paneList(list) : undefined;
+    this.changed();
   }
 
   /** Put an item in the transcript; its text is made safe to display here. */

@@ -18,6 +18,8 @@ export interface RunArgs {
   maxMinutes?: string;
   prompt: string;
   warnings: string[];
+  /** --agent plan|build: the session's agent (plan: read-only plan mode, the plan-mode extension) */
+  agent?: string;
   /** --help / -h before the prompt */
   help?: boolean;
 }
@@ -36,6 +38,7 @@ export const RUN_FLAGS: FlagDoc[] = [
   { name: "--max-steps", value: "<n>", summary: "steps per root turn (over $OC_MAX_STEPS and engine.max_steps; kept by --continue)" },
   { name: "--max-usd", value: "<dollars>", summary: "stop cleanly at a step boundary once the session has spent this much (over $OC_MAX_USD; kept by --continue)" },
   { name: "--max-minutes", value: "<minutes>", summary: "stop cleanly at a step boundary after this long (over $OC_MAX_MINUTES; kept by --continue)" },
+  { name: "--agent", value: "plan|build", summary: "the session's agent: plan is read-only plan mode (writes only under .oceancode/plans/; kept by --continue), build edits and runs" },
   { name: "--help", aliases: ["-h"], summary: "this help" },
 ];
 
@@ -102,6 +105,10 @@ export function parseRunArgs(argv: string[]): RunArgs {
       else if (name === "--max-steps") out.maxSteps = v;
       else if (name === "--max-usd") out.maxUsd = v;
       else if (name === "--max-minutes") out.maxMinutes = v;
+      else if (name === "--agent") {
+        if (v !== "plan" && v !== "build") throw new UsageError(`--agent must be plan or build (got '${v}')`);
+        out.agent = v;
+      }
       continue;
     }
     if (BOOL_FLAGS.has(flag)) {

@@ -126,6 +126,12 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (args.maxSteps !== undefined) overrides.max_steps = Number(args.maxSteps);
   Object.assign(overrides, bounds);
   if (Object.keys(bounds).length > 0 && !kernel.hasService("bounds")) io.stderr.write("oceancode run: warning: --max-usd/--max-minutes ignored: the bounds extension is not enabled\n");
+  // --agent plan: read-only plan mode (the plan-mode extension enforces it); refused when nothing would enforce it
+  if (args.agent === "plan" && !kernel.hasService("plan-mode")) {
+    io.stderr.write("oceancode run: --agent plan needs the plan-mode extension, which is not enabled\n");
+    return 2;
+  }
+  if (args.agent === "plan") overrides.agent = "plan";
 
   // a model no installed provider serves is a usage error, found before a session exists
   if (args.model !== undefined || (!args.session && !args.continue)) {
@@ -167,6 +173,10 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;
   if (args.maxSteps !== undefined && (args.session || args.continue)) session.info.overrides.max_steps = Number(args.maxSteps);
   if (args.session || args.continue) Object.assign(session.info.overrides, bounds);
+  if (args.agent !== undefined && (args.session || args.continue)) {
+    if (args.agent === "plan") session.info.overrides.agent = "plan";
+    else delete session.info.overrides.agent;
+  }
 
   // `run "/undo"`, `run -c "/limits usd 5"`: a registered slash command runs against the session instead of
   // a prompt (a skill's `/name` is not one: it goes to the model as typed). Refusals exit 1.

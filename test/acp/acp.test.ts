@@ -57,7 +57,7 @@ describe("oceancode acp", () => {
     await c.initialize();
     const { sessionId, modes } = await c.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] });
     expect(modes?.currentModeId).toBe("default");
-    expect(modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions"]);
+    expect(modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions", "plan"]);
     const file = path.join(sb.project, "made-by-acp.txt");
     fake.enqueue({ text: "writing it", toolCalls: [{ id: "toolu_w1", name: "write", input: { file_path: file, content: "hello\n" } }] }, { text: "done writing" });
     const res = await c.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "make a file" }] });

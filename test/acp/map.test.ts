@@ -26,6 +26,10 @@ describe("acp mappings", () => {
     expect(modeState("acceptEdits")).toMatchObject({ currentModeId: "acceptEdits" });
     expect(modeState("default").availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions"]);
     expect(modeState("plan").availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions", "plan"]);
+    // with the plan-mode extension, "plan" is the plan agent, listed once
+    const withPlan = modeState("plan", { plan: true });
+    expect(withPlan.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "dontAsk", "bypassPermissions", "plan"]);
+    expect(withPlan.availableModes.at(-1)!.name).toBe("Plan");
   });
 
   it("turn end reasons map to stop reasons", () => {

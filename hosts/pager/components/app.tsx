@@ -14,6 +14,7 @@ import { StatusBar, statusRows as statusRowCount } from "./status-bar.js";
 import { OutputViewer, Picker, QuestionPrompt, SlashPopup } from "./dialogs.js";
 import { ThemeContext, makeTheme } from "./theme.js";
 import { CapabilitiesPicker } from "./capabilities.js";
+import { TodosPane, todosPaneRows } from "./todos-pane.js";
 import { initialUi, onKey, popupEntries, TURN_HINTS, type KeyEnv, type PagerActions, type UiState } from "./keys.js";
 
 export { ESC_ESC_MS, filterSlash, type PagerActions } from "./keys.js";
@@ -54,7 +55,10 @@ export function PagerApp({ store, actions, color, pastes }: { store: PagerStore;
   const statusRows = 1 + statusRowCount(meter, width);
   const composerRows = Math.min(6, Math.max(1, comp.value.split("\n").length)) + 2;
   const popupRows = entries ? Math.min(8, Math.max(1, entries.length)) : 0;
-  const liveBudget = Math.max(2, rows - statusRows - composerRows - popupRows - 2);
+  // the todos pane (ctrl+t) takes at most a third of the terminal
+  const paneMax = Math.max(5, Math.floor(rows / 3));
+  const paneRows = store.todosOpen ? todosPaneRows(store.todos, paneMax) : 0;
+  const liveBudget = Math.max(2, rows - statusRows - composerRows - popupRows - paneRows - 2);
 
   let middle: React.ReactElement | null = null;
   if (store.viewer && store.tools[store.viewer.tool]) {
@@ -90,8 +94,9 @@ export function PagerApp({ store, actions, color, pastes }: { store: PagerStore;
       <Box flexDirection="column" width={width}>
         <Static items={store.done.view()}>{(item) => <ItemView key={item.id} item={item} width={width} />}</Static>
         {middle}
+        {store.todosOpen ? <TodosPane list={store.todos} width={width} maxRows={paneMax} available={store.todosAvailable} /> : null}
         {bottom}
-        <StatusBar meter={meter} width={width} busy={store.busy} hint={hint} />
+        <StatusBar meter={meter} width={width} busy={store.busy} hint={hint} extras={actions.statusExtras?.()} />
       </Box>
     </ThemeContext.Provider>
   );

@@ -15,12 +15,22 @@ export function alwaysText(always: string | undefined): string {
 
 /** The permission prompt. `q` is display-safe already (store.safeQuestion). */
 /** A form question (an MCP server's elicitation): the message, then one row per field with what is typed. */
-function FormPrompt({ q, form, width }: { q: Question; form: { index: number; values: string[] }; width: number }): React.ReactElement {
+/**
+ * A form that is not an MCP server's (whose subject repeats its message and fields) shows its subject too,
+ * e.g. plan_exit's plan, up to the rows the fields leave.
+ */
+function FormPrompt({ q, form, width, maxRows }: { q: Question; form: { index: number; values: string[] }; width: number; maxRows: number }): React.ReactElement {
   const t = useTheme();
   const fields = q.fields ?? [];
+  const subject = q.tool.startsWith("mcp__") || !q.subject.trim() ? [] : wrapRows(q.subject, width - 4);
+  const keep = Math.max(1, maxRows - 4 - fields.length * 2);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={t.c("yellow")} paddingX={1}>
       <Text bold color={t.c("yellow")} wrap="truncate-end">{q.reason}</Text>
+      {subject.slice(0, keep).map((l, i) => (
+        <Text key={`s${i}`}>{l || " "}</Text>
+      ))}
+      {subject.length > keep ? <Text color={t.c("gray")}>{`… +${subject.length - keep} lines`}</Text> : null}
       {fields.map((f, i) => {
         const sel = i === form.index;
         const kind = f.options ? f.options.join("|") : f.type;
@@ -41,7 +51,7 @@ function FormPrompt({ q, form, width }: { q: Question; form: { index: number; va
 
 export function QuestionPrompt({ q, width, maxRows, form }: { q: Question; width: number; maxRows: number; form?: { index: number; values: string[] } }): React.ReactElement {
   const t = useTheme();
-  if (form && q.fields?.length) return <FormPrompt q={q} form={form} width={width} />;
+  if (form && q.fields?.length) return <FormPrompt q={q} form={form} width={width} maxRows={maxRows} />;
   const subject = wrapRows(q.subject, width - 4);
   // the rule `a` saves is shown whole (up to 3 rows): the user should see exactly what they agree to
   const always = wrapRows(alwaysText(q.always), width - 4);

@@ -23,6 +23,8 @@ export interface PagerActions extends CapabilitiesActions {
   exit(): void;
   slashCommands(): SlashEntry[];
   meter(): MeterView;
+  /** short status bar extras (plan mode, `todos 2/5`) */
+  statusExtras?(): string[];
 }
 
 /** Hints about the running turn; they go when the turn ends. */
@@ -202,6 +204,11 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
     return;
   }
   if (key.ctrl && input === "d" && !comp.value) return actions.exit();
+  if (key.ctrl && input === "t") {
+    store.todosOpen = !store.todosOpen;
+    store.changed();
+    return;
+  }
   if (key.ctrl && input === "r") {
     if (store.tools.length) {
       store.viewer = { tool: store.tools.length - 1, scroll: 0 };

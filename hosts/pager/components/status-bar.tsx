@@ -11,7 +11,7 @@ export function statusRows(meter: MeterView, width: number): number {
   return statusParts(meter).join(" · ").length <= width - 1 ? 1 : 2;
 }
 
-export function StatusBar({ meter, width, busy, hint }: { meter: MeterView; width: number; busy: boolean; hint?: string }): React.ReactElement {
+export function StatusBar({ meter, width, busy, hint, extras }: { meter: MeterView; width: number; busy: boolean; hint?: string; extras?: string[] }): React.ReactElement {
   const t = useTheme();
   const [model, ctx, tide, tokens, spend] = statusParts(meter) as [string, string, string, string, string];
   const one = statusRows(meter, width) === 1;
@@ -25,6 +25,7 @@ export function StatusBar({ meter, width, busy, hint }: { meter: MeterView; widt
     <Box flexDirection="column">
       <Text color={t.c("gray")} wrap="truncate-end">
         {busy ? (hint ?? "working… (esc esc to stop)") : (hint ?? " ")}
+        {extras?.length ? <Text color={t.c("yellow")}>{`${busy || hint ? " · " : ""}${extras.join(" · ")}`}</Text> : null}
       </Text>
       <Text wrap="truncate-end">
         <Text color={t.c("cyan")}>{model}</Text>
