@@ -10,6 +10,7 @@ import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallContext } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { TodosService } from "../todos/api.js";
 import { runThroughClient } from "./client-fs.js";
 import { runInClientTerminal } from "./client-terminal.js";
 import { toolKind, toolTitle } from "./map.js";
@@ -69,6 +70,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
     permissions: ctx.services.tryGet<PermissionsService>("permissions"),
     storage: ctx.services.tryGet<StorageService>("storage"),
     mcp: ctx.services.tryGet<McpService>("mcp"),
+    todos: ctx.services.tryGet<TodosService>("todos"),
     log: ctx.log,
     model: () => {
       const m = ctx.config.get("model");

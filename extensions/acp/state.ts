@@ -4,6 +4,7 @@ import type { ClientCapabilities, SessionUpdate, ToolCallContent } from "@agentc
 import type { EngineService, Session, ToolCall } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { TodosService } from "../todos/api.js";
 import type { Logger } from "../../kernel/api.js";
 
 export interface AcpSession {
@@ -28,6 +29,8 @@ export interface AcpHost {
   storage?: StorageService;
   /** the MCP extension: the editor's mcpServers are handed to it */
   mcp?: McpService;
+  /** the todos extension: the list goes to the editor as `plan` updates */
+  todos?: TodosService;
   log: Logger;
   /** the configured model for new sessions */
   model(): string;
