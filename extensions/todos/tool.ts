@@ -36,7 +36,7 @@ export function createTodoTool(write: (sessionId: string, overrides: Record<stri
       },
       required: ["todos"],
     },
-    ruleSubject: () => "",
+    ruleSubject: () => "todos",
     async run(input, ctx) {
       const parsed = parseToolInput(input);
       if ("error" in parsed) return { content: `todo_write: ${parsed.error}`, isError: true };

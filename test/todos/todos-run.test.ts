@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../helpers/cli.js";
 
 let sb: Sandbox | undefined;
 afterEach(() => {
@@ -175,6 +175,18 @@ describe("todos on run", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(atif(sb, id).extra.todos).toMatchObject({ planned: true, floor: false, items: [{ content: "Read the code" }, { content: "Fix the bug" }, { content: "Run the tests" }] });
   }, 90_000);
+
+  it("the example (examples/todos/plan.json) plans, is worked off once, and ends with its list done", () => {
+    sb = makeSandbox("oc-todos-");
+    sb.write("plan.json", fs.readFileSync(path.join(REPO_ROOT, "examples", "todos", "plan.json"), "utf8"));
+    const r = run(sb, ["--model", "scripted/plan.json", "what is this project?"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(notices(r.stdout).filter((n) => n.startsWith("continuing: todos:"))).toEqual(["continuing: todos: 3 to-dos are still open: List the project files. Work on it, then update the list."]);
+    expect(atif(sb, sessionOf(r.stdout)).extra.todos?.items.map((i) => i.status)).toEqual(["completed", "completed", "completed"]);
+    const off = run(sb, ["--model", "scripted/plan.json", "what is this project?"], { OC_PLAN: "off" });
+    expect(off.code, off.stderr).toBe(0);
+    expect(events(off.stdout).filter((e) => e.type === "step_end")).toHaveLength(3);
+  }, 60_000);
 
   it("no progress: two continued turns that change neither count stop the run cleanly (exit 0, 'Run stopped')", () => {
     sb = makeSandbox("oc-todos-");
