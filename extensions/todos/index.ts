@@ -11,7 +11,7 @@ import type { EngineService, NoteRow, Row, Session } from "../engine/api.js";
 import type { LedgerService } from "../ledger/api.js";
 import type { RouteRegistry } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
-import { PLAN_ENV, REMINDER_AFTER_CALLS, renderTodoLines, TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type PlanModeService, type TodoList, type TodosService } from "./api.js";
+import { PLAN_ENV, REMINDER_AFTER_CALLS, TODOS_KEY, renderTodoLines, TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type PlanModeService, type TodoList, type TodosService } from "./api.js";
 import { parseTodoBlock, type ParsedItem } from "./parse.js";
 import { todosRoutes } from "./routes.js";
 import { planSlash } from "./slash.js";
@@ -99,7 +99,9 @@ export default {
     ctx.provide("todos", service);
     engine.tools.register(createTodoTool(write), ctx.id);
 
-    engine.hooks.sessionStart.tap({ name: EXT_ID }, ({ session }) => {
+    engine.hooks.sessionStart.tap({ name: EXT_ID }, ({ session, source }) => {
+      // a new session starts with no list: a child (sub-agent) does not inherit its parent's with the overrides
+      if (source === "startup") delete session.info.overrides[TODOS_KEY];
       states.set(session.info.id, TodoState.restore(session.info.id, session.info.overrides));
     });
     // after the ledger (STAGE_AUDIT) has written SESSION.md with the list for the last time

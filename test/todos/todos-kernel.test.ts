@@ -108,15 +108,36 @@ describe("/plan and the todos service", () => {
     expect(todos.get(s)).toMatchObject({ planned: true, floor: false });
   });
 
-  it("the work-off is for root sessions only: a sub-agent (child) that settles with open rows is not continued", async () => {
+  it("the work-off is for root sessions only: a sub-agent (child) that settles with open rows is not continued; a child does not inherit its parent's list", async () => {
     b = await boot([{ text: "plan", tool_calls: [{ name: "todo_write", input: { todos: [{ content: "A", status: "pending" }] } }] }, { text: "stopping" }]);
     const todos = await b.kernel.service<TodosService>("todos");
     const parent = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
+    await slash(b, parent, "plan", "add the parent's row", { busy: () => true });
     const child = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json", parentId: parent.info.id });
+    expect(todos.get(child).items).toEqual([]);
     const r = await b.engine.prompt(child, "sub task");
     expect(r.reason).toBe("end_turn");
     expect(b.windows).toHaveLength(2);
     expect(todos.counts(child)).toEqual({ open: 1, completed: 0 });
+    expect(rowsOf(todos.get(child))).toEqual(["pending:A:model"]);
+    expect(rowsOf(todos.get(parent))).toEqual(["pending:the parent's row:user"]);
+  });
+
+  it("the tool is registered as todo_write, Claude Code's TodoWrite for hook matchers and rules; a malformed input is an error result", async () => {
+    b = await boot([{ text: "bad", tool_calls: [{ name: "todo_write", input: { todos: [{ content: "A", status: "someday" }] } }] }, { text: "ok" }]);
+    const tool = b.engine.tools.get("todo_write")!;
+    expect(tool.claudeName).toBe("TodoWrite");
+    expect(tool.description).toContain("three or more distinct steps");
+    expect(tool.description).toContain("one item in_progress at a time");
+    const todos = await b.kernel.service<TodosService>("todos");
+    const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json" });
+    const claudeNames: string[] = [];
+    b.engine.hooks.authorizeToolCall.tap({ name: "test-claude-name", stage: "STAGE_FLOOR" }, (c) => void claudeNames.push(c.claude.toolName));
+    await b.engine.prompt(s, "go");
+    expect(claudeNames).toEqual(["TodoWrite"]);
+    const tr = s.rows.find((r) => r.role === "tool");
+    expect(tr?.role === "tool" && tr.results[0]).toMatchObject({ isError: true, content: "todo_write: todos[0].status 'someday' is not one of pending, in_progress, completed, cancelled" });
+    expect(todos.get(s)).toMatchObject({ planned: false, floor: true });
   });
 });
 
