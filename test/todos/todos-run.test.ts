@@ -2,7 +2,8 @@
  * The todos extension through the compiled CLI `run` on scripted models: a list written by the tool and by
  * a ```todo block (SESSION.md and the ATIF export show it), the always-plan floor, the directive and the
  * reminder after twelve tool calls (asserted on the requests the scripted model received), the work-off of
- * a settled turn with open rows, the no-progress stop, OC_PLAN=off, and the list across --continue.
+ * a settled turn with open rows, the no-progress stop, OC_PLAN=off, the list across --continue, and the
+ * example scripted model. The Markdown export ends with the ## Plan.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -123,6 +124,9 @@ describe("todos on run", () => {
       planned: true,
       floor: false,
     });
+    const md = runCli(["--dir", sb.project, "export", "--md", id], { env: sb.env });
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout.endsWith("## Plan\n\n- [x] Read the code\n- [x] Fix the bug\n- [-] Run the tests\n")).toBe(true);
   }, 60_000);
 
   it("a ```todo block alone writes the list (Claude Code's three statuses and OpenCode's shape are accepted by the tool)", () => {
