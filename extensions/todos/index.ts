@@ -16,8 +16,7 @@ import { parseTodoBlock, type ParsedItem } from "./parse.js";
 import { todosRoutes } from "./routes.js";
 import { planSlash } from "./slash.js";
 import { TodoState } from "./state.js";
-import { TODO_RULE } from "./tool.js";
-import { createTodoTool } from "./tool.js";
+import { createTodoTool, TODO_RULE } from "./tool.js";
 
 const EXT_ID = "todos";
 

@@ -110,7 +110,7 @@ export class TodoState {
 
   /** A person's edit (rows count from 1). Returns the words for the model's note. */
   edit(e: TodoEdit): string {
-    const bad = (n: number) => Object.assign(new Error(`no row ${n}: the list has ${this.realCount()} row${this.realCount() === 1 ? "" : "s"}`), { code: TODO_EDIT_ERROR });
+    const bad = (n: number) => Object.assign(new Error(`no row ${n}: the list has ${this.items.length} row${this.items.length === 1 ? "" : "s"}`), { code: TODO_EDIT_ERROR });
     if (this.floor) {
       if (e.op !== "add") throw Object.assign(new Error("the list is only the prompt (the model has not planned yet); add a row with /plan add <text>"), { code: TODO_EDIT_ERROR });
       // a person's row replaces the floor (it stood only for the prompt)
@@ -158,10 +158,6 @@ export class TodoState {
     this.pending.push(recorded);
     this.pendingText.push(said);
     return said;
-  }
-
-  private realCount(): number {
-    return this.items.length;
   }
 
   /** The note for the model's next step about edits it has not seen (and forget them: delivered). */
