@@ -9,7 +9,7 @@ import { discardCauseText, type SessionEvent } from "../engine/api.js";
 import { promptText, stopReason } from "./map.js";
 import type { AcpHost, AcpSession } from "./state.js";
 import { currentMode } from "./sessions.js";
-import { diffContent, textChunk, toolCallEnd, toolCallStart } from "./updates.js";
+import { diffContent, planUpdate, textChunk, toolCallEnd, toolCallStart } from "./updates.js";
 
 export async function runPrompt(host: AcpHost, params: PromptRequest, requestSignal: AbortSignal): Promise<PromptResponse> {
   const s = host.sessions.get(params.sessionId);
@@ -34,6 +34,16 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
     sending = host.update(params.sessionId, u);
   };
   const meter = { contextWindow, gauge: 0 };
+  // the todo list as `plan` updates, in order with the prompt's other updates (the floor is no plan: skipped)
+  let lastPlan = "";
+  const unplan = host.todos?.subscribe((list) => {
+    if (list.sessionId !== params.sessionId) return;
+    const u = planUpdate(list);
+    const key = JSON.stringify(u);
+    if (key === lastPlan || (list.floor && lastPlan === "")) return;
+    lastPlan = key;
+    send(u);
+  });
   const onEvent = (e: SessionEvent) => {
     if (e.sessionId !== params.sessionId) return; // a sub-agent's events stay inside its parent's tool call
     forward(host, s, e, meter, send);
@@ -52,6 +62,7 @@ export async function runPrompt(host: AcpHost, params: PromptRequest, requestSig
     }
     return { stopReason: controller.signal.aborted ? "cancelled" : stopReason(result.reason) };
   } finally {
+    unplan?.();
     requestSignal.removeEventListener("abort", onRequestAbort);
     s.turn = undefined;
     s.open.clear();

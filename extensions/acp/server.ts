@@ -11,6 +11,7 @@ import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallConte
 import type { PermissionsService } from "../permissions/api.js";
 import type { PlanModeService } from "../todos/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { TodosService } from "../todos/api.js";
 import { runThroughClient } from "./client-fs.js";
 import { runInClientTerminal } from "./client-terminal.js";
 import { toolKind, toolTitle } from "./map.js";
@@ -71,6 +72,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
     planMode: ctx.services.tryGet<PlanModeService>("plan-mode"),
     storage: ctx.services.tryGet<StorageService>("storage"),
     mcp: ctx.services.tryGet<McpService>("mcp"),
+    todos: ctx.services.tryGet<TodosService>("todos"),
     log: ctx.log,
     model: () => {
       const m = ctx.config.get("model");

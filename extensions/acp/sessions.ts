@@ -8,7 +8,7 @@ import type { PermissionMode } from "../permissions/api.js";
 import { AGENT_KEY, PLAN_AGENT } from "../plan-mode/api.js";
 import { MODES, modeState } from "./map.js";
 import { trackSession, type AcpHost, type AcpSession } from "./state.js";
-import { replayUpdates } from "./updates.js";
+import { planUpdate, replayUpdates } from "./updates.js";
 
 /** The session's mode: "plan" on the plan agent, else its effective permission mode (its override, else the configured one, after requirements). */
 export function currentMode(host: AcpHost, s: AcpSession): string {
@@ -78,6 +78,9 @@ export async function loadSession(host: AcpHost, params: LoadSessionRequest): Pr
   handMcpServers(host, params.mcpServers, absoluteCwd(params.cwd));
   const s = await reopen(host, params.sessionId);
   for (const u of replayUpdates(await historyOf(host, s), s.session.info.cwd)) await host.update(params.sessionId, u);
+  // the stored todo list, as the editor last saw it (the floor is no plan)
+  const plan = host.todos?.get(s.session);
+  if (plan && !plan.floor && plan.items.length) await host.update(params.sessionId, planUpdate(plan));
   const modes = modesOf(host, s);
   return modes ? { modes } : {};
 }

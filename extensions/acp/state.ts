@@ -5,6 +5,7 @@ import type { EngineService, Session, ToolCall } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
 import type { PlanModeService } from "../todos/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { TodosService } from "../todos/api.js";
 import type { Logger } from "../../kernel/api.js";
 
 export interface AcpSession {
@@ -31,6 +32,8 @@ export interface AcpHost {
   storage?: StorageService;
   /** the MCP extension: the editor's mcpServers are handed to it */
   mcp?: McpService;
+  /** the todos extension: the list goes to the editor as `plan` updates */
+  todos?: TodosService;
   log: Logger;
   /** the configured model for new sessions */
   model(): string;

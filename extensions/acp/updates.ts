@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Row, ToolCall, ToolResult } from "../engine/api.js";
+import type { TodoList } from "../todos/api.js";
 import { toolKind, toolLocations, toolTitle } from "./map.js";
 
 /** An editor shows result text; a very long one is cut (the model saw its own truncated copy). */
@@ -102,4 +103,21 @@ export function replayUpdates(rows: readonly Row[], cwd: string): SessionUpdate[
     }
   }
   return out;
+}
+
+/**
+ * The todo list as an ACP `plan` update (the whole plan each time: the client replaces its view). ACP has
+ * pending / in_progress / completed: a cancelled row is sent completed, its text marked "(cancelled)". The
+ * always-plan floor (the prompt, before the model planned) is no plan: an empty one is sent.
+ */
+export function planUpdate(list: TodoList): SessionUpdate {
+  const items = list.floor ? [] : list.items;
+  return {
+    sessionUpdate: "plan",
+    entries: items.map((i) => ({
+      content: i.status === "cancelled" ? `${i.content} (cancelled)` : i.content,
+      priority: "medium",
+      status: i.status === "cancelled" ? "completed" : i.status,
+    })),
+  };
 }

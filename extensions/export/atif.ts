@@ -7,8 +7,12 @@
  * A step carries no field for "incomplete" in any version, so a turn that did not finish is marked where it
  * stopped by a system step: the engine's stored "interrupted" note for an interrupted turn, and for a crashed
  * one (known from the ledger's index) a system step the export adds. `extra.incomplete_turns` lists them.
+ *
+ * The session's todo list (the todos extension, stored on the session) has no ATIF field either: it goes in
+ * `extra.todos` as `{items: [{content, status, active_form?, by}], planned, floor}`.
  */
 import type { Row, StoredSession, Usage } from "../engine/api.js";
+import { readStoredTodos } from "../todos/api.js";
 import { crashedText, turnEndings } from "./status.js";
 
 export const ATIF_VERSION = "ATIF-v1.8";
@@ -131,6 +135,20 @@ export function exportAtif(stored: StoredSession, agentVersion: string, cost?: C
       created_at: new Date(stored.info.createdAt).toISOString(),
       ...(stored.info.parentId ? { parent_session_id: stored.info.parentId } : {}),
       ...(incomplete.length ? { incomplete_turns: incomplete } : {}),
+      ...todosExtra(stored),
+    },
+  };
+}
+
+/** The stored todo list as `extra.todos` (absent when the session never had one). */
+function todosExtra(stored: StoredSession): Record<string, unknown> {
+  const t = readStoredTodos(stored.info.overrides);
+  if (!t || t.items.length === 0) return {};
+  return {
+    todos: {
+      items: t.items.map((i) => ({ content: i.content, status: i.status, ...(i.activeForm ? { active_form: i.activeForm } : {}), by: i.by })),
+      planned: t.planned,
+      floor: t.floor,
     },
   };
 }

@@ -1,7 +1,8 @@
-/** The Markdown export: frontmatter, every turn (the ledger's transcript files when they exist), a ## Summary table. */
+/** The Markdown export: frontmatter, every turn (the ledger's transcript files when they exist), a ## Summary table, the ## Plan (todos). */
 import fs from "node:fs";
 import path from "node:path";
 import type { Row, StoredSession } from "../engine/api.js";
+import { readStoredTodos, renderTodoLines } from "../todos/api.js";
 import { crashedText, turnEndings } from "./status.js";
 
 export interface TurnSummary {
@@ -132,5 +133,8 @@ export function exportMarkdown(stored: StoredSession, ledgerDir: string | undefi
     `| **total** | ${totals.steps} | ${rows[0]?.seq ?? 0}–${rows.at(-1)?.seq ?? 0} | ${turns.reduce((n, t) => n + t.tools, 0)} | ${turns.reduce((n, t) => n + t.errors, 0)} | ${totals.usage.inputTokens + totals.usage.cacheReadTokens + totals.usage.cacheWriteTokens} | ${totals.usage.outputTokens} | | cost $${totals.costUsd.toFixed(4)} |`,
     "",
   ];
-  return `${fm.join("\n")}${body.join("\n")}\n${summary.join("\n")}`;
+  // the session's todo list (the todos extension), when the model or a person wrote one (the floor is not shown)
+  const todos = readStoredTodos(stored.info.overrides);
+  const plan = todos && !todos.floor && todos.items.length ? ["## Plan", "", ...renderTodoLines(todos.items), ""] : [];
+  return `${fm.join("\n")}${body.join("\n")}\n${summary.join("\n")}${plan.length ? `\n${plan.join("\n")}` : ""}`;
 }

@@ -64,7 +64,16 @@ export interface LedgerService {
   decide(sessionId: string, key: string, text: string, turn: number): void;
   /** Turns in the session's index (as last written). */
   turns(sessionId: string): TurnIndexEntry[];
+  /**
+   * Contribute a section to SESSION.md (after the ledger's own): `render` gives its Markdown lines for a
+   * session, or undefined to leave it out. Called each time the page is written (at a turn's end, on a
+   * decision), so it shows the current state; a renderer that throws is left out. E.g. the todos extension's "Plan".
+   */
+  registerSection(title: string, render: SectionRenderer): void;
 }
+
+/** A contributed SESSION.md section's lines for a session (Markdown, as written), or undefined for none. */
+export type SectionRenderer = (sessionId: string) => readonly string[] | undefined;
 
 /** How a turn ended, in a word or two (the index's "Ended" column; exports use it too). */
 export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted"> & { stoppedBy?: string }): string {

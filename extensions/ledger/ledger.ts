@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../kernel/api.js";
 import type { Row, Session, StoredSession } from "../engine/api.js";
-import type { JournalEntry, LedgerService, TurnIndexEntry } from "./api.js";
+import type { JournalEntry, LedgerService, SectionRenderer, TurnIndexEntry } from "./api.js";
 import { LedgerWriter } from "./writer.js";
 import { renderRow, turnHeader, renderIndex } from "./render.js";
 import { SessionPage, type PageData } from "./page.js";
@@ -318,7 +318,25 @@ export class Ledger implements LedgerService {
 
   putPage(st: SessionLedger): void {
     this.writer.put(path.join(st.dir, "page.json"), () => JSON.stringify(st.page.data));
-    this.writer.put(path.join(st.dir, "SESSION.md"), () => st.page.render());
+    this.writer.put(path.join(st.dir, "SESSION.md"), () => st.page.render(this.extraSections(st.id)));
+  }
+
+  private readonly sections: Array<{ title: string; render: SectionRenderer }> = [];
+  registerSection(title: string, render: SectionRenderer): void {
+    this.sections.push({ title, render });
+  }
+  /** the contributed sections' lines for a session, rendered now (a renderer that throws is left out) */
+  private extraSections(sessionId: string): Array<{ title: string; lines: readonly string[] }> {
+    const out: Array<{ title: string; lines: readonly string[] }> = [];
+    for (const s of this.sections) {
+      try {
+        const lines = s.render(sessionId);
+        if (lines && lines.length) out.push({ title: s.title, lines });
+      } catch (e) {
+        this.log.debug(`ledger: section '${s.title}' failed: ${(e as Error).message}`);
+      }
+    }
+    return out;
   }
 
   journal(sessionId: string): JournalEntry[] {

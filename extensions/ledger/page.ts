@@ -69,7 +69,8 @@ export class SessionPage {
     this.upsert("Decisions", k, stamped);
   }
 
-  render(): string {
+  /** `extra`: contributed sections (LedgerService.registerSection), rendered after the ledger's own. */
+  render(extra: ReadonlyArray<{ title: string; lines: readonly string[] }> = []): string {
     const out = [`# SESSION.md`, "", `The living page of session \`${this.data.sessionId}\`. Each line is stamped with its turn (t<n>). Edited, never rewritten: reversed decisions stay struck through.`, ""];
     for (const s of SECTIONS) {
       out.push(`## ${s}`, "");
@@ -78,6 +79,7 @@ export class SessionPage {
       for (const l of lines) out.push(`- ${l.text}`);
       out.push("");
     }
+    for (const x of extra) out.push(`## ${x.title}`, "", ...x.lines, "");
     return out.join("\n");
   }
 }

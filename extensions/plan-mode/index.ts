@@ -94,6 +94,8 @@ export default {
       },
     };
     ctx.provide("plan-mode", service);
+    // `/plan` (owned by todos) enters plan mode through this service: todos cannot declare plan-mode (a cycle)
+    todos()?.attachPlanMode(service);
 
     // the model is offered only what plan mode allows, and reminded on every request
     engine.hooks.modelRequest.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, (req, step) => {

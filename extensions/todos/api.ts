@@ -59,6 +59,13 @@ export interface TodosService {
   counts(session: Session | string): PlanCounts;
   /** Every change of any session's list (hosts: the pager's pane, ACP `plan` updates, serve). Returns an unsubscribe. */
   subscribe(listener: (list: TodoList) => void): () => void;
+  /**
+   * The plan-mode extension hands its service over here (it declares "todos"; todos cannot declare
+   * "plan-mode" back without a dependency cycle). `/plan` and `/plan <text>` call it; returns a detach.
+   */
+  attachPlanMode(service: PlanModeService): () => void;
+  /** Whether the directive, the reminder and the work-off are on (OC_PLAN=off turns them off). */
+  readonly planning: boolean;
 }
 
 /** The service plan-mode provides, which `/plan` without a row verb calls. */
@@ -75,3 +82,42 @@ export interface PlanModeService {
 }
 
 export const TODO_EDIT_ERROR = "OC_ERR_TODO_EDIT" as const;
+
+/** `OC_PLAN=off` (also 0, false, no) turns the directive, the reminder and the work-off off. */
+export const PLAN_ENV = "OC_PLAN";
+/** Tool calls with no plan after which the next step carries a reminder to write one. */
+export const REMINDER_AFTER_CALLS = 12;
+/** Where the list is kept on the session (session.info.overrides), so it survives --continue. */
+export const TODOS_KEY = "todos";
+
+/** What session.info.overrides.todos holds. */
+export interface StoredTodos {
+  items: TodoItem[];
+  floor: boolean;
+  planned: boolean;
+}
+
+/** The stored list of a session (overrides.todos), checked; undefined when absent or malformed. Exports and hosts read it. */
+export function readStoredTodos(overrides: Record<string, unknown> | undefined): StoredTodos | undefined {
+  const raw = overrides?.[TODOS_KEY];
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const r = raw as { items?: unknown; floor?: unknown; planned?: unknown };
+  if (!Array.isArray(r.items)) return undefined;
+  const items: TodoItem[] = [];
+  for (const it of r.items) {
+    if (typeof it !== "object" || it === null) continue;
+    const i = it as Record<string, unknown>;
+    if (typeof i.content !== "string" || !TODO_STATUSES.includes(i.status as TodoStatus)) continue;
+    const by = i.by === "user" || i.by === "floor" ? i.by : "model";
+    items.push({ content: i.content, status: i.status as TodoStatus, ...(typeof i.activeForm === "string" ? { activeForm: i.activeForm } : {}), by });
+  }
+  return { items, floor: r.floor === true, planned: r.planned === true };
+}
+
+/** The checkbox of each status in a ```todo block and in SESSION.md: `[ ]`, `[~]`, `[x]`, `[-]`. */
+export const TODO_MARKS: Readonly<Record<TodoStatus, string>> = { pending: " ", in_progress: "~", completed: "x", cancelled: "-" };
+
+/** One line per row: `- [x] content` (the ```todo block's own format). */
+export function renderTodoLines(items: readonly Pick<TodoItem, "content" | "status">[]): string[] {
+  return items.map((i) => `- [${TODO_MARKS[i.status]}] ${i.content}`);
+}

@@ -89,6 +89,33 @@ describe("oceancode acp", () => {
     expect(fake.requests[0]!.body.model).toBe("claude-sonnet-4-5");
   }, 60_000);
 
+  it("the todo list reaches the editor as plan updates: the whole plan each time, cancelled sent as completed", async () => {
+    const c = start();
+    await c.initialize();
+    const { sessionId } = await c.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] });
+    const todos = (...rows: Array<[string, string]>) => ({ todos: rows.map(([content, status]) => ({ content, status, activeForm: content })) });
+    fake.enqueue(
+      { toolCalls: [{ id: "toolu_t1", name: "todo_write", input: todos(["Read", "in_progress"], ["Fix", "pending"], ["Polish", "pending"]) }] },
+      { toolCalls: [{ id: "toolu_t2", name: "todo_write", input: todos(["Read", "completed"], ["Fix", "completed"], ["Polish", "cancelled"]) }] },
+      { text: "done" },
+    );
+    const res = await c.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "read, fix, polish" }] });
+    expect(res.stopReason).toBe("end_turn");
+    // the floor (the prompt, before the model planned) is no plan: only the model's two lists are sent
+    expect(updatesOf(c, sessionId, "plan").map((u) => u.entries)).toEqual([
+      [
+        { content: "Read", priority: "medium", status: "in_progress" },
+        { content: "Fix", priority: "medium", status: "pending" },
+        { content: "Polish", priority: "medium", status: "pending" },
+      ],
+      [
+        { content: "Read", priority: "medium", status: "completed" },
+        { content: "Fix", priority: "medium", status: "completed" },
+        { content: "Polish (cancelled)", priority: "medium", status: "completed" },
+      ],
+    ]);
+  }, 60_000);
+
   it("reject_once: the tool does not run, its update fails, the model is told", async () => {
     const c = start();
     c.answer = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });

@@ -573,6 +573,29 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/session/{id}/tideline", { path: { "id": input["id"] } }, opts);
   }
 
+  /** GET /session/{id}/todos — The session's todo list (the model's plan, the rows a person added, or the always-plan floor) with its open and completed counts */
+  sessionTodos(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    sessionId: string;
+    items: Array<{
+      content: string;
+      status: "pending" | "in_progress" | "completed" | "cancelled";
+      activeForm?: string;
+      by: "model" | "user" | "floor";
+    }>;
+    /** the list is the always-plan floor (the prompt): the model has not planned yet */
+    floor: boolean;
+    /** the model wrote a list in this session */
+    planned: boolean;
+    version: number;
+    /** rows pending or in progress */
+    open: number;
+    completed: number;
+  }> {
+    return this.call("GET", "/session/{id}/todos", { path: { "id": input["id"] } }, opts);
+  }
+
   /** POST /session/{id}/undo — take back the last user turn: its conversation (the journal's leaf moves back) and the files it changed */
   sessionUndo(input: {
     id: string;
