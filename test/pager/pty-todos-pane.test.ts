@@ -1,6 +1,6 @@
 /**
  * The todos pane in the real pager (compiled CLI in tmux): ctrl+t opens it (empty: "no plan yet") and
- * closes it; /help lists the key. With the todos extension merged this test grows the live list.
+ * closes it; /help lists the key; the live list the model writes (todo_write), with a row added by /plan.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
@@ -37,5 +37,50 @@ describe.skipIf(!hasTmux())("pager: the todos pane", () => {
     await pause(120);
     t.key("Enter");
     expect(await t.waitFor("ctrl+t todos pane", 10_000, { inHistory: true })).toContain("ctrl+t todos pane");
+  }, 60_000);
+
+  it("shows the list the model wrote with todo_write, live, and a row added with /plan add marked as yours", async () => {
+    sb = makeSandbox("oc-pty-todos-live-");
+    sb.write(
+      "plan.json",
+      JSON.stringify({
+        steps: [
+          {
+            tool_calls: [
+              {
+                name: "todo_write",
+                input: {
+                  todos: [
+                    { content: "Read the failing test", status: "completed", activeForm: "Reading the failing test" },
+                    { content: "Fix the parser", status: "in_progress", activeForm: "Fixing the parser" },
+                    { content: "Run the suite", status: "pending", activeForm: "Running the suite" },
+                  ],
+                },
+              },
+            ],
+          },
+          { text: "planned; stopping here" },
+        ],
+        after: { text: "(script finished)" },
+      }),
+    );
+    t = openPager(sb, { OC_MODEL: "scripted/plan.json", OC_PLAN: "off" }, [], { cols: 100, rows: 30 });
+    await t.waitFor("❯");
+    t.send("fix the parser bug");
+    await pause(120);
+    t.key("Enter");
+    await t.waitFor("planned; stopping here");
+    await t.waitGone("working…");
+    t.key("C-t");
+    const pane = await t.waitFor("Fixing the parser");
+    expect(pane).toMatch(/todos 1\/3/);
+    expect(pane).toContain("☑ Read the failing test");
+    expect(pane).toContain("▶ Fixing the parser");
+    expect(pane).toContain("☐ Run the suite");
+    t.send("/plan add Update the changelog");
+    await pause(120);
+    t.key("Enter");
+    const after = await t.waitFor("Update the changelog (you)");
+    expect(after).toMatch(/todos 1\/4/);
   }, 60_000);
 });
