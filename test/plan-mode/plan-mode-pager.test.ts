@@ -1,8 +1,8 @@
 /**
  * plan_exit in the real pager (compiled CLI in tmux, scripted model): /agent plan turns plan mode on; the
  * model writes its plan and calls plan_exit; the pager shows the plan and a comments field. Enter
- * approves (the comments are appended to the plan file without the todos service) and the next edit
- * lands; esc rejects and the session stays in plan mode (the next edit is refused).
+ * approves (the comments become the person's rows of the todo list) and the next edit lands; esc rejects
+ * and the session stays in plan mode (the next edit is refused).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -43,7 +43,7 @@ function start(prefix: string): { rec: string } {
     }),
   );
   const rec = path.join(path.dirname(sb.project), "rec.jsonl");
-  t = openPager(sb, { OC_MODEL: "scripted/s.json", OC_SCRIPTED_RECORD: rec }, [], { cols: 100, rows: 30 });
+  t = openPager(sb, { OC_MODEL: "scripted/s.json", OC_SCRIPTED_RECORD: rec, OC_PLAN: "off" }, [], { cols: 100, rows: 30 });
   return { rec };
 }
 
@@ -76,7 +76,11 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     expect(exit!.content).toContain("also add a test");
     expect(built!.isError, built!.content).toBe(false);
     expect(fs.readFileSync(path.join(sb!.project, "built.ts"), "utf8")).toBe("export const b = 2;\n");
-    expect(fs.readFileSync(path.join(sb!.project, ".oceancode", "plans", "plan.md"), "utf8")).toBe("# plan\n1. change a\n\n## Comments from the user\n\n- also add a test\n");
+    expect(fs.readFileSync(path.join(sb!.project, ".oceancode", "plans", "plan.md"), "utf8")).toBe("# plan\n1. change a\n");
+    // the comment is the person's row on the todo list (the pane shows it)
+    t!.key("C-t");
+    expect(await t!.waitFor("also add a test (you)")).toContain("also add a test (you)");
+    t!.key("C-t");
     await type(t!, "/agent");
     expect(await t!.waitFor("agent: build")).not.toMatch(/^ plan mode$/m);
   }, 90_000);

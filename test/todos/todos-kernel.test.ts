@@ -67,12 +67,13 @@ describe("/plan and the todos service", () => {
     expect(rowsOf(todos.get(again))).toEqual(["completed:run the tests:user"]);
   });
 
-  it("plan mode: without it /plan says so; an attached plan-mode service gets bare /plan and /plan <text>", async () => {
+  it("plan mode: a bare /plan enters the bundled plan mode; the newest attached plan-mode service gets bare /plan and /plan <text>", async () => {
     b = await boot([]);
     const todos = await b.kernel.service<TodosService>("todos");
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
-    expect(await slash(b, s, "plan", "")).toMatch(/^\/plan: plan mode is not installed/);
-    expect(await slash(b, s, "plan", "think about caching")).toMatch(/^\/plan: plan mode is not installed/);
+    // the plan-mode extension attached itself when it activated
+    expect(await slash(b, s, "plan", "")).toContain("plan mode on: editing is off");
+    expect(s.info.overrides.agent).toBe("plan");
     const entered: Array<[string, string | undefined]> = [];
     const pm: PlanModeService = { enter: async (session: Session, text?: string) => void entered.push([session.info.id, text]), active: () => false };
     const detach = todos.attachPlanMode(pm);
@@ -83,7 +84,8 @@ describe("/plan and the todos service", () => {
       [s.info.id, "think about caching"],
     ]);
     detach();
-    expect(await slash(b, s, "plan", "")).toMatch(/plan mode is not installed/);
+    await slash(b, s, "plan", "");
+    expect(entered).toHaveLength(2); // back to the bundled one
   });
 
   it("an edit made while a step runs reaches the model on its next step, and survives a list the model wrote without seeing it", async () => {
