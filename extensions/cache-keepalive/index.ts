@@ -113,6 +113,7 @@ export default {
       if (!stale) e.touches = n;
       engine.emit({ type: "session.cache.touched", sessionId: e.session.info.id, touch: n, usage, costUsd, totals: t });
       storage()?.recordEvent(e.session.info.id, "session.cache.touched", { touch: n, usage, costUsd });
+      storage()?.saveTotals?.(e.session.info.id, t);
       if (stale) return;
       e.retried = false;
       if (e.touches >= settings.max) e.gaveUp = "max";
@@ -148,6 +149,11 @@ export default {
       entries.delete(id);
     };
     engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => stop(session.info.id));
+    // an idle session left memory and was opened again (a new object): the touches count on the one in use
+    engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
+      const e = entries.get(session.info.id);
+      if (e) e.session = session;
+    });
     ctx.kernelHooks.shutdown.tap({ name: ctx.id }, () => {
       for (const id of [...entries.keys()]) stop(id);
     });

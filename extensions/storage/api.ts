@@ -125,6 +125,12 @@ export interface StorageService {
   events(sessionId: string, kind?: string): Promise<SessionEventRecord[]>;
   /** Persist per-session overrides (e.g. /tideline) so they survive --continue. */
   saveInfo(info: SessionInfo): void;
+  /**
+   * Persist totals that changed between steps (a cache keep-alive touch's usage and cost); a session not
+   * stored yet is skipped (its totals go with its first rows). Optional: a store without it keeps the
+   * totals of the last step.
+   */
+  saveTotals?(sessionId: string, totals: SessionTotals): void;
   deleteSession(id: string): Promise<void>;
   /** Sessions idle longer than `days`, oldest first; pinned sessions are never stale. */
   staleSessions(days: number): Promise<string[]>;

@@ -23,10 +23,6 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
     store.forget(session.info.id);
     await store.settle().catch(() => undefined);
   });
-  // totals that change between steps: a cache keep-alive touch adds its usage and cost (docs/cache-keepalive.md)
-  engine.subscribe((e) => {
-    if (e.type === "session.cache.touched") store.saveTotals(e.sessionId, e.totals);
-  });
   h.loadSession.tap({ name }, ({ id }) => store.loadSession(id));
   h.latestSession.tap({ name }, ({ cwd }) => store.latestSessionId(cwd));
   // one process writes a session at a time: the lock dies with its process, so a kill -9 never leaves it stuck
