@@ -141,7 +141,7 @@ async function perStep(n: number, k: number, steps: number, how: "write" | "bash
   return { step: stats(how === "bash" ? perStepMs.slice(1) : perStepMs), first: perStepMs[0]! };
 }
 
-/** The shell scan alone (git add -A + write-tree on the private index) with nothing changed: the part of a shell step that walks the tree. */
+/** The full scan alone (git add -A + write-tree on the private index) with nothing changed: what a shell step cost before the watcher, and what the first look of a process still costs. */
 async function scanOnly(n: number, runs: number): Promise<{ first: number; step: Stats }> {
   const e = await setup(n, [{ text: "x" }]);
   const repo = new ShadowRepo(path.join(e.root, "shadow"), e.project);
@@ -158,6 +158,25 @@ async function scanOnly(n: number, runs: number): Promise<{ first: number; step:
   await e.kernel.shutdown();
   fs.rmSync(e.root, { recursive: true, force: true });
   return { first, step: stats(xs) };
+}
+
+/** The watcher-fed look alone (what a shell step now runs before and after the command): touch k files, then tree(true). */
+async function incremental(n: number, k: number, runs: number): Promise<Stats> {
+  const e = await setup(n, [{ text: "x" }]);
+  const repo = new ShadowRepo(path.join(e.root, "shadow"), e.project);
+  await repo.init();
+  await repo.tree();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < k; j++) fs.appendFileSync(path.join(e.project, files(k)[j]!), `run ${i}\n`);
+    const t0 = performance.now();
+    await repo.tree(true);
+    xs.push(performance.now() - t0);
+  }
+  repo.close();
+  await e.kernel.shutdown();
+  fs.rmSync(e.root, { recursive: true, force: true });
+  return stats(xs);
 }
 
 async function disk(n: number, steps: number, how: "write" | "bash"): Promise<{ checkpoints: { bytes: number; files: number }; shadow: { bytes: number; files: number }; wallS: number }> {
@@ -196,6 +215,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const n of trees) {
     const r = await scanOnly(n, steps);
     console.log(`  tree ${String(n).padStart(6)} files: ${f(r.step)}   (the first, hashing the tree: ${r.first.toFixed(0)} ms)`);
+  }
+  console.log("the watcher-fed look alone (touch k files, then bring the index up to date and write the tree; a shell step runs one after its command, and one before it only when something changed meanwhile), median / p90 ms:");
+  for (const n of trees) {
+    for (const k of [1, 10]) console.log(`  tree ${String(n).padStart(6)} files, ${String(k).padStart(2)} touched: ${f(await incremental(n, k, steps))}`);
   }
   const n = trees[trees.length - 1]!;
   for (const how of only ? [] : (["write", "bash"] as const)) {

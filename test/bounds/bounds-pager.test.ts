@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, openPager, type Pty, pause, typeLine } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
@@ -14,12 +14,6 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function type(p: Pty, text: string): Promise<void> {
-  p.send(text);
-  await pause(120);
-  p.key("Enter");
-}
 
 describe("bounds in the pager", () => {
   it("tmux is here, so the pager test below runs", () => {
@@ -30,19 +24,19 @@ describe("bounds in the pager", () => {
     sb = makeSandbox("oc-bounds-pager-");
     t = openPager(sb, { OC_MODEL: "scripted/echo", OC_MAX_USD: "5" }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
-    await type(t, "hello");
+    await typeLine(t, "hello");
     await t.waitFor("ok: hello");
     const bar = await t.waitGone("working…");
     expect(bar).toContain("$0.00 / $5.00");
-    await type(t, "/limits");
+    await typeLine(t, "/limits");
     const shown = await t.waitFor("clock     none");
     expect(shown).toContain("spend     $0.00 / $5.00 (from the environment)");
-    await type(t, "/limits usd 2 time 30");
+    await typeLine(t, "/limits usd 2 time 30");
     const set = await t.waitFor("30 min per run");
     expect(set).toMatch(/spend {5}\$0\.00 \/ \$2\.00\n/);
-    await type(t, "/limits usd nope");
+    await typeLine(t, "/limits usd nope");
     expect(await t.waitFor("usd must be a number above 0 or off")).toContain("usage: /limits");
-    await type(t, "again");
+    await typeLine(t, "again");
     await t.waitFor("ok: again");
     expect(await t.waitGone("working…")).toContain("$0.00 / $2.00");
   }, 60_000);
@@ -51,12 +45,12 @@ describe("bounds in the pager", () => {
     sb = makeSandbox("oc-bounds-pager-");
     t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
-    await type(t, "hello");
+    await typeLine(t, "hello");
     await t.waitFor("ok: hello");
     await t.waitGone("working…");
-    await type(t, "/limits time 0.005");
+    await typeLine(t, "/limits time 0.005");
     await t.waitFor("0.3s per run");
-    await type(t, "/exit");
+    await typeLine(t, "/exit");
     for (let waited = 0; t.alive() && waited < 15_000; waited += 50) await pause(50);
     expect(t.exitStatus()).toBe(0);
     sb.write("s.json", JSON.stringify({ steps: [{ repeat: 30, text: "step {{n}}", delay_ms: 100, tool_calls: [{ name: "nope", input: {} }] }, { text: "finished" }] }));

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, openPager, type Pty, pause, typeLine } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
@@ -16,12 +16,7 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function type(p: Pty, text: string): Promise<void> {
-  p.send(text);
-  await pause(150);
-  p.key("Enter");
-}
+const type = (p: Pty, text: string): Promise<void> => typeLine(p, text, 150);
 
 describe.skipIf(!hasTmux())("checkpoints in the pager", () => {
   it("/undo removes the file the turn created, /redo brings it back; over an outside change the pager asks", async () => {

@@ -189,6 +189,15 @@ export async function askRecorded<R>(p: Pty, requests: readonly R[], text: strin
   return requests[n - 1]!;
 }
 
+export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Type a line into the composer and press Enter (after a pause, so the paste lands first). */
+export async function typeLine(p: Pty, text: string, settleMs = 120): Promise<void> {
+  p.send(text);
+  await pause(settleMs);
+  p.key("Enter");
+}
+
 /** A pager test's afterEach: close the terminal, then remove the sandbox once the pager has let go of it. */
 export async function closePager(t: Pty | undefined, sb: Sandbox | undefined): Promise<void> {
   t?.close();

@@ -6,11 +6,10 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { closePager, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, openPager, type Pty, pause, typeLine } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
   await closePager(t, sb);
@@ -20,11 +19,6 @@ afterEach(async () => {
 
 const open = (s: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Pty => openPager(s, env, args);
 
-async function type(p: Pty, text: string): Promise<void> {
-  p.send(text);
-  await pause(120);
-  p.key("Enter");
-}
 
 async function exited(p: Pty, timeoutMs = 15_000): Promise<number | undefined> {
   const until = Date.now() + timeoutMs;
@@ -43,9 +37,9 @@ describe("pager: no empty sessions", () => {
     sb = makeSandbox("oc-pty-starts-");
     t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
-    await type(t, "/clear");
+    await typeLine(t, "/clear");
     await pause(500);
-    await type(t, "/exit");
+    await typeLine(t, "/exit");
     expect(await exited(t)).toBe(0);
     expect(sessions(sb)).toEqual([]);
   });
@@ -54,12 +48,12 @@ describe("pager: no empty sessions", () => {
     sb = makeSandbox("oc-pty-starts-");
     t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
-    await type(t, "hello");
+    await typeLine(t, "hello");
     await t.waitFor("ok: hello");
     await t.waitGone("working…");
-    await type(t, "/clear");
+    await typeLine(t, "/clear");
     await pause(500);
-    await type(t, "/exit");
+    await typeLine(t, "/exit");
     expect(await exited(t)).toBe(0);
     expect(sessions(sb)).toEqual([expect.objectContaining({ turns: 1, title: "hello" })]);
   });
@@ -68,13 +62,13 @@ describe("pager: no empty sessions", () => {
     sb = makeSandbox("oc-pty-starts-");
     t = open(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "" });
     await t.waitFor("❯");
-    await type(t, "hi");
+    await typeLine(t, "hi");
     await t.waitFor("✗ ");
     await pause(300);
     const errors = t.history().split("\n").filter((l) => l.startsWith("✗ "));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain("auth: no Anthropic API key");
-    await type(t, "/exit");
+    await typeLine(t, "/exit");
     expect(await exited(t)).toBe(0);
     expect(sessions(sb)).toEqual([]);
   });

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, openPager, type Pty, pause } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
@@ -14,7 +14,6 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasTmux())("pager: the todos pane", () => {
   it("ctrl+t opens the pane with its empty state and closes it; /help lists ctrl+t", async () => {

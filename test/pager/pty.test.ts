@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { closePager, colourCodes, hasTmux, openPager, startPty, type Pty } from "../helpers/pty.js";
+import { closePager, colourCodes, hasTmux, openPager, startPty, type Pty, pause, typeLine } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
@@ -17,15 +17,9 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const open = (s: Sandbox, env: NodeJS.ProcessEnv = {}, cols = 80, rows = 24): Pty => openPager(s, env, [], { cols, rows });
 
-async function type(p: Pty, text: string): Promise<void> {
-  p.send(text);
-  await pause(120);
-  p.key("Enter");
-}
 
 function installAsker(s: Sandbox): string {
   const ran = path.join(s.home, "probe-ran.txt");
@@ -54,7 +48,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     sb = makeSandbox();
     t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
-    await type(t, "hello");
+    await typeLine(t, "hello");
     const screen = await t.waitFor("ok: hello");
     expect(screen).toContain("> hello");
     const s2 = await t.waitGone("working…");
@@ -84,9 +78,9 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     t.key("Enter");
     const help = await t.waitFor("Keys:", 20_000, { inHistory: true });
     expect(help).toContain("/resume");
-    await type(t, "/nope");
+    await typeLine(t, "/nope");
     await t.waitFor("/nope is not a skill or command; sent as text");
-    await type(t, "/models");
+    await typeLine(t, "/models");
     await t.waitFor("MODEL");
     expect(t.screen()).toContain("scripted/echo");
     t.key("Escape");
@@ -110,7 +104,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     );
     t = open(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
-    await type(t, "go");
+    await typeLine(t, "go");
     // wait for the dialog's last line, so the whole dialog is on screen before asserting on it
     let s = await t.waitFor(/Allow probe\?[\s\S]*y once · a always · n reject/);
     expect(s).toContain("why: probe commands need approval (rule: probe * ask)");
@@ -119,7 +113,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     await t.waitFor("after first");
     expect(fs.readFileSync(ran, "utf8")).toBe("echo first\n");
     await t.waitGone("working…");
-    await type(t, "go again");
+    await typeLine(t, "go again");
     await t.waitFor(/Allow probe\?[\s\S]*echo second/);
     t.send("n");
     s = await t.waitFor("after second");
@@ -141,7 +135,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     );
     t = open(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
-    await type(t, "make the file");
+    await typeLine(t, "make the file");
     const s = await t.waitFor(/Allow bash\?[\s\S]*y once · a always · n reject/);
     expect(s).toContain("touch made-by-bash.txt");
     t.send("a");
@@ -158,7 +152,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     sb.write("slow.json", JSON.stringify({ steps: [{ text: "never shown", delay_ms: 30_000 }] }));
     t = open(sb, { OC_MODEL: "scripted/slow.json" });
     await t.waitFor("❯");
-    await type(t, "take your time");
+    await typeLine(t, "take your time");
     await t.waitFor("working…");
     t.key("Escape");
     await pause(100);
@@ -179,7 +173,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     expect(s).toContain("scripted/echo");
     t.resize(100, 30);
     await pause(400);
-    await type(t, "still here");
+    await typeLine(t, "still here");
     s = await t.waitFor("ok: still here");
     expect(s).toContain("tideline");
     expect(t.alive()).toBe(true);
@@ -190,7 +184,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "127.0.0.1:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
     await t.waitFor("❯");
     await t.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    await type(t, "/exit");
+    await typeLine(t, "/exit");
     for (let i = 0; i < 100 && t.alive(); i++) await pause(50);
     expect(t.exitStatus()).toBe(0);
   });
@@ -223,14 +217,14 @@ describe.skipIf(!hasTmux())("status bar gauge with a small tideline", () => {
     sb.write("cut.json", JSON.stringify({ context_window: 50_000, steps: [...steps, { text: "all done" }] }));
     t = open(sb, { OC_MODEL: "scripted/cut.json" });
     await t.waitFor("❯");
-    await type(t, "fill the window");
+    await typeLine(t, "fill the window");
     await t.waitFor("all done");
     const s = await t.waitGone("working…");
     expect(s).toMatch(/tideline @40% \(20k\): \S+ to go/);
     // the provider reported up to 36k input, but the window after the cut sits under the 20k line
     const used = /ctx (\S+)\/50k/.exec(s)?.[1] ?? "";
     expect(used.endsWith("k") ? parseFloat(used) * 1000 : Number(used)).toBeLessThan(20_000);
-    await type(t, "/context");
+    await typeLine(t, "/context");
     const ctx = await t.waitFor(/cuts\s+[1-9]/);
     expect(ctx).toMatch(/past the tideline/);
   });
@@ -241,12 +235,12 @@ describe.skipIf(!hasTmux())("sessions from inside the pager", () => {
     sb = makeSandbox();
     t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
-    await type(t, "remember the walrus");
+    await typeLine(t, "remember the walrus");
     await t.waitFor("ok: remember the walrus");
     await t.waitGone("working…");
-    await type(t, "/clear");
+    await typeLine(t, "/clear");
     await t.waitFor(/new session \S+/);
-    await type(t, "/resume");
+    await typeLine(t, "/resume");
     await t.waitFor("SESSIONS");
     t.key("Enter");
     const s = await t.waitFor(/resumed \S+ \(1 turns/);

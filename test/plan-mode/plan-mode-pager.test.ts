@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, openPager, type Pty, typeLine } from "../helpers/pty.js";
 import { call, type Request } from "./helpers.js";
 
 let sb: Sandbox | undefined;
@@ -19,12 +19,6 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function type(p: Pty, text: string): Promise<void> {
-  p.send(text);
-  await pause(120);
-  p.key("Enter");
-}
 
 function start(prefix: string): { rec: string } {
   sb = makeSandbox(prefix);
@@ -56,11 +50,11 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
   it("plan_exit approved with comments: the comments join the plan, the session is on the build agent, the edit lands", async () => {
     const { rec } = start("oc-plan-pty-");
     await t!.waitFor("❯");
-    await type(t!, "/agent plan");
+    await typeLine(t!, "/agent plan");
     await t!.waitFor("plan mode on: editing is off");
     // the status bar says so
     expect(await t!.waitFor(/^ plan mode$/m)).toBeTruthy();
-    await type(t!, "go");
+    await typeLine(t!, "go");
     const form = await t!.waitFor(/plan ready: switch to the build agent\?[\s\S]*enter send/, 30_000);
     expect(form).toContain("1. change a to 2");
     expect(form).toMatch(/❯ comments \(string\): /);
@@ -81,7 +75,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     t!.key("C-t");
     expect(await t!.waitFor("also add a test (you)")).toContain("also add a test (you)");
     t!.key("C-t");
-    await type(t!, "/agent");
+    await typeLine(t!, "/agent");
     expect(await t!.waitFor("agent: build")).not.toMatch(/^ plan mode$/m);
   }, 90_000);
 
@@ -90,7 +84,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     const rec = path.join(path.dirname(sb.project), "rec.jsonl");
     t = openPager(sb, { OC_MODEL: "scripted/echo", OC_SCRIPTED_RECORD: rec }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
-    await type(t, "/agent plan design the cache layer");
+    await typeLine(t, "/agent plan design the cache layer");
     await t.waitFor("ok: design the cache layer", 30_000, { inHistory: true });
     const idle = await t.waitGone("working…", 20_000);
     expect(idle).toMatch(/^ plan mode$/m);
@@ -98,18 +92,18 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     expect(req.system.join("\n")).toContain("Plan mode is on: editing is off");
     expect(req.tools).toContain("plan_exit");
     expect(req.tools).not.toContain("bash");
-    await type(t, "/agent build now");
+    await typeLine(t, "/agent build now");
     await t.waitFor("/agent build takes no text");
-    await type(t, "/agent build");
+    await typeLine(t, "/agent build");
     await t.waitFor("build agent: editing is on");
   }, 90_000);
 
   it("plan_exit rejected (esc): the session stays in plan mode and the next edit is refused", async () => {
     const { rec } = start("oc-plan-pty-");
     await t!.waitFor("❯");
-    await type(t!, "/agent plan");
+    await typeLine(t!, "/agent plan");
     await t!.waitFor("plan mode on: editing is off");
-    await type(t!, "go");
+    await typeLine(t!, "go");
     await t!.waitFor(/plan ready: switch to the build agent\?[\s\S]*enter send/, 30_000);
     t!.key("Escape");
     await t!.waitFor("all done", 30_000, { inHistory: true });
@@ -120,7 +114,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     expect(built!.isError).toBe(true);
     expect(built!.content).toMatch(/^Permission denied by plan-mode: plan mode: editing is off/);
     expect(fs.existsSync(path.join(sb!.project, "built.ts"))).toBe(false);
-    await type(t!, "/agent");
+    await typeLine(t!, "/agent");
     await t!.waitFor("agent: plan");
   }, 90_000);
 });

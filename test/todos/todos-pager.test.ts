@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../helpers/pty.js";
+import { closePager, hasTmux, openPager, type Pty, typeLine } from "../helpers/pty.js";
 
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
@@ -15,29 +15,23 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function type(p: Pty, text: string): Promise<void> {
-  p.send(text);
-  await pause(120);
-  p.key("Enter");
-}
 
 describe("/plan in the pager", () => {
   it.runIf(hasTmux())("a row added while idle starts one more run; with no progress it stops cleanly ('Run stopped')", async () => {
     sb = makeSandbox("oc-todos-pager-");
     t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 120, rows: 40 });
     await t.waitFor("❯");
-    await type(t, "hello");
+    await typeLine(t, "hello");
     await t.waitFor("ok: hello");
     await t.waitGone("working…");
-    await type(t, "/plan add write the docs");
+    await typeLine(t, "/plan add write the docs");
     await t.waitFor("1. [ ] write the docs  (you)");
     // the continuation prompt, answered by the echo model
     await t.waitFor('ok: I added a to-do to the plan: "write the docs"');
     const stopped = await t.waitFor("Run stopped");
     expect(stopped).toContain("no-progress guard");
     await t.waitGone("working…");
-    await type(t, "/plan list");
+    await typeLine(t, "/plan list");
     expect(await t.waitFor("plan (1 open):")).toContain("1. [ ] write the docs  (you)");
   }, 60_000);
 });
