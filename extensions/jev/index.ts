@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import type { LedgerService } from "../ledger/api.js";
 import type { JevPointModule } from "./api.js";
@@ -23,10 +24,17 @@ function ledgerRootOf(ctx: ExtensionContext): string {
   return path.resolve(ctx.paths.project, d);
 }
 
+/** Warnings already logged in this process (a kernel may activate the extension more than once). */
+const warnedOnce = new Set<string>();
+
 export default {
   activate(ctx: ExtensionContext) {
     const cfg = resolveJevConfig(ctx.config.layers, ctx.env);
-    for (const w of cfg.warnings) ctx.log.warn(w);
+    for (const w of cfg.warnings) {
+      if (warnedOnce.has(w)) continue;
+      warnedOnce.add(w);
+      ctx.log.warn(w);
+    }
     const root = ledgerRootOf(ctx);
     const ledger = () => ctx.services.tryGet<LedgerService>("ledger");
     const dirOf = (sid: string): string | undefined => {
@@ -35,6 +43,19 @@ export default {
     };
     const log = createLog(dirOf, (s) => ctx.log.warn(s));
     const jev = createService(cfg, log);
+    // shadow asks run off the critical path; a closing session waits briefly for them so their rows land
+    const inflight = new Set<Promise<unknown>>();
+    const ask = jev.ask.bind(jev);
+    jev.ask = (req) => {
+      const p = ask(req);
+      const tracked = p.then(() => new Promise((r) => setImmediate(r)));
+      inflight.add(tracked);
+      void tracked.finally(() => inflight.delete(tracked));
+      return p;
+    };
+    ctx.services.tryGet<EngineService>("engine")?.hooks.sessionEnd.tap({ name: "jev" }, async () => {
+      if (inflight.size) await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 3000).unref())]);
+    });
     ctx.provide("jev", jev);
 
     const modules = POINT_MODULES.filter((m): m is JevPointModule => typeof m === "object");
