@@ -116,8 +116,7 @@ export class TreeWatcher {
       const timer = setTimeout(() => {
         this.markLost();
         done();
-      }, timeoutMs);
-      timer.unref();
+      }, timeoutMs); // kept referenced: the watches are not, and the process must live until the event comes
       this.fenceWaiters.set(name, done);
       try {
         fs.writeFileSync(file, "");
