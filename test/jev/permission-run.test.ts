@@ -52,7 +52,6 @@ describe("jev point 1 (permission) on run", () => {
     const s = await setup("act", SAFE);
     s.script([bash("echo hi > out.txt"), { text: "done" }]);
     const r = await s.run(["go"]);
-    console.log(r.stdout, r.stderr, JSON.stringify(s.rows()));
     expect(results(r.stdout)[0]).toEqual({ content: expect.stringContaining("exit code: 0"), isError: false });
     expect(fs.existsSync(path.join(s.project, "out.txt"))).toBe(true);
     expect(r.stdout).not.toContain('"type":"question"');
@@ -72,13 +71,14 @@ describe("jev point 1 (permission) on run", () => {
   it("the floor and deny rules never reach Jev (0 requests); the hold list is held; a path outside the project is a skip row", async () => {
     const s = await setup("act", SAFE);
     s.script([bash("rm -rf /"), bash("git push origin main"), bash("npm install lodash"), bash("touch ../outside.txt"), { text: "done" }]);
-    const r = await s.run(["--auto", "go"]);
+    // without --auto: the held and the skipped asks are rejected (nothing is installed, nothing written outside)
+    const r = await s.run(["go"]);
     expect(r.code, r.stderr).toBe(0);
     const res = results(r.stdout);
-    console.log(JSON.stringify(res), r.stderr);
     expect(res[0]!.content).toContain("Permission denied");
     expect(res[1]!.content).toContain("git push * deny");
-    expect(res[2]!.content).not.toContain("exit code");
+    expect(res[2]!.content).toContain("rejected: run without --auto");
+    expect(res[3]!.content).toContain("rejected: run without --auto");
     expect(fake!.requests.map((q) => (q.body.state as { command: string }).command)).toEqual(["npm install lodash"]);
     const rows = permRows(s);
     expect(rows.find((x) => x.state.command === "npm install lodash")).toMatchObject({ outcome: "held", verdict: expect.stringContaining("held: package install") });
