@@ -57,7 +57,12 @@ export function holdReason(command: string): string | undefined {
     if (PKG.has(base) && (INSTALL_VERBS.has(a1) || (base === "uv" && a1 === "pip" && a2 === "install"))) return `package install (${base} ${a1})`;
     if ((base === "python" || base === "python3") && a1 === "-m" && a2 === "pip" && w.includes("install")) return "package install (pip)";
     if (["npm", "pnpm", "yarn", "cargo", "gem", "twine", "poetry"].includes(base) && (a1 === "publish" || a1 === "push" || a1 === "upload")) return `publish (${base} ${a1})`;
-    if (base === "git" && w.slice(1).find((x) => !x.startsWith("-")) === "push") return "git push";
+    if (base === "git") {
+      // skip git's global options (-C <dir>, -c <k=v>, --git-dir=…) to find the subcommand
+      let i = 1;
+      while (i < w.length && w[i]!.startsWith("-")) i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace"].includes(w[i]!) ? 2 : 1;
+      if (w[i] === "push") return "git push";
+    }
     if (base === "rm" && w.slice(1).some((x) => /^-[a-zA-Z]*[rR]/.test(x) || x === "--recursive")) return "recursive rm";
     if (["ssh", "scp", "sftp", "rsync", "telnet", "nc", "ncat"].includes(base)) return `remote shell or copy (${base})`;
     if (base === "curl" && w.some((x, i) => ["-T", "--upload-file", "-F", "--form"].includes(x) || /^(-d|--data)/.test(x) || (x === "-X" && /^(POST|PUT|PATCH|DELETE)$/i.test(w[i + 1] ?? "")) || /^-X(POST|PUT|PATCH|DELETE)$/i.test(x) || /^--request=?(POST|PUT)/i.test(x))) return "uploading curl";
