@@ -80,8 +80,8 @@ export function fitState(state: JevState, cap = JEV_STATE_CAP): { state: JevStat
     const top = leaves[0];
     if (!top || top.len < 64) break;
     const over = size - cap;
-    // cut the longest string by what is over (plus room for the marker and JSON escapes), at least by half of the excess
-    const keep = Math.max(0, top.len - over - 64 - Math.ceil(over / 8));
+    // cut the longest string by what is over plus room for the marker; JSON escapes are caught by the next round
+    const keep = Math.max(0, top.len - over - 48);
     setAt(copy, top.path, headTail(getAt(copy, top.path), keep));
     size = bytes(JSON.stringify(copy));
   }
