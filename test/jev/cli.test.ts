@@ -33,6 +33,8 @@ describe("oceancode jev", () => {
     expect(on.stdout.match(/jev.endpoint, jev.deadline_ms ignored/g)).toHaveLength(1);
     const act = JSON.parse((await jev(sb, ["status", "--json"], { OC_JEV: "act" })).stdout);
     expect(act.points.every((p: { mode: string }) => p.mode === "act")).toBe(true);
+    const inspect = await runCliAsync(["inspect"], { cwd: sb.project, env: { ...sb.env, OC_JEV_ENDPOINT: fake!.url } });
+    expect(inspect.stdout.match(/^jev +\S+ +shadow +127\.0\.0\.1/gm)).toHaveLength(7);
     const bad = await jev(sb, ["status"], { OC_JEV: "sideways" });
     expect(bad.stdout).toContain("warning: OC_JEV=sideways is not off, shadow or act; ignored");
   });

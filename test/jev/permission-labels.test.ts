@@ -89,5 +89,11 @@ describe("jev point 1 labels", () => {
     const r = await rig("act");
     expect(await r.advisor(r.call("g"), { ...r.decision, residual: false })).toBeUndefined();
     expect(fake!.requests).toHaveLength(0);
+    // a command over 4,000 chars is never advised (its state would be truncated): a skip row, no request
+    const long = r.call("long");
+    (long.call.input as { command: string }).command = `echo ${"x".repeat(4100)}`;
+    expect(await r.advisor(long, r.decision)).toBeUndefined();
+    expect(fake!.requests).toHaveLength(0);
+    expect(r.rows()).toEqual([expect.objectContaining({ outcome: "fallback", answers: expect.stringContaining("over 4000 chars") })]);
   });
 });

@@ -71,6 +71,21 @@ describe("jev point 7 (supervisor) on run", () => {
       ["fallback", "continue (cap reached)"],
     ]);
   });
+  it("act: every N settled steps the last six are read; a loop without progress gets one steer (recorded acted)", async () => {
+    const s = await setup({ supervisor: "act" }, { loop: { type: "noul", noul: 0.95 }, progress: { type: "score", score: 0.1, probabilities: [0.9, 0.08, 0.02] }, complete: { type: "noul", noul: 0.9 } });
+    s.globalCfg({ jev: { enabled: true, supervisor_every_steps: 2 } });
+    s.script([bash("echo same"), bash("echo same"), bash("echo same 2"), bash("echo same 3"), { text: "done" }]);
+    const r = await s.run(["go"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = s.rows().filter((x) => x.point === "supervisor");
+    const loops = rows.filter((x) => x.answers && typeof x.answers === "object" && "loop" in x.answers);
+    expect(loops.map((x) => [x.outcome, x.verdict])).toEqual([
+      ["acted", "steer"],
+      ["fallback", "steer"],
+    ]);
+    expect(loops[0].state.steps).toHaveLength(2);
+  });
+
   it("shadow: records what it would have done and changes nothing", async () => {
     const s = await setup({ supervisor: "shadow" }, notDone);
     s.script([{ text: "first answer" }, { text: "second answer" }]);
