@@ -26,6 +26,8 @@ export interface JevEndpoint {
   headers?: Record<string, string>;
   /** where the endpoint came from */
   source: "default" | "config" | "env";
+  /** the PlungeAI worker (*.workers.dev): an answer must carry x-typesafe-backend: cloudflare */
+  worker?: boolean;
 }
 
 export interface JevConfig {
@@ -128,8 +130,12 @@ export function resolveJevConfig(layers: readonly ConfigLayer[], env: NodeJS.Pro
           const key = env.OC_TYPESAFE_API_KEY?.trim();
           if (key) endpoint.key = key;
           else reason = "OC_TYPESAFE_API_KEY is not set (the direct API needs it)";
-        } else if (host.endsWith(".workers.dev") && isObj(globalHeaders)) {
-          endpoint.headers = Object.fromEntries(Object.entries(globalHeaders).filter((e): e is [string, string] => typeof e[1] === "string"));
+        } else if (host.endsWith(".workers.dev")) {
+          // the worker: always backend=cloudflare (never its OpenRouter relay); ocean.headers go only here
+          url.searchParams.set("backend", "cloudflare");
+          endpoint.url = url.href;
+          endpoint.worker = true;
+          if (isObj(globalHeaders)) endpoint.headers = Object.fromEntries(Object.entries(globalHeaders).filter((e): e is [string, string] => typeof e[1] === "string"));
         }
         if (reason) endpoint = undefined;
       }

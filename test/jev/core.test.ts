@@ -51,6 +51,8 @@ describe("jev config: consent, modes, endpoint", () => {
     );
     expect(c.warnings.filter((w) => w.includes("project config may set only"))).toHaveLength(1);
     expect(c.endpoint?.host).toBe("x.ap.workers.dev");
+    expect(c.endpoint?.url).toBe("https://x.ap.workers.dev/systemone?backend=cloudflare");
+    expect(c.endpoint?.key).toBeUndefined();
     expect(c.endpoint?.headers).toEqual({ "x-ocean-key": "g" });
     expect(c.model).toBe("jev-1.13.0");
     expect(c.thresholds).toEqual({});
@@ -134,6 +136,24 @@ describe("jev client against the fake System One", () => {
     expect(await c.ask(req())).toMatchObject({ ok: false, outcome: "invalid" });
     expect(fake.requests).toHaveLength(1);
     expect(await c.ask(req())).toMatchObject({ ok: true });
+  });
+  it("the worker: ocean.headers sent, no key; an answer without x-typesafe-backend: cloudflare is refused", async () => {
+    const seen: Array<Record<string, string>> = [];
+    const reply = (backend?: string) =>
+      new Response(JSON.stringify({ model: "jev-1.13.0", answers: { d: { type: "noul", noul: 0.1 } } }), { status: 200, headers: backend ? { "x-typesafe-backend": backend } : {} });
+    let backend: string | undefined = "cloudflare";
+    const fetchImpl = (async (_u: unknown, init?: RequestInit) => {
+      seen.push(init!.headers as Record<string, string>);
+      return reply(backend);
+    }) as typeof fetch;
+    const c = createClient({ endpoint: { url: "https://x.ap.workers.dev/systemone?backend=cloudflare", host: "x.ap.workers.dev", source: "config", worker: true, headers: { "x-ocean-key": "w" } }, model: "jev-1.13.0", fetchImpl });
+    expect(await c.ask(req())).toMatchObject({ ok: true });
+    expect(seen[0]).toMatchObject({ "x-ocean-key": "w", "x-jev-point": "permission" });
+    expect(seen[0]!.authorization).toBeUndefined();
+    backend = "openrouter";
+    expect(await c.ask(req())).toMatchObject({ ok: false, outcome: "invalid", reason: expect.stringContaining("backend") });
+    backend = undefined;
+    expect(await c.ask(req())).toMatchObject({ ok: false, outcome: "invalid" });
   });
   it("a redirect → unavailable, not followed; malformed answers → invalid", async () => {
     fake = await startFakeSystemOne();

@@ -82,6 +82,7 @@ export function createClient(opts: { endpoint?: JevEndpoint; model: string; offR
         if (res.status >= 500) backoff();
         return fail("unavailable", `HTTP ${res.status}`);
       }
+      if (ep.worker && res.headers.get("x-typesafe-backend")?.trim().toLowerCase() !== "cloudflare") return fail("invalid", "the worker's answer does not name backend cloudflare (x-typesafe-backend); refused");
       const parsed = parseResponse(body, req.questions, opts.model);
       if (!parsed.ok) return fail("invalid", parsed.reason);
       failures = 0;
