@@ -148,4 +148,40 @@ export interface JevService {
   record(row: Omit<JevDecisionRow, "type" | "at">): void;
   /** Append a label row for a person's answer to an advised prompt. */
   label(row: Omit<JevLabelRow, "type" | "at">): void;
+  /** The global budgets the points read (additive). */
+  settings(): JevSettings;
+}
+
+/** The layer's budgets, from the global config only (additive). */
+export interface JevSettings {
+  model: string;
+  /** point 1 in act waits at most this long (jev.deadline_ms, 1500) */
+  deadlineMs: number;
+  /** jev.supervisor_every_steps (4) */
+  supervisorEverySteps: number;
+  /** jev.supervisor_max_continuations (1) */
+  supervisorMaxContinuations: number;
+}
+
+/**
+ * The mark a headless host leaves in `session.ext` (additive): `oceancode run` sets
+ * `session.ext.set(JEV_HEADLESS_MARK, { auto })` on the session it drives. Point 1 reads it: a headless
+ * reply is never a label, and under `--auto` an act advice that a command is unsafe rejects the call.
+ */
+export const JEV_HEADLESS_MARK = "oceancode/headless";
+export interface JevHeadlessMark {
+  /** run --auto: the host approves rule asks by itself */
+  auto: boolean;
+}
+
+/**
+ * What each file under extensions/jev/points/ exports (additive): the installer that taps hooks, the
+ * point's questions (for `jev questions`) and its pure policy over recorded answers (for `jev verdicts`).
+ */
+export interface JevPointModule {
+  point: JevPoint;
+  install: (ctx: import("../../kernel/api.js").ExtensionContext, jev: JevService) => void;
+  questions: Readonly<Record<string, JevQuestion>>;
+  /** the verdict for recorded answers; `threshold` as JevService.threshold */
+  verdict: (answers: Readonly<Record<string, JevAnswer>>, threshold: (name: string, fallback: number) => number, state?: JevState) => string;
 }

@@ -46,7 +46,27 @@ export interface PermissionDecision {
   autoApprove?: boolean;
   /** bash: each segment's verdict */
   segments?: SegmentDecision[];
+  /**
+   * asks only (additive): a residual bash ask, one that no allow, deny or specific-pattern ask rule and no
+   * shell-guard ask settled: every asking segment was asked by a generic `*` rule (`bash * ask`, a mode).
+   * Only these reach a PermissionAdvisor's advice (the Jev layer's point 1).
+   */
+  residual?: boolean;
 }
+
+/**
+ * An advisor of residual asks (additive; the Jev layer, docs/jev.md). The permissions tap calls each
+ * registered advisor, in order, on a bash ask it produced: the floor's denies, deny rules and dontAsk
+ * never reach one (they are not asks), and a guard ask arrives with `residual: false`. An advisor may
+ * answer allow (the prompt is skipped) or deny (the call is rejected with its reason), or nothing
+ * (the ask proceeds). A throwing advisor is ignored (the ask proceeds).
+ */
+export interface PermissionAdvice {
+  action: "allow" | "deny";
+  reason: string;
+  by: string;
+}
+export type PermissionAdvisor = (call: import("../engine/api.js").ToolCallContext, decision: PermissionDecision) => Promise<PermissionAdvice | undefined> | PermissionAdvice | undefined;
 
 export interface PermissionsService {
   /** Decide a tool call; `subject` is the command for bash, the path for file tools. Runs nothing. */
@@ -57,4 +77,6 @@ export interface PermissionsService {
   resolveMode(requested: string): { mode: PermissionMode; note?: string };
   /** Malformed-rule and settings warnings, and what an untrusted checkout's .claude settings had held. */
   warnings(): string[];
+  /** Register an advisor of bash asks (additive; see PermissionAdvisor). */
+  addAdvisor?(advisor: PermissionAdvisor): void;
 }

@@ -75,7 +75,7 @@ export function exactAllowRule(rules: readonly Rule[], command: string): Rule | 
 
 function finish(d: Decided, mode: Mode): Decided {
   if (d.action === "ask" && mode === "dontAsk") {
-    const { always: _always, autoApprove: _auto, ...rest } = d;
+    const { always: _always, autoApprove: _auto, residual: _residual, ...rest } = d;
     return { ...rest, action: "deny", reason: `${d.reason} (dontAsk mode refuses what would ask)`, layer: "mode", rule: "dontAsk" };
   }
   return d;
@@ -93,6 +93,8 @@ async function decideBash(inp: DecideInput): Promise<Decided> {
     ? (await inp.guard.classify(inp.subject, { cwd: inp.cwd, project: inp.project, home: inp.home, safeListExtra: inp.safeListExtra })).segments
     : [{ text: inp.subject, command: inp.subject.trim(), verdict: "ask", kind: "plain", reason: "shell guard not installed" }];
   const out: SegmentOut[] = [];
+  /** segments asked by a generic `*` rule (a residual ask: nothing specific settled them) */
+  const generic = new Set<SegmentOut>();
   for (const s of segments) {
     const subjects = [s.command, s.text];
     if (s.kind === "floor") {
@@ -114,7 +116,9 @@ async function decideBash(inp: DecideInput): Promise<Decided> {
       out.push(segmentOut(s, "allow", `${s.reason} (read-only safe list)`, "safe list", "safe-list"));
       continue;
     }
-    out.push(segmentOut(s, rule.action, `${rule.text} matched '${s.command}'`, rule.text, rule.layer, rule.file));
+    const seg = segmentOut(s, rule.action, `${rule.text} matched '${s.command}'`, rule.text, rule.layer, rule.file);
+    if (rule.action === "ask" && rule.pattern.trim() === "*") generic.add(seg);
+    out.push(seg);
   }
   if (!out.length) return { action: "allow", reason: "empty command", rule: BASE_TEXT, layer: "default", segments: out };
   const guardAsk = out.find((s) => s.decision === "ask" && s.layer === "guard");
@@ -136,6 +140,7 @@ async function decideBash(inp: DecideInput): Promise<Decided> {
       const always = exactBashRule(pick.text);
       if (always) d.always = always;
     }
+    d.residual = !guardAsk && out.every((s) => s.decision !== "ask" || generic.has(s));
   }
   return finish(d, inp.mode);
 }

@@ -10,7 +10,7 @@ import type { EngineService, ToolCallContext, AuthorizeResult } from "../engine/
 import type { ShellGuardService } from "../shell-guard/api.js";
 import type { Refs } from "../tools/api.js";
 import type { TrustService } from "../trust/api.js";
-import type { PermissionsService, PermissionMode, PermissionDecision } from "./api.js";
+import type { PermissionsService, PermissionMode, PermissionDecision, PermissionAdvisor } from "./api.js";
 import { gatherRules, claudeDefaultMode } from "./sources.js";
 import { decide, removedTools } from "./decide.js";
 import { isMode, type Mode } from "./modes.js";
@@ -75,7 +75,8 @@ export default {
     const check = async (tool: string, subject: string, opts: { cwd?: string; mode?: PermissionMode } = {}): Promise<PermissionDecision> =>
       decide({ tool, subject, cwd: opts.cwd ?? project, project, home, mode: (opts.mode ?? modeOf()) as Mode, rules, refs, safeListExtra, guard });
 
-    const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings] };
+    const advisors: PermissionAdvisor[] = [];
+    const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings], addAdvisor: (a) => void advisors.push(a) };
     ctx.provide("permissions", service);
     ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured()));
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
@@ -99,6 +100,18 @@ export default {
       if (d.action === "allow") return undefined;
       const rule = d.file ? `${d.rule} (${d.layer}: ${d.file})` : `${d.rule} (${d.layer})`;
       if (d.action === "deny") return { action: "deny", reason: d.reason, by: ctx.id, rule };
+      // advisors (the Jev layer) see the asks, after the floor, the rules and the mode settled everything else
+      for (const advise of advisors) {
+        let a;
+        try {
+          a = await advise(call, d);
+        } catch (e) {
+          ctx.log.warn(`a permission advisor failed (${e instanceof Error ? e.message : String(e)}); the ask proceeds`);
+        }
+        // an advised allow is like a rule allow: later taps (PreToolUse hooks) still speak
+        if (a?.action === "allow") return undefined;
+        if (a?.action === "deny") return { action: "deny", reason: a.reason, by: a.by, rule };
+      }
       return { action: "ask", reason: d.reason, by: ctx.id, rule, ...(d.always ? { always: d.always } : {}), ...(d.autoApprove === false ? { autoApprove: false } : {}) };
     });
     engine.hooks.permissionAnswered.tap({ name: ctx.id }, ({ ctx: call, decision, answer }) => {

@@ -6,6 +6,7 @@
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
+import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
@@ -199,6 +200,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     }
   }
 
+  // the Jev layer reads this: a headless reply is no label, and under --auto an unsafe act advice rejects
+  session.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark);
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
   engine.setQuestionHandler(async (q): Promise<Answer | Rejection> => {

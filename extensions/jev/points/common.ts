@@ -1,0 +1,44 @@
+/** Helpers the points share: the session's current prompt, the headless mark, a row from a result. */
+import type { Session } from "../../engine/api.js";
+import { JEV_HEADLESS_MARK, type JevDecisionRow, type JevHeadlessMark, type JevMode, type JevPoint, type JevResult } from "../api.js";
+
+/** The last user prompt's text (the task; exempt from the injection guard). */
+export function lastPrompt(session: Session): string {
+  for (let i = session.rows.length - 1; i >= 0; i--) {
+    const r = session.rows[i]!;
+    if (r.role === "user") return r.text;
+  }
+  return "";
+}
+
+export function headless(session: Session): JevHeadlessMark | undefined {
+  return session.ext.get(JEV_HEADLESS_MARK) as JevHeadlessMark | undefined;
+}
+
+/** A decision row from an ask's result. */
+export function rowOf(
+  point: JevPoint,
+  session: string,
+  mode: JevMode,
+  res: JevResult,
+  verdict: string,
+  baseline: string,
+  outcome?: JevDecisionRow["outcome"],
+  model = "",
+): Omit<JevDecisionRow, "type" | "at"> {
+  return {
+    session,
+    point,
+    mode,
+    outcome: outcome ?? (res.ok ? (mode === "shadow" ? "shadow" : "acted") : res.outcome),
+    verdict,
+    baseline,
+    latency_ms: res.latencyMs,
+    ...(res.ok && res.serverMs !== undefined ? { server_ms: res.serverMs } : {}),
+    model: res.ok ? res.model : model,
+    ...(res.ok && res.inputTokens !== undefined ? { input_tokens: res.inputTokens } : {}),
+    state_hash: res.stateHash,
+    state: res.state,
+    answers: res.ok ? res.answers : res.reason,
+  };
+}
