@@ -18,8 +18,8 @@ export interface TestJev extends JevService {
   rows: JevDecisionRow[];
   /** every ask, even one that failed */
   asks: number;
-  /** wait until the background (shadow) asks have settled */
-  idle(): Promise<void>;
+  /** wait until the background (shadow) asks have settled and at least `rows` rows are written (5 s at most) */
+  idle(rows?: number): Promise<void>;
   modes: Partial<Record<JevPoint, JevMode>>;
 }
 
@@ -61,9 +61,12 @@ export function testJev(opts: { url: string; modes?: Partial<Record<JevPoint, Je
       svc.rows.push({ type: "decision", at: Date.now(), ...row });
     },
     label() {},
-    async idle() {
-      while (pending.size) await Promise.all([...pending]);
-      await new Promise((r) => setTimeout(r, 10));
+    async idle(rows = 0) {
+      const until = Date.now() + 5_000;
+      do {
+        while (pending.size) await Promise.all([...pending]);
+        await new Promise((r) => setTimeout(r, 20));
+      } while ((svc.rows.length < rows || pending.size) && Date.now() < until);
     },
   };
   return svc;

@@ -64,7 +64,7 @@ describe("jev point 2: output", () => {
     jev.modes.output = "shadow";
     const sh = await b!.engine.createSession({ cwd: b!.sb.project, model: "scripted/script.json" });
     await b!.engine.prompt(sh, "find the answer");
-    await jev.idle();
+    await jev.idle(1);
     const [a, c] = [b!.requests.slice(0, 2), b!.requests.slice(2, 4)];
     expect(comparable(c, b!.sb).replaceAll(sh.info.id, "S")).toBe(comparable(a, b!.sb).replaceAll(off.info.id, "S"));
     expect(seen(b!, 1)).toContain("[truncated");

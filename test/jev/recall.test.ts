@@ -68,7 +68,7 @@ describe("jev point 3: recall", () => {
     const off = await run();
     jev.modes.recall = "shadow";
     const sh = await run();
-    await jev.idle();
+    await jev.idle(1);
     expect(comparable(reqsOf(6), b!.sb).replaceAll(sh.info.id, "S")).toBe(comparable(reqsOf(0), b!.sb).replaceAll(off.info.id, "S"));
     expect(jev.rows).toHaveLength(1);
     expect(jev.rows[0]).toMatchObject({ point: "recall", mode: "shadow", outcome: "shadow", verdict: "recall:E1", baseline: "none" });

@@ -62,7 +62,7 @@ describe("jev point 6: skills", () => {
     jev.modes.skills = "shadow";
     const sh = await newSession();
     for (const p of [P1, P2, P3]) await b!.engine.prompt(sh, p);
-    await jev.idle();
+    await jev.idle(3);
     expect(comparable(b!.requests.slice(3), b!.sb).replaceAll(sh.info.id, "S")).toBe(comparable(b!.requests.slice(0, 3), b!.sb).replaceAll(off.info.id, "S"));
     expect(fake!.count).toBe(3);
     expect(jev.rows.map((r) => [r.point, r.mode, r.outcome])).toEqual(Array(3).fill(["skills", "shadow", "shadow"]));

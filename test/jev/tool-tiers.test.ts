@@ -71,7 +71,7 @@ describe("jev point 5: tool_tiers", () => {
     jev.modes.tool_tiers = "shadow";
     const sh = await newSession();
     for (const p of [P1, P2, P3]) await b!.engine.prompt(sh, p);
-    await jev.idle();
+    await jev.idle(3);
     expect(b!.requests).toHaveLength(6);
     expect(comparable(b!.requests.slice(3), b!.sb).replaceAll(sh.info.id, "S")).toBe(comparable(b!.requests.slice(0, 3), b!.sb).replaceAll(off.info.id, "S"));
     expect(b!.requests[0]!.tools).not.toContain(TOOL_SEARCH);
@@ -80,6 +80,20 @@ describe("jev point 5: tool_tiers", () => {
     expect(jev.rows.map((r) => [r.point, r.mode, r.outcome])).toEqual(Array(3).fill(["tool_tiers", "shadow", "shadow"]));
     expect(jev.rows[0]!.verdict).toBe("narrow;extra:web_fetch,web_search,pdf_read,image_view");
     expect(jev.rows[0]!.baseline).toBe("all");
+  });
+
+  it("shadow is off the critical path: a 3 s endpoint does not hold the prompt", async () => {
+    const jev = await setup();
+    fake!.respond((req) => ({ answers: answerBy(0.3)(req), latencyMs: 3_000 }));
+    jev.modes.tool_tiers = "shadow";
+    const s = await newSession();
+    const t0 = Date.now();
+    await b!.engine.prompt(s, P1);
+    expect(Date.now() - t0).toBeLessThan(2_500);
+    expect(jev.rows).toHaveLength(0);
+    await jev.idle(1);
+    expect(jev.rows).toHaveLength(1);
+    expect(jev.rows[0]).toMatchObject({ outcome: "shadow" });
   });
 
   it("act: core + 4 extras; a prompt sharing vocabulary reuses them with one sticky row and no request; a new one grows the set", async () => {

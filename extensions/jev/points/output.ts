@@ -27,10 +27,10 @@ export function outputQuestions(labels: readonly string[]): Record<string, JevQu
   return { block: { ...(OUTPUT_QUESTIONS.block as Extract<JevQuestion, { type: "choice" }>), options: labels } };
 }
 
-export interface OutputThresholds {
+export type OutputThresholds = {
   /** the chosen block's probability needed to act on it (jev.thresholds.output_block, default 0.4) */
   output_block: number;
-}
+};
 export const OUTPUT_DEFAULTS: OutputThresholds = { output_block: 0.4 };
 
 /** The policy: keep the chosen block when its probability reaches the threshold; else today's head + tail. */
@@ -65,30 +65,39 @@ export function installOutput(ctx: ExtensionContext, jev: JevService): void {
   const engine = ctx.services.get<EngineService>("engine");
   engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
     const fullPath = result.truncated?.fullPath;
-    if (!fullPath || jev.mode("output") === "off") return result;
-    let full: string;
-    try {
-      full = await fs.promises.readFile(fullPath, "utf8");
-    } catch {
+    const mode = jev.mode("output");
+    if (!fullPath || mode === "off") return result;
+    const work = async (): Promise<ToolResult> => {
+      let full: string;
+      try {
+        full = await fs.promises.readFile(fullPath, "utf8");
+      } catch {
+        return result;
+      }
+      const blocks = splitOutputBlocks(full);
+      if (blocks.length < 2) return result;
+      const state = outputState(call.call, intentOf(call.session.rows, call.call.id), blocks, result.truncated?.fullBytes ?? Buffer.byteLength(full));
+      const t: OutputThresholds = { output_block: jev.threshold("output_block", OUTPUT_DEFAULTS.output_block) };
+      const d = await decide(jev, {
+        point: "output",
+        sessionId: call.session.info.id,
+        state,
+        questions: outputQuestions(blocks.map((b) => b.label)),
+        baseline: "head",
+        policy: (a) => outputPolicy(a, t),
+        signal: call.signal,
+      });
+      const block = d.value !== undefined ? blocks.find((b) => b.label === d.value) : undefined;
+      if (!block) return result;
+      const lines = result.content.trimEnd().split("\n");
+      const content = keepOutputBlock({ full, block, blocks: blocks.length, fullPath, maxChars: Math.max(result.content.length, 2_000), lastLine: lines[lines.length - 1], by: "jev output" });
+      return { ...result, content };
+    };
+    // shadow: reading and splitting the output happen off the critical path too
+    if (mode === "shadow") {
+      void work().catch(() => undefined);
       return result;
     }
-    const blocks = splitOutputBlocks(full);
-    if (blocks.length < 2) return result;
-    const state = outputState(call.call, intentOf(call.session.rows, call.call.id), blocks, result.truncated?.fullBytes ?? Buffer.byteLength(full));
-    const t: OutputThresholds = { output_block: jev.threshold("output_block", OUTPUT_DEFAULTS.output_block) };
-    const d = await decide(jev, {
-      point: "output",
-      sessionId: call.session.info.id,
-      state,
-      questions: outputQuestions(blocks.map((b) => b.label)),
-      baseline: "head",
-      policy: (a) => outputPolicy(a, t),
-      signal: call.signal,
-    });
-    const block = d.value !== undefined ? blocks.find((b) => b.label === d.value) : undefined;
-    if (!block) return result;
-    const lines = result.content.trimEnd().split("\n");
-    const content = keepOutputBlock({ full, block, blocks: blocks.length, fullPath, maxChars: Math.max(result.content.length, 2_000), lastLine: lines[lines.length - 1], by: "jev output" });
-    return { ...result, content };
+    return work();
   });
 }

@@ -29,12 +29,12 @@ export function recallQuestions(labels: readonly string[]): Record<string, JevQu
   return { needed: { ...(RECALL_QUESTIONS.needed as Extract<JevQuestion, { type: "choice" }>), options: [RECALL_NONE, ...labels] } };
 }
 
-export interface RecallThresholds {
+export type RecallThresholds = {
   /** an excerpt's probability needed to recall it (jev.thresholds.recall_floor, default 0.3) */
   recall_floor: number;
   /** at most this many excerpts per prompt (jev.thresholds.recall_max, default 2) */
   recall_max: number;
-}
+};
 export const RECALL_DEFAULTS: RecallThresholds = { recall_floor: 0.3, recall_max: 2 };
 
 /** The policy: nothing when `none` is the choice; else the excerpts at or above the floor, most likely first, at most recall_max. */
@@ -110,10 +110,11 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
       const ld = ledger();
       const last = win.rows[win.rows.length - 1];
       if (cutSeq > 0 && ld?.toolResults && last) {
-        const past = await ld.toolResults(sid, { uptoSeq: cutSeq, limit: 255 }).catch(() => [] as PastToolResult[]);
-        if (past.length) {
-          const prompt = promptOfTurn(step.session.rows, step.turn) ?? "";
-          const recent = [...win.rows].reverse().find((r) => r.role === "assistant")?.text ?? "";
+        const prompt = promptOfTurn(step.session.rows, step.turn) ?? "";
+        const recent = [...win.rows].reverse().find((r) => r.role === "assistant")?.text ?? "";
+        const work = async (): Promise<void> => {
+          const past = await ld.toolResults!(sid, { uptoSeq: cutSeq, limit: 255 }).catch(() => [] as PastToolResult[]);
+          if (!past.length) return;
           const t: RecallThresholds = { recall_floor: jev.threshold("recall_floor", RECALL_DEFAULTS.recall_floor), recall_max: jev.threshold("recall_max", RECALL_DEFAULTS.recall_max) };
           const d = await decide(jev, {
             point: "recall",
@@ -129,7 +130,10 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
             const p = past[Number(label.slice(1)) - 1];
             if (p) notes.push({ afterSeq: last.seq, turn: step.turn, text: recallNote(p, dir) });
           }
-        }
+        };
+        // shadow: reading the ledger happens off the critical path too
+        if (mode === "shadow") void work().catch(() => undefined);
+        else await work();
       }
     }
     return notes.length ? { ...win, rows: placeNotes(win.rows, notes) } : win;

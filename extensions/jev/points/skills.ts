@@ -28,12 +28,12 @@ export const SKILLS_QUESTIONS: Readonly<Record<string, JevQuestion>> = {
 };
 
 export const SKILLS_CODING_CAP = 3;
-export interface SkillsThresholds {
+export type SkillsThresholds = {
   /** a skill's probability needed to be listed (default 0.02) */
   skills_floor: number;
   /** the noul under which a prompt is a coding prompt, capped at SKILLS_CODING_CAP (default 0.5) */
   needs_skill: number;
-}
+};
 export const SKILLS_DEFAULTS: SkillsThresholds = { skills_floor: 0.02, needs_skill: 0.5 };
 
 export function skillOption(s: Pick<Skill, "qualifiedName" | "description">): string {

@@ -44,10 +44,10 @@ export const TOOL_TIERS_QUESTIONS: Readonly<Record<string, JevQuestion>> = {
 
 export const EXTRAS_NARROW = 4;
 export const EXTRAS_WIDE = 8;
-export interface ToolTiersThresholds {
+export type ToolTiersThresholds = {
   /** the noul needed to advertise EXTRAS_WIDE extras instead of EXTRAS_NARROW (default 0.6) */
   needs_more_than_core: number;
-}
+};
 export const TOOL_TIERS_DEFAULTS: ToolTiersThresholds = { needs_more_than_core: 0.6 };
 
 /** An option's text for a tool (the name first, so the policy maps it back). */
