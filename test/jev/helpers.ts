@@ -97,13 +97,13 @@ export interface Booted {
   ctx: ExtensionContext;
 }
 
-export async function bootPoints(steps: Step[], opts: { files?: Record<string, string>; config?: Record<string, unknown> } = {}): Promise<Booted> {
+export async function bootPoints(steps: Step[], opts: { files?: Record<string, string>; config?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<Booted> {
   const sb = makeSandbox("oc-jevpoints-");
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions", ...(opts.config ?? {}) }));
   sb.write("script.json", JSON.stringify({ steps, after: { text: "(script finished)" } }));
   for (const [f, c] of Object.entries(opts.files ?? {})) sb.write(f, c);
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, sb.env);
+  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...(opts.env ?? {}) });
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const services = new Map<string, unknown>([["engine", engine]]);
