@@ -17,6 +17,7 @@ const STEPS: Step[] = [
   { text: "done second", usage: { input: 26_000 } },
   { text: "third", tool_calls: [{ name: "bash", input: { command: "echo third" } }], usage: { input: 2_000 } },
   { text: "the build id is 7f3a", usage: { input: 2_500 } },
+  { text: "7f3a again", usage: { input: 3_000 } },
 ];
 const FILES = { "report.txt": "build report\nBUILD-ID 7f3a9c\nall green\n" };
 const CONFIG = { ledger: { tideline: { tokens: 20_000, block: 3_000 } } };
@@ -95,6 +96,18 @@ describe("jev point 3: recall", () => {
     expect(r6.rows.slice(r5.rows.length).map((r) => r.role)).toEqual(["assistant", "tool"]);
     expect(jev.rows).toHaveLength(1);
     expect(jev.rows[0]).toMatchObject({ point: "recall", mode: "act", outcome: "acted", verdict: "recall:E1" });
+  });
+
+  it("act: a recalled excerpt is not offered again while its note is in the window", async () => {
+    const jev = await setup();
+    jev.modes.recall = "act";
+    const s = await run();
+    await b!.engine.prompt(s, "and print the build id once more for the release");
+    const r7 = b!.requests.find((r) => r.sessionStep === 7)!;
+    expect(r7.rows.filter((r) => r.role === "note" && r.text.startsWith("[jev recall:"))).toHaveLength(1);
+    expect(fake!.requests).toHaveLength(2); // turn 4 asked again, over what is left
+    for (const q of fake!.requests.slice(1)) expect(JSON.stringify(q.body.state)).not.toContain("BUILD-ID");
+    expect(jev.rows[0]).toMatchObject({ outcome: "acted", verdict: "recall:E1" });
   });
 
   it("act with the endpoint unavailable: nothing recalled, an unavailable row", async () => {

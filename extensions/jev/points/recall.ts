@@ -77,6 +77,8 @@ interface Recalled {
   afterSeq: number;
   turn: number;
   text: string;
+  /** the recalled result's call id: not offered again while this note is in the window */
+  callId: string;
 }
 const KEY = "jev:recall";
 const recalledOf = (s: { ext: Map<string, unknown> }): Recalled[] => {
@@ -104,16 +106,19 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
     const mode = jev.mode("recall");
     if (mode === "off") return win;
     const notes = recalledOf(step.session);
+    const sid = step.session.info.id;
+    const cutSeq = tideline()?.cutSeq(sid) ?? 0;
+    // a note whose row the tideline cut has left the window with it
+    for (let i = notes.length - 1; i >= 0; i--) if (notes[i]!.afterSeq <= cutSeq) notes.splice(i, 1);
     if (step.step === 1) {
-      const sid = step.session.info.id;
-      const cutSeq = tideline()?.cutSeq(sid) ?? 0;
       const ld = ledger();
       const last = win.rows[win.rows.length - 1];
       if (cutSeq > 0 && ld?.toolResults && last) {
         const prompt = promptOfTurn(step.session.rows, step.turn) ?? "";
         const recent = [...win.rows].reverse().find((r) => r.role === "assistant")?.text ?? "";
         const work = async (): Promise<void> => {
-          const past = await ld.toolResults!(sid, { uptoSeq: cutSeq, limit: 255 }).catch(() => [] as PastToolResult[]);
+          const shown = new Set(notes.map((n) => n.callId));
+          const past = (await ld.toolResults!(sid, { uptoSeq: cutSeq, limit: 255 + shown.size }).catch(() => [] as PastToolResult[])).filter((p) => !shown.has(p.callId)).slice(-255);
           if (!past.length) return;
           const t: RecallThresholds = { recall_floor: jev.threshold("recall_floor", RECALL_DEFAULTS.recall_floor), recall_max: jev.threshold("recall_max", RECALL_DEFAULTS.recall_max) };
           const d = await decide(jev, {
@@ -128,7 +133,7 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
           const dir = ld.dirOf(sid);
           for (const label of d.value ?? []) {
             const p = past[Number(label.slice(1)) - 1];
-            if (p) notes.push({ afterSeq: last.seq, turn: step.turn, text: recallNote(p, dir) });
+            if (p) notes.push({ afterSeq: last.seq, turn: step.turn, text: recallNote(p, dir), callId: p.callId });
           }
         };
         // shadow: reading the ledger happens off the critical path too
