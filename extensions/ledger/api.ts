@@ -70,6 +70,28 @@ export interface LedgerService {
    * decision), so it shows the current state; a renderer that throws is left out. E.g. the todos extension's "Plan".
    */
   registerSection(title: string, render: SectionRenderer): void;
+  /**
+   * The session's tool results up to `uptoSeq` (e.g. the tideline's cut: the ones past the line), oldest
+   * first, each with the call that asked for it and its text verbatim (the whole output when the model saw
+   * it truncated and the full copy is still on disk). At most `limit` (default 255): the newest ones. Read
+   * from rows.jsonl after the queued writes settle; [] when the ledger is off or holds none. Optional:
+   * another ledger implementation may leave it out (a caller then recalls nothing).
+   */
+  toolResults?(sessionId: string, opts: { uptoSeq: number; limit?: number }): Promise<PastToolResult[]>;
+}
+
+/** One tool result of the ledger's record (LedgerService.toolResults). */
+export interface PastToolResult {
+  /** the tool row's seq */
+  seq: number;
+  turn: number;
+  callId: string;
+  tool: string;
+  /** the call's input (from the assistant row that made the call), {} when unknown */
+  input: Record<string, unknown>;
+  isError: boolean;
+  /** verbatim: the whole output when it was truncated for the model and the full copy is readable */
+  text: string;
 }
 
 /** A contributed SESSION.md section's lines for a session (Markdown, as written), or undefined for none. */

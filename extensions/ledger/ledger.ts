@@ -7,14 +7,14 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../kernel/api.js";
 import type { Row, Session, StoredSession } from "../engine/api.js";
-import type { JournalEntry, LedgerService, SectionRenderer, TurnIndexEntry } from "./api.js";
+import type { JournalEntry, LedgerService, PastToolResult, SectionRenderer, TurnIndexEntry } from "./api.js";
 import { LedgerWriter } from "./writer.js";
 import { renderRow, turnHeader, renderIndex } from "./render.js";
 import { SessionPage, type PageData } from "./page.js";
 import { applyTurnFacts, type FactContext } from "./facts.js";
 import { Journal } from "./journal.js";
 import { crashMarker, hasCrashMarker } from "./turn-status.js";
-import { infoRecord, resumeRecord, rowRecords, SIDECAR_FILE } from "./sidecar.js";
+import { infoRecord, readSidecar, resumeRecord, rowRecords, SIDECAR_FILE } from "./sidecar.js";
 import { recoverTranscript, restoreOlderTurns } from "./resume.js";
 import { readFullOutputs } from "./outputs.js";
 
@@ -80,6 +80,33 @@ export class Ledger implements LedgerService {
 
   /** child session id -> its parent's id: a sub-agent's folder is inside its parent's */
   private readonly parents = new Map<string, string>();
+
+  async toolResults(sessionId: string, opts: { uptoSeq: number; limit?: number }): Promise<PastToolResult[]> {
+    if (!this.enabled || opts.uptoSeq <= 0) return [];
+    await this.settle();
+    const side = await readSidecar(path.join(this.dirOf(sessionId), SIDECAR_FILE));
+    if (!side) return [];
+    const rows = [...side.rows.values()].filter((r) => r.seq <= opts.uptoSeq).sort((a, b) => a.seq - b.seq);
+    const calls = new Map<string, Record<string, unknown>>();
+    const out: PastToolResult[] = [];
+    for (const r of rows) {
+      if (r.role === "assistant") for (const c of r.toolCalls) calls.set(c.id, c.input);
+      if (r.role !== "tool") continue;
+      for (const res of r.results) {
+        let text = res.content;
+        if (res.truncated?.fullPath) {
+          try {
+            text = await fs.promises.readFile(res.truncated.fullPath, "utf8");
+          } catch {
+            // the full copy is gone: what the model saw is what there is
+          }
+        }
+        out.push({ seq: r.seq, turn: r.turn, callId: res.callId, tool: res.name, input: calls.get(res.callId) ?? {}, isError: res.isError, text });
+      }
+    }
+    const limit = Math.max(0, opts.limit ?? 255);
+    return out.length > limit ? out.slice(out.length - limit) : out;
+  }
 
   dirOf(sessionId: string): string {
     const parent = this.parents.get(sessionId);

@@ -136,8 +136,13 @@ export interface SkillsService {
   resolve(name: string, opts?: { by: "model" | "user" }): Skill | undefined;
   /** read the item's body now and expand its arguments */
   invoke(skill: Skill, args: string): SkillInvocation;
-  /** the `<available_skills>` block the model sees (empty when nothing is model-invocable) */
-  listing(): string;
+  /**
+   * the `<available_skills>` block the model sees (empty when nothing is model-invocable). `only`: the
+   * block over just these qualified names (walk order kept), for an extension that narrows the listing
+   * per prompt (it replaces the block in engine.contextBuild's `system` after this extension's tap, which
+   * appends it at STAGE_ENRICH); omitted: every enabled item, as today.
+   */
+  listing(only?: readonly string[]): string;
 }
 
 /** The tool's name; its input is Claude Code's `{skill, args}`. */

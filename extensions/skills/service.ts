@@ -105,8 +105,10 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
       return { skill, text: expandBody(body.replace(/^\s*\n/, ""), args, skill.dir) };
     },
     // one listing per fold (list() returns the same array until the fold changes): nothing per step
-    listing: () => {
+    listing: (only?: readonly string[]) => {
       const items = service.list();
+      // a narrowed listing (only these qualified names, walk order) is built per call: its caller keeps it
+      if (only) return formatListing(items.filter((s) => only.includes(s.qualifiedName)));
       if (listingFor !== items) (listingFor = items), (listingText = formatListing(items));
       return listingText;
     },

@@ -80,3 +80,11 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /** Under this size a file this session created may be overwritten without a read. */
 export const CREATED_FILE_EXCEPTION_BYTES = 64 * 1024;
+
+/**
+ * Choosing which block of a long output to keep (blocks.ts): split the full text kept on disk into blocks
+ * and compose the view that keeps one of them. A tap on engine.toolResult reads a truncated result's
+ * `truncated.fullPath`, picks a block and replaces `content` with keepOutputBlock(...); without such a tap
+ * the model sees today's head + tail.
+ */
+export { splitOutputBlocks, keepOutputBlock, MAX_OUTPUT_BLOCKS, type OutputBlock } from "./blocks.js";

@@ -7,12 +7,17 @@ import type { JevPointModule, JevService } from "../api.js";
 import { permission } from "./permission.js";
 import { triage } from "./triage.js";
 import { supervisor } from "./supervisor.js";
+import { output, recall, skills, toolTiers } from "./catalog.js";
 
 /** A bare installer is accepted too (a point without `jev questions` / `jev verdicts` entries). */
 export type JevPointInstaller = (ctx: ExtensionContext, jev: JevService) => void;
 
 export const POINT_MODULES: ReadonlyArray<JevPointModule | JevPointInstaller> = [
   permission,
+  output,
+  recall,
   triage,
+  toolTiers,
+  skills,
   supervisor,
 ];
