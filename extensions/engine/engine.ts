@@ -55,7 +55,7 @@ export class Engine implements EngineService {
   private readonly core: EngineCore;
 
   constructor(private readonly opts: EngineOptions) {
-    this.tools = new Tools(opts.declared?.tools, (m) => opts.log.warn(m));
+    this.tools = new Tools(opts.declared?.tools, (m) => opts.log.warn(m), opts.declared?.optionalTools);
     this.providers = new Providers(opts.declared?.providers, (m) => opts.log.warn(m));
     this.models = new Catalogue((id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`));
     this.sessions = new SessionTable(this.hooks, (id) => this.describeModel(id));

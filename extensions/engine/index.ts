@@ -29,7 +29,11 @@ export default {
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
       maxStopContinuations: cfg.max_stop_continuations,
-      declared: { tools: declared(ctx.contributions<Array<{ name: string }>>("tools"), (t) => t.name), providers: declared(ctx.contributions<string[]>("providers"), (p) => p) },
+      declared: {
+        tools: declared(ctx.contributions<Array<{ name: string }>>("tools"), (t) => t.name),
+        providers: declared(ctx.contributions<string[]>("providers"), (p) => p),
+        optionalTools: new Set(ctx.contributions<Array<{ name: string; optional?: boolean }>>("tools").flatMap((c) => c.value.filter((t) => t.optional === true).map((t) => t.name))),
+      },
     });
     // tap failures and timeouts on the engine's hooks land in the kernel's hook error sink
     ctx.bindHooks(engine.hooks);

@@ -18,7 +18,7 @@ export interface EngineOptions {
    */
   maxStopContinuations?: number;
   /** what manifests declare (contributes.tools / contributes.providers): name -> extension */
-  declared?: { tools: ReadonlyMap<string, string>; providers: ReadonlyMap<string, string> };
+  declared?: { tools: ReadonlyMap<string, string>; providers: ReadonlyMap<string, string>; optionalTools?: ReadonlySet<string> };
 }
 
 /** Default of engine.max_stop_continuations: at most 8 Stop continuations per human prompt (the guide's bound). */

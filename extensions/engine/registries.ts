@@ -35,6 +35,8 @@ export class Tools implements ToolRegistry {
   constructor(
     private readonly declared?: Declared,
     private readonly warn?: Warn,
+    /** declared with `optional: true`: registered only when its extension's feature is on, so never missed */
+    private readonly optional: ReadonlySet<string> = new Set(),
   ) {}
   register(tool: ToolDefinition, by?: string): void {
     if (this.byName.has(tool.name)) throw new DuplicateError(`OC_ERR_DUPLICATE_SERVICE: tool '${tool.name}' is already registered`);
@@ -51,7 +53,7 @@ export class Tools implements ToolRegistry {
   checkDeclared(): void {
     if (this.checked || !this.declared || !this.warn) return;
     this.checked = true;
-    for (const [name, ext] of this.declared) if (!isFamily(name) && !this.byName.has(name)) this.warn(`extension '${ext}' declares tool '${name}' in contributes.tools but never registered it`);
+    for (const [name, ext] of this.declared) if (!isFamily(name) && !this.optional.has(name) && !this.byName.has(name)) this.warn(`extension '${ext}' declares tool '${name}' in contributes.tools but never registered it`);
   }
 }
 
