@@ -6,12 +6,15 @@
  *   --unlabelled  decisions nobody labelled, "label": null, source "unlabelled" (optionally one --point)
  *   --implicit    the person labels, plus what the decision log itself shows happened next: a triage
  *                 re-run that passed labels its decision flaky, one that failed again real_failure
- *                 (source "implicit-rerun"). Nothing else is inferred yet.
+ *                 (source "implicit-rerun"); and from the session's rows (implicit.ts) the first skill
+ *                 loaded after a skills pick, a tool fetched with tool_search after a tier pick, and
+ *                 whether a supervisor continuation was followed by an edit.
  * Only decision rows whose answers is an object are decisions (a skip or failure has a string).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { DECISIONS_FILE } from "./log.js";
+import { implicitLabel, sessionCalls } from "./implicit.js";
 
 export interface LabelExport {
   point: string;
@@ -33,6 +36,7 @@ interface RawRow {
   session?: string;
   model?: string;
   verdict?: string;
+  at?: number;
   outcome?: string;
   state?: unknown;
   answers?: unknown;
@@ -93,6 +97,7 @@ export function collectLabels(root: string, opts: { unlabelled?: boolean; implic
     const reruns = new Map<string, string>();
     for (const r of rows) if (r.type === "decision" && r.point === "triage" && typeof r.answers === "string" && /^rerun exit=(\d+)/.test(r.answers)) reruns.set(r.state_hash ?? "", r.answers);
     const seen = new Set<string>();
+    let calls: ReturnType<typeof sessionCalls> | undefined;
     for (const r of rows) {
       if (r.type !== "decision" || !r.point || !r.state_hash || !r.answers || typeof r.answers !== "object") continue;
       const key = `${r.point}\0${r.state_hash}`;
@@ -107,6 +112,10 @@ export function collectLabels(root: string, opts: { unlabelled?: boolean; implic
       if (person !== undefined) out.push({ ...base, label: person, source: "person" });
       else if (opts.implicit && r.point === "triage" && reruns.has(r.state_hash)) {
         out.push({ ...base, label: /^rerun exit=0\b/.test(reruns.get(r.state_hash)!) ? "flaky" : "real_failure", source: "implicit-rerun" });
+      } else if (opts.implicit) {
+        calls ??= sessionCalls(path.dirname(file));
+        const got = implicitLabel(r.point, r.verdict ?? "", r.at ?? 0, calls);
+        if (got) out.push({ ...base, ...got });
       }
     }
   }
