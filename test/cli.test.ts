@@ -125,11 +125,16 @@ function bundledManifests(): ManifestLite[] {
     .map((id) => JSON.parse(fs.readFileSync(path.join(base, id, "manifest.json"), "utf8")) as ManifestLite);
 }
 /** Extensions `inspect` may load: those listening to onEvent:inspect, and the providers of their services. */
+/** The extensions that add inspect rows and the ones providing the services they use, transitively (what activating them loads). */
 function inspectIds(): string[] {
   const all = bundledManifests();
-  const listeners = all.filter((m) => (m.activation ?? []).includes("onEvent:inspect"));
-  const deps = listeners.flatMap((m) => [...(m.requires ?? []), ...(m.optional ?? [])]);
-  return [...listeners.map((m) => m.id), ...all.filter((m) => (m.provides ?? []).some((p) => deps.includes(p))).map((m) => m.id)];
+  const ids = new Set(all.filter((m) => (m.activation ?? []).includes("onEvent:inspect")).map((m) => m.id));
+  for (let grew = true; grew; ) {
+    grew = false;
+    const deps = all.filter((m) => ids.has(m.id)).flatMap((m) => [...(m.requires ?? []), ...(m.optional ?? [])]);
+    for (const m of all) if (!ids.has(m.id) && (m.provides ?? []).some((p) => deps.includes(p))) grew = ids.add(m.id).size > 0;
+  }
+  return [...ids];
 }
 
 function startupIds(): string[] {
