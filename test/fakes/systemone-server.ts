@@ -54,11 +54,25 @@ function neutral(q: { type: string; options?: string[]; criteria?: unknown }): F
   return { type: "noul", noul: 0.5 };
 }
 
+/**
+ * A script's probabilities as the endpoint sends them: a distribution over every option. Options the script
+ * left out share what is left; a script whose numbers sum past 1 (a ranking) is scaled down to 1.
+ */
+function distribution(given: Record<string, number>, opts: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const missing = opts.filter((o) => given[o] === undefined);
+  const sum = Object.values(given).reduce((n, v) => n + v, 0);
+  for (const o of opts) out[o] = given[o] ?? (sum < 1 && missing.length ? (1 - sum) / missing.length : 0);
+  const total = Object.values(out).reduce((n, v) => n + v, 0);
+  if (total > 0 && Math.abs(total - 1) > 1e-9) for (const o of opts) out[o] = out[o]! / total;
+  return out;
+}
+
 /** Fill what a script left out, so a test writes only the numbers it means. */
 function complete(a: FakeAnswer, q: { type: string; options?: string[]; criteria?: unknown } | undefined): FakeAnswer {
   if (a.type === "choice") {
     const opts = q?.options ?? [a.choice];
-    const probabilities = a.probabilities ?? Object.fromEntries(opts.map((o) => [o, o === a.choice ? 0.9 : 0.1 / Math.max(1, opts.length - 1)]));
+    const probabilities = a.probabilities ? distribution(a.probabilities, opts) : Object.fromEntries(opts.map((o) => [o, o === a.choice ? 0.9 : 0.1 / Math.max(1, opts.length - 1)]));
     return { type: "choice", choice: a.choice, confidence: a.confidence ?? probabilities[a.choice] ?? 0.9, probabilities };
   }
   if (a.type === "score") {

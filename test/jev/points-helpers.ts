@@ -1,17 +1,21 @@
 /**
- * Test-only support for the jev points (2, 3, 5, 6) while the layer's core lives in another branch:
- *   - testJev(): a minimal JevService over the real HTTP contract (POST {model, state, questions} to the
- *     fake System One server), with modes and thresholds given by the test and decision rows kept in
- *     memory. After the core merges, these tests should use the real service instead.
+ * Support for the per-point tests of points 2, 3, 5 and 6:
+ *   - testJev(): the layer's real JevService (createService over a resolved config: its HTTP client to the
+ *     fake System One server, the wire adapter, the guard, the decision log in a temp folder), with each
+ *     point's mode set by the test and the rows it records also kept in memory for assertions.
  *   - bootPoints(): a real kernel in process (compiled bundled extensions, the scripted model, the real
  *     tools, the ledger and the tideline), a stand-in ExtensionContext for "jev" over the kernel's
  *     services, and every model request recorded as sent (after every other modelRequest tap).
  */
-import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 import type { EngineService, ModelRequest, Row } from "../../extensions/engine/api.js";
-import { JEV_POINTS, type JevAnswer, type JevDecisionRow, type JevMode, type JevPoint, type JevResult, type JevService } from "../../extensions/jev/api.js";
+import type { JevDecisionRow, JevMode, JevPoint, JevService } from "../../extensions/jev/api.js";
+import { resolveJevConfig } from "../../extensions/jev/config.js";
+import { createLog } from "../../extensions/jev/log.js";
+import { createService } from "../../extensions/jev/service.js";
 import type { ExtensionContext } from "../../kernel/api.js";
 
 export interface TestJev extends JevService {
@@ -24,43 +28,37 @@ export interface TestJev extends JevService {
 }
 
 export function testJev(opts: { url: string; modes?: Partial<Record<JevPoint, JevMode>>; thresholds?: Record<string, number>; model?: string; timeoutMs?: number }): TestJev {
-  const model = opts.model ?? "jev-1.13.0";
+  // the layer's own service (its HTTP client, wire adapter, state cap, injection guard and decision log)
+  // over a resolved config: consent in both layers, the fake endpoint on loopback, the test's thresholds
+  const cfg = resolveJevConfig(
+    [
+      { name: "user", value: { jev: { enabled: true, ...(opts.model ? { model: opts.model } : {}), ...(opts.thresholds ? { thresholds: opts.thresholds } : {}) } } },
+      { name: "project", value: { jev: { enabled: true } } },
+    ] as unknown as Parameters<typeof resolveJevConfig>[0],
+    { OC_JEV_ENDPOINT: opts.url },
+  );
+  const logRoot = fs.mkdtempSync(path.join(os.tmpdir(), "oc-jevlog-"));
+  const log = createLog((sid) => path.join(logRoot, sid), () => undefined);
+  const real = createService(cfg, log);
   const pending = new Set<Promise<unknown>>();
   const svc: TestJev = {
+    ...real,
     rows: [],
     asks: 0,
     modes: { ...(opts.modes ?? {}) },
-    status() {
-      return { enabled: true, endpoint: new URL(opts.url).host, model, points: JEV_POINTS.map((p) => ({ point: p, mode: svc.mode(p), why: "test" })) };
-    },
+    // the only thing the test sets by hand: each point's mode, as a config file would
     mode: (p) => svc.modes[p] ?? "off",
-    threshold: (name, fallback) => opts.thresholds?.[name] ?? fallback,
     ask(req) {
       svc.asks++;
-      const p = (async (): Promise<JevResult> => {
-        const t0 = Date.now();
-        const stateHash = crypto.createHash("sha256").update(JSON.stringify(req.state)).digest("hex").slice(0, 16);
-        const base = { stateHash, truncated: false, state: req.state };
-        try {
-          const signal = AbortSignal.any([AbortSignal.timeout(req.deadlineMs ?? opts.timeoutMs ?? 5_000), ...(req.signal ? [req.signal] : [])]);
-          const res = await fetch(opts.url, { method: "POST", headers: { "content-type": "application/json", "x-jev-point": req.point }, body: JSON.stringify({ model, state: req.state, questions: req.questions }), redirect: "manual", signal });
-          if (res.status !== 200) return { ok: false, outcome: "unavailable", reason: `HTTP ${res.status}`, latencyMs: Date.now() - t0, ...base };
-          const body = (await res.json()) as { model?: string; answers?: Record<string, JevAnswer>; usage?: { input_tokens?: number } };
-          const answers = body.answers ?? {};
-          for (const id of Object.keys(req.questions)) if (!answers[id] || answers[id]!.type !== req.questions[id]!.type) return { ok: false, outcome: "invalid", reason: `no ${req.questions[id]!.type} answer for ${id}`, latencyMs: Date.now() - t0, ...base };
-          return { ok: true, answers, latencyMs: Date.now() - t0, model: body.model ?? model, ...(body.usage?.input_tokens !== undefined ? { inputTokens: body.usage.input_tokens } : {}), ...base };
-        } catch (e) {
-          return { ok: false, outcome: "unavailable", reason: e instanceof Error ? e.message : String(e), latencyMs: Date.now() - t0, ...base };
-        }
-      })();
+      const p = real.ask(req);
       pending.add(p);
       void p.finally(() => pending.delete(p));
       return p;
     },
     record(row) {
+      real.record(row);
       svc.rows.push({ type: "decision", at: Date.now(), ...row });
     },
-    label() {},
     async idle(rows = 0) {
       const until = Date.now() + 5_000;
       do {
