@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { boot, slash, type Booted, type Step } from "./helpers.js";
+import { boot, readProject, slash, type Booted, type Step } from "./helpers.js";
 
 let b: Booted | undefined;
 afterEach(async () => {
@@ -16,13 +16,7 @@ afterEach(async () => {
   b = undefined;
 });
 
-const read = (f: string): string | undefined => {
-  try {
-    return fs.readFileSync(path.join(b!.sb.project, f), "utf8");
-  } catch {
-    return undefined;
-  }
-};
+const read = (f: string): string | undefined => readProject(b!, f);
 
 const STEPS: Step[] = [
   { tool_calls: [{ name: "bash", input: { command: "rm b.txt && mkdir -p d && echo made > d/c.txt && sed -i s/beta/BETA/ e.txt" } }] },

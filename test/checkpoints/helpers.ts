@@ -1,4 +1,5 @@
 /** A real kernel (compiled bundled extensions, SQLite storage, the ledger, the real tools) on a sandbox, for the checkpoints tests. */
+import fs from "node:fs";
 import path from "node:path";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 import type { EngineService, Row, Session } from "../../extensions/engine/api.js";
@@ -43,4 +44,13 @@ export async function slash(b: Booted, s: Session, name: string, args = "", extr
   const handled = await b.kernel.runSlash(name, args, { sessionId: s.info.id, cwd: b.sb.project, reply: (t: string) => (out += t), ...extra });
   if (!handled) throw new Error(`/${name} not handled`);
   return out;
+}
+
+/** A project file's text, or undefined when it does not exist. */
+export function readProject(b: Booted, f: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(b.sb.project, f), "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LedgerService } from "../../extensions/ledger/api.js";
 import type { CheckpointsService } from "../../extensions/checkpoints/api.js";
-import { boot, slash, type Booted, type Step } from "./helpers.js";
+import { boot, readProject, slash, type Booted, type Step } from "./helpers.js";
 
 let b: Booted | undefined;
 afterEach(async () => {
@@ -17,13 +17,7 @@ afterEach(async () => {
   b = undefined;
 });
 
-const read = (f: string): string | undefined => {
-  try {
-    return fs.readFileSync(path.join(b!.sb.project, f), "utf8");
-  } catch {
-    return undefined;
-  }
-};
+const read = (f: string): string | undefined => readProject(b!, f);
 
 // prompt 1: edit a.txt, create new.txt; prompt 2: rewrite new.txt; prompt 3 (after an undo): one answer
 const STEPS: Step[] = [
