@@ -166,7 +166,7 @@ describe("McpManager", () => {
     await m.settle(10_000);
     const rows = Object.fromEntries(m.rows().map((r) => [r.name, r]));
     expect(rows.web).toMatchObject({ status: "connected", tools: 8, transport: "http" });
-    expect(rows.locked!.status).toBe("needs-auth");
+    expect(rows.locked!.status, `locked: ${rows.locked!.reason ?? ""}`).toBe("needs-auth");
     expect(await m.call("web", "add", { a: 20, b: 22 }, signal)).toEqual({ content: "sum=42" });
   });
 
