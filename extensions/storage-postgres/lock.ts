@@ -64,11 +64,16 @@ export async function acquirePgSessionLock(id: string, opts: PgLockOptions): Pro
     await c.end().catch(() => undefined);
     throw e;
   }
+  // held and idle from now on: it must never keep the process alive on its own (the SQLite lock's socket is
+  // unref'd too); the process's end closes it, which releases the lock
+  const stream = (c as unknown as { connection?: { stream?: { unref?(): void; ref?(): void } } }).connection?.stream;
+  stream?.unref?.();
   let released = false;
   return {
     async release() {
       if (released) return;
       released = true;
+      stream?.ref?.(); // a release in progress is awaited work: the process waits for it
       // ending the connection releases the lock; unlock first so a pooled server-side proxy cannot keep it
       await c.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LOCK_NAMESPACE, id]).catch(() => undefined);
       await c.end().catch(() => undefined);

@@ -79,8 +79,6 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     } catch (e) {
       throw this.wrap(e);
     }
-    // a held lock must never keep the process alive on its own (the SQLite lock's socket is unref'd too)
-    (c as unknown as { connection?: { stream?: { unref?(): void } } }).connection?.stream?.unref?.();
     return c;
   }
 
