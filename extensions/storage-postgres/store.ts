@@ -42,6 +42,27 @@ const PERMANENT_CODES = new Set(["28P01", "28000", "3D000", "42501"]);
 export const NO_URL =
   "storage-postgres: no database URL: set storage.url in the user config (~/.config/oceancode/oceancode.jsonc) or $OC_DATABASE_URL (docs/storage-postgres.md)";
 
+/**
+ * One transaction commits the whole batch, so a session's totals written by several steps of it need only
+ * the last write: earlier ones are dropped (their latest activity time and first title carried into it).
+ * The steps' rows then sit next to each other and go in one statement per session.
+ */
+export function coalesceTotals(ops: readonly WriteOp[]): WriteOp[] {
+  const last = new Map<string, number>();
+  ops.forEach((op, i) => op.t === "totals" && last.set(op.sessionId, i));
+  if (last.size === 0) return [...ops];
+  const carry = new Map<string, { updatedAt: number; title: string | null }>();
+  const out: WriteOp[] = [];
+  ops.forEach((op, i) => {
+    if (op.t !== "totals") return void out.push(op);
+    const c = carry.get(op.sessionId);
+    const merged = { updatedAt: Math.max(op.updatedAt, c?.updatedAt ?? 0), title: c?.title ?? op.title };
+    if (last.get(op.sessionId) === i) out.push({ ...op, ...merged });
+    else carry.set(op.sessionId, merged);
+  });
+  return out;
+}
+
 export class PgStore implements StorageService, AsyncWriteTarget {
   /** the redacted URL: what every message names */
   readonly dbPath: string;
@@ -136,7 +157,8 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     return e !== undefined && e === this.openError;
   }
 
-  async runBatch(ops: readonly WriteOp[], onSkip: (op: WriteOp, why: string) => void): Promise<void> {
+  async runBatch(batch: readonly WriteOp[], onSkip: (op: WriteOp, why: string) => void): Promise<void> {
+    const ops = coalesceTotals(batch);
     const pool = await this.open();
     const c = await pool.connect().catch((e: unknown) => {
       throw this.wrap(e);
