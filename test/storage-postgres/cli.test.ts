@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { globalConfig, oc } from "../sdk/helpers.js";
@@ -92,7 +93,7 @@ describe("storage-postgres as the storage provider (CLI)", () => {
     expect(exp).toContain("four");
   });
 
-  it("storage copy moves an oceancode.db made by real runs (sessions, rows, events, pins); a second copy skips everything", () => {
+  it("storage copy moves an oceancode.db made by real runs (sessions, rows, events, pins); a second copy skips everything; a third resumes", async () => {
     // two sessions stored by the bundled SQLite store, one pinned
     globalConfig(sb, {});
     expect(oc(sb, ["run", "--model", "scripted/echo", "sqlite one"]).code).toBe(0);
@@ -128,5 +129,13 @@ describe("storage-postgres as the storage provider (CLI)", () => {
     const md = pgc(["export", "--md", "--out", "-", before[1]!.id]).stdout;
     for (const w of ["sqlite one", "sqlite two", "in postgres now"]) expect(md).toContain(w);
     expect(pgc(["storage", "copy", "--from", path.join(sb.project, "nope.db")]).code).toBe(1);
+    // resumable: a session that had not gone over yet (as after an interrupted copy) goes now, the rest is skipped
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DELETE FROM sessions WHERE id = $1`, [before[0]!.id]);
+    await admin.end();
+    const third = pgc(["storage", "copy", "--from", db]);
+    expect(third.stdout).toMatch(/STORAGE_COPIED sessions=1 rows=2 events=\d+ skipped=\d+/);
+    expect(list().map((s) => s.id).sort()).toEqual(before.map((s) => s.id).sort());
   });
 });

@@ -110,6 +110,15 @@ describe("storage-postgres beyond the contract", () => {
     await st.close();
   });
 
+  it("two processes opening a fresh database at once migrate it once", async () => {
+    const fresh = await freshDb();
+    const stores = [0, 1, 2].map(() => new PgStore({ url: fresh, onError: () => undefined }));
+    const reports = await Promise.all(stores.map((x) => x.migrateNow()));
+    expect(reports.flatMap((r) => r.applied.map((a) => a.version)).sort()).toEqual([1, 2, 3]);
+    expect(reports.every((r) => r.to === LATEST_VERSION)).toBe(true);
+    for (const x of stores) await x.close();
+  });
+
   it("a claim is held by its own connection: when that connection dies the session is free again", async () => {
     const a = new PgStore({ url, onError: () => undefined });
     const b = new PgStore({ url, onError: () => undefined });
