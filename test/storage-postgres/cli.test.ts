@@ -65,7 +65,7 @@ describe("storage-postgres as the storage provider (CLI)", () => {
     expect(d.stdout.trim().split("\n").at(-1)).toBe("DOCTOR_OK");
   });
 
-  it("without a URL a run says how to set one and exits 1; doctor FAILs when the server is not there", () => {
+  it("without a URL a run says how to set one and fails at its claim; doctor FAILs when the server is not there", () => {
     const r = oc(sb, ["run", "--model", "scripted/echo", "hi"]);
     expect(r.code).not.toBe(0); // the engine's fail-closed session claim cannot be answered
     expect(r.stderr).toContain("storage-postgres: no database URL: set storage.url in the user config");
