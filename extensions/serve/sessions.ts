@@ -33,7 +33,19 @@ export class SessionHub {
     private readonly engine: EngineService,
     private readonly storage: StorageService | undefined,
     private readonly hooks: TurnHooks,
+    /** fleet mode: hand a prompt for a session another live instance holds to that instance (its turn id) */
+    private readonly forward?: (id: string, text: string) => Promise<string>,
   ) {}
+
+  /** whether this server holds the session (its claim) now */
+  holds(id: string): boolean {
+    return this.held.has(id) && !this.held.get(id)!.closed;
+  }
+
+  /** the ids of the sessions this server holds claims on */
+  claimed(): string[] {
+    return [...this.held.keys()];
+  }
 
   get openCount(): number {
     return this.held.size;
@@ -81,7 +93,21 @@ export class SessionHub {
 
   /** Queue a prompt; resolves at once with its turn id (the turn runs in the background). */
   async prompt(id: string, text: string): Promise<string> {
-    const h = await this.hold(id);
+    let h: Held;
+    try {
+      h = await this.hold(id);
+    } catch (e) {
+      if (!this.forward || (e as { code?: string }).code !== "session_busy") throw e;
+      // another instance holds it: forward the prompt there; when no live instance takes it (its holder died
+      // between our claim attempt and now), try the claim once more: a free lock is a takeover
+      try {
+        return await this.forward(id, text);
+      } catch (fe) {
+        h = await this.hold(id).catch(() => {
+          throw new HttpError(409, "session_busy", `session ${id} is held by another instance that did not take the prompt: ${(fe as Error).message}`);
+        });
+      }
+    }
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     if (h.closed) throw new HttpError(409, "session_closing", `session ${id} is being closed`);
     const turnId = `turn_${this.nextTurn++}`;

@@ -1,0 +1,182 @@
+/**
+ * PgFleet: one connection of its own per instance that LISTENs on `oceancode_events` and
+ * `oceancode_prompts` and sends this instance's NOTIFYs (one connection: what it publishes goes out in
+ * order). An event's NOTIFY payload is `{o, s, t, d}` (origin instance, session, type, data); one whose JSON
+ * would pass PostgreSQL's 8000-byte payload limit is stored in `fleet_events` and the NOTIFY carries
+ * `{o, s, t, ref: <id>}`. Received events are delivered in the order they arrived (a referenced one is read
+ * before the ones after it are delivered).
+ *
+ * A forwarded prompt is a `fleet_prompts` row and a NOTIFY with its id: every instance hears it, the one
+ * that holds the session takes the row (`UPDATE ... WHERE taken_by IS NULL`), queues the turn and writes the
+ * turn id back; the forwarder polls the row for it.
+ */
+import type pg from "pg";
+import type { Logger } from "../../kernel/api.js";
+import type { FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
+
+export const EVENTS_CHANNEL = "oceancode_events";
+export const PROMPTS_CHANNEL = "oceancode_prompts";
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more */
+export const NOTIFY_LIMIT = 7900;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS fleet_events (id bigserial PRIMARY KEY, session text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS fleet_prompts (id bigserial PRIMARY KEY, session text NOT NULL, text text NOT NULL, origin text NOT NULL,
+  taken_by text, turn_id text, error text, created_at timestamptz NOT NULL DEFAULT now());`;
+
+interface Wire {
+  o: string;
+  s: string;
+  t: string;
+  d?: unknown;
+  ref?: string;
+}
+
+export interface PgFleetOptions {
+  url: string;
+  instanceId: string;
+  log: Logger;
+  /** how long forwardPrompt waits for the holder to take the prompt (default 3 s) */
+  forwardTimeoutMs?: number;
+}
+
+export class PgFleet implements FleetService {
+  readonly instanceId: string;
+  private client: pg.Client | undefined;
+  private handlers: FleetHandlers | undefined;
+  private readonly listeners = new Set<(e: FleetEvent) => void>();
+  /** received events are delivered one after another, in arrival order */
+  private delivery: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(private readonly opts: PgFleetOptions) {
+    this.instanceId = opts.instanceId;
+  }
+
+  async start(handlers: FleetHandlers): Promise<void> {
+    this.handlers = handlers;
+    const { default: pgm } = await import("pg");
+    const c = new pgm.Client({ connectionString: this.opts.url, application_name: `oc fleet ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
+    c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${e.message.replace(/\/\/[^@\s]*@/g, "//***@")}`));
+    await c.connect();
+    // concurrent instances creating the tables at once: one at a time
+    await c.query("BEGIN");
+    await c.query("SELECT pg_advisory_xact_lock(1868788588)");
+    await c.query(SCHEMA);
+    await c.query("COMMIT");
+    c.on("notification", (n) => {
+      if (n.channel === EVENTS_CHANNEL && n.payload) this.received(n.payload);
+      else if (n.channel === PROMPTS_CHANNEL && n.payload) void this.promptArrived(n.payload);
+    });
+    await c.query(`LISTEN ${EVENTS_CHANNEL}`);
+    await c.query(`LISTEN ${PROMPTS_CHANNEL}`);
+    this.client = c;
+  }
+
+  publish(event: Omit<FleetEvent, "origin">): void {
+    const c = this.client;
+    if (!c || this.stopped) return;
+    const wire: Wire = { o: this.instanceId, s: event.sessionId, t: event.type, d: event.data };
+    const text = JSON.stringify(wire);
+    const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${(e as Error).message}`);
+    if (Buffer.byteLength(text) < NOTIFY_LIMIT) {
+      c.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, text]).catch(fail);
+      return;
+    }
+    // queued on the one connection: the INSERT and its NOTIFY keep their place among this instance's events
+    c.query("WITH i AS (INSERT INTO fleet_events (session, payload) VALUES ($2, $3::jsonb) RETURNING id) SELECT pg_notify($1, json_build_object('o', $4::text, 's', $2::text, 't', $5::text, 'ref', (SELECT id FROM i)::text)::text)", [
+      EVENTS_CHANNEL,
+      event.sessionId,
+      JSON.stringify(event.data ?? null),
+      this.instanceId,
+      event.type,
+    ]).catch(fail);
+  }
+
+  subscribe(listener: (e: FleetEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private received(payload: string): void {
+    let w: Wire;
+    try {
+      w = JSON.parse(payload) as Wire;
+    } catch {
+      return;
+    }
+    if (w.o === this.instanceId) return;
+    this.delivery = this.delivery.then(async () => {
+      let data = w.d;
+      if (w.ref !== undefined) {
+        const r = await this.client?.query("SELECT payload FROM fleet_events WHERE id = $1", [w.ref]).catch(() => undefined);
+        data = (r?.rows[0] as { payload?: unknown } | undefined)?.payload;
+        if (data === undefined) return;
+      }
+      const ev: FleetEvent = { origin: w.o, sessionId: w.s, type: w.t, data };
+      for (const l of this.listeners) {
+        try {
+          l(ev);
+        } catch (e) {
+          this.opts.log.warn(`serve-fleet: listener: ${(e as Error).message}`);
+        }
+      }
+    });
+  }
+
+  async forwardPrompt(sessionId: string, text: string): Promise<string> {
+    const c = this.client;
+    if (!c) throw new Error("the fleet is not started");
+    const r = await c.query("INSERT INTO fleet_prompts (session, text, origin) VALUES ($1, $2, $3) RETURNING id::text AS id", [sessionId, text, this.instanceId]);
+    const id = (r.rows[0] as { id: string }).id;
+    await c.query("SELECT pg_notify($1, $2)", [PROMPTS_CHANNEL, id]);
+    const deadline = Date.now() + (this.opts.forwardTimeoutMs ?? 3_000);
+    while (Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 50));
+      const row = (await c.query("SELECT taken_by, turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { taken_by: string | null; turn_id: string | null; error: string | null } | undefined;
+      if (row?.error) throw new Error(row.error);
+      if (row?.turn_id) return row.turn_id;
+    }
+    // nobody took it: withdraw it (a holder taking it now loses the race to this update)
+    const gone = await c.query("UPDATE fleet_prompts SET taken_by = 'withdrawn' WHERE id = $1 AND taken_by IS NULL", [id]);
+    if (gone.rowCount === 0) {
+      // taken at the last moment: wait briefly for its turn id
+      for (let i = 0; i < 40; i++) {
+        const row = (await c.query("SELECT turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { turn_id: string | null; error: string | null } | undefined;
+        if (row?.error) throw new Error(row.error);
+        if (row?.turn_id) return row.turn_id;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    }
+    throw new Error(`no live instance took the prompt for session ${sessionId}`);
+  }
+
+  private async promptArrived(idText: string): Promise<void> {
+    const c = this.client;
+    const h = this.handlers;
+    if (!c || !h || this.stopped) return;
+    try {
+      const row = (await c.query("SELECT session, text FROM fleet_prompts WHERE id = $1 AND taken_by IS NULL", [idText])).rows[0] as { session: string; text: string } | undefined;
+      if (!row || !h.holds(row.session)) return;
+      const took = await c.query("UPDATE fleet_prompts SET taken_by = $2 WHERE id = $1 AND taken_by IS NULL", [idText, this.instanceId]);
+      if (took.rowCount !== 1) return;
+      try {
+        const turnId = await h.prompt(row.session, row.text);
+        await c.query("UPDATE fleet_prompts SET turn_id = $2 WHERE id = $1", [idText, turnId]);
+      } catch (e) {
+        await c.query("UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, (e as Error).message]);
+      }
+    } catch (e) {
+      this.opts.log.warn(`serve-fleet: forwarded prompt ${idText}: ${(e as Error).message}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const c = this.client;
+    this.client = undefined;
+    await this.delivery.catch(() => undefined);
+    await c?.end().catch(() => undefined);
+  }
+}
