@@ -11,6 +11,9 @@
  * turn id back; the forwarder polls the row for it.
  */
 import type pg from "pg";
+
+/** storage-postgres's session lock key (lock.ts LOCK_NAMESPACE, "ocss"): a free lock means no live holder */
+const LOCK_NAMESPACE = 0x6f637373;
 import type { Logger } from "../../kernel/api.js";
 import type { FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
 
@@ -22,7 +25,10 @@ export const NOTIFY_LIMIT = 7900;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS fleet_events (id bigserial PRIMARY KEY, session text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE IF NOT EXISTS fleet_prompts (id bigserial PRIMARY KEY, session text NOT NULL, text text NOT NULL, origin text NOT NULL,
-  taken_by text, turn_id text, error text, created_at timestamptz NOT NULL DEFAULT now());`;
+  taken_by text, turn_id text, error text, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS fleet_turns (id bigserial PRIMARY KEY, session text NOT NULL, turn_id text NOT NULL, instance text NOT NULL, text text NOT NULL,
+  state text NOT NULL DEFAULT 'running', taken_by text, started_at timestamptz NOT NULL DEFAULT now());
+CREATE INDEX IF NOT EXISTS fleet_turns_running ON fleet_turns (state) WHERE state = 'running';`;
 
 interface Wire {
   o: string;
@@ -38,6 +44,8 @@ export interface PgFleetOptions {
   log: Logger;
   /** how long forwardPrompt waits for the holder to take the prompt (default 3 s) */
   forwardTimeoutMs?: number;
+  /** how often running turns of other instances are checked for a dead holder (default 1 s) */
+  sweepMs?: number;
 }
 
 export class PgFleet implements FleetService {
@@ -48,6 +56,8 @@ export class PgFleet implements FleetService {
   /** received events are delivered one after another, in arrival order */
   private delivery: Promise<void> = Promise.resolve();
   private stopped = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(private readonly opts: PgFleetOptions) {
     this.instanceId = opts.instanceId;
@@ -71,6 +81,55 @@ export class PgFleet implements FleetService {
     await c.query(`LISTEN ${EVENTS_CHANNEL}`);
     await c.query(`LISTEN ${PROMPTS_CHANNEL}`);
     this.client = c;
+    this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 1_000);
+    this.sweeper.unref();
+  }
+
+  turnStarted(sessionId: string, turnId: string, text: string): void {
+    this.client
+      ?.query("INSERT INTO fleet_turns (session, turn_id, instance, text) VALUES ($1, $2, $3, $4)", [sessionId, turnId, this.instanceId, text])
+      .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
+  }
+
+  turnFinished(sessionId: string, turnId: string): void {
+    this.client
+      ?.query("UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND turn_id = $2 AND instance = $3 AND state = 'running'", [sessionId, turnId, this.instanceId])
+      .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
+  }
+
+  /**
+   * Turns another instance was running whose session claim is free: that instance is gone (PostgreSQL drops
+   * an advisory lock with its connection, kill -9 included). The first instance to claim the session marks
+   * the turn taken and continues it; the others fail the claim and leave it.
+   */
+  private async sweep(): Promise<void> {
+    const c = this.client;
+    const h = this.handlers;
+    if (!c || !h || this.stopped || this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const r = await c.query(
+        `SELECT t.id::text AS id, t.session, t.text FROM fleet_turns t WHERE t.state = 'running' AND t.instance <> $1
+         AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
+                         AND l.objid = hashtext(t.session)::oid AND l.objsubid = 2)
+         ORDER BY t.id`,
+        [this.instanceId, LOCK_NAMESPACE],
+      );
+      for (const row of r.rows as Array<{ id: string; session: string; text: string }>) {
+        if (this.stopped) break;
+        const ok = await h
+          .takeover(row.session, row.text, async () => {
+            const u = await c.query("UPDATE fleet_turns SET state = 'taken', taken_by = $2 WHERE id = $1 AND state = 'running'", [row.id, this.instanceId]);
+            return u.rowCount === 1;
+          })
+          .catch(() => false);
+        if (ok) this.opts.log.info(`serve-fleet: took over session ${row.session} (its instance is gone)`);
+      }
+    } catch (e) {
+      this.opts.log.warn(`serve-fleet: takeover sweep: ${(e as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   publish(event: Omit<FleetEvent, "origin">): void {
@@ -174,6 +233,7 @@ export class PgFleet implements FleetService {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    clearInterval(this.sweeper);
     const c = this.client;
     this.client = undefined;
     await this.delivery.catch(() => undefined);

@@ -24,7 +24,8 @@ export default {
     const url = databaseUrl(ctx);
     if (!storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
     const instanceId = ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`;
-    fleet = new PgFleet({ url, instanceId, log: ctx.log });
+    const sweep = Number(ctx.env.OC_FLEET_SWEEP_MS);
+    fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(Number.isInteger(sweep) && sweep > 0 ? { sweepMs: sweep } : {}) });
     ctx.provide("fleet", fleet);
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => fleet?.stop());
   },

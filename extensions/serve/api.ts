@@ -190,6 +190,10 @@ export interface FleetService {
    * queued it as; rejects when no instance picked it up in time (the caller may then take the session over).
    */
   forwardPrompt(sessionId: string, text: string): Promise<string>;
+  /** a turn of a session this instance runs starts (recorded so that another instance can take it over if this one dies) */
+  turnStarted(sessionId: string, turnId: string, text: string): void;
+  /** ...and ended (finished, failed or aborted: nothing to take over) */
+  turnFinished(sessionId: string, turnId: string): void;
   /** stop listening (server shutdown) */
   stop(): Promise<void>;
 }
@@ -199,4 +203,10 @@ export interface FleetHandlers {
   holds(sessionId: string): boolean;
   /** a prompt forwarded to this instance: queue it (as POST /session/:id/prompt would) and give its turn id */
   prompt(sessionId: string, text: string): Promise<string>;
+  /**
+   * A turn was running on an instance that is gone (its claim is free): claim the session and continue it.
+   * Resolves false when this instance could not claim it (another one did); `takenOver` is called once the
+   * claim is held, before the continuation is queued, so the fleet can mark the turn as taken.
+   */
+  takeover(sessionId: string, interruptedText: string, takenOver: () => Promise<boolean>): Promise<boolean>;
 }

@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 const start = async (name: string) => {
-  const s = await startServe(["--directory", sb.project], { env: { ...sb.env, OC_DATABASE_URL: url, OC_INSTANCE_ID: name } });
+  const s = await startServe(["--directory", sb.project], { env: { ...sb.env, OC_DATABASE_URL: url, OC_INSTANCE_ID: name, OC_FLEET_SWEEP_MS: "200" } });
   fleet.push(s);
   return s;
 };
@@ -80,4 +80,55 @@ describe("serve fleet on one PostgreSQL database", () => {
     sseA.close();
     sseC.close();
   }, 60_000);
+
+  it("kill -9 of the instance running a turn: another takes the session over, told the step in flight was interrupted; rows are an in-order prefix with no duplicate step", async () => {
+    sb.write("a.txt", "alpha\n");
+    sb.write("long.json", JSON.stringify({ steps: [{ repeat: 6, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
+    const [a, b, c] = [await start("inst-a"), await start("inst-b"), await start("inst-c")];
+    const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/long.json" })).body.id;
+    const sseC = await SseReader.open(`${c.url}/event`);
+    const prompted = await b.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "do the long thing" });
+    expect(prompted.status, JSON.stringify(prompted.body)).toBe(202);
+    // mid-turn: after step 2 ended on A (seen on C), A dies without a word
+    await sseC.waitFor((e) => e.event === "step_end" && e.data.sessionId === id && e.data.step === 2);
+    expect((await a.api<Health>("GET", "/health")).body.claims).toEqual([id]);
+    await a.stop("SIGKILL");
+    fleet = fleet.filter((s) => s !== a);
+    // B or C claims it and continues: the script runs on from the last committed step to "finished"
+    const end = await sseC.waitFor((e) => turnEndOf(id)(e) && e.data.text === "finished", 30_000);
+    expect(end.data.reason).toBe("end_turn");
+    const holders = [(await b.api<Health>("GET", "/health")).body, (await c.api<Health>("GET", "/health")).body].filter((h) => h.claims.includes(id));
+    expect(holders.length).toBe(1);
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      // wait for the holder's write-behind to commit the turn's last row
+      let rows: Array<{ seq: number; turn: number; step: number; role: string; json: string }> = [];
+      for (let i = 0; i < 50; i++) {
+        rows = (await db.query("SELECT seq, turn, step, role, json FROM rows WHERE session_id = $1 ORDER BY seq", [id])).rows;
+        if (rows.some((r) => r.role === "assistant" && r.json.includes('"finished"'))) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(rows.map((r) => r.seq)).toEqual(rows.map((_r, i) => i + 1));
+      for (let i = 1; i < rows.length; i++) {
+        const [p, q] = [rows[i - 1]!, rows[i]!];
+        expect(q.turn > p.turn || (q.turn === p.turn && q.step >= p.step), `row ${q.seq} after ${p.seq}`).toBe(true);
+      }
+      const steps = rows.filter((r) => r.role === "assistant").map((r) => `${r.turn}.${r.step}`);
+      expect(new Set(steps).size).toBe(steps.length);
+      // the takeover turn told the model its previous turn was interrupted
+      const users = rows.filter((r) => r.role === "user").map((r) => r.json);
+      expect(users.length).toBe(2);
+      expect(users[1]).toContain("[interrupted: the oceancode instance running your previous turn stopped");
+      expect(users[1]).toContain("do the long thing");
+      const turns = (await db.query("SELECT instance, state, taken_by FROM fleet_turns WHERE session = $1 ORDER BY id", [id])).rows;
+      expect(turns[0]).toMatchObject({ instance: "inst-a", state: "taken" });
+      expect(["inst-b", "inst-c"]).toContain(turns[0].taken_by);
+      expect(turns[1]).toMatchObject({ instance: turns[0].taken_by, state: "done" });
+    } finally {
+      await db.end();
+    }
+    sseC.close();
+  }, 90_000);
 });
