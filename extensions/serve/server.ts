@@ -205,7 +205,11 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     { schema: { operationId: "sessionEventStream", summary: "one session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: lastEventQuery, response: sse } },
     async (request, reply) => {
       const id = (request.params as { id: string }).id;
-      await hub.session(id); // 404 / 409 as JSON, before the stream starts
+      // 404 / 409 as JSON, before the stream starts; in a fleet a session another instance holds streams here
+      // too (its events come through the fleet)
+      await hub.session(id).catch((e: unknown) => {
+        if (!(fleet && (e as { code?: string }).code === "session_busy")) throw e;
+      });
       reply.hijack();
       events.attach(reply.raw, { sessionId: id, lastEventId: lastEventIdOf(request) });
     },

@@ -48,12 +48,17 @@ describe("serve fleet on one PostgreSQL database", () => {
 
     const sseC = await SseReader.open(`${c.url}/event`);
     const sseA = await SseReader.open(`${a.url}/event`);
+    // one session's stream on an instance that does not hold it: 200, fed by the fleet
+    const sseB = await SseReader.open(`${b.url}/session/${id}/event`);
+    expect(sseB.status).toBe(200);
     const prompted = await b.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "hello fleet" });
     expect(prompted.status, JSON.stringify(prompted.body)).toBe(202);
     const endC = await sseC.waitFor(turnEndOf(id));
     expect(endC.data).toMatchObject({ reason: "end_turn", text: "ok: hello fleet" });
     await sseC.waitFor((e) => e.event === "turn_done" && e.data.turnId === prompted.body.turnId);
     await sseA.waitFor((e) => e.event === "turn_done" && e.data.turnId === prompted.body.turnId);
+    await sseB.waitFor((e) => e.event === "turn_done" && e.data.turnId === prompted.body.turnId);
+    sseB.close();
     // C saw what A's own clients saw, in the same order
     const kinds = (r: SseReader) => r.events.filter((e) => e.data.sessionId === id).map((e) => e.event);
     expect(kinds(sseC)).toEqual(kinds(sseA));
@@ -131,4 +136,29 @@ describe("serve fleet on one PostgreSQL database", () => {
     }
     sseC.close();
   }, 90_000);
+
+  it("a prompt for a session whose holder died idle is taken over by the receiving instance", async () => {
+    const [a, b] = [await start("inst-a"), await start("inst-b")];
+    const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/echo" })).body.id;
+    const sse = await SseReader.open(`${b.url}/session/${id}/event`);
+    await a.api("POST", `/session/${id}/prompt`, { text: "one" });
+    await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: one");
+    // the store writes behind the step: wait for the turn to be committed (a kill before that loses the uncommitted tail)
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      // (the schema itself may not be there yet: the store migrates at its first write)
+      const committed = () => db.query("SELECT count(*) AS n FROM rows WHERE session_id = $1", [id]).then((r) => Number(r.rows[0].n), () => 0);
+      for (let i = 0; i < 50 && (await committed()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await db.end();
+    }
+    await a.stop("SIGKILL");
+    fleet = fleet.filter((s) => s !== a);
+    const p = await b.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "two" });
+    expect(p.status, JSON.stringify(p.body)).toBe(202);
+    await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: two");
+    expect((await b.api<Health>("GET", "/health")).body.claims).toEqual([id]);
+    sse.close();
+  }, 60_000);
 });
