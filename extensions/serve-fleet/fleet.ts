@@ -57,6 +57,8 @@ export class PgFleet implements FleetService {
   private delivery: Promise<void> = Promise.resolve();
   private stopped = false;
   private sweeper: NodeJS.Timeout | undefined;
+  /** the connection's queries, one after another (pg deprecates overlapping client.query calls); order kept */
+  private chain: Promise<unknown> = Promise.resolve();
   private sweeping = false;
 
   constructor(private readonly opts: PgFleetOptions) {
@@ -85,15 +87,23 @@ export class PgFleet implements FleetService {
     this.sweeper.unref();
   }
 
+  private q(c: pg.Client, sql: string, params?: unknown[]): Promise<pg.QueryResult> {
+    const p = this.chain.then(() => c.query(sql, params));
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  private clientQ(sql: string, params?: unknown[]): Promise<pg.QueryResult> {
+    return this.client ? this.q(this.client, sql, params) : Promise.reject(new Error("the fleet is stopped"));
+  }
+
   turnStarted(sessionId: string, turnId: string, text: string): void {
-    this.client
-      ?.query("INSERT INTO fleet_turns (session, turn_id, instance, text) VALUES ($1, $2, $3, $4)", [sessionId, turnId, this.instanceId, text])
+    this.clientQ("INSERT INTO fleet_turns (session, turn_id, instance, text) VALUES ($1, $2, $3, $4)", [sessionId, turnId, this.instanceId, text])
       .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
   }
 
   turnFinished(sessionId: string, turnId: string): void {
-    this.client
-      ?.query("UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND turn_id = $2 AND instance = $3 AND state = 'running'", [sessionId, turnId, this.instanceId])
+    this.clientQ("UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND turn_id = $2 AND instance = $3 AND state = 'running'", [sessionId, turnId, this.instanceId])
       .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
   }
 
@@ -108,7 +118,7 @@ export class PgFleet implements FleetService {
     if (!c || !h || this.stopped || this.sweeping) return;
     this.sweeping = true;
     try {
-      const r = await c.query(
+      const r = await this.q(c, 
         `SELECT t.id::text AS id, t.session, t.text FROM fleet_turns t WHERE t.state = 'running' AND t.instance <> $1
          AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
                          AND l.objid = hashtext(t.session)::oid AND l.objsubid = 2)
@@ -119,7 +129,7 @@ export class PgFleet implements FleetService {
         if (this.stopped) break;
         const ok = await h
           .takeover(row.session, row.text, async () => {
-            const u = await c.query("UPDATE fleet_turns SET state = 'taken', taken_by = $2 WHERE id = $1 AND state = 'running'", [row.id, this.instanceId]);
+            const u = await this.q(c, "UPDATE fleet_turns SET state = 'taken', taken_by = $2 WHERE id = $1 AND state = 'running'", [row.id, this.instanceId]);
             return u.rowCount === 1;
           })
           .catch(() => false);
@@ -139,11 +149,11 @@ export class PgFleet implements FleetService {
     const text = JSON.stringify(wire);
     const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${(e as Error).message}`);
     if (Buffer.byteLength(text) < NOTIFY_LIMIT) {
-      c.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, text]).catch(fail);
+      this.q(c, "SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, text]).catch(fail);
       return;
     }
     // queued on the one connection: the INSERT and its NOTIFY keep their place among this instance's events
-    c.query("WITH i AS (INSERT INTO fleet_events (session, payload) VALUES ($2, $3::jsonb) RETURNING id) SELECT pg_notify($1, json_build_object('o', $4::text, 's', $2::text, 't', $5::text, 'ref', (SELECT id FROM i)::text)::text)", [
+    this.q(c, "WITH i AS (INSERT INTO fleet_events (session, payload) VALUES ($2, $3::jsonb) RETURNING id) SELECT pg_notify($1, json_build_object('o', $4::text, 's', $2::text, 't', $5::text, 'ref', (SELECT id FROM i)::text)::text)", [
       EVENTS_CHANNEL,
       event.sessionId,
       JSON.stringify(event.data ?? null),
@@ -168,7 +178,7 @@ export class PgFleet implements FleetService {
     this.delivery = this.delivery.then(async () => {
       let data = w.d;
       if (w.ref !== undefined) {
-        const r = await this.client?.query("SELECT payload FROM fleet_events WHERE id = $1", [w.ref]).catch(() => undefined);
+        const r = await this.clientQ("SELECT payload FROM fleet_events WHERE id = $1", [w.ref]).catch(() => undefined);
         data = (r?.rows[0] as { payload?: unknown } | undefined)?.payload;
         if (data === undefined) return;
       }
@@ -186,22 +196,22 @@ export class PgFleet implements FleetService {
   async forwardPrompt(sessionId: string, text: string): Promise<string> {
     const c = this.client;
     if (!c) throw new Error("the fleet is not started");
-    const r = await c.query("INSERT INTO fleet_prompts (session, text, origin) VALUES ($1, $2, $3) RETURNING id::text AS id", [sessionId, text, this.instanceId]);
+    const r = await this.q(c, "INSERT INTO fleet_prompts (session, text, origin) VALUES ($1, $2, $3) RETURNING id::text AS id", [sessionId, text, this.instanceId]);
     const id = (r.rows[0] as { id: string }).id;
-    await c.query("SELECT pg_notify($1, $2)", [PROMPTS_CHANNEL, id]);
+    await this.q(c, "SELECT pg_notify($1, $2)", [PROMPTS_CHANNEL, id]);
     const deadline = Date.now() + (this.opts.forwardTimeoutMs ?? 3_000);
     while (Date.now() < deadline) {
       await new Promise((res) => setTimeout(res, 50));
-      const row = (await c.query("SELECT taken_by, turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { taken_by: string | null; turn_id: string | null; error: string | null } | undefined;
+      const row = (await this.q(c, "SELECT taken_by, turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { taken_by: string | null; turn_id: string | null; error: string | null } | undefined;
       if (row?.error) throw new Error(row.error);
       if (row?.turn_id) return row.turn_id;
     }
     // nobody took it: withdraw it (a holder taking it now loses the race to this update)
-    const gone = await c.query("UPDATE fleet_prompts SET taken_by = 'withdrawn' WHERE id = $1 AND taken_by IS NULL", [id]);
+    const gone = await this.q(c, "UPDATE fleet_prompts SET taken_by = 'withdrawn' WHERE id = $1 AND taken_by IS NULL", [id]);
     if (gone.rowCount === 0) {
       // taken at the last moment: wait briefly for its turn id
       for (let i = 0; i < 40; i++) {
-        const row = (await c.query("SELECT turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { turn_id: string | null; error: string | null } | undefined;
+        const row = (await this.q(c, "SELECT turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { turn_id: string | null; error: string | null } | undefined;
         if (row?.error) throw new Error(row.error);
         if (row?.turn_id) return row.turn_id;
         await new Promise((res) => setTimeout(res, 50));
@@ -215,15 +225,15 @@ export class PgFleet implements FleetService {
     const h = this.handlers;
     if (!c || !h || this.stopped) return;
     try {
-      const row = (await c.query("SELECT session, text FROM fleet_prompts WHERE id = $1 AND taken_by IS NULL", [idText])).rows[0] as { session: string; text: string } | undefined;
+      const row = (await this.q(c, "SELECT session, text FROM fleet_prompts WHERE id = $1 AND taken_by IS NULL", [idText])).rows[0] as { session: string; text: string } | undefined;
       if (!row || !h.holds(row.session)) return;
-      const took = await c.query("UPDATE fleet_prompts SET taken_by = $2 WHERE id = $1 AND taken_by IS NULL", [idText, this.instanceId]);
+      const took = await this.q(c, "UPDATE fleet_prompts SET taken_by = $2 WHERE id = $1 AND taken_by IS NULL", [idText, this.instanceId]);
       if (took.rowCount !== 1) return;
       try {
         const turnId = await h.prompt(row.session, row.text);
-        await c.query("UPDATE fleet_prompts SET turn_id = $2 WHERE id = $1", [idText, turnId]);
+        await this.q(c, "UPDATE fleet_prompts SET turn_id = $2 WHERE id = $1", [idText, turnId]);
       } catch (e) {
-        await c.query("UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, (e as Error).message]);
+        await this.q(c, "UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, (e as Error).message]);
       }
     } catch (e) {
       this.opts.log.warn(`serve-fleet: forwarded prompt ${idText}: ${(e as Error).message}`);

@@ -161,4 +161,65 @@ describe("serve fleet on one PostgreSQL database", () => {
     expect((await b.api<Health>("GET", "/health")).body.claims).toEqual([id]);
     sse.close();
   }, 60_000);
+
+  it("30 sessions over three instances, prompted and streamed through different ones; one instance killed mid-turn, the others finish its sessions; every session's rows an in-order prefix with no duplicate step", async () => {
+    sb.write("a.txt", "alpha\n");
+    sb.write("eight.json", JSON.stringify({ steps: [{ repeat: 8, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
+    const inst = [await start("inst-0"), await start("inst-1"), await start("inst-2")];
+    const sse = await SseReader.open(`${inst[2]!.url}/event`);
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const created = await inst[i % 3]!.api<{ id: string }>("POST", "/session", { model: "scripted/eight.json" });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    for (let i = 0; i < 30; i++) {
+      const p = await inst[(i + 1) % 3]!.api<{ turnId: string }>("POST", `/session/${ids[i]}/prompt`, { text: `task ${i}` });
+      expect(p.status, JSON.stringify(p.body)).toBe(202);
+    }
+    // every session past its first step (so its session row is committed), then inst-0 dies mid-turn
+    for (const id of ids) await sse.waitFor((e) => e.event === "step_end" && e.data.sessionId === id && e.data.step === 1, 30_000);
+    const held0 = (await inst[0]!.api<Health>("GET", "/health")).body.claims;
+    expect(held0.length).toBe(10);
+    await inst[0]!.stop("SIGKILL");
+    fleet = fleet.filter((s) => s !== inst[0]);
+    for (const id of ids) await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "finished", 60_000);
+    const claims = [...(await inst[1]!.api<Health>("GET", "/health")).body.claims, ...(await inst[2]!.api<Health>("GET", "/health")).body.claims];
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      // inst-0's turns that were still running when it died: each taken over once, by a live instance
+      const taken = (await db.query("SELECT session, taken_by FROM fleet_turns WHERE state = 'taken'")).rows as Array<{ session: string; taken_by: string }>;
+      expect(taken.length).toBeGreaterThan(0);
+      expect(new Set(taken.map((t) => t.session)).size).toBe(taken.length);
+      for (const t of taken) {
+        expect(held0).toContain(t.session);
+        expect(["inst-1", "inst-2"]).toContain(t.taken_by);
+        expect(claims).toContain(t.session);
+      }
+      expect(Number((await db.query("SELECT count(*) AS n FROM fleet_turns WHERE state = 'running'")).rows[0].n)).toBe(0);
+      for (const id of ids) {
+        let rows: Array<{ seq: number; turn: number; step: number; role: string; json: string }> = [];
+        for (let i = 0; i < 50; i++) {
+          rows = (await db.query("SELECT seq, turn, step, role, json FROM rows WHERE session_id = $1 ORDER BY seq", [id])).rows;
+          if (rows.some((r) => r.role === "assistant" && r.json.includes('"finished"'))) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(rows.map((r) => r.seq), id).toEqual(rows.map((_r, i) => i + 1));
+        for (let i = 1; i < rows.length; i++) {
+          const [p, q] = [rows[i - 1]!, rows[i]!];
+          expect(q.turn > p.turn || (q.turn === p.turn && q.step >= p.step), `${id}: row ${q.seq} after ${p.seq}`).toBe(true);
+        }
+        const steps = rows.filter((r) => r.role === "assistant").map((r) => `${r.turn}.${r.step}`);
+        expect(new Set(steps).size, id).toBe(steps.length);
+        // a session whose turn was taken over has the continuation turn; the others ran one turn
+        const users = rows.filter((r) => r.role === "user").length;
+        expect(users, id).toBe(taken.some((t) => t.session === id) ? 2 : 1);
+      }
+    } finally {
+      await db.end();
+    }
+    sse.close();
+  }, 180_000);
 });
