@@ -27,7 +27,9 @@ describe("oceancode doctor", () => {
     expect(lines.at(-1)).toBe("DOCTOR_OK");
     expect(lines).toContain(`ok   config global ${global}: parsed and valid`);
     expect(lines).toContain(`info config project ${path.join(sb.project, ".oceancode", "oceancode.json")}: absent`);
-    expect(lines.some((l) => /^ok {3}extensions: active=\d+ lazy=\d+ disabled=0 held=0 failed=0 shadowed=0$/.test(l))).toBe(true);
+    // the one bundled stand-in (storage-postgres) is disabled until extensions.replace selects it, and says so
+    expect(lines.some((l) => /^ok {3}extensions: active=\d+ lazy=\d+ disabled=1 held=0 failed=0 shadowed=0$/.test(l))).toBe(true);
+    expect(lines).toContain(`info extension storage-postgres (bundled): disabled: stands in for 'storage'; select it with extensions.replace {"storage": "storage-postgres"}`);
     expect(lines.some((l) => l.startsWith("info requirements ") && l.endsWith(": absent"))).toBe(true);
     expect(lines.some((l) => l.startsWith(`ok   data dir ${path.join(sb.home, ".local", "share", "oceancode")}`))).toBe(true);
   });

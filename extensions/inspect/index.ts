@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO, KernelIntrospection } from "../../kernel/api.js";
 import type { InspectRow, InspectRowProvider, InspectService } from "./api.js";
+import { redactUrl } from "../storage-postgres/api.js";
 
 export type { InspectRow };
 
@@ -10,6 +11,11 @@ function sourceText(p: { layer: string; file?: string; source?: string }): strin
   if (p.file) return p.file;
   if (p.source) return p.layer === "env" ? `$${p.source}` : p.source;
   return "(built-in)";
+}
+
+/** A config value as shown: a URL's password (storage.url, a proxy, ...) never is. */
+function shown(v: unknown): unknown {
+  return typeof v === "string" ? redactUrl(v) : v;
 }
 
 export function inspectRows(info: KernelIntrospection, project?: string): InspectRow[] {
@@ -28,7 +34,7 @@ export function inspectRows(info: KernelIntrospection, project?: string): Inspec
   const keys = [...info.config.provenance.keys()].sort();
   for (const k of keys) {
     const p = info.config.provenance.get(k)!;
-    rows.push({ kind: "config", id: k, layer: p.layer, source: sourceText(p), value: info.config.get(k) });
+    rows.push({ kind: "config", id: k, layer: p.layer, source: sourceText(p), value: shown(info.config.get(k)) });
   }
   // the host's settings that are not config keys (the project directory and home: kernel options), and where the project came from
   const host = info.config.layers.find((l) => l.name === "host")?.settings ?? [];

@@ -161,3 +161,52 @@ export function parseListen(spec: string): { host: string; port: number } {
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw bad();
   return { host: host ?? DEFAULT_HOST, port: Number(port) };
 }
+
+/**
+ * A fleet of serve instances on one database (service name "fleet", provided by e.g. `serve-fleet` when
+ * the store is PostgreSQL). The serve hub publishes every event of the sessions it runs and feeds the
+ * events of other instances to its SSE clients; a prompt for a session another live instance holds is
+ * forwarded to it. serve never imports the provider's code: this interface is the whole contract.
+ */
+export interface FleetEvent {
+  /** the instance that ran the session when the event happened */
+  origin: string;
+  sessionId: string;
+  type: string;
+  data: unknown;
+}
+
+export interface FleetService {
+  /** this instance's id ($OC_INSTANCE_ID, or generated at start) */
+  readonly instanceId: string;
+  /** start listening (called by the server at start); resolves once the instance receives fleet traffic */
+  start(handlers: FleetHandlers): Promise<void>;
+  /** publish one event of a session this instance runs (fire and forget; failures are logged) */
+  publish(event: Omit<FleetEvent, "origin">): void;
+  /** every other instance's events (own ones are not delivered); returns the unsubscribe */
+  subscribe(listener: (event: FleetEvent) => void): () => void;
+  /**
+   * Hand a prompt to the live instance that holds the session's claim. Resolves with the turn id the holder
+   * queued it as; rejects when no instance picked it up in time (the caller may then take the session over).
+   */
+  forwardPrompt(sessionId: string, text: string): Promise<string>;
+  /** a turn of a session this instance runs starts (recorded so that another instance can take it over if this one dies) */
+  turnStarted(sessionId: string, turnId: string, text: string): void;
+  /** ...and ended (finished, failed or aborted: nothing to take over) */
+  turnFinished(sessionId: string, turnId: string): void;
+  /** stop listening (server shutdown) */
+  stop(): Promise<void>;
+}
+
+export interface FleetHandlers {
+  /** whether this instance holds (runs) the session now */
+  holds(sessionId: string): boolean;
+  /** a prompt forwarded to this instance: queue it (as POST /session/:id/prompt would) and give its turn id */
+  prompt(sessionId: string, text: string): Promise<string>;
+  /**
+   * A turn was running on an instance that is gone (its claim is free): claim the session and continue it.
+   * Resolves false when this instance could not claim it (another one did); `takenOver` is called once the
+   * claim is held, before the continuation is queued, so the fleet can mark the turn as taken.
+   */
+  takeover(sessionId: string, interruptedText: string, takenOver: () => Promise<boolean>): Promise<boolean>;
+}

@@ -8,6 +8,8 @@ import type { SessionHub } from "./sessions.js";
 import { errorResponses, QuestionSchema, RowSchema, SessionIdParams, SessionInfoSchema, SessionSummarySchema } from "./schemas.js";
 
 export interface CoreDeps {
+  /** this instance's id ($OC_INSTANCE_ID, the fleet's, or generated) */
+  instanceId: string;
   engine: EngineService;
   storage: StorageService | undefined;
   hub: SessionHub;
@@ -33,10 +35,24 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
       method: "GET",
       url: "/health",
       operationId: "health",
-      summary: "the server is up: its version and how many sessions it holds open",
+      summary: "the server is up: its version, its instance id, and the sessions it holds open (claims on)",
       tags: ["server"],
-      schema: { response: { 200: { type: "object", required: ["ok", "version", "sessions"], properties: { ok: { type: "boolean" }, version: { type: "string" }, sessions: { type: "integer" } } } } },
-      handler: () => ({ ok: true, version: d.version, sessions: d.hub.openCount }),
+      schema: {
+        response: {
+          200: {
+            type: "object",
+            required: ["ok", "version", "sessions", "instance", "claims"],
+            properties: {
+              ok: { type: "boolean" },
+              version: { type: "string" },
+              sessions: { type: "integer", description: "how many sessions this instance holds" },
+              instance: { type: "string", description: "this instance's id ($OC_INSTANCE_ID, or generated at start)" },
+              claims: { type: "array", items: { type: "string" }, description: "the ids of the sessions this instance holds claims on" },
+            },
+          },
+        },
+      },
+      handler: () => ({ ok: true, version: d.version, sessions: d.hub.openCount, instance: d.instanceId, claims: d.hub.claimed() }),
     },
     {
       method: "POST",

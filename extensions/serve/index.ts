@@ -7,7 +7,8 @@ import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import type { ServeOptions, ServeService } from "./api.js";
+import crypto from "node:crypto";
+import type { FleetService, ServeOptions, ServeService } from "./api.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 
@@ -40,6 +41,7 @@ export default {
         const engine = ctx.services.tryGet<EngineService>("engine");
         if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
         const { startServer } = await import("./server.js");
+        const fleet = ctx.services.tryGet<FleetService>("fleet");
         return startServer(
           {
             engine,
@@ -52,6 +54,8 @@ export default {
               return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
             },
             log: ctx.log,
+            fleet,
+            instanceId: fleet?.instanceId ?? (ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`),
             // tuning for tests and benches: how many bytes a slow SSE client may fall behind, how long shutdown waits
             events: { clientBufferBytes: positiveInt(ctx.env.OC_SERVE_CLIENT_BUFFER_BYTES) },
             shutdownWaitMs: positiveInt(ctx.env.OC_SERVE_SHUTDOWN_MS),

@@ -10,7 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { EngineService, SessionEvent } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { Logger } from "../../kernel/api.js";
-import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
+import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type FleetService, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
 import { basicAuth, checkBind, credentialsFrom, foreignRequest, REALM } from "./auth.js";
 import { coreRoutes } from "./core-routes.js";
 import { EventHub, type EventHubOptions } from "./events.js";
@@ -30,6 +30,10 @@ export interface ServerDeps {
   log: Logger;
   /** SSE tuning (tests and benches lower the per-client buffer) */
   events?: EventHubOptions;
+  /** this instance's id (/health; the fleet's when there is one) */
+  instanceId: string;
+  /** fleet mode (service "fleet"): events fan out to, and prompts are forwarded between, instances */
+  fleet?: FleetService;
   /** how long shutdown waits for aborted turns to reach their step boundary (default 5 s) */
   shutdownWaitMs?: number;
 }
@@ -111,17 +115,26 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   const { default: swagger } = await import("@fastify/swagger");
 
   const events = new EventHub(deps.events);
+  const fleet = deps.fleet;
+  /** an event of a session this instance runs: to its own SSE clients, and to the fleet's other instances */
+  const emit = (sessionId: string, type: string, data: unknown) => {
+    events.publish(sessionId, type, data);
+    fleet?.publish({ sessionId, type, data });
+  };
   const questions = new Questions({
-    asked: (p) => events.publish(p.sessionId, "question_asked", { type: "question_asked", sessionId: p.sessionId, questionId: p.id, question: p.question }),
-    settled: (p, answer) => events.publish(p.sessionId, "question_settled", { type: "question_settled", sessionId: p.sessionId, questionId: p.id, answer }),
+    asked: (p) => emit(p.sessionId, "question_asked", { type: "question_asked", sessionId: p.sessionId, questionId: p.id, question: p.question }),
+    settled: (p, answer) => emit(p.sessionId, "question_settled", { type: "question_settled", sessionId: p.sessionId, questionId: p.id, answer }),
   });
   const hub = new SessionHub(deps.engine, deps.storage, {
-    queued: (sessionId, turnId) => events.publish(sessionId, "turn_queued", { type: "turn_queued", sessionId, turnId }),
+    queued: (sessionId, turnId) => emit(sessionId, "turn_queued", { type: "turn_queued", sessionId, turnId }),
     done: (sessionId, turnId, result, error) =>
-      events.publish(sessionId, "turn_done", { type: "turn_done", sessionId, turnId, reason: result?.reason ?? "error", ...(error ? { error } : {}) }),
+      emit(sessionId, "turn_done", { type: "turn_done", sessionId, turnId, reason: result?.reason ?? "error", ...(error ? { error } : {}) }),
     aborted: (sessionId) => questions.rejectAll(sessionId, "the turn was aborted"),
-  });
-  const unsubscribe = deps.engine.subscribe((e: SessionEvent) => events.publish(e.sessionId, e.type, e));
+  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet ? { started: (id, t, text) => fleet.turnStarted(id, t, text), finished: (id, t) => fleet.turnFinished(id, t) } : undefined);
+  const unsubscribe = deps.engine.subscribe((e: SessionEvent) => emit(e.sessionId, e.type, e));
+  // the other instances' events reach this instance's SSE clients (ids from this server's own sequence)
+  const unfleet = fleet?.subscribe((e) => events.publish(e.sessionId, e.type, e.data));
+  if (fleet) await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id, text, taken) => hub.takeover(id, text, taken) });
   const answersQuestions = opts.questions !== false;
   if (answersQuestions) deps.engine.setQuestionHandler((q, signal) => questions.ask(q, signal));
 
@@ -163,7 +176,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
 
   // one table for the built-in and the contributed routes: a contributed route that clashes is left out, said in the log
   const table = new Routes();
-  for (const r of coreRoutes({ engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel })) table.add(r, "serve");
+  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel })) table.add(r, "serve");
   for (const r of deps.routes.list()) {
     try {
       table.add(r, r.owner);
@@ -192,7 +205,11 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     { schema: { operationId: "sessionEventStream", summary: "one session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: lastEventQuery, response: sse } },
     async (request, reply) => {
       const id = (request.params as { id: string }).id;
-      await hub.session(id); // 404 / 409 as JSON, before the stream starts
+      // 404 / 409 as JSON, before the stream starts; in a fleet a session another instance holds streams here
+      // too (its events come through the fleet)
+      await hub.session(id).catch((e: unknown) => {
+        if (!(fleet && (e as { code?: string }).code === "session_busy")) throw e;
+      });
       reply.hijack();
       events.attach(reply.raw, { sessionId: id, lastEventId: lastEventIdOf(request) });
     },
@@ -217,6 +234,8 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
         const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000);
         if (unfinished) deps.log.warn(`serve: ${unfinished} turn(s) did not reach a step boundary in time`);
         unsubscribe();
+        unfleet?.();
+        await fleet?.stop();
         deps.routes.late = undefined;
         if (answersQuestions) deps.engine.setQuestionHandler(undefined);
         events.closeAll();

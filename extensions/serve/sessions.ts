@@ -23,6 +23,16 @@ export interface TurnHooks {
   aborted(sessionId: string): void;
 }
 
+/** What a taken-over session's model is told (a user turn: the interrupted request comes with it). */
+export function takeoverPrompt(interruptedText: string): string {
+  return (
+    "[interrupted: the oceancode instance running your previous turn stopped (killed or crashed) in the middle of it. " +
+    "Everything up to the last completed step was kept; the step in flight was lost, and a tool call it made was interrupted: " +
+    "its result and effects are unknown (check before repeating it). Continue the interrupted request.]\n\n" +
+    interruptedText
+  );
+}
+
 export class SessionHub {
   private readonly held = new Map<string, Held>();
   private readonly opening = new Map<string, Promise<Held>>();
@@ -33,7 +43,41 @@ export class SessionHub {
     private readonly engine: EngineService,
     private readonly storage: StorageService | undefined,
     private readonly hooks: TurnHooks,
+    /** fleet mode: hand a prompt for a session another live instance holds to that instance (its turn id) */
+    private readonly forward?: (id: string, text: string) => Promise<string>,
+    /** fleet mode: each turn's start and end, so another instance can take a dead one's turn over */
+    private readonly track?: { started(id: string, turnId: string, text: string): void; finished(id: string, turnId: string): void },
   ) {}
+
+  /**
+   * Take over a session whose turn was running on an instance that died: claim it (false when that fails:
+   * its holder is alive or another instance got it), then queue a turn that tells the model what happened.
+   * The session is reloaded from storage, so it continues from the last committed step; the step that was in
+   * flight (its model answer and any tool call) was never committed: the model is told its tool call was
+   * interrupted and its effect unknown, and nothing is re-run blindly.
+   */
+  async takeover(id: string, interruptedText: string, takenOver: () => Promise<boolean>): Promise<boolean> {
+    if (this.closing) return false;
+    try {
+      await this.hold(id);
+    } catch {
+      return false;
+    }
+    if (!(await takenOver())) return false;
+    await this.prompt(id, takeoverPrompt(interruptedText));
+    return true;
+  }
+
+
+  /** whether this server holds the session (its claim) now */
+  holds(id: string): boolean {
+    return this.held.has(id) && !this.held.get(id)!.closed;
+  }
+
+  /** the ids of the sessions this server holds claims on */
+  claimed(): string[] {
+    return [...this.held.keys()];
+  }
 
   get openCount(): number {
     return this.held.size;
@@ -81,7 +125,21 @@ export class SessionHub {
 
   /** Queue a prompt; resolves at once with its turn id (the turn runs in the background). */
   async prompt(id: string, text: string): Promise<string> {
-    const h = await this.hold(id);
+    let h: Held;
+    try {
+      h = await this.hold(id);
+    } catch (e) {
+      if (!this.forward || (e as { code?: string }).code !== "session_busy") throw e;
+      // another instance holds it: forward the prompt there; when no live instance takes it (its holder died
+      // between our claim attempt and now), try the claim once more: a free lock is a takeover
+      try {
+        return await this.forward(id, text);
+      } catch (fe) {
+        h = await this.hold(id).catch(() => {
+          throw new HttpError(409, "session_busy", `session ${id} is held by another instance that did not take the prompt: ${(fe as Error).message}`);
+        });
+      }
+    }
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     if (h.closed) throw new HttpError(409, "session_closing", `session ${id} is being closed`);
     const turnId = `turn_${this.nextTurn++}`;
@@ -99,12 +157,14 @@ export class SessionHub {
         // the engine lets an idle session leave memory (engine.idle_minutes) while this process keeps its
         // claim: reopening gives the live object (a map lookup when it is still in memory)
         h.session = await this.engine.openSession(id);
+        this.track?.started(id, turnId, text);
         const result = await this.engine.prompt(h.session, text, { signal: controller.signal });
         this.hooks.done(id, turnId, result, result.error);
       } catch (e) {
         this.hooks.done(id, turnId, undefined, (e as Error).message);
       } finally {
         h.running = undefined;
+        this.track?.finished(id, turnId);
       }
     });
     return turnId;

@@ -46,6 +46,13 @@ export async function storageCommand(argv: string[], io: CommandIO, deps: Storag
     io.stdout.write(`${STORAGE_USAGE}\nCheck oceancode.db and, when SQLite reports it damaged, rebuild it from the session ledger; the damaged file is kept beside it.\n`);
     return 0;
   }
+  if (sub === "copy") {
+    // a stand-in that is not selected is disabled, so its commands are not here: say how to reach it
+    return bad(
+      'storage copy belongs to storage-postgres: select it with extensions.replace {"storage": "storage-postgres"} and storage.url (or $OC_DATABASE_URL), ' +
+        "then run oceancode storage copy --from <this oceancode.db> (docs/storage-postgres.md)",
+    );
+  }
   if (sub !== "repair") return bad(sub === undefined ? "a subcommand is required (repair)" : `unknown subcommand '${sub}'`);
   let values: { force?: boolean; db?: string };
   try {

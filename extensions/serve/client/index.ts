@@ -16,11 +16,16 @@ export class OceancodeClient extends ClientBase {
     return this.stream("/event", {}, opts);
   }
 
-  /** GET /health — the server is up: its version and how many sessions it holds open */
+  /** GET /health — the server is up: its version, its instance id, and the sessions it holds open (claims on) */
   health(opts: CallOptions = {}): Promise<{
     ok: boolean;
     version: string;
+    /** how many sessions this instance holds */
     sessions: number;
+    /** this instance's id ($OC_INSTANCE_ID, or generated at start) */
+    instance: string;
+    /** the ids of the sessions this instance holds claims on */
+    claims: Array<string>;
   }> {
     return this.call("GET", "/health", {  }, opts);
   }

@@ -1,0 +1,36 @@
+/**
+ * serve-fleet: the "fleet" service (FleetService of `oceancode/api/serve`) over the PostgreSQL database the
+ * store uses. Provided only when the storage service is a PostgreSQL one (its dbPath is a postgres:// URL,
+ * as storage-postgres shows it, redacted) and a URL is configured; activation connects nothing: the serve
+ * server calls start().
+ */
+import crypto from "node:crypto";
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { StorageService } from "../storage/api.js";
+import { globalSetting } from "../storage/api.js";
+import { PgFleet } from "./fleet.js";
+
+function databaseUrl(ctx: Pick<ExtensionContext, "config" | "env">): string | undefined {
+  const s = globalSetting(ctx.config, "storage.url").value;
+  if (typeof s === "string" && s) return s;
+  return ctx.env.OC_DATABASE_URL || undefined;
+}
+
+let fleet: PgFleet | undefined;
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const storage = ctx.services.tryGet<StorageService>("storage");
+    const url = databaseUrl(ctx);
+    if (!storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
+    const instanceId = ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`;
+    const sweep = Number(ctx.env.OC_FLEET_SWEEP_MS);
+    fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(Number.isInteger(sweep) && sweep > 0 ? { sweepMs: sweep } : {}) });
+    ctx.provide("fleet", fleet);
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => fleet?.stop());
+  },
+  async deactivate() {
+    await fleet?.stop();
+    fleet = undefined;
+  },
+};

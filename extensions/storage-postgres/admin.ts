@@ -1,0 +1,55 @@
+/**
+ * What `oceancode migrate` and `oceancode doctor --storage` (served by storage-commands) ask of the
+ * storage provider, here for PostgreSQL. doctor never migrates or writes: it reads the version table.
+ */
+import type { MigrationReport, StorageCheck, StorageService } from "../storage/api.js";
+import { LOCK_NAMESPACE } from "./lock.js";
+import { LATEST_VERSION, readVersion } from "./migrations.js";
+import type { PgStore } from "./store.js";
+
+type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations">>;
+
+export function pgAdmin(s: PgStore): Admin {
+  return {
+    async doctorChecks(): Promise<StorageCheck[]> {
+      const check = `storage ${s.dbPath}`;
+      let c;
+      try {
+        c = await s.client("oceancode doctor");
+      } catch (e) {
+        return [{ status: "FAIL", check, detail: `cannot connect (${s.describe(e).replace(`${s.dbPath}: `, "")}); check storage.url / OC_DATABASE_URL and that the server is up` }];
+      }
+      try {
+        const info = (await c.query(`SELECT current_setting('server_version') AS v, (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()) AS ssl`)).rows[0] as { v: string; ssl: boolean | null };
+        const version = await readVersion(c);
+        const server = `PostgreSQL ${info.v}, TLS ${info.ssl ? "on" : "off"}`;
+        if (version === 0) return [{ status: "info", check, detail: `${server}, no oceancode schema yet (created at the first session, or by oceancode migrate)` }];
+        if (version > LATEST_VERSION) return [{ status: "FAIL", check, detail: `${server}, schema v${version} is newer than this oceancode understands (up to ${LATEST_VERSION}); upgrade oceancode` }];
+        const n = Number(((await c.query(`SELECT count(*) AS n FROM sessions`)).rows[0] as { n: string }).n);
+        const open = Number(
+          ((await c.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2`, [LOCK_NAMESPACE])).rows[0] as { n: string }).n,
+        );
+        const behind = version < LATEST_VERSION ? ` (v${LATEST_VERSION} at the next run, or oceancode migrate)` : "";
+        return [
+          { status: "ok", check, detail: `${server}, schema v${version}${behind}, ${n} session(s)` },
+          { status: "info", check: "storage session locks", detail: `${open} session(s) open in some process (advisory locks)` },
+        ];
+      } catch (e) {
+        return [{ status: "FAIL", check, detail: s.describe(e).replace(`${s.dbPath}: `, "") }];
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    },
+    migrations: {
+      latest: LATEST_VERSION,
+      target: "the PostgreSQL database of storage.url",
+      async apply(location?: string): Promise<MigrationReport> {
+        if (location !== undefined) {
+          throw new Error(`--db names an oceancode.db file; storage-postgres migrates the database of storage.url / OC_DATABASE_URL (${s.dbPath}): run oceancode migrate without --db`);
+        }
+        const m = await s.migrateNow();
+        return { location: s.dbPath, from: m.from, to: m.to, applied: m.applied };
+      },
+    },
+  };
+}

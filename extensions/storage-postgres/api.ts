@@ -1,0 +1,46 @@
+/**
+ * The published contract `oceancode/api/storage-postgres`.
+ *
+ * storage-postgres provides the "storage" service (StorageService of `oceancode/api/storage`) over a
+ * PostgreSQL database; select it with `extensions.replace: {"storage": "storage-postgres"}` and set
+ * `storage.url` (user or managed config) or `$OC_DATABASE_URL`. What it publishes beyond that contract is
+ * `redactUrl`, the one place a database URL's password is hidden before anything shows it.
+ */
+export type { StorageService } from "../storage/api.js";
+
+/** The name shown for a hidden password. */
+export const REDACTED = "***";
+
+/**
+ * Hide the credentials of every URL in `text` (a URL, or a message that quotes one): the password of
+ * `scheme://user:password@host` and the values of `password=` / `sslpassword=` / `sslkey=` query or
+ * keyword parameters. The user name, host, port and database stay (they say which database is meant).
+ */
+export function redactUrl(text: string): string {
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):([^\s@/]*)@/gi, (_m, head: string) => `${head}:${REDACTED}@`)
+    .replace(/\b(password|sslpassword)=([^&\s'"]+)/gi, (_m, k: string) => `${k}=${REDACTED}`);
+}
+
+/** The password a URL carries (decoded), or undefined: used to scrub it from driver messages too. */
+export function urlPassword(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    const p = u.password ? decodeURIComponent(u.password) : u.searchParams.get("password") ?? undefined;
+    return p || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scrub a message for display: every URL's credentials, and the literal password wherever it appears. */
+export function redactText(text: string, url?: string): string {
+  let out = redactUrl(text);
+  const pw = url ? urlPassword(url) : undefined;
+  if (pw && pw.length >= 3) {
+    out = out.split(pw).join(REDACTED);
+    const enc = encodeURIComponent(pw);
+    if (enc !== pw) out = out.split(enc).join(REDACTED);
+  }
+  return out;
+}

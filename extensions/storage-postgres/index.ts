@@ -1,0 +1,68 @@
+/**
+ * storage-postgres: the "storage" service over PostgreSQL, selected with
+ * `extensions.replace: {"storage": "storage-postgres"}`. It taps the engine's session hooks exactly as the
+ * bundled store does (write-behind rows, loadSession / latestSession, a claimSession lock), and contributes
+ * `oceancode storage copy`. The URL is read from the user, managed and env layers (storage.url,
+ * $OC_DATABASE_URL), never from a project's file, and is shown redacted everywhere.
+ */
+import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import { globalSetting } from "../storage/api.js";
+import { redactText } from "./api.js";
+import { pgAdmin } from "./admin.js";
+import { storageCommand } from "./copy.js";
+import { PgStore } from "./store.js";
+
+/** Before every named stage: the session's row is queued before any other tap records against it. */
+const SESSION_FIRST = -1000;
+
+let store: PgStore | undefined;
+
+/** storage.url from the user/managed/env/host layers (a project file is ignored, with a warning), else $OC_DATABASE_URL. */
+export function databaseUrl(ctx: Pick<ExtensionContext, "config" | "env" | "log">): string | undefined {
+  const s = globalSetting(ctx.config, "storage.url");
+  for (const f of s.ignoredIn) ctx.log.warn(`${f}: storage.url ignored: a project's file cannot point a run at a database; set it in the user config or $OC_DATABASE_URL`);
+  if (typeof s.value === "string" && s.value) return s.value;
+  const env = ctx.env.OC_DATABASE_URL;
+  return env ? env : undefined;
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const url = databaseUrl(ctx);
+    const scrub = (m: string) => redactText(m, url);
+    const pool = globalSetting(ctx.config, "storage.pool_size").value;
+    const s = new PgStore({
+      url,
+      poolSize: typeof pool === "number" && pool >= 1 ? pool : undefined,
+      onError: (m) => ctx.log.error(scrub(m)),
+      onInfo: (m) => ctx.log.info(scrub(m)),
+    });
+    store = s;
+    const engine = ctx.services.tryGet<EngineService>("engine");
+    if (engine) {
+      const h = engine.hooks;
+      const name = ctx.id;
+      h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => s.sessionStarted(session, source));
+      h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.ctx.session));
+      h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session, true));
+      h.sessionForked.tap({ name, stage: "STAGE_AUDIT" }, ({ session }) => s.sessionProgress(session, true));
+      h.sessionEnd.tap({ name, stage: "STAGE_AUDIT" }, async ({ session }) => {
+        s.sessionProgress(session, true);
+        s.forget(session.info.id);
+        await s.settle().catch(() => undefined);
+      });
+      h.loadSession.tap({ name }, ({ id }) => s.loadSession(id));
+      h.latestSession.tap({ name }, ({ cwd }) => s.latestSessionId(cwd));
+      // one process per session across every machine on the database: an advisory lock that dies with its connection
+      h.claimSession.tap({ name }, ({ id, wait }) => s.claim(id, wait === true));
+    }
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
+    ctx.provide("storage", Object.assign(s, pgAdmin(s)));
+    ctx.registerCommand("storage", (argv: string[], io: CommandIO) => storageCommand(argv, io, { url }));
+  },
+  async deactivate() {
+    await store?.close();
+    store = undefined;
+  },
+};
