@@ -1,4 +1,4 @@
-/** `oceancode ledger path <id>` and `oceancode ledger rebuild <id> [--merge] [--yes]`. */
+/** `oceancode ledger path <id>`, `oceancode ledger rebuild <id> [--merge] [--yes]` and `ledger rebuild --all`. */
 import { parseArgs } from "node:util";
 import readline from "node:readline";
 import type { CommandIO } from "../../kernel/api.js";
@@ -7,7 +7,7 @@ import type { StorageService } from "../storage/api.js";
 import type { Ledger } from "./ledger.js";
 import { backlog, fold } from "./merge.js";
 
-export const LEDGER_USAGE = "usage: oceancode ledger path [--db <path>] [--directory <dir>] <session-id>\n       oceancode ledger rebuild [--merge] [--yes] [--db <path>] [--directory <dir>] <session-id>";
+export const LEDGER_USAGE = "usage: oceancode ledger path [--db <path>] [--directory <dir>] <session-id>\n       oceancode ledger rebuild [--merge] [--yes] [--db <path>] [--directory <dir>] <session-id>\n       oceancode ledger rebuild --all [--db <path>]";
 
 export interface LedgerDeps {
   ledger: Ledger;
@@ -42,12 +42,18 @@ export async function ledgerCommand(argv: string[], io: CommandIO, deps: LedgerD
   try {
     ({ values, positionals } = parseArgs({
       args: rest,
-      options: { merge: { type: "boolean" }, yes: { type: "boolean", short: "y" }, db: { type: "string" }, directory: { type: "string" }, dir: { type: "string" } },
+      options: { all: { type: "boolean" }, merge: { type: "boolean" }, yes: { type: "boolean", short: "y" }, db: { type: "string" }, directory: { type: "string" }, dir: { type: "string" } },
       allowPositionals: true,
       strict: true,
     }));
   } catch (e) {
     return bad((e as Error).message);
+  }
+  if (values.all) {
+    if (sub !== "rebuild") return bad("--all belongs to rebuild");
+    if (values.merge || values.yes) return bad("--all rebuilds mechanically: --merge takes one session");
+    if (positionals.length) return bad(`--all takes no session id (got ${positionals.join(" ")})`);
+    return rebuildAll(io, deps);
   }
   if (positionals.length !== 1) return bad(positionals.length === 0 ? "a session id is required" : `one session id only (got ${positionals.join(" ")})`);
   const id = positionals[0]!;
@@ -103,4 +109,36 @@ export async function ledgerCommand(argv: string[], io: CommandIO, deps: LedgerD
   }
   io.stdout.write(`LEDGER_MERGED turns=${f.turns} lines=${f.lines}\n`);
   return 0;
+}
+
+/**
+ * Every session in the database, one after another (a lost ledger root, e.g. a fleet's shared folder, is
+ * written again from the database alone). Sessions are loaded one at a time; parents are known before any
+ * child is written, so a sub-agent's folder lands inside its parent's.
+ */
+async function rebuildAll(io: CommandIO, deps: LedgerDeps): Promise<number> {
+  if (!deps.storage) {
+    io.stderr.write("oceancode ledger rebuild: no storage extension is enabled, so there is no database to rebuild from\n");
+    return 1;
+  }
+  await deps.storage.settle();
+  const all = await deps.storage.listSessions({ limit: 100_000 });
+  for (const s of all) if (s.parentId) deps.ledger.nest(s.id, s.parentId);
+  let rows = 0;
+  let failed = 0;
+  for (const s of all) {
+    const stored = await deps.storage.loadSession(s.id).catch((e: unknown) => {
+      io.stderr.write(`oceancode ledger rebuild: session ${s.id}: ${(e as Error).message}\n`);
+      return undefined;
+    });
+    if (!stored) {
+      failed++;
+      continue;
+    }
+    const r = await deps.ledger.rebuild(stored);
+    rows += r.rows;
+    io.stdout.write(`LEDGER_REBUILT ${r.dir} turns=${r.turns} rows=${r.rows}\n`);
+  }
+  io.stdout.write(`LEDGER_REBUILT_ALL sessions=${all.length - failed} rows=${rows}${failed ? ` failed=${failed}` : ""}\n`);
+  return failed ? 1 : 0;
 }
