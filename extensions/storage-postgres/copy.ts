@@ -16,6 +16,9 @@ import { migrate } from "./migrations.js";
 
 export const STORAGE_USAGE = "usage: oceancode storage copy --from <sqlite db> [--to <postgres url>]";
 const CHUNK = 500;
+/** a running copy prints its progress every second, and every 500 sessions */
+const PROGRESS_MS = 1_000;
+const PROGRESS_EVERY = 500;
 /** the oceancode.db schema versions this copy reads (extensions/storage/migrations.ts) */
 const SQLITE_KNOWN = 3;
 
@@ -39,7 +42,8 @@ interface SqliteSession {
   totals: string;
 }
 
-export async function copySqliteToPostgres(from: string, to: string, onSession?: (id: string, rows: number) => void): Promise<CopyCounts> {
+/** `onSession` is told after each session's transaction committed: its place, out of how many */
+export async function copySqliteToPostgres(from: string, to: string, onSession?: (done: number, total: number) => void): Promise<CopyCounts> {
   const src = new Database(from, { readonly: true, fileMustExist: true });
   const counts: CopyCounts = { sessions: 0, rows: 0, events: 0, pins: 0, skipped: 0 };
   const dst = new pg.Client({ connectionString: to, application_name: "oceancode storage copy", connectionTimeoutMillis: 10_000 });
@@ -53,6 +57,7 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
     const sessions = src.prepare(`SELECT * FROM sessions ORDER BY rowid`).all() as SqliteSession[];
     const rowsOf = src.prepare(`SELECT seq, turn, step, role, json FROM rows WHERE session_id = ? ORDER BY seq`);
     const eventsOf = src.prepare(`SELECT seq, at, kind, json FROM events WHERE session_id = ? ORDER BY seq`);
+    let done = 0;
     for (const s of sessions) {
       await dst.query("BEGIN");
       try {
@@ -62,7 +67,6 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
         );
         if (r.rowCount === 1) counts.sessions++;
         else counts.skipped++;
-        let n = 0;
         for (const chunk of chunks(rowsOf.iterate(s.id) as IterableIterator<{ seq: number; turn: number; step: number; role: string; json: string }>)) {
           const ins = await dst.query(
             `INSERT INTO rows (session_id, seq, turn, step, role, json)
@@ -71,7 +75,6 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
           );
           counts.rows += ins.rowCount ?? 0;
           counts.skipped += chunk.length - (ins.rowCount ?? 0);
-          n += chunk.length;
         }
         for (const chunk of chunks(eventsOf.iterate(s.id) as IterableIterator<{ seq: number; at: number; kind: string; json: string }>)) {
           const ins = await dst.query(
@@ -83,7 +86,7 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
           counts.skipped += chunk.length - (ins.rowCount ?? 0);
         }
         await dst.query("COMMIT");
-        onSession?.(s.id, n);
+        onSession?.(++done, sessions.length);
       } catch (e) {
         await dst.query("ROLLBACK").catch(() => undefined);
         throw e;
@@ -159,7 +162,14 @@ export async function storageCommand(argv: string[], io: CommandIO, deps: CopyDe
   io.stdout.write(`copying ${from} -> ${shown}\n`);
   const t0 = Date.now();
   try {
-    const c = await copySqliteToPostgres(from, to);
+    // a long copy says how far it is (what is reported is committed: a kill after it keeps it)
+    let said = Date.now();
+    const c = await copySqliteToPostgres(from, to, (done, total) => {
+      if (done < total && (done % PROGRESS_EVERY === 0 || Date.now() - said >= PROGRESS_MS)) {
+        said = Date.now();
+        io.stdout.write(`copied ${done}/${total} sessions\n`);
+      }
+    });
     io.stdout.write(`pins: ${c.pins} copied\nSTORAGE_COPIED sessions=${c.sessions} rows=${c.rows} events=${c.events} skipped=${c.skipped} ms=${Date.now() - t0}\n`);
     return 0;
   } catch (e) {

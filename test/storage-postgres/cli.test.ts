@@ -4,11 +4,13 @@
  * `migrate`, `doctor --storage`, one process per session across processes, and `storage copy` from an
  * oceancode.db made by a real run (counts; a second copy skips everything).
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { CLI, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { globalConfig, oc } from "../sdk/helpers.js";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 
@@ -138,4 +140,59 @@ describe("storage-postgres as the storage provider (CLI)", () => {
     expect(third.stdout).toMatch(/STORAGE_COPIED sessions=1 rows=2 events=\d+ skipped=\d+/);
     expect(list().map((s) => s.id).sort()).toEqual(before.map((s) => s.id).sort());
   });
+
+  it("storage copy killed with SIGKILL mid-copy keeps every session it committed whole; run again, it copies the rest and skips what is there", async () => {
+    globalConfig(sb, {});
+    expect(oc(sb, ["run", "--model", "scripted/echo", "the seed session"]).code).toBe(0);
+    const db = path.join(dataDir(), "oceancode.db");
+    // a long history in the real file format: the seed session cloned 3,000 times, 40 rows each
+    const lite = new Database(db);
+    const seed = lite.prepare("SELECT * FROM sessions").get() as Record<string, unknown>;
+    const seedRows = lite.prepare("SELECT * FROM rows WHERE session_id = ?").all(seed.id) as Array<Record<string, unknown>>;
+    const addSession = lite.prepare("INSERT INTO sessions (id, parent_id, cwd, model, title, created_at, updated_at, overrides, totals) VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?)");
+    const addRow = lite.prepare("INSERT INTO rows (session_id, seq, turn, step, role, json) VALUES (?, ?, ?, ?, ?, ?)");
+    lite.transaction(() => {
+      for (let i = 0; i < 3000; i++) {
+        const id = `ses_clone_${String(i).padStart(5, "0")}`;
+        addSession.run(id, seed.cwd, seed.model, `clone ${i}`, Number(seed.created_at) + i, Number(seed.updated_at) + i, seed.overrides, seed.totals);
+        for (let k = 0; k < 20; k++) for (const [j, r] of seedRows.entries()) addRow.run(id, k * seedRows.length + j + 1, k + 1, 1, r.role, r.json);
+      }
+    })();
+    lite.close();
+    globalConfig(sb, { extensions: { replace: { storage: "storage-postgres" } } });
+
+    const child = spawn(process.execPath, [CLI, "--dir", sb.project, "storage", "copy", "--from", db], { cwd: sb.project, env: { ...sb.env, OC_DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const exited = new Promise<number | null>((r) => child.on("exit", (code, sig) => r(code ?? (sig ? -1 : null))));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (/copied \d+\/3001 sessions/.test(out)) resolve();
+      });
+      void exited.then(() => reject(new Error(`the copy ended before saying its progress (make the history longer):\n${out}`)));
+    });
+    child.kill("SIGKILL");
+    expect(await exited).toBe(-1);
+    expect(out).not.toContain("STORAGE_COPIED");
+    const said = Number(/copied (\d+)\/3001/.exec(out)![1]);
+
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const partial = Number((await admin.query("SELECT count(*) AS n FROM sessions")).rows[0].n);
+      expect(partial).toBeGreaterThanOrEqual(said);
+      expect(partial).toBeLessThan(3001);
+      // each session that is there is there whole (one transaction each): 40 rows for a clone
+      const torn = await admin.query("SELECT s.id, count(r.seq) AS n FROM sessions s LEFT JOIN rows r ON r.session_id = s.id WHERE s.id LIKE 'ses_clone_%' GROUP BY s.id HAVING count(r.seq) <> $1", [20 * seedRows.length]);
+      expect(torn.rows).toEqual([]);
+      const again = pgc(["storage", "copy", "--from", db]);
+      expect(again.code, again.stderr).toBe(0);
+      const m = /STORAGE_COPIED sessions=(\d+) rows=(\d+) events=\d+ skipped=(\d+)/.exec(again.stdout)!;
+      expect(Number(m[1])).toBe(3001 - partial);
+      expect(Number((await admin.query("SELECT count(*) AS n FROM sessions")).rows[0].n)).toBe(3001);
+      expect(Number((await admin.query("SELECT count(*) AS n FROM rows")).rows[0].n)).toBe(3000 * 20 * seedRows.length + seedRows.length);
+    } finally {
+      await admin.end();
+    }
+  }, 120_000);
 });
