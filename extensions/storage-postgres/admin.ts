@@ -17,7 +17,11 @@ export function pgAdmin(s: PgStore): Admin {
       try {
         c = await s.client("oceancode doctor");
       } catch (e) {
-        return [{ status: "FAIL", check, detail: `cannot connect (${s.describe(e).replace(`${s.dbPath}: `, "")}); check storage.url / OC_DATABASE_URL and that the server is up` }];
+        const why = s.describe(e).replace(`${s.dbPath}: `, "");
+        const hint = /certificate|self.signed|altnames/i.test(why)
+          ? "the server's TLS certificate is not one this URL trusts: add sslrootcert=<CA file> to storage.url, or check that this is your server"
+          : "check storage.url / OC_DATABASE_URL and that the server is up";
+        return [{ status: "FAIL", check, detail: `cannot connect (${why}); ${hint}` }];
       }
       try {
         const info = (await c.query(`SELECT current_setting('server_version') AS v, (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()) AS ssl`)).rows[0] as { v: string; ssl: boolean | null };

@@ -18,6 +18,8 @@ export interface TestPostgres {
   port: number;
   /** the superuser's password (the security tests look for it in every output) */
   password: string;
+  /** with `tls`: the CA that signed the server's certificate */
+  caFile?: string;
   /** postgres://postgres:<password>@127.0.0.1:<port>/<db> */
   url(db?: string): string;
   /** a fresh database, for one test's isolation */
@@ -75,7 +77,29 @@ function run(cmd: string, args: string[], what: string): void {
   if (r.status !== 0) throw new Error(`test/helpers/postgres.ts: ${what} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * A test CA and a server certificate it signs for 127.0.0.1 / localhost (openssl CLI), in `dir`:
+ * ca.crt (what a client trusts), server.crt, server.key (0600, owned by whoever runs the server).
+ */
+function makeCertificates(dir: string, owner?: { uid: number; gid: number }): { ca: string } {
+  const ssl = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  ssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-subj", "/CN=oceancode test CA", "-days", "2"]);
+  ssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
+  fs.writeFileSync(path.join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+  ssl(["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "san.ext"]);
+  fs.chmodSync(path.join(dir, "server.key"), 0o600);
+  if (owner) for (const f of ["server.crt", "server.key"]) fs.chownSync(path.join(dir, f), owner.uid, owner.gid);
+  return { ca: path.join(dir, "ca.crt") };
+}
+
+/** A certificate authority that signed nothing the server presents (what an impostor's chain looks like to a client). */
+export function otherCertificateAuthority(dir: string): string {
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "other-ca.key", "-out", "other-ca.crt", "-subj", "/CN=someone else", "-days", "2"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  return path.join(dir, "other-ca.crt");
+}
+
+/** `tls`: the server also speaks TLS with a certificate from its own test CA (`caFile`); plain connections still work. */
+export async function startPostgres(opts: { tls?: boolean } = {}): Promise<TestPostgres> {
   const initdb = postgresBin("initdb");
   const pgctl = postgresBin("pg_ctl");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-pg-"));
@@ -90,9 +114,16 @@ export async function startPostgres(): Promise<TestPostgres> {
     fs.chownSync(dir, uid, gid);
     fs.chownSync(pwfile, uid, gid);
   }
+  let caFile: string | undefined;
+  let sslOpts = "";
+  if (opts.tls) {
+    const owner = process.getuid?.() === 0 ? { uid: fs.statSync(dir).uid, gid: fs.statSync(dir).gid } : undefined;
+    caFile = makeCertificates(dir, owner).ca;
+    sslOpts = ` -c ssl=on -c ssl_cert_file=${path.join(dir, "server.crt")} -c ssl_key_file=${path.join(dir, "server.key")}`;
+  }
   run(initdb, ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--no-sync"], "initdb");
   const port = await freePort();
-  run(pgctl, ["-D", data, "-l", path.join(dir, "server.log"), "-o", `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200`, "-w", "start"], "pg_ctl start");
+  run(pgctl, ["-D", data, "-l", path.join(dir, "server.log"), "-o", `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200${sslOpts}`, "-w", "start"], "pg_ctl start");
   const url = (db = "postgres") => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
   let stopped = false;
   const stop = () => {
@@ -109,6 +140,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     password,
     url,
+    caFile,
     async createDatabase(name: string) {
       const { default: pg } = await import("pg");
       const c = new pg.Client({ connectionString: url() });
