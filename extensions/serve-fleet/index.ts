@@ -1,11 +1,13 @@
 /**
- * serve-fleet: the "fleet" service (FleetService of `oceancode/api/serve`) over the PostgreSQL database the
- * store uses. Provided only when the storage service is a PostgreSQL one (its dbPath is a postgres:// URL,
- * as storage-postgres shows it, redacted) and a URL is configured; activation connects nothing: the serve
- * server calls start().
+ * serve-fleet: a FleetService (`oceancode/api/serve`) over the PostgreSQL database the store uses, handed
+ * to the serve service (useFleet) when a server starts (activation event FLEET_EVENT, so a `run` or the
+ * pager never loads it). Only when the storage service is a PostgreSQL one (its dbPath is a postgres:// URL,
+ * as storage-postgres shows it, redacted) and a URL is configured; otherwise it stands aside and the
+ * server runs alone. Activation connects nothing: the server calls start().
  */
 import crypto from "node:crypto";
 import type { ExtensionContext } from "../../kernel/api.js";
+import type { ServeService } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
 import { globalSetting } from "../storage/api.js";
 import { PgFleet } from "./fleet.js";
@@ -21,12 +23,13 @@ let fleet: PgFleet | undefined;
 export default {
   activate(ctx: ExtensionContext) {
     const storage = ctx.services.tryGet<StorageService>("storage");
+    const serve = ctx.services.tryGet<ServeService>("serve");
     const url = databaseUrl(ctx);
-    if (!storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
+    if (!serve || !storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
     const instanceId = ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`;
     const sweep = Number(ctx.env.OC_FLEET_SWEEP_MS);
     fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(Number.isInteger(sweep) && sweep > 0 ? { sweepMs: sweep } : {}) });
-    ctx.provide("fleet", fleet);
+    serve.useFleet(fleet);
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => fleet?.stop());
   },
   async deactivate() {

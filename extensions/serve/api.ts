@@ -124,7 +124,15 @@ export interface ServerHandle {
 export interface ServeService {
   /** Throws an Error with code OC_ERR_SERVE_AUTH (SERVE_AUTH_REQUIRED) when a non-loopback bind has no password set. */
   start(opts: ServeOptions): Promise<ServerHandle>;
+  /**
+   * A fleet extension hands its FleetService over here, when it activates on FLEET_EVENT (fired as a server
+   * starts) and finds what it needs (serve-fleet: a PostgreSQL store). The last one given is used.
+   */
+  useFleet(fleet: FleetService): void;
 }
+
+/** The activation event a server fires before it starts: fleet extensions listen for it (`"activation": ["onEvent:serve:fleet"]`). */
+export const FLEET_EVENT = "onEvent:serve:fleet";
 
 export const SERVE_AUTH_REQUIRED = "OC_ERR_SERVE_AUTH" as const;
 
@@ -163,7 +171,7 @@ export function parseListen(spec: string): { host: string; port: number } {
 }
 
 /**
- * A fleet of serve instances on one database (service name "fleet", provided by e.g. `serve-fleet` when
+ * A fleet of serve instances on one database (given to ServeService.useFleet by e.g. `serve-fleet` when
  * the store is PostgreSQL). The serve hub publishes every event of the sessions it runs and feeds the
  * events of other instances to its SSE clients; a prompt for a session another live instance holds is
  * forwarded to it. serve never imports the provider's code: this interface is the whole contract.

@@ -8,7 +8,7 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import crypto from "node:crypto";
-import type { FleetService, ServeOptions, ServeService } from "./api.js";
+import { FLEET_EVENT, type FleetService, type ServeOptions, type ServeService } from "./api.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 
@@ -37,11 +37,14 @@ export default {
     const routes = new Routes();
     ctx.provide("routes", routes);
     const service: ServeService = {
+      useFleet(f) {
+        fleet = f;
+      },
       async start(opts: ServeOptions) {
         const engine = ctx.services.tryGet<EngineService>("engine");
         if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
         const { startServer } = await import("./server.js");
-        const fleet = ctx.services.tryGet<FleetService>("fleet");
+        await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
         return startServer(
           {
             engine,
@@ -64,6 +67,7 @@ export default {
         );
       },
     };
+    let fleet: FleetService | undefined;
     ctx.provide("serve", service);
     ctx.registerCommand("serve", (argv, io) =>
       serveCommand(argv, io, async () => {

@@ -32,7 +32,7 @@ export interface ServerDeps {
   events?: EventHubOptions;
   /** this instance's id (/health; the fleet's when there is one) */
   instanceId: string;
-  /** fleet mode (service "fleet"): events fan out to, and prompts are forwarded between, instances */
+  /** fleet mode (a FleetService handed to ServeService.useFleet): events fan out to, and prompts are forwarded between, instances */
   fleet?: FleetService;
   /** how long shutdown waits for aborted turns to reach their step boundary (default 5 s) */
   shutdownWaitMs?: number;
