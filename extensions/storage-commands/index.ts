@@ -1,13 +1,15 @@
 /**
  * The storage contract's commands, served for whichever extension provides the "storage" service (the
  * bundled SQLite store, or a replacement selected with extensions.replace): `oceancode sessions`,
- * `oceancode migrate`, and the checks `oceancode doctor --storage` prints. It reads through the contract
+ * `oceancode migrate`, `oceancode session pin|unpin|fork`, and the checks `oceancode doctor --storage` prints. It reads through the contract
  * (extensions/storage/api.ts) only.
  */
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { DoctorService } from "../doctor/api.js";
+import type { EngineService } from "../engine/api.js";
 import { migrateCommand, sessionsCommand, type StorageProvider } from "./commands.js";
+import { sessionCommand } from "./session.js";
 
 /** The id of the extension providing "storage" (for messages such as "has no migrations"). */
 function providerId(ctx: ExtensionContext): string {
@@ -24,6 +26,14 @@ export default {
     };
     ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, provider));
     ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, provider));
+    const fork = async (id: string, at: string | undefined) => {
+      // what a run activates (the engine, the store's taps, the ledger's journal path and copy): a fork is stored as a run stores
+      await ctx.activate("onSession");
+      const engine = ctx.services.tryGet<EngineService>("engine");
+      if (!engine) throw new Error("the engine extension is not enabled");
+      return engine.forkSession(id, at !== undefined ? { at } : {});
+    };
+    ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { id: provider.id, storage: provider.storage, fork }));
     ctx.services.tryGet<DoctorService>("doctor")?.addChecks("storage", async () => {
       const storage = provider.storage();
       if (storage.doctorChecks) return storage.doctorChecks();

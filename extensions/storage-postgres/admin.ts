@@ -1,13 +1,14 @@
 /**
- * What `oceancode migrate` and `oceancode doctor --storage` (served by storage-commands) ask of the
- * storage provider, here for PostgreSQL. doctor never migrates or writes: it reads the version table.
+ * What `oceancode migrate`, `session pin|unpin` and `oceancode doctor --storage` (served by
+ * storage-commands) ask of the storage provider, here for PostgreSQL. doctor never migrates or writes: it
+ * reads the version table. Pins go to the `pins` table at once (the schema is migrated first).
  */
 import type { MigrationReport, StorageCheck, StorageService } from "../storage/api.js";
 import { LOCK_NAMESPACE } from "./lock.js";
 import { LATEST_VERSION, readVersion } from "./migrations.js";
 import type { PgStore } from "./store.js";
 
-type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations">>;
+type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "pins">>;
 
 export function pgAdmin(s: PgStore): Admin {
   return {
@@ -54,6 +55,11 @@ export function pgAdmin(s: PgStore): Admin {
         const m = await s.migrateNow();
         return { location: s.dbPath, from: m.from, to: m.to, applied: m.applied };
       },
+    },
+    pins: {
+      known: (id) => s.atOnce((c) => c.query("SELECT 1 FROM sessions WHERE id = $1", [id]).then((r) => r.rowCount === 1)),
+      pin: (id) => s.atOnce((c) => c.query("INSERT INTO pins (session_id, pinned_at) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING", [id, Date.now()]).then((r) => r.rowCount === 1)),
+      unpin: (id) => s.atOnce((c) => c.query("DELETE FROM pins WHERE session_id = $1", [id]).then((r) => r.rowCount === 1)),
     },
   };
 }

@@ -347,6 +347,11 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     }
   }
 
+  /** A statement a command runs at once (session pin|unpin), after the writer settled. */
+  atOnce<T>(fn: (c: pg.Pool) => Promise<T>): Promise<T> {
+    return this.read(fn);
+  }
+
   listSessions(opts: { cwd?: string; limit?: number } = {}): Promise<SessionSummary[]> {
     return this.read((c) => list(c, opts));
   }

@@ -155,6 +155,18 @@ export interface StorageService {
   at?(location: string): StorageService & { close(): void };
   /** `sessions --expiring`: print what the next retention sweep removes; resolves to the exit code. */
   expiring?(io: CommandIO, opts: { json: boolean; location?: string }): Promise<number>;
+  /** `session pin|unpin`: sessions the retention sweep keeps, whatever their age. */
+  readonly pins?: SessionPins;
+}
+
+/** Pins, as `oceancode session pin|unpin` asks for them; each call is written at once (a command, not a step). */
+export interface SessionPins {
+  /** whether this store, or another that keeps a copy (a retention participant such as the ledger), holds the session */
+  known(id: string): Promise<boolean>;
+  /** true when the pin is new */
+  pin(id: string): Promise<boolean>;
+  /** true when there was a pin to remove */
+  unpin(id: string): Promise<boolean>;
 }
 
 /** One `doctor` line: `ok`/`info`/`warn`/`FAIL`, what was checked, the detail. */

@@ -1,8 +1,8 @@
 /**
  * The storage extension: oceancode.db (better-sqlite3, WAL) behind the engine. It taps the engine's
  * session hooks to write each step's rows behind the step, answers loadSession / latestSession, runs
- * the retention sweep, and contributes `oceancode session` and `oceancode storage repair`; the contract's
- * `sessions`, `migrate` and doctor checks are served by storage-commands through the service (admin.ts). The database opens on first use, so the migrate command can report what it applies.
+ * the retention sweep, and contributes `oceancode storage repair`; the contract's `sessions`, `migrate`,
+ * `session pin|unpin|fork` and doctor checks are served by storage-commands through the service (admin.ts, pins.ts). The database opens on first use, so the migrate command can report what it applies.
  */
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
@@ -12,7 +12,7 @@ import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
 import { storageAdmin } from "./admin.js";
-import { sessionCommand } from "./pins.js";
+import { sqlitePins } from "./pins.js";
 import { DEFAULT_RETENTION_DAYS, tapRetention } from "./retention.js";
 import { tapEngine } from "./taps.js";
 
@@ -44,15 +44,7 @@ export default {
       return s.retentionParticipants();
     };
     // what `oceancode sessions`, `migrate` and `doctor --storage` (the storage-commands extension) ask of the provider
-    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants } })));
-    const fork = async (id: string, at: string | undefined) => {
-      // what a run activates (the engine, the ledger's journal path and copy, ...): a fork is stored as a run stores
-      await ctx.activate("onSession");
-      const engine = ctx.services.tryGet<EngineService>("engine");
-      if (!engine) throw new Error("the engine extension is not enabled");
-      return engine.forkSession(id, at !== undefined ? { at } : {});
-    };
-    ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { store: () => s, participants, fork }));
+    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants } }), { pins: sqlitePins(s, participants) }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
         file: (flag) => (flag ? path.resolve(flag) : file),

@@ -141,6 +141,33 @@ describe("storage-postgres as the storage provider (CLI)", () => {
     expect(list().map((s) => s.id).sort()).toEqual(before.map((s) => s.id).sort());
   });
 
+  it("session pin, unpin and fork work against PostgreSQL as against oceancode.db", () => {
+    const first = pgc(["run", "--model", "scripted/echo", "one"]);
+    const id = /session: (\S+)/.exec(first.stderr)![1]!;
+    expect(pgc(["run", "--continue", "--model", "scripted/echo", "two"]).code).toBe(0);
+    const pinned = pgc(["session", "pin", id]);
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(pinned.stdout).toContain(`pinned ${id}: retention keeps it`);
+    expect(pgc(["session", "pin", id]).stdout).toContain(`${id} is already pinned`);
+    expect((list() as Array<{ id: string; pinned?: boolean }>)[0]).toMatchObject({ id, pinned: true });
+    const unknown = pgc(["session", "pin", "ses_nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`no session 'ses_nope' in ${redacted()}`);
+    expect(pgc(["session", "unpin", id]).stdout).toContain(`unpinned ${id}`);
+    expect((list() as Array<{ id: string; pinned?: boolean }>)[0]!.pinned ?? false).toBe(false);
+
+    const forked = pgc(["session", "fork", id, "--at", "turn:1", "--json"]);
+    expect(forked.code, forked.stderr).toBe(0);
+    const f = JSON.parse(forked.stdout) as { id: string; from: string; rows: number; turns: number };
+    expect(f).toMatchObject({ from: id, turns: 1, rows: 2 });
+    const md = pgc(["export", "--md", "--out", "-", f.id]).stdout;
+    expect(md).toContain("one");
+    expect(md).not.toContain("two");
+    const cont = pgc(["run", "--session", f.id, "--model", "scripted/echo", "three"]);
+    expect(cont.code, cont.stderr).toBe(0);
+    expect(list().find((s) => s.id === f.id)?.turns).toBe(2);
+  });
+
   it("storage copy killed with SIGKILL mid-copy keeps every session it committed whole; run again, it copies the rest and skips what is there", async () => {
     globalConfig(sb, {});
     expect(oc(sb, ["run", "--model", "scripted/echo", "the seed session"]).code).toBe(0);
