@@ -385,7 +385,7 @@ async function takeover(pg: TestPostgres): Promise<void> {
   say(`kill -9 → the continuation's first step_end: p50 ${ms(pct(gaps, 50))}, p99 ${ms(pct(gaps, 99))}`);
   say(`added by the takeover (that gap − the round's normal step gap): p50 ${ms(pct(added, 50))}, p99 ${ms(pct(added, 99))}`);
   say(
-    `(bounded by the sweep: each instance looks every 1 s ($OC_FLEET_SWEEP_MS) for running turns whose session lock is free, so up to one interval (~half on average) passes before a live instance notices; the lock itself is free as soon as PostgreSQL sees the killed process's connection close, at once for a killed process on a live machine, after TCP keepalive for a lost machine; then the claim, loading the session from the database and the continuation turn's start)`,
+    `(what bounds it: the sweep, each live instance looking every 1 s ($OC_FLEET_SWEEP_MS) on its own phase for running turns whose session lock is free, so at most one interval passes before one notices (with two survivors about a third of it on average); and the lock's release, as soon as PostgreSQL sees the killed process's connection close: at once for a killed process on a live machine, only after TCP keepalive for a lost machine. Then the claim, loading the session from the database and the continuation turn's start, and its first step)`,
   );
 }
 
