@@ -4,7 +4,8 @@
  *  1. throughput with 1, 2 and 3 instances (`--instances`), each count on a fresh database: `--sessions`
  *     sessions created and prompted through the instances round-robin, all at once, each a scripted turn of
  *     `--steps` tool steps (a `read` of a small file, delay 0) and a closing text step; sessions finished per
- *     wall second, steps per second, and the ratios to one instance;
+ *     wall second, steps per second, and the ratios to one instance; `--repeats` batches per count on the same
+ *     instances, the median batch reported (one batch is a couple of seconds: noisy on a shared machine);
  *  2. takeover latency, `--rounds` rounds: three instances (the default sweep, $OC_FLEET_SWEEP_MS unset), a
  *     session running a long scripted turn (steps of 200 ms) on instance A; after its 3rd step_end A is
  *     `kill -9`ed; the time from the kill to the continuation's first step_end seen on the others' SSE, beside
@@ -14,7 +15,7 @@
  * A throwaway PostgreSQL (test/helpers/postgres.ts: runs as the postgres user, fsync off); the compiled CLI
  * on ephemeral ports in an empty temp HOME and project; the scripted model (no network). Every server and
  * PostgreSQL are stopped at the end and on error or a signal (SIGKILL for what is left), the temp dirs removed.
- * Run: node dist/bench/fleet.js [--sessions 30] [--steps 5] [--instances 1,2,3] [--rounds 10] [--write-steps 2000]
+ * Run: node dist/bench/fleet.js [--sessions 30] [--steps 5] [--instances 1,2,3] [--repeats 3] [--rounds 10] [--write-steps 2000]
  *        [--only throughput|takeover|writes]
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     sessions: { type: "string", default: "30" },
     steps: { type: "string", default: "5" },
     instances: { type: "string", default: "1,2,3" },
+    repeats: { type: "string", default: "3" },
     rounds: { type: "string", default: "10" },
     "write-steps": { type: "string", default: "2000" },
     only: { type: "string" },
@@ -44,6 +46,7 @@ const { values } = parseArgs({
 const SESSIONS = Number(values.sessions);
 const STEPS = Number(values.steps);
 const COUNTS = values.instances.split(",").map(Number).filter((n) => n > 0);
+const REPEATS = Math.max(1, Number(values.repeats));
 const ROUNDS = Number(values.rounds);
 const WRITE_STEPS = Number(values["write-steps"]);
 const ONLY = values.only;
@@ -283,35 +286,43 @@ async function throughput(pg: TestPostgres): Promise<void> {
       };
       const sses = inst.map((i) => new Sse(i.name, i.url, sink));
       await Promise.all(sses.map((s) => s.ready));
-      const started = new Map<string, number>();
-      const t0 = performance.now();
-      const ids = await Promise.all(
-        Array.from({ length: SESSIONS }, async (_, j) => {
-          const ts = performance.now();
-          const id = await createAndPrompt(inst[j % n]!.url, "scripted/work.json", `task ${j}`);
-          started.set(id, ts);
-          return id;
-        }),
-      );
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`${n} instance(s): ${ids.filter((id) => !done.has(id)).length} of ${SESSIONS} sessions unfinished after 300 s`)), 300_000);
-        onDone = () => {
-          if (ids.every((id) => done.has(id))) {
-            clearTimeout(t);
-            resolve();
-          }
-        };
-        onDone();
-      });
-      const last = Math.max(...ids.map((id) => done.get(id)!));
-      const wall = (last - t0) / 1000;
-      const steps = [...stepKeys].filter((k) => ids.includes(k.slice(0, k.indexOf("|")))).length;
-      const lat = ids.map((id) => done.get(id)! - started.get(id)!);
+      const batches: Array<{ sps: number; stepsPs: number; wall: number; steps: number; lat: number[] }> = [];
+      for (let b = 0; b < REPEATS; b++) {
+        const started = new Map<string, number>();
+        const t0 = performance.now();
+        const ids = await Promise.all(
+          Array.from({ length: SESSIONS }, async (_, j) => {
+            const ts = performance.now();
+            const id = await createAndPrompt(inst[j % n]!.url, "scripted/work.json", `task ${b}.${j}`);
+            started.set(id, ts);
+            return id;
+          }),
+        );
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error(`${n} instance(s): ${ids.filter((id) => !done.has(id)).length} of ${SESSIONS} sessions unfinished after 300 s`)), 300_000);
+          onDone = () => {
+            if (ids.every((id) => done.has(id))) {
+              clearTimeout(t);
+              resolve();
+            }
+          };
+          onDone();
+        });
+        if (bad.length) throw new Error(`${n} instance(s): turns that did not end normally: ${bad.join("; ")}`);
+        const wall = (Math.max(...ids.map((id) => done.get(id)!)) - t0) / 1000;
+        const steps = [...stepKeys].filter((k) => ids.includes(k.slice(0, k.indexOf("|")))).length;
+        batches.push({ sps: SESSIONS / wall, stepsPs: steps / wall, wall, steps, lat: ids.map((id) => done.get(id)! - started.get(id)!) });
+      }
       for (const s of sses) s.close();
-      if (bad.length) throw new Error(`${n} instance(s): turns that did not end normally: ${bad.join("; ")}`);
-      const row = { n, sps: SESSIONS / wall, stepsPs: steps / wall, wall, steps, p50: pct(lat, 50), p99: pct(lat, 99) };
+      // the batch of median wall time stands for this count; all batches' sessions/s are listed beside it
+      const med = [...batches].sort((x, y) => x.wall - y.wall)[Math.floor((batches.length - 1) / 2)]!;
+      const lat = batches.flatMap((x) => x.lat);
+      const row = { n, sps: med.sps, stepsPs: med.stepsPs, wall: med.wall, steps: med.steps, p50: pct(lat, 50), p99: pct(lat, 99) };
       rows.push(row);
-      say(`${n} instance(s): ${SESSIONS} sessions, ${steps} steps in ${wall.toFixed(2)} s: ${row.sps.toFixed(2)} sessions/s, ${row.stepsPs.toFixed(1)} steps/s; prompt to turn_done p50 ${ms(row.p50)}, p99 ${ms(row.p99)}`);
+      say(
+        `${n} instance(s): ${SESSIONS} sessions, ${med.steps} steps in ${med.wall.toFixed(2)} s (median of ${REPEATS} batches): ${row.sps.toFixed(2)} sessions/s, ${row.stepsPs.toFixed(1)} steps/s ` +
+          `(batches: ${batches.map((x) => x.sps.toFixed(1)).join(", ")} sessions/s); prompt to turn_done p50 ${ms(row.p50)}, p99 ${ms(row.p99)}`,
+      );
     } finally {
       for (const i of inst) await stopInstance(i);
     }
@@ -321,7 +332,8 @@ async function throughput(pg: TestPostgres): Promise<void> {
     for (const r of rows.filter((x) => x.n !== 1)) say(`ratio ${r.n}/1: sessions/s ${(r.sps / one.sps).toFixed(2)}, steps/s ${(r.stepsPs / one.stepsPs).toFixed(2)}`);
   }
   say(
-    `(this machine has ${os.cpus().length} CPUs, shared by the instances, PostgreSQL and this client: more instances cannot add CPU here; a ratio near 1 means nothing serializes on the database beyond the CPU, a ratio well under 1 would mean the instances wait on each other)`,
+    `(this machine has ${os.cpus().length} CPUs, shared by the instances, PostgreSQL, this client and whatever else runs: more instances cannot give more CPU than that. An instance runs its JavaScript on one core, so up to the CPU count a second instance may use an idle core; past it the ratio can only stay level. ` +
+      `A ratio at or above 1 says nothing serializes on the database at this load; one well below 1 would mean the instances wait on each other there)`,
   );
 }
 
