@@ -5,7 +5,9 @@
  *     sessions created and prompted through the instances round-robin, all at once, each a scripted turn of
  *     `--steps` tool steps (a `read` of a small file, delay 0) and a closing text step; sessions finished per
  *     wall second, steps per second, and the ratios to one instance; `--repeats` batches per count on the same
- *     instances, the median batch reported (one batch is a couple of seconds: noisy on a shared machine);
+ *     instances, the median batch reported (one batch is a couple of seconds: noisy on a shared machine); each
+ *     session streamed on its own instance's GET /session/:id/event; CPU per step (/proc: the instances, this
+ *     PostgreSQL's processes, this client) and how many CPUs they kept busy, to tell CPU from waiting;
  *  2. takeover latency, `--rounds` rounds: three instances (the default sweep, $OC_FLEET_SWEEP_MS unset), a
  *     session running a long scripted turn (steps of 200 ms) on instance A; after its 3rd step_end A is
  *     `kill -9`ed; the time from the kill to the continuation's first step_end seen on the others' SSE, beside
@@ -18,7 +20,7 @@
  * Run: node dist/bench/fleet.js [--sessions 30] [--steps 5] [--instances 1,2,3] [--repeats 3] [--rounds 10] [--write-steps 2000]
  *        [--only throughput|takeover|writes]
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -155,13 +157,62 @@ function api<T>(base: string, method: string, p: string, body?: unknown): Promis
     req.end(data);
   });
 }
-async function createAndPrompt(base: string, model: string, text: string): Promise<string> {
+async function create(base: string, model: string): Promise<string> {
   const created = await api<{ id: string }>(base, "POST", "/session", { model });
   if (created.status !== 201) throw new Error(`POST /session answered ${created.status}: ${JSON.stringify(created.body)}`);
-  const prompted = await api<{ turnId: string }>(base, "POST", `/session/${created.body.id}/prompt`, { text });
-  if (prompted.status !== 202) throw new Error(`POST /session/:id/prompt answered ${prompted.status}: ${JSON.stringify(prompted.body)}`);
   return created.body.id;
 }
+async function prompt(base: string, id: string, text: string): Promise<void> {
+  const prompted = await api<{ turnId: string }>(base, "POST", `/session/${id}/prompt`, { text });
+  if (prompted.status !== 202) throw new Error(`POST /session/:id/prompt answered ${prompted.status}: ${JSON.stringify(prompted.body)}`);
+}
+async function createAndPrompt(base: string, model: string, text: string): Promise<string> {
+  const id = await create(base, model);
+  await prompt(base, id, text);
+  return id;
+}
+
+// ---- CPU time (utime + stime) of the instances and of this PostgreSQL's processes ----
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function statOf(pid: number): { ppid: number; cpuMs: number } | undefined {
+  try {
+    const st = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = st.slice(st.lastIndexOf(")") + 2).split(" "); // f[0] is field 3 (state)
+    return { ppid: Number(f[1]), cpuMs: ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK };
+  } catch {
+    return undefined;
+  }
+}
+/** CPU ms so far of the postmaster listening on `port` and its children (backends, writer, WAL writer...), by pid. */
+function pgCpu(port: number): Map<number, number> {
+  const pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  let master: number | undefined;
+  for (const pid of pids) {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      const i = argv.indexOf("-p");
+      if (i >= 0 && argv[i + 1] === String(port) && argv.includes("-D")) master = pid;
+    } catch {
+      /* gone */
+    }
+  }
+  const out = new Map<number, number>();
+  if (master === undefined) return out;
+  for (const pid of pids) {
+    const st = statOf(pid);
+    if (st && (pid === master || st.ppid === master)) out.set(pid, st.cpuMs);
+  }
+  return out;
+}
+const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (statOf(pid)?.cpuMs ?? 0), 0);
+/** CPU ms spent between two snapshots (a process that started in between counts from zero) */
+const pgSpent = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((sum, [pid, ms]) => sum + ms - (a.get(pid) ?? 0), 0);
 
 /** One turn of a fresh session on `i`, waited for on its own SSE (opened before the prompt). */
 async function oneTurn(i: Instance, model: string): Promise<void> {
@@ -191,19 +242,19 @@ interface Ev {
   on: string;
 }
 class Sse {
-  private readonly waiters: Array<{ pred: (e: Ev) => boolean; resolve: (e: Ev) => void }> = [];
   private readonly req: http.ClientRequest;
   readonly ready: Promise<void>;
   constructor(
     readonly on: string,
     url: string,
     private readonly sink: (e: Ev) => void = () => undefined,
+    streamPath = "/event",
   ) {
     let connected!: () => void;
     let failed!: (e: Error) => void;
     this.ready = new Promise<void>((res, rej) => ((connected = res), (failed = rej)));
     let buf = "";
-    this.req = http.get(`${url}/event`, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
+    this.req = http.get(`${url}${streamPath}`, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
       connected();
       res.setEncoding("utf8");
       res.on("data", (c: string) => {
@@ -222,12 +273,6 @@ class Sse {
           if (!data) continue;
           const ev: Ev = { event, data: JSON.parse(data) as Record<string, unknown>, at, on: this.on };
           this.sink(ev);
-          for (const w of [...this.waiters]) {
-            if (w.pred(ev)) {
-              this.waiters.splice(this.waiters.indexOf(w), 1);
-              w.resolve(ev);
-            }
-          }
         }
       });
     });
@@ -270,7 +315,8 @@ async function throughput(pg: TestPostgres): Promise<void> {
     try {
       // warm-up: one short turn on each instance (the store migrates at its first write; tools load)
       for (const i of inst) await oneTurn(i, "scripted/work.json");
-      // one SSE client on every instance; an event counts when the first of them sees it
+      // each session's own stream (GET /session/:id/event) on the instance that runs it, opened before its prompt:
+      // what is counted is the work, not the fan-out to SSE clients on the other instances
       const stepKeys = new Set<string>();
       const done = new Map<string, number>();
       const bad: string[] = [];
@@ -284,16 +330,22 @@ async function throughput(pg: TestPostgres): Promise<void> {
           onDone();
         }
       };
-      const sses = inst.map((i) => new Sse(i.name, i.url, sink));
-      await Promise.all(sses.map((s) => s.ready));
-      const batches: Array<{ sps: number; stepsPs: number; wall: number; steps: number; lat: number[] }> = [];
+      const pids = inst.map((i) => i.proc.pid!);
+      const batches: Array<{ sps: number; stepsPs: number; wall: number; steps: number; lat: number[]; instMs: number; pgMs: number; selfMs: number }> = [];
       for (let b = 0; b < REPEATS; b++) {
         const started = new Map<string, number>();
+        const sses: Sse[] = [];
+        const [inst0, pg0, self0] = [cpuOf(pids), pgCpu(pg.port), process.cpuUsage()];
         const t0 = performance.now();
         const ids = await Promise.all(
           Array.from({ length: SESSIONS }, async (_, j) => {
             const ts = performance.now();
-            const id = await createAndPrompt(inst[j % n]!.url, "scripted/work.json", `task ${b}.${j}`);
+            const at = inst[j % n]!;
+            const id = await create(at.url, "scripted/work.json");
+            const sse = new Sse(at.name, at.url, sink, `/session/${id}/event`);
+            sses.push(sse);
+            await sse.ready;
+            await prompt(at.url, id, `task ${b}.${j}`);
             started.set(id, ts);
             return id;
           }),
@@ -308,12 +360,15 @@ async function throughput(pg: TestPostgres): Promise<void> {
           };
           onDone();
         });
+        const instMs = cpuOf(pids) - inst0;
+        const pgMs = pgSpent(pg0, pgCpu(pg.port));
+        const self = process.cpuUsage(self0);
+        for (const sse of sses) sse.close();
         if (bad.length) throw new Error(`${n} instance(s): turns that did not end normally: ${bad.join("; ")}`);
         const wall = (Math.max(...ids.map((id) => done.get(id)!)) - t0) / 1000;
         const steps = [...stepKeys].filter((k) => ids.includes(k.slice(0, k.indexOf("|")))).length;
-        batches.push({ sps: SESSIONS / wall, stepsPs: steps / wall, wall, steps, lat: ids.map((id) => done.get(id)! - started.get(id)!) });
+        batches.push({ sps: SESSIONS / wall, stepsPs: steps / wall, wall, steps, lat: ids.map((id) => done.get(id)! - started.get(id)!), instMs, pgMs, selfMs: (self.user + self.system) / 1000 });
       }
-      for (const s of sses) s.close();
       // the batch of median wall time stands for this count; all batches' sessions/s are listed beside it
       const med = [...batches].sort((x, y) => x.wall - y.wall)[Math.floor((batches.length - 1) / 2)]!;
       const lat = batches.flatMap((x) => x.lat);
@@ -322,6 +377,10 @@ async function throughput(pg: TestPostgres): Promise<void> {
       say(
         `${n} instance(s): ${SESSIONS} sessions, ${med.steps} steps in ${med.wall.toFixed(2)} s (median of ${REPEATS} batches): ${row.sps.toFixed(2)} sessions/s, ${row.stepsPs.toFixed(1)} steps/s ` +
           `(batches: ${batches.map((x) => x.sps.toFixed(1)).join(", ")} sessions/s); prompt to turn_done p50 ${ms(row.p50)}, p99 ${ms(row.p99)}`,
+      );
+      say(
+        `  CPU per step (that batch): instances ${(med.instMs / med.steps).toFixed(2)} ms, PostgreSQL ${(med.pgMs / med.steps).toFixed(2)} ms, this client ${(med.selfMs / med.steps).toFixed(2)} ms; ` +
+          `all three kept ${((med.instMs + med.pgMs + med.selfMs) / 1000 / med.wall).toFixed(2)} of ${os.cpus().length} CPUs busy`,
       );
     } finally {
       for (const i of inst) await stopInstance(i);
@@ -333,7 +392,8 @@ async function throughput(pg: TestPostgres): Promise<void> {
   }
   say(
     `(this machine has ${os.cpus().length} CPUs, shared by the instances, PostgreSQL, this client and whatever else runs: more instances cannot give more CPU than that. An instance runs its JavaScript on one core, so up to the CPU count a second instance may use an idle core; past it the ratio can only stay level. ` +
-      `A ratio at or above 1 says nothing serializes on the database at this load; one well below 1 would mean the instances wait on each other there)`,
+      `Read the ratio with the CPU lines: every event goes to every instance through NOTIFY, so the CPU a step costs grows with the instance count; when the CPUs kept busy stay level and the CPU per step explains the wall time, ` +
+      `nothing serializes on the database; fewer CPUs kept busy with more instances (idle time while work is waiting) would mean the instances wait on each other there)`,
   );
 }
 
