@@ -16,19 +16,13 @@ import type pg from "pg";
 const LOCK_NAMESPACE = 0x6f637373;
 import type { Logger } from "../../kernel/api.js";
 import type { FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
+import { redactText } from "../storage-postgres/api.js";
+import { migrateFleet } from "./schema.js";
 
 export const EVENTS_CHANNEL = "oceancode_events";
 export const PROMPTS_CHANNEL = "oceancode_prompts";
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more */
 export const NOTIFY_LIMIT = 7900;
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS fleet_events (id bigserial PRIMARY KEY, session text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS fleet_prompts (id bigserial PRIMARY KEY, session text NOT NULL, text text NOT NULL, origin text NOT NULL,
-  taken_by text, turn_id text, error text, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS fleet_turns (id bigserial PRIMARY KEY, session text NOT NULL, turn_id text NOT NULL, instance text NOT NULL, text text NOT NULL,
-  state text NOT NULL DEFAULT 'running', taken_by text, started_at timestamptz NOT NULL DEFAULT now());
-CREATE INDEX IF NOT EXISTS fleet_turns_running ON fleet_turns (state) WHERE state = 'running';`;
 
 interface Wire {
   o: string;
@@ -69,13 +63,18 @@ export class PgFleet implements FleetService {
     this.handlers = handlers;
     const { default: pgm } = await import("pg");
     const c = new pgm.Client({ connectionString: this.opts.url, application_name: `oc fleet ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
-    c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${e.message.replace(/\/\/[^@\s]*@/g, "//***@")}`));
-    await c.connect();
-    // concurrent instances creating the tables at once: one at a time
-    await c.query("BEGIN");
-    await c.query("SELECT pg_advisory_xact_lock(1868788588)");
-    await c.query(SCHEMA);
-    await c.query("COMMIT");
+    c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${this.redact(e.message)}`));
+    try {
+      await c.connect();
+      // versioned, once under concurrent starts; a newer fleet schema throws (the server does not start)
+      const applied = await migrateFleet(c);
+      if (applied.length) this.opts.log.info(`serve-fleet: fleet schema migrated to version ${applied[applied.length - 1]}`);
+    } catch (e) {
+      await c.end().catch(() => undefined);
+      const err = e as Error;
+      err.message = this.redact(err.message);
+      throw err;
+    }
     c.on("notification", (n) => {
       if (n.channel === EVENTS_CHANNEL && n.payload) this.received(n.payload);
       else if (n.channel === PROMPTS_CHANNEL && n.payload) void this.promptArrived(n.payload);
@@ -85,6 +84,11 @@ export class PgFleet implements FleetService {
     this.client = c;
     this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 1_000);
     this.sweeper.unref();
+  }
+
+  /** a message for the log or an error: no database password in it */
+  private redact(text: string): string {
+    return redactText(text, this.opts.url);
   }
 
   private q(c: pg.Client, sql: string, params?: unknown[]): Promise<pg.QueryResult> {
@@ -136,10 +140,9 @@ export class PgFleet implements FleetService {
         if (ok) this.opts.log.info(`serve-fleet: took over session ${row.session} (its instance is gone)`);
       }
     } catch (e) {
-      this.opts.log.warn(`serve-fleet: takeover sweep: ${(e as Error).message}`);
-    } finally {
-      this.sweeping = false;
+      this.opts.log.warn(`serve-fleet: takeover sweep: ${this.redact((e as Error).message)}`);
     }
+    this.sweeping = false;
   }
 
   publish(event: Omit<FleetEvent, "origin">): void {

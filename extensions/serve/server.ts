@@ -134,7 +134,17 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   const unsubscribe = deps.engine.subscribe((e: SessionEvent) => emit(e.sessionId, e.type, e));
   // the other instances' events reach this instance's SSE clients (ids from this server's own sequence)
   const unfleet = fleet?.subscribe((e) => events.publish(e.sessionId, e.type, e.data));
-  if (fleet) await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id, text, taken) => hub.takeover(id, text, taken) });
+  if (fleet) {
+    try {
+      await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id, text, taken) => hub.takeover(id, text, taken) });
+    } catch (e) {
+      // e.g. a newer fleet schema: this instance does not join (nor serve) with a fleet it cannot follow
+      unsubscribe();
+      unfleet?.();
+      events.closeAll();
+      throw e;
+    }
+  }
   const answersQuestions = opts.questions !== false;
   if (answersQuestions) deps.engine.setQuestionHandler((q, signal) => questions.ask(q, signal));
 
