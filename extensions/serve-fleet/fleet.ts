@@ -17,6 +17,7 @@ const LOCK_NAMESPACE = 0x6f637373;
 import type { Logger } from "../../kernel/api.js";
 import type { FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
 import { redactText } from "../storage-postgres/api.js";
+import { PRUNE_DEFAULTS, pruneFleet, type PruneAges } from "./prune.js";
 import { migrateFleet } from "./schema.js";
 
 export const EVENTS_CHANNEL = "oceancode_events";
@@ -40,6 +41,8 @@ export interface PgFleetOptions {
   forwardTimeoutMs?: number;
   /** how often running turns of other instances are checked for a dead holder (default 1 s) */
   sweepMs?: number;
+  /** pruning of old fleet rows: how often, and the ages (prune.ts) */
+  prune?: Partial<PruneAges>;
 }
 
 export class PgFleet implements FleetService {
@@ -54,9 +57,13 @@ export class PgFleet implements FleetService {
   /** the connection's queries, one after another (pg deprecates overlapping client.query calls); order kept */
   private chain: Promise<unknown> = Promise.resolve();
   private sweeping = false;
+  private readonly prune: PruneAges;
+  /** when this instance last pruned (0: not yet; the first sweep does) */
+  private lastPrune = 0;
 
   constructor(private readonly opts: PgFleetOptions) {
     this.instanceId = opts.instanceId;
+    this.prune = { ...PRUNE_DEFAULTS, ...opts.prune };
   }
 
   async start(handlers: FleetHandlers): Promise<void> {
@@ -141,6 +148,10 @@ export class PgFleet implements FleetService {
       }
     } catch (e) {
       this.opts.log.warn(`serve-fleet: takeover sweep: ${this.redact((e as Error).message)}`);
+    }
+    if (!this.stopped && Date.now() - this.lastPrune >= this.prune.everyMs) {
+      this.lastPrune = Date.now();
+      await pruneFleet((sql, params) => this.q(c, sql, params), this.prune).catch((e: unknown) => this.opts.log.warn(`serve-fleet: pruning: ${this.redact((e as Error).message)}`));
     }
     this.sweeping = false;
   }

@@ -27,6 +27,14 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
         state text NOT NULL DEFAULT 'running', taken_by text, started_at timestamptz NOT NULL DEFAULT now());
       CREATE INDEX IF NOT EXISTS fleet_turns_running ON fleet_turns (state) WHERE state = 'running';`,
   },
+  {
+    version: 2,
+    summary: "indexes for pruning old fleet rows by age (no table scan)",
+    sql: `
+      CREATE INDEX IF NOT EXISTS fleet_events_created ON fleet_events (created_at);
+      CREATE INDEX IF NOT EXISTS fleet_prompts_created ON fleet_prompts (created_at);
+      CREATE INDEX IF NOT EXISTS fleet_turns_finished ON fleet_turns (started_at) WHERE state IN ('done', 'taken');`,
+  },
 ];
 
 export const FLEET_LATEST = FLEET_MIGRATIONS[FLEET_MIGRATIONS.length - 1]!.version;
