@@ -9,14 +9,16 @@
  * A forwarded prompt is a `fleet_prompts` row and a NOTIFY with its id: every instance hears it, the one
  * that holds the session takes the row (`UPDATE ... WHERE taken_by IS NULL`), queues the turn and writes the
  * turn id back; the forwarder polls the row for it.
+ *
+ * A turn is a `fleet_turns` row from its acceptance (`queued`, before the client's 202) to its end
+ * (`running`, then `done`), owned by this run (process start). The sweep hands the live turns of runs that
+ * are gone to whoever claims their session (adopt): the interrupted one continued, the queued ones after it.
  */
+import crypto from "node:crypto";
 import type pg from "pg";
-
-/** storage-postgres's session lock key (lock.ts LOCK_NAMESPACE, "ocss"): a free lock means no live holder */
-const LOCK_NAMESPACE = 0x6f637373;
 import type { Logger } from "../../kernel/api.js";
-import type { FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
-import { redactText } from "../storage-postgres/api.js";
+import type { AdoptedTurn, FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
+import { redactText, SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../storage-postgres/api.js";
 import { PRUNE_DEFAULTS, pruneFleet, type PruneAges } from "./prune.js";
 import { migrateFleet } from "./schema.js";
 
@@ -47,6 +49,8 @@ export interface PgFleetOptions {
 
 export class PgFleet implements FleetService {
   readonly instanceId: string;
+  /** this process start (fleet_turns.run): its turns are its own; every other run's live turns are a gone instance's */
+  private readonly run = crypto.randomBytes(8).toString("hex");
   private client: pg.Client | undefined;
   private handlers: FleetHandlers | undefined;
   private readonly listeners = new Set<(e: FleetEvent) => void>();
@@ -108,20 +112,53 @@ export class PgFleet implements FleetService {
     return this.client ? this.q(this.client, sql, params) : Promise.reject(new Error("the fleet is stopped"));
   }
 
-  turnStarted(sessionId: string, turnId: string, text: string): void {
-    this.clientQ("INSERT INTO fleet_turns (session, turn_id, instance, text) VALUES ($1, $2, $3, $4)", [sessionId, turnId, this.instanceId, text])
-      .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
+  /** turns are this run's (this process start's): an earlier run of the same instance id is as gone as another instance */
+  async turnQueued(sessionId: string, turnId: string, text: string): Promise<void> {
+    await this.clientQ("INSERT INTO fleet_turns (session, turn_id, instance, run, text, state) VALUES ($1, $2, $3, $4, $5, 'queued')", [sessionId, turnId, this.instanceId, this.run, text]).catch((e: unknown) => {
+      throw new Error(this.redact((e as Error).message));
+    });
   }
 
-  turnFinished(sessionId: string, turnId: string): void {
-    this.clientQ("UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND turn_id = $2 AND instance = $3 AND state = 'running'", [sessionId, turnId, this.instanceId])
-      .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
+  turnStarted(sessionId: string, turnId: string): Promise<void> {
+    return this.turnState(sessionId, turnId, "running", ["queued"]);
+  }
+
+  turnFinished(sessionId: string, turnId: string): Promise<void> {
+    return this.turnState(sessionId, turnId, "done", ["queued", "running"]);
+  }
+
+  private async turnState(sessionId: string, turnId: string, to: string, from: string[]): Promise<void> {
+    await this.clientQ("UPDATE fleet_turns SET state = $4 WHERE session = $1 AND turn_id = $2 AND run = $3 AND state = ANY($5)", [sessionId, turnId, this.run, to, from]).catch((e: unknown) =>
+      this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId} (${to}): ${this.redact((e as Error).message)}`),
+    );
   }
 
   /**
-   * Turns another instance was running whose session claim is free: that instance is gone (PostgreSQL drops
-   * an advisory lock with its connection, kill -9 included). The first instance to claim the session marks
-   * the turn taken and continues it; the others fail the claim and leave it.
+   * The live turns other runs left for a session this instance now holds, marked taken by it. Row locks
+   * (FOR UPDATE, re-checked after a wait) make each row one caller's, should two ever ask at once.
+   */
+  async adopt(sessionId: string): Promise<AdoptedTurn[]> {
+    try {
+      const r = await this.clientQ(
+        `WITH left_ AS (SELECT id, state FROM fleet_turns WHERE session = $1 AND state IN ('queued', 'running') AND run IS DISTINCT FROM $2 ORDER BY id FOR UPDATE)
+         UPDATE fleet_turns t SET state = 'taken', taken_by = $3 FROM left_ WHERE t.id = left_.id
+         RETURNING t.id, t.text, t.instance, left_.state AS was`,
+        [sessionId, this.run, this.instanceId],
+      );
+      const rows = (r.rows as Array<{ id: string; text: string; instance: string; was: string }>).sort((x, y) => Number(x.id) - Number(y.id));
+      if (rows.length) this.opts.log.info(`serve-fleet: session ${sessionId}: took over ${rows.length} turn(s) of ${[...new Set(rows.map((x) => x.instance))].join(", ")} (gone)`);
+      return rows.map((x) => ({ text: x.text, interrupted: x.was === "running", instance: x.instance }));
+    } catch (e) {
+      this.opts.log.warn(`serve-fleet: taking over the turns of session ${sessionId}: ${this.redact((e as Error).message)}`);
+      return [];
+    }
+  }
+
+  /**
+   * Sessions with turns other runs left queued or running: when the session's claim is free (its holder is
+   * gone: PostgreSQL drops an advisory lock with its connection, kill -9 included) or this instance holds it,
+   * the serve side claims it and adopts them; a session another live instance holds is that one's to adopt.
+   * A session the store does not have (its holder died before committing it) can never run: its turns end.
    */
   private async sweep(): Promise<void> {
     const c = this.client;
@@ -129,22 +166,22 @@ export class PgFleet implements FleetService {
     if (!c || !h || this.stopped || this.sweeping) return;
     this.sweeping = true;
     try {
-      const r = await this.q(c, 
-        `SELECT t.id::text AS id, t.session, t.text FROM fleet_turns t WHERE t.state = 'running' AND t.instance <> $1
-         AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
-                         AND l.objid = hashtext(t.session)::oid AND l.objsubid = 2)
-         ORDER BY t.id`,
-        [this.instanceId, LOCK_NAMESPACE],
+      const r = await this.q(
+        c,
+        `SELECT s.session, NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
+                                       AND l.objid = hashtext(s.session)::oid AND l.objsubid = 2) AS free
+         FROM (SELECT session, min(id) AS first FROM fleet_turns WHERE state IN ('queued', 'running') AND run IS DISTINCT FROM $1 GROUP BY session) s
+         ORDER BY s.first`,
+        [this.run, LOCK_NAMESPACE],
       );
-      for (const row of r.rows as Array<{ id: string; session: string; text: string }>) {
+      for (const row of r.rows as Array<{ session: string; free: boolean }>) {
         if (this.stopped) break;
-        const ok = await h
-          .takeover(row.session, row.text, async () => {
-            const u = await this.q(c, "UPDATE fleet_turns SET state = 'taken', taken_by = $2 WHERE id = $1 AND state = 'running'", [row.id, this.instanceId]);
-            return u.rowCount === 1;
-          })
-          .catch(() => false);
-        if (ok) this.opts.log.info(`serve-fleet: took over session ${row.session} (its instance is gone)`);
+        if (!row.free && !h.holds(row.session)) continue;
+        const got = await h.takeover(row.session).catch(() => "busy" as const);
+        if (got === "gone") {
+          const u = await this.q(c, "UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND state IN ('queued', 'running') AND run IS DISTINCT FROM $2", [row.session, this.run]);
+          this.opts.log.warn(`serve-fleet: session ${row.session} is not in the store: ${u.rowCount ?? 0} turn(s) its gone instance left cannot run`);
+        }
       }
     } catch (e) {
       this.opts.log.warn(`serve-fleet: takeover sweep: ${this.redact((e as Error).message)}`);
@@ -261,6 +298,8 @@ export class PgFleet implements FleetService {
     const c = this.client;
     this.client = undefined;
     await this.delivery.catch(() => undefined);
+    // what is already queued on the connection (a turn's end, an event) goes out before it closes
+    await this.chain.catch(() => undefined);
     await c?.end().catch(() => undefined);
   }
 }

@@ -35,6 +35,14 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
       CREATE INDEX IF NOT EXISTS fleet_prompts_created ON fleet_prompts (created_at);
       CREATE INDEX IF NOT EXISTS fleet_turns_finished ON fleet_turns (started_at) WHERE state IN ('done', 'taken');`,
   },
+  {
+    version: 3,
+    summary: "queued turns (recorded at acceptance) and the run (process start) that owns a turn",
+    sql: `
+      ALTER TABLE fleet_turns ADD COLUMN IF NOT EXISTS run text;
+      DROP INDEX IF EXISTS fleet_turns_running;
+      CREATE INDEX IF NOT EXISTS fleet_turns_live ON fleet_turns (session, id) WHERE state IN ('queued', 'running');`,
+  },
 ];
 
 export const FLEET_LATEST = FLEET_MIGRATIONS[FLEET_MIGRATIONS.length - 1]!.version;

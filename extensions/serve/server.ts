@@ -130,13 +130,13 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     done: (sessionId, turnId, result, error) =>
       emit(sessionId, "turn_done", { type: "turn_done", sessionId, turnId, reason: result?.reason ?? "error", ...(error ? { error } : {}) }),
     aborted: (sessionId) => questions.rejectAll(sessionId, "the turn was aborted"),
-  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet ? { started: (id, t, text) => fleet.turnStarted(id, t, text), finished: (id, t) => fleet.turnFinished(id, t) } : undefined);
+  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet);
   const unsubscribe = deps.engine.subscribe((e: SessionEvent) => emit(e.sessionId, e.type, e));
   // the other instances' events reach this instance's SSE clients (ids from this server's own sequence)
   const unfleet = fleet?.subscribe((e) => events.publish(e.sessionId, e.type, e.data));
   if (fleet) {
     try {
-      await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id, text, taken) => hub.takeover(id, text, taken) });
+      await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id) => hub.takeover(id) });
     } catch (e) {
       // e.g. a newer fleet schema: this instance does not join (nor serve) with a fleet it cannot follow
       unsubscribe();

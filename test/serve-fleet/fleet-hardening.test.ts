@@ -5,9 +5,10 @@
  */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { LOCK_NAMESPACE } from "../../extensions/storage-postgres/lock.js";
+import { SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../../extensions/storage-postgres/api.js";
 import { FLEET_LATEST } from "../../extensions/serve-fleet/schema.js";
-import { fleetFixture, type Health } from "./fleet-helpers.js";
+import { SseReader, turnEndOf } from "../serve/serve-helpers.js";
+import { checkRowOrder, fleetFixture, type Health } from "./fleet-helpers.js";
 
 const fx = fleetFixture("fleeth");
 
@@ -42,7 +43,7 @@ describe("fleet schema migrations", () => {
 
 describe("fleet pruning", () => {
   it("old fleet_events, fleet_prompts and finished fleet_turns go, at most once per OC_FLEET_PRUNE_MS; fresh rows and queued or running turns stay", async () => {
-    const every = 2_000;
+    const every = 3_000;
     await fx.start("inst-a", { OC_FLEET_PRUNE_MS: String(every) });
     // a session held by a process outside the fleet: its old running and queued turns are live, not prunable
     const holder = new pg.Client({ connectionString: fx.url });
@@ -63,13 +64,15 @@ describe("fleet pruning", () => {
         prompts: (await fx.sql<{ text: string }>("SELECT text FROM fleet_prompts ORDER BY id")).map((r) => r.text),
         turns: (await fx.sql<{ text: string }>("SELECT text FROM fleet_turns ORDER BY id")).map((r) => r.text),
       });
+      // when a run deleted the tag's old event: polled on one open connection, so it is seen within ~30 ms
       const pruned = async (tag: string, within: number) => {
         const t0 = Date.now();
-        while (Date.now() - t0 < within && (await left()).events.includes(`${tag}-old`)) await new Promise((r) => setTimeout(r, 50));
+        const there = async () => (await holder.query("SELECT 1 FROM fleet_events WHERE payload->>'t' = $1", [`${tag}-old`])).rowCount === 1;
+        while (Date.now() - t0 < within && (await there())) await new Promise((r) => setTimeout(r, 25));
         return Date.now();
       };
       await plant("one");
-      const first = await pruned("one", 10_000);
+      const first = await pruned("one", 15_000);
       expect(await left()).toEqual({
         events: ["one-fresh"],
         prompts: ["one-fresh-taken"],
@@ -77,9 +80,9 @@ describe("fleet pruning", () => {
       });
       // planted right after a run: still there half a period later (no second run yet), gone after the next
       await plant("two");
-      await new Promise((r) => setTimeout(r, every / 4));
+      await new Promise((r) => setTimeout(r, every / 3));
       expect((await left()).events).toContain("two-old");
-      const second = await pruned("two", 10_000);
+      const second = await pruned("two", 15_000);
       expect(second - first).toBeGreaterThanOrEqual(every * 0.75);
       expect(await left()).toEqual({
         events: ["one-fresh", "two-fresh"],
@@ -93,4 +96,59 @@ describe("fleet pruning", () => {
     const idx = (await fx.sql<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename LIKE 'fleet_%'")).map((r) => r.indexname);
     expect(idx).toEqual(expect.arrayContaining(["fleet_events_created", "fleet_prompts_created", "fleet_turns_finished"]));
   }, 60_000);
+});
+
+describe("queued turns of a killed instance", () => {
+  it("two prompts accepted by the holder (the second queued), the holder killed -9 during the first: another instance continues the first, then runs the second, once each, in order", async () => {
+    fx.sb.write("a.txt", "alpha\n");
+    // turn 1: five tool steps, then "first done"; turn 2: two tool steps, then "second done" (steps by session step number)
+    const tool = { delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] };
+    fx.sb.write("two.json", JSON.stringify({ steps: [{ repeat: 5, text: "first {{n}}", ...tool }, { text: "first done" }, { repeat: 2, text: "second {{n}}", ...tool }, { text: "second done" }] }));
+    const [a, b, c] = [await fx.start("inst-a"), await fx.start("inst-b"), await fx.start("inst-c")];
+    const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/two.json" })).body.id;
+    const sse = await SseReader.open(`${c.url}/session/${id}/event`);
+    const p1 = await a.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "the first task" });
+    const p2 = await a.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "the second task" });
+    expect([p1.status, p2.status]).toEqual([202, 202]);
+    // both recorded at acceptance: the first as running (or about to be), the second queued behind it
+    const recorded = await fx.sql<{ text: string; state: string }>("SELECT text, state FROM fleet_turns WHERE session = $1 ORDER BY id", [id]);
+    expect(recorded.map((r) => r.text)).toEqual(["the first task", "the second task"]);
+    expect(recorded[1]!.state).toBe("queued");
+    await sse.waitFor((e) => e.event === "step_end" && e.data.sessionId === id && e.data.step === 2);
+    await fx.kill(a);
+
+    const second = await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "second done", 30_000);
+    expect(second.data.reason).toBe("end_turn");
+    const ends = sse.events.filter(turnEndOf(id)).map((e) => e.data.text);
+    expect(ends.filter((t) => t === "first done").length).toBe(1);
+    expect(ends.indexOf("first done")).toBeLessThan(ends.indexOf("second done"));
+    const holders = [(await b.api<Health>("GET", "/health")).body, (await c.api<Health>("GET", "/health")).body].filter((h) => h.claims.includes(id));
+    expect(holders.length).toBe(1);
+
+    const rows = await fx.rows(id, (rs) => rs.some((r) => r.role === "assistant" && r.json.includes('"second done"')));
+    expect(checkRowOrder(rows, id)).toEqual([]);
+    const assistants = rows.filter((r) => r.role === "assistant").map((r) => r.json);
+    expect(assistants.filter((j) => j.includes('"first done"')).length).toBe(1);
+    expect(assistants.filter((j) => j.includes('"second done"')).length).toBe(1);
+    // the users' turns: the first as sent, its continuation (told it was interrupted), then the second as sent
+    const users = rows.filter((r) => r.role === "user").map((r) => r.json);
+    expect(users.length).toBe(3);
+    expect(users[0]).toContain("the first task");
+    expect(users[1]).toContain("[interrupted: the oceancode instance running your previous turn stopped");
+    expect(users[1]).toContain("the first task");
+    expect(users[2]).toContain("the second task");
+    expect(users[2]).not.toContain("[interrupted");
+
+    const turns = await fx.sql<{ instance: string; text: string; state: string; taken_by: string | null }>("SELECT instance, text, state, taken_by FROM fleet_turns WHERE session = $1 ORDER BY id", [id]);
+    const taker = holders[0]!.instance;
+    expect(turns.slice(0, 2)).toEqual([
+      { instance: "inst-a", text: "the first task", state: "taken", taken_by: taker },
+      { instance: "inst-a", text: "the second task", state: "taken", taken_by: taker },
+    ]);
+    expect(turns.slice(2).map((t) => [t.instance, t.state, t.text.includes("[interrupted"), t.text.endsWith("the first task") || t.text === "the second task"])).toEqual([
+      [taker, "done", true, true],
+      [taker, "done", false, true],
+    ]);
+    sse.close();
+  }, 90_000);
 });
