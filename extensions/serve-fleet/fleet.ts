@@ -17,7 +17,7 @@
 import crypto from "node:crypto";
 import type pg from "pg";
 import type { Logger } from "../../kernel/api.js";
-import type { AdoptedTurn, FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
+import type { AdoptedTurn, FleetEvent, FleetHandlers, FleetService, FleetStarted } from "../serve/api.js";
 import { redactText, SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../storage-postgres/api.js";
 import { PRUNE_DEFAULTS, pruneFleet, type PruneAges } from "./prune.js";
 import { migrateFleet } from "./schema.js";
@@ -26,6 +26,8 @@ export const EVENTS_CHANNEL = "oceancode_events";
 export const PROMPTS_CHANNEL = "oceancode_prompts";
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more */
 export const NOTIFY_LIMIT = 7900;
+/** SSE ids per instance start: fleet_starts (at most 2^22 - 1) times this stays a safe integer */
+export const EVENT_IDS_PER_START = 2 ** 31;
 
 interface Wire {
   o: string;
@@ -70,16 +72,19 @@ export class PgFleet implements FleetService {
     this.prune = { ...PRUNE_DEFAULTS, ...opts.prune };
   }
 
-  async start(handlers: FleetHandlers): Promise<void> {
+  async start(handlers: FleetHandlers): Promise<FleetStarted> {
     this.handlers = handlers;
     const { default: pgm } = await import("pg");
     const c = new pgm.Client({ connectionString: this.opts.url, application_name: `oc fleet ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
     c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${this.redact(e.message)}`));
+    let eventIdBase: number;
     try {
       await c.connect();
       // versioned, once under concurrent starts; a newer fleet schema throws (the server does not start)
       const applied = await migrateFleet(c);
       if (applied.length) this.opts.log.info(`serve-fleet: fleet schema migrated to version ${applied[applied.length - 1]}`);
+      const n = Number(((await c.query("SELECT nextval('fleet_starts')::text AS n")).rows[0] as { n: string }).n);
+      eventIdBase = n * EVENT_IDS_PER_START;
     } catch (e) {
       await c.end().catch(() => undefined);
       const err = e as Error;
@@ -95,6 +100,7 @@ export class PgFleet implements FleetService {
     this.client = c;
     this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 1_000);
     this.sweeper.unref();
+    return { eventIdBase };
   }
 
   /** a message for the log or an error: no database password in it */

@@ -43,6 +43,12 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
       DROP INDEX IF EXISTS fleet_turns_running;
       CREATE INDEX IF NOT EXISTS fleet_turns_live ON fleet_turns (session, id) WHERE state IN ('queued', 'running');`,
   },
+  {
+    version: 4,
+    // 2^22 - 1 starts of 2^31 ids each stay under Number.MAX_SAFE_INTEGER; then numbering starts over
+    summary: "fleet_starts: a number per instance start, the base of its SSE event ids",
+    sql: `CREATE SEQUENCE IF NOT EXISTS fleet_starts MINVALUE 1 MAXVALUE 4194303 CYCLE;`,
+  },
 ];
 
 export const FLEET_LATEST = FLEET_MIGRATIONS[FLEET_MIGRATIONS.length - 1]!.version;

@@ -180,7 +180,7 @@ export interface FleetService {
   /** this instance's id ($OC_INSTANCE_ID, or generated at start) */
   readonly instanceId: string;
   /** start listening (called by the server at start); resolves once the instance receives fleet traffic */
-  start(handlers: FleetHandlers): Promise<void>;
+  start(handlers: FleetHandlers): Promise<FleetStarted>;
   /** publish one event of a session this instance runs (fire and forget; failures are logged) */
   publish(event: Omit<FleetEvent, "origin">): void;
   /** every other instance's events (own ones are not delivered); returns the unsubscribe */
@@ -209,6 +209,15 @@ export interface FleetService {
   adopt(sessionId: string): Promise<AdoptedTurn[]>;
   /** stop listening (server shutdown) */
   stop(): Promise<void>;
+}
+
+export interface FleetStarted {
+  /**
+   * This start's SSE event ids follow this number (a safe integer): unique per instance start across the
+   * fleet, with room for 2^31 events, so a Last-Event-ID from another instance (or from before a restart)
+   * is recognised as not this one's.
+   */
+  eventIdBase: number;
 }
 
 export interface FleetHandlers {

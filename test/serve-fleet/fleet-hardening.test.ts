@@ -152,3 +152,52 @@ describe("queued turns of a killed instance", () => {
     sse.close();
   }, 90_000);
 });
+
+describe("Last-Event-ID across instances", () => {
+  it("each instance start numbers its events in a range of its own: an id from another instance, or from before a restart, gets a gap (another instance) and live events, never another instance's replay", async () => {
+    const [a, b] = [await fx.start("inst-a"), await fx.start("inst-b")];
+    const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/echo" })).body.id;
+    const onA = await SseReader.open(`${a.url}/event`);
+    const onB = await SseReader.open(`${b.url}/event`);
+    await a.api("POST", `/session/${id}/prompt`, { text: "one" });
+    await onA.waitFor((e) => e.event === "turn_done");
+    await onB.waitFor((e) => e.event === "turn_done");
+    const idsA = onA.events.map((e) => e.id!);
+    const idsB = onB.events.map((e) => e.id!);
+    // the same events, numbered apart: no id of one instance is an id of the other
+    expect(onB.events.map((e) => e.event)).toEqual(onA.events.map((e) => e.event));
+    expect(idsA.filter((x) => idsB.includes(x))).toEqual([]);
+    for (const x of [...idsA, ...idsB]) expect(Number.isSafeInteger(x) && x > 2 ** 31).toBe(true);
+    const lastA = idsA.at(-1)!;
+    const firstA = idsA[0]!;
+
+    // A's id on B: a gap that says so, nothing replayed (B holds these events under its own numbers), then live
+    const moved = await SseReader.open(`${b.url}/session/${id}/event`, { "last-event-id": String(lastA) });
+    const gap = await moved.waitFor((e) => e.event === "gap");
+    expect(gap.data).toMatchObject({ after: lastA, reason: "another instance", lastId: idsB.at(-1) });
+    expect(gap.id).toBe(idsB.at(-1));
+    expect(String(gap.data.message)).toContain("GET /session/:id");
+    await a.api("POST", `/session/${id}/prompt`, { text: "two" });
+    await moved.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: two");
+    expect(moved.events[0]!.event).toBe("gap");
+    expect(moved.events.filter((e) => turnEndOf(id)(e)).map((e) => e.data.text)).toEqual(["ok: two"]);
+    // coming back to B with the gap's id: in B's range, so B replays from there (no gap)
+    const back = await SseReader.open(`${b.url}/session/${id}/event`, { "last-event-id": String(gap.id) });
+    await back.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: two");
+    expect(back.events.some((e) => e.event === "gap")).toBe(false);
+    // on A its own id still replays: everything after the first event, in order, no gap
+    const same = await SseReader.open(`${a.url}/event`, { "last-event-id": String(firstA) });
+    await same.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: two");
+    expect(same.events[0]!.event).not.toBe("gap");
+    expect(same.events.map((e) => e.id).slice(0, idsA.length - 1)).toEqual(idsA.slice(1));
+    for (const r of [onA, onB, moved, back, same]) r.close();
+
+    // B restarted with the same instance id is a new start: its old ids are not its ids any more
+    const lastB = gap.id!;
+    await fx.kill(b);
+    const b2 = await fx.start("inst-b");
+    const after = await SseReader.open(`${b2.url}/event`, { "last-event-id": String(lastB) });
+    expect((await after.waitFor((e) => e.event === "gap")).data).toMatchObject({ after: lastB, reason: "another instance" });
+    after.close();
+  }, 60_000);
+});
