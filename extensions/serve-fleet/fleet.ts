@@ -204,7 +204,7 @@ export class PgFleet implements FleetService {
     if (!c || this.stopped) return;
     const wire: Wire = { o: this.instanceId, s: event.sessionId, t: event.type, d: event.data };
     const text = JSON.stringify(wire);
-    const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${(e as Error).message}`);
+    const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${this.redact((e as Error).message)}`);
     if (Buffer.byteLength(text) < NOTIFY_LIMIT) {
       this.q(c, "SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, text]).catch(fail);
       return;
@@ -290,10 +290,10 @@ export class PgFleet implements FleetService {
         const turnId = await h.prompt(row.session, row.text);
         await this.q(c, "UPDATE fleet_prompts SET turn_id = $2 WHERE id = $1", [idText, turnId]);
       } catch (e) {
-        await this.q(c, "UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, (e as Error).message]);
+        await this.q(c, "UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, this.redact((e as Error).message)]);
       }
     } catch (e) {
-      this.opts.log.warn(`serve-fleet: forwarded prompt ${idText}: ${(e as Error).message}`);
+      this.opts.log.warn(`serve-fleet: forwarded prompt ${idText}: ${this.redact((e as Error).message)}`);
     }
   }
 
