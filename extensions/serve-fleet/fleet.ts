@@ -9,26 +9,25 @@
  * A forwarded prompt is a `fleet_prompts` row and a NOTIFY with its id: every instance hears it, the one
  * that holds the session takes the row (`UPDATE ... WHERE taken_by IS NULL`), queues the turn and writes the
  * turn id back; the forwarder polls the row for it.
+ *
+ * A turn is a `fleet_turns` row from its acceptance (`queued`, before the client's 202) to its end
+ * (`running`, then `done`), owned by this run (process start). The sweep hands the live turns of runs that
+ * are gone to whoever claims their session (adopt): the interrupted one continued, the queued ones after it.
  */
+import crypto from "node:crypto";
 import type pg from "pg";
-
-/** storage-postgres's session lock key (lock.ts LOCK_NAMESPACE, "ocss"): a free lock means no live holder */
-const LOCK_NAMESPACE = 0x6f637373;
 import type { Logger } from "../../kernel/api.js";
-import type { FleetEvent, FleetHandlers, FleetService } from "../serve/api.js";
+import type { AdoptedTurn, FleetEvent, FleetHandlers, FleetService, FleetStarted } from "../serve/api.js";
+import { redactText, SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../storage-postgres/api.js";
+import { PRUNE_DEFAULTS, pruneFleet, type PruneAges } from "./prune.js";
+import { migrateFleet } from "./schema.js";
 
 export const EVENTS_CHANNEL = "oceancode_events";
 export const PROMPTS_CHANNEL = "oceancode_prompts";
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more */
 export const NOTIFY_LIMIT = 7900;
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS fleet_events (id bigserial PRIMARY KEY, session text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS fleet_prompts (id bigserial PRIMARY KEY, session text NOT NULL, text text NOT NULL, origin text NOT NULL,
-  taken_by text, turn_id text, error text, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS fleet_turns (id bigserial PRIMARY KEY, session text NOT NULL, turn_id text NOT NULL, instance text NOT NULL, text text NOT NULL,
-  state text NOT NULL DEFAULT 'running', taken_by text, started_at timestamptz NOT NULL DEFAULT now());
-CREATE INDEX IF NOT EXISTS fleet_turns_running ON fleet_turns (state) WHERE state = 'running';`;
+/** SSE ids per instance start: fleet_starts (at most 2^22 - 1) times this stays a safe integer */
+export const EVENT_IDS_PER_START = 2 ** 31;
 
 interface Wire {
   o: string;
@@ -46,10 +45,14 @@ export interface PgFleetOptions {
   forwardTimeoutMs?: number;
   /** how often running turns of other instances are checked for a dead holder (default 1 s) */
   sweepMs?: number;
+  /** pruning of old fleet rows: how often, and the ages (prune.ts) */
+  prune?: Partial<PruneAges>;
 }
 
 export class PgFleet implements FleetService {
   readonly instanceId: string;
+  /** this process start (fleet_turns.run): its turns are its own; every other run's live turns are a gone instance's */
+  private readonly run = crypto.randomBytes(8).toString("hex");
   private client: pg.Client | undefined;
   private handlers: FleetHandlers | undefined;
   private readonly listeners = new Set<(e: FleetEvent) => void>();
@@ -60,22 +63,34 @@ export class PgFleet implements FleetService {
   /** the connection's queries, one after another (pg deprecates overlapping client.query calls); order kept */
   private chain: Promise<unknown> = Promise.resolve();
   private sweeping = false;
+  private readonly prune: PruneAges;
+  /** when this instance last pruned (0: not yet; the first sweep does) */
+  private lastPrune = 0;
 
   constructor(private readonly opts: PgFleetOptions) {
     this.instanceId = opts.instanceId;
+    this.prune = { ...PRUNE_DEFAULTS, ...opts.prune };
   }
 
-  async start(handlers: FleetHandlers): Promise<void> {
+  async start(handlers: FleetHandlers): Promise<FleetStarted> {
     this.handlers = handlers;
     const { default: pgm } = await import("pg");
     const c = new pgm.Client({ connectionString: this.opts.url, application_name: `oc fleet ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
-    c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${e.message.replace(/\/\/[^@\s]*@/g, "//***@")}`));
-    await c.connect();
-    // concurrent instances creating the tables at once: one at a time
-    await c.query("BEGIN");
-    await c.query("SELECT pg_advisory_xact_lock(1868788588)");
-    await c.query(SCHEMA);
-    await c.query("COMMIT");
+    c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${this.redact(e.message)}`));
+    let eventIdBase: number;
+    try {
+      await c.connect();
+      // versioned, once under concurrent starts; a newer fleet schema throws (the server does not start)
+      const applied = await migrateFleet(c);
+      if (applied.length) this.opts.log.info(`serve-fleet: fleet schema migrated to version ${applied[applied.length - 1]}`);
+      const n = Number(((await c.query("SELECT nextval('fleet_starts')::text AS n")).rows[0] as { n: string }).n);
+      eventIdBase = n * EVENT_IDS_PER_START;
+    } catch (e) {
+      await c.end().catch(() => undefined);
+      const err = e as Error;
+      err.message = this.redact(err.message);
+      throw err;
+    }
     c.on("notification", (n) => {
       if (n.channel === EVENTS_CHANNEL && n.payload) this.received(n.payload);
       else if (n.channel === PROMPTS_CHANNEL && n.payload) void this.promptArrived(n.payload);
@@ -85,6 +100,12 @@ export class PgFleet implements FleetService {
     this.client = c;
     this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 1_000);
     this.sweeper.unref();
+    return { eventIdBase };
+  }
+
+  /** a message for the log or an error: no database password in it */
+  private redact(text: string): string {
+    return redactText(text, this.opts.url);
   }
 
   private q(c: pg.Client, sql: string, params?: unknown[]): Promise<pg.QueryResult> {
@@ -97,20 +118,53 @@ export class PgFleet implements FleetService {
     return this.client ? this.q(this.client, sql, params) : Promise.reject(new Error("the fleet is stopped"));
   }
 
-  turnStarted(sessionId: string, turnId: string, text: string): void {
-    this.clientQ("INSERT INTO fleet_turns (session, turn_id, instance, text) VALUES ($1, $2, $3, $4)", [sessionId, turnId, this.instanceId, text])
-      .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
+  /** turns are this run's (this process start's): an earlier run of the same instance id is as gone as another instance */
+  async turnQueued(sessionId: string, turnId: string, text: string): Promise<void> {
+    await this.clientQ("INSERT INTO fleet_turns (session, turn_id, instance, run, text, state) VALUES ($1, $2, $3, $4, $5, 'queued')", [sessionId, turnId, this.instanceId, this.run, text]).catch((e: unknown) => {
+      throw new Error(this.redact((e as Error).message));
+    });
   }
 
-  turnFinished(sessionId: string, turnId: string): void {
-    this.clientQ("UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND turn_id = $2 AND instance = $3 AND state = 'running'", [sessionId, turnId, this.instanceId])
-      .catch((e: unknown) => this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId}: ${(e as Error).message}`));
+  turnStarted(sessionId: string, turnId: string): Promise<void> {
+    return this.turnState(sessionId, turnId, "running", ["queued"]);
+  }
+
+  turnFinished(sessionId: string, turnId: string): Promise<void> {
+    return this.turnState(sessionId, turnId, "done", ["queued", "running"]);
+  }
+
+  private async turnState(sessionId: string, turnId: string, to: string, from: string[]): Promise<void> {
+    await this.clientQ("UPDATE fleet_turns SET state = $4 WHERE session = $1 AND turn_id = $2 AND run = $3 AND state = ANY($5)", [sessionId, turnId, this.run, to, from]).catch((e: unknown) =>
+      this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId} (${to}): ${this.redact((e as Error).message)}`),
+    );
   }
 
   /**
-   * Turns another instance was running whose session claim is free: that instance is gone (PostgreSQL drops
-   * an advisory lock with its connection, kill -9 included). The first instance to claim the session marks
-   * the turn taken and continues it; the others fail the claim and leave it.
+   * The live turns other runs left for a session this instance now holds, marked taken by it. Row locks
+   * (FOR UPDATE, re-checked after a wait) make each row one caller's, should two ever ask at once.
+   */
+  async adopt(sessionId: string): Promise<AdoptedTurn[]> {
+    try {
+      const r = await this.clientQ(
+        `WITH left_ AS (SELECT id, state FROM fleet_turns WHERE session = $1 AND state IN ('queued', 'running') AND run IS DISTINCT FROM $2 ORDER BY id FOR UPDATE)
+         UPDATE fleet_turns t SET state = 'taken', taken_by = $3 FROM left_ WHERE t.id = left_.id
+         RETURNING t.id, t.text, t.instance, left_.state AS was`,
+        [sessionId, this.run, this.instanceId],
+      );
+      const rows = (r.rows as Array<{ id: string; text: string; instance: string; was: string }>).sort((x, y) => Number(x.id) - Number(y.id));
+      if (rows.length) this.opts.log.info(`serve-fleet: session ${sessionId}: took over ${rows.length} turn(s) of ${[...new Set(rows.map((x) => x.instance))].join(", ")} (gone)`);
+      return rows.map((x) => ({ text: x.text, interrupted: x.was === "running", instance: x.instance }));
+    } catch (e) {
+      this.opts.log.warn(`serve-fleet: taking over the turns of session ${sessionId}: ${this.redact((e as Error).message)}`);
+      return [];
+    }
+  }
+
+  /**
+   * Sessions with turns other runs left queued or running: when the session's claim is free (its holder is
+   * gone: PostgreSQL drops an advisory lock with its connection, kill -9 included) or this instance holds it,
+   * the serve side claims it and adopts them; a session another live instance holds is that one's to adopt.
+   * A session the store does not have (its holder died before committing it) can never run: its turns end.
    */
   private async sweep(): Promise<void> {
     const c = this.client;
@@ -118,28 +172,31 @@ export class PgFleet implements FleetService {
     if (!c || !h || this.stopped || this.sweeping) return;
     this.sweeping = true;
     try {
-      const r = await this.q(c, 
-        `SELECT t.id::text AS id, t.session, t.text FROM fleet_turns t WHERE t.state = 'running' AND t.instance <> $1
-         AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
-                         AND l.objid = hashtext(t.session)::oid AND l.objsubid = 2)
-         ORDER BY t.id`,
-        [this.instanceId, LOCK_NAMESPACE],
+      const r = await this.q(
+        c,
+        `SELECT s.session, NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
+                                       AND l.objid = hashtext(s.session)::oid AND l.objsubid = 2) AS free
+         FROM (SELECT session, min(id) AS first FROM fleet_turns WHERE state IN ('queued', 'running') AND run IS DISTINCT FROM $1 GROUP BY session) s
+         ORDER BY s.first`,
+        [this.run, LOCK_NAMESPACE],
       );
-      for (const row of r.rows as Array<{ id: string; session: string; text: string }>) {
+      for (const row of r.rows as Array<{ session: string; free: boolean }>) {
         if (this.stopped) break;
-        const ok = await h
-          .takeover(row.session, row.text, async () => {
-            const u = await this.q(c, "UPDATE fleet_turns SET state = 'taken', taken_by = $2 WHERE id = $1 AND state = 'running'", [row.id, this.instanceId]);
-            return u.rowCount === 1;
-          })
-          .catch(() => false);
-        if (ok) this.opts.log.info(`serve-fleet: took over session ${row.session} (its instance is gone)`);
+        if (!row.free && !h.holds(row.session)) continue;
+        const got = await h.takeover(row.session).catch(() => "busy" as const);
+        if (got === "gone") {
+          const u = await this.q(c, "UPDATE fleet_turns SET state = 'done' WHERE session = $1 AND state IN ('queued', 'running') AND run IS DISTINCT FROM $2", [row.session, this.run]);
+          this.opts.log.warn(`serve-fleet: session ${row.session} is not in the store: ${u.rowCount ?? 0} turn(s) its gone instance left cannot run`);
+        }
       }
     } catch (e) {
-      this.opts.log.warn(`serve-fleet: takeover sweep: ${(e as Error).message}`);
-    } finally {
-      this.sweeping = false;
+      this.opts.log.warn(`serve-fleet: takeover sweep: ${this.redact((e as Error).message)}`);
     }
+    if (!this.stopped && Date.now() - this.lastPrune >= this.prune.everyMs) {
+      this.lastPrune = Date.now();
+      await pruneFleet((sql, params) => this.q(c, sql, params), this.prune).catch((e: unknown) => this.opts.log.warn(`serve-fleet: pruning: ${this.redact((e as Error).message)}`));
+    }
+    this.sweeping = false;
   }
 
   publish(event: Omit<FleetEvent, "origin">): void {
@@ -147,7 +204,7 @@ export class PgFleet implements FleetService {
     if (!c || this.stopped) return;
     const wire: Wire = { o: this.instanceId, s: event.sessionId, t: event.type, d: event.data };
     const text = JSON.stringify(wire);
-    const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${(e as Error).message}`);
+    const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${this.redact((e as Error).message)}`);
     if (Buffer.byteLength(text) < NOTIFY_LIMIT) {
       this.q(c, "SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, text]).catch(fail);
       return;
@@ -233,10 +290,10 @@ export class PgFleet implements FleetService {
         const turnId = await h.prompt(row.session, row.text);
         await this.q(c, "UPDATE fleet_prompts SET turn_id = $2 WHERE id = $1", [idText, turnId]);
       } catch (e) {
-        await this.q(c, "UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, (e as Error).message]);
+        await this.q(c, "UPDATE fleet_prompts SET error = $2 WHERE id = $1", [idText, this.redact((e as Error).message)]);
       }
     } catch (e) {
-      this.opts.log.warn(`serve-fleet: forwarded prompt ${idText}: ${(e as Error).message}`);
+      this.opts.log.warn(`serve-fleet: forwarded prompt ${idText}: ${this.redact((e as Error).message)}`);
     }
   }
 
@@ -247,6 +304,8 @@ export class PgFleet implements FleetService {
     const c = this.client;
     this.client = undefined;
     await this.delivery.catch(() => undefined);
+    // what is already queued on the connection (a turn's end, an event) goes out before it closes
+    await this.chain.catch(() => undefined);
     await c?.end().catch(() => undefined);
   }
 }

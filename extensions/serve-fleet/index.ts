@@ -18,6 +18,11 @@ function databaseUrl(ctx: Pick<ExtensionContext, "config" | "env">): string | un
   return ctx.env.OC_DATABASE_URL || undefined;
 }
 
+function positiveInt(v: string | undefined): number | undefined {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
 let fleet: PgFleet | undefined;
 
 export default {
@@ -27,8 +32,9 @@ export default {
     const url = databaseUrl(ctx);
     if (!serve || !storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
     const instanceId = ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`;
-    const sweep = Number(ctx.env.OC_FLEET_SWEEP_MS);
-    fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(Number.isInteger(sweep) && sweep > 0 ? { sweepMs: sweep } : {}) });
+    const sweep = positiveInt(ctx.env.OC_FLEET_SWEEP_MS);
+    const prune = positiveInt(ctx.env.OC_FLEET_PRUNE_MS);
+    fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(sweep ? { sweepMs: sweep } : {}), ...(prune ? { prune: { everyMs: prune } } : {}) });
     serve.useFleet(fleet);
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => fleet?.stop());
   },

@@ -188,7 +188,7 @@ export interface FleetService {
   /** this instance's id ($OC_INSTANCE_ID, or generated at start) */
   readonly instanceId: string;
   /** start listening (called by the server at start); resolves once the instance receives fleet traffic */
-  start(handlers: FleetHandlers): Promise<void>;
+  start(handlers: FleetHandlers): Promise<FleetStarted>;
   /** publish one event of a session this instance runs (fire and forget; failures are logged) */
   publish(event: Omit<FleetEvent, "origin">): void;
   /** every other instance's events (own ones are not delivered); returns the unsubscribe */
@@ -198,12 +198,34 @@ export interface FleetService {
    * queued it as; rejects when no instance picked it up in time (the caller may then take the session over).
    */
   forwardPrompt(sessionId: string, text: string): Promise<string>;
-  /** a turn of a session this instance runs starts (recorded so that another instance can take it over if this one dies) */
-  turnStarted(sessionId: string, turnId: string, text: string): void;
-  /** ...and ended (finished, failed or aborted: nothing to take over) */
-  turnFinished(sessionId: string, turnId: string): void;
+  /**
+   * A prompt for a session this instance holds was accepted: recorded (queued) before the client gets its
+   * 202, so that another instance finishes it if this one dies first. Rejects when it could not be recorded
+   * (the prompt is then refused).
+   */
+  turnQueued(sessionId: string, turnId: string, text: string): Promise<void>;
+  /** ...it starts (from here a takeover continues it as interrupted instead of running it afresh) */
+  turnStarted(sessionId: string, turnId: string): Promise<void>;
+  /** ...it ended (finished, failed, aborted, or dropped unstarted: nothing to take over) */
+  turnFinished(sessionId: string, turnId: string): Promise<void>;
+  /**
+   * Called by the holder of a session's claim (just claimed, or told by `takeover`): the turns that gone
+   * instances (or an earlier run of this one) had queued or running for it, marked taken by this instance,
+   * oldest first, each returned to one caller only. Resolves [] when there are none or they cannot be read
+   * (logged; the sweep asks again).
+   */
+  adopt(sessionId: string): Promise<AdoptedTurn[]>;
   /** stop listening (server shutdown) */
   stop(): Promise<void>;
+}
+
+export interface FleetStarted {
+  /**
+   * This start's SSE event ids follow this number (a safe integer): unique per instance start across the
+   * fleet, with room for 2^31 events, so a Last-Event-ID from another instance (or from before a restart)
+   * is recognised as not this one's.
+   */
+  eventIdBase: number;
 }
 
 export interface FleetHandlers {
@@ -212,9 +234,19 @@ export interface FleetHandlers {
   /** a prompt forwarded to this instance: queue it (as POST /session/:id/prompt would) and give its turn id */
   prompt(sessionId: string, text: string): Promise<string>;
   /**
-   * A turn was running on an instance that is gone (its claim is free): claim the session and continue it.
-   * Resolves false when this instance could not claim it (another one did); `takenOver` is called once the
-   * claim is held, before the continuation is queued, so the fleet can mark the turn as taken.
+   * A session has turns left by a gone instance (FleetService.adopt): claim it and queue them (a claim
+   * adopts them), or adopt them when this instance holds it already. "busy": another instance holds it (it
+   * adopts them); "gone": the session is not in the store (its turns can never run).
    */
-  takeover(sessionId: string, interruptedText: string, takenOver: () => Promise<boolean>): Promise<boolean>;
+  takeover(sessionId: string): Promise<"taken" | "busy" | "gone">;
+}
+
+/** A turn another instance accepted and did not finish, now this instance's to run. */
+export interface AdoptedTurn {
+  /** the prompt as the client sent it */
+  text: string;
+  /** it had started (some of its steps may be committed): continued as interrupted, not run afresh */
+  interrupted: boolean;
+  /** the instance that accepted it */
+  instance: string;
 }

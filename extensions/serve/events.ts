@@ -5,6 +5,11 @@
  * that do not drain within a grace period (a burst of events fills any buffer for a moment: Node queues
  * writes made in one tick), or past a hard cap at once, mean the client does not keep up: it gets a
  * final `event: dropped` and is disconnected.
+ *
+ * In a fleet each instance start numbers its events from its own base (startAfter): an id is then only
+ * meaningful to the instance run that issued it. A Last-Event-ID outside this run's range (another
+ * instance's, or one from before a restart) gets a `gap` frame with reason "another instance" and no
+ * replay, rather than the events that happen to carry nearby numbers here.
  */
 import type { ServerResponse } from "node:http";
 
@@ -37,6 +42,9 @@ interface Client {
   overTimer?: NodeJS.Timeout;
 }
 
+const FOREIGN_ID =
+  "this Last-Event-ID was not issued by this server (another instance of the fleet, or before a restart): events may have been missed; reload the session (GET /session/:id) and go on from here";
+
 export function frameOf(id: number, type: string, data: unknown): string {
   // JSON never contains a raw newline, so one data line carries the whole event
   return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -44,6 +52,8 @@ export function frameOf(id: number, type: string, data: unknown): string {
 
 export class EventHub {
   private readonly ring: Array<StoredEvent | undefined>;
+  /** the ids of this run are base+1, base+2, ... (0 unless a fleet gave this instance start a range) */
+  private base = 0;
   private next = 1;
   private readonly clients = new Set<Client>();
   private readonly bufferBytes: number;
@@ -72,6 +82,19 @@ export class EventHub {
     return this.clients.size;
   }
 
+  /** Number this run's events from base+1 (fleet mode); only before the first event. */
+  startAfter(base: number): void {
+    if (this.next !== this.base + 1) throw new Error("EventHub.startAfter: events were already published");
+    if (!Number.isSafeInteger(base) || base < 0) throw new Error(`EventHub.startAfter: ${base} is not a safe non-negative integer`);
+    this.base = base;
+    this.next = base + 1;
+  }
+
+  /** Whether `id` is one this run issued (or its base: a client that connected before the first event). */
+  issued(id: number): boolean {
+    return id >= this.base && id < this.next;
+  }
+
   publish(sessionId: string, type: string, data: unknown): void {
     const id = this.next++;
     const ev: StoredEvent = { id, sessionId, type, frame: frameOf(id, type, data) };
@@ -82,7 +105,7 @@ export class EventHub {
   /** The kept events after `after` (oldest first), and whether some in between were already overwritten. */
   since(after: number, sessionId?: string): { events: StoredEvent[]; lost: boolean } {
     const events: StoredEvent[] = [];
-    const oldest = Math.max(1, this.next - this.ring.length);
+    const oldest = Math.max(this.base + 1, this.next - this.ring.length);
     const from = Math.max(after + 1, oldest);
     for (let id = from; id < this.next; id++) {
       const ev = this.ring[id % this.ring.length];
@@ -102,9 +125,13 @@ export class EventHub {
     });
     const client: Client = { res, sessionId: opts.sessionId };
     // the replay and the registration happen in one tick: no event can fall between them
-    if (opts.lastEventId !== undefined) {
+    if (opts.lastEventId !== undefined && !this.issued(opts.lastEventId)) {
+      // not an id of this run: nothing here can be matched to it. The gap carries this run's last id, so
+      // a client that comes back here resumes from what it is sent next
+      res.write(frameOf(this.lastId, "gap", { after: opts.lastEventId, reason: "another instance", lastId: this.lastId, message: FOREIGN_ID }));
+    } else if (opts.lastEventId !== undefined) {
       const { events, lost } = this.since(opts.lastEventId, opts.sessionId);
-      if (lost) res.write(frameOf(0, "gap", { after: opts.lastEventId, oldestKept: Math.max(1, this.next - this.ring.length) }));
+      if (lost) res.write(frameOf(0, "gap", { after: opts.lastEventId, reason: "buffer", oldestKept: Math.max(this.base + 1, this.next - this.ring.length) }));
       for (const ev of events) res.write(ev.frame);
     } else res.write(": connected\n\n");
     this.clients.add(client);

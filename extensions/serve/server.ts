@@ -130,11 +130,25 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     done: (sessionId, turnId, result, error) =>
       emit(sessionId, "turn_done", { type: "turn_done", sessionId, turnId, reason: result?.reason ?? "error", ...(error ? { error } : {}) }),
     aborted: (sessionId) => questions.rejectAll(sessionId, "the turn was aborted"),
-  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet ? { started: (id, t, text) => fleet.turnStarted(id, t, text), finished: (id, t) => fleet.turnFinished(id, t) } : undefined);
+  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet);
   const unsubscribe = deps.engine.subscribe((e: SessionEvent) => emit(e.sessionId, e.type, e));
   // the other instances' events reach this instance's SSE clients (ids from this server's own sequence)
-  const unfleet = fleet?.subscribe((e) => events.publish(e.sessionId, e.type, e.data));
-  if (fleet) await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id, text, taken) => hub.takeover(id, text, taken) });
+  let unfleet: (() => void) | undefined;
+  if (fleet) {
+    try {
+      const started = await fleet.start({ holds: (id) => hub.holds(id), prompt: (id, text) => hub.prompt(id, text), takeover: (id) => hub.takeover(id) });
+      // this start's own id range: a Last-Event-ID another instance issued is recognised as not ours
+      events.startAfter(started.eventIdBase);
+    } catch (e) {
+      // e.g. a newer fleet schema: this instance does not join (nor serve) with a fleet it cannot follow
+      unsubscribe();
+      events.closeAll();
+      await fleet.stop().catch(() => undefined);
+      throw e;
+    }
+    // (subscribed once numbered; no client can be connected before the server listens)
+    unfleet = fleet.subscribe((e) => events.publish(e.sessionId, e.type, e.data));
+  }
   const answersQuestions = opts.questions !== false;
   if (answersQuestions) deps.engine.setQuestionHandler((q, signal) => questions.ask(q, signal));
 
@@ -192,7 +206,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   const lastEventIdOf = (request: FastifyRequest): number | undefined => {
     const raw = request.headers["last-event-id"] ?? (request.query as { lastEventId?: string }).lastEventId;
     const n = Number(Array.isArray(raw) ? raw[0] : raw);
-    return raw !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
+    return raw !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
   };
   const sse = { 200: { description: "text/event-stream: `id: <n>\\nevent: <type>\\ndata: <json>\\n\\n` per event", content: { "text/event-stream": { schema: { type: "string" } } } }, 404: ErrorBody };
   const lastEventQuery = { type: "object", properties: { lastEventId: { type: "integer", minimum: 0, description: "like the Last-Event-ID header" } } };

@@ -5,7 +5,10 @@
  */
 import { isSessionBusy, type EngineService, type Row, type Session, type TurnResult } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import { HttpError } from "./api.js";
+import { HttpError, type FleetService } from "./api.js";
+
+/** What the hub asks of the fleet (FleetService): the durable record of its turns, and adopting a gone instance's. */
+export type FleetTurns = Pick<FleetService, "turnQueued" | "turnStarted" | "turnFinished" | "adopt">;
 
 interface Held {
   session: Session;
@@ -15,6 +18,8 @@ interface Held {
   queued: number;
   /** being closed (DELETE): its queued turns do not start */
   closed?: boolean;
+  /** fleet: adoptions of a gone instance's turns, one after another (their order is the queue's) */
+  adopting: Promise<unknown>;
 }
 
 export interface TurnHooks {
@@ -45,29 +50,44 @@ export class SessionHub {
     private readonly hooks: TurnHooks,
     /** fleet mode: hand a prompt for a session another live instance holds to that instance (its turn id) */
     private readonly forward?: (id: string, text: string) => Promise<string>,
-    /** fleet mode: each turn's start and end, so another instance can take a dead one's turn over */
-    private readonly track?: { started(id: string, turnId: string, text: string): void; finished(id: string, turnId: string): void },
+    /** fleet mode: each turn recorded from acceptance to its end, so another instance can finish a dead one's */
+    private readonly fleet?: FleetTurns,
   ) {}
 
   /**
-   * Take over a session whose turn was running on an instance that died: claim it (false when that fails:
-   * its holder is alive or another instance got it), then queue a turn that tells the model what happened.
-   * The session is reloaded from storage, so it continues from the last committed step; the step that was in
-   * flight (its model answer and any tool call) was never committed: the model is told its tool call was
-   * interrupted and its effect unknown, and nothing is re-run blindly.
+   * Take over a session with turns a gone instance left (its claim free, or already ours): claim it, which
+   * adopts them (hold), or adopt them now if this server held it already. The session is reloaded from
+   * storage, so it continues from the last committed step; the step that was in flight (its model answer and
+   * any tool call) was never committed: an interrupted turn is continued with a prompt that tells the model
+   * its tool call was interrupted and its effect unknown, so nothing is re-run blindly; turns that had not
+   * started run as sent, after it, in the order they were accepted.
    */
-  async takeover(id: string, interruptedText: string, takenOver: () => Promise<boolean>): Promise<boolean> {
-    if (this.closing) return false;
+  async takeover(id: string): Promise<"taken" | "busy" | "gone"> {
+    if (this.closing) return "busy";
+    const had = this.held.get(id);
+    if (had) {
+      if (had.closed) return "busy";
+      await this.adoptLeft(id, had);
+      return "taken";
+    }
     try {
       await this.hold(id);
-    } catch {
-      return false;
+      return "taken";
+    } catch (e) {
+      return (e as { code?: string }).code === "session_not_found" ? "gone" : "busy";
     }
-    if (!(await takenOver())) return false;
-    await this.prompt(id, takeoverPrompt(interruptedText));
-    return true;
   }
 
+  /** Queue the turns gone instances left for a session this server just claimed (or holds); serialized per session. */
+  private adoptLeft(id: string, h: Held): Promise<unknown> {
+    const fleet = this.fleet;
+    if (!fleet) return Promise.resolve();
+    const run = h.adopting.then(async () => {
+      for (const t of await fleet.adopt(id)) await this.enqueue(id, h, t.interrupted ? takeoverPrompt(t.text) : t.text).catch(() => undefined);
+    });
+    h.adopting = run.catch(() => undefined);
+    return run;
+  }
 
   /** whether this server holds the session (its claim) now */
   holds(id: string): boolean {
@@ -90,7 +110,7 @@ export class SessionHub {
   async create(opts: { cwd: string; model: string; overrides?: Record<string, unknown> }): Promise<Session> {
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     const session = await this.engine.createSession(opts);
-    this.held.set(session.info.id, { session, tail: Promise.resolve(), queued: 0 });
+    this.held.set(session.info.id, { session, tail: Promise.resolve(), queued: 0, adopting: Promise.resolve() });
     return session;
   }
 
@@ -107,15 +127,19 @@ export class SessionHub {
     if (!p) {
       p = this.engine
         .openSession(id)
-        .then((session) => {
-          const held: Held = { session, tail: Promise.resolve(), queued: 0 };
-          this.held.set(id, held);
-          return held;
-        })
         .catch(async (e: unknown) => {
           if (isSessionBusy(e)) throw new HttpError(409, "session_busy", `session ${id} is held by another process`);
-          if (!this.storage || !(await this.storage.loadSession(id).catch(() => undefined))) throw new HttpError(404, "session_not_found", `no session '${id}'`);
+          // a store that cannot be read is not a missing session (a takeover drops the turns of a missing one)
+          const stored = this.storage ? await this.storage.loadSession(id).then((x) => !!x, () => undefined) : false;
+          if (stored === false) throw new HttpError(404, "session_not_found", `no session '${id}'`);
           throw e;
+        })
+        .then(async (session) => {
+          const held: Held = { session, tail: Promise.resolve(), queued: 0, adopting: Promise.resolve() };
+          this.held.set(id, held);
+          // fleet: whoever claims a session runs what a gone holder left of it, before anything sent now
+          await this.adoptLeft(id, held).catch(() => undefined);
+          return held;
         })
         .finally(() => this.opening.delete(id));
       this.opening.set(id, p);
@@ -140,14 +164,28 @@ export class SessionHub {
         });
       }
     }
+    return this.enqueue(id, h, text);
+  }
+
+  /**
+   * Append a turn to the session's queue; its turn id once accepted. In a fleet it is accepted only once
+   * recorded (FleetService.turnQueued), so an accepted prompt outlives this process.
+   */
+  private async enqueue(id: string, h: Held, text: string): Promise<string> {
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     if (h.closed) throw new HttpError(409, "session_closing", `session ${id} is being closed`);
     const turnId = `turn_${this.nextTurn++}`;
+    const fleet = this.fleet;
+    // its place in the queue is taken now (in call order); it waits there until accepted or refused
+    let settle!: (accepted: boolean) => void;
+    const accepted = new Promise<boolean>((r) => (settle = r));
     h.queued += 1;
-    this.hooks.queued(id, turnId);
     h.tail = h.tail.then(async () => {
+      const ok = await accepted;
       h.queued -= 1;
+      if (!ok) return;
       if (this.closing || h.closed) {
+        await fleet?.turnFinished(id, turnId).catch(() => undefined);
         this.hooks.done(id, turnId, undefined, this.closing ? "the server shut down before this turn started" : "the session was closed before this turn started");
         return;
       }
@@ -157,16 +195,28 @@ export class SessionHub {
         // the engine lets an idle session leave memory (engine.idle_minutes) while this process keeps its
         // claim: reopening gives the live object (a map lookup when it is still in memory)
         h.session = await this.engine.openSession(id);
-        this.track?.started(id, turnId, text);
+        await fleet?.turnStarted(id, turnId).catch(() => undefined);
         const result = await this.engine.prompt(h.session, text, { signal: controller.signal });
         this.hooks.done(id, turnId, result, result.error);
       } catch (e) {
         this.hooks.done(id, turnId, undefined, (e as Error).message);
       } finally {
         h.running = undefined;
-        this.track?.finished(id, turnId);
+        // awaited: recorded as ended before the claim can be let go (close waits for the tail), so no other
+        // instance takes a finished turn for an interrupted one
+        await fleet?.turnFinished(id, turnId).catch(() => undefined);
       }
     });
+    if (fleet) {
+      try {
+        await fleet.turnQueued(id, turnId, text);
+      } catch (e) {
+        settle(false);
+        throw new HttpError(503, "fleet_unavailable", `the prompt was not accepted: it could not be recorded for the fleet (${(e as Error).message})`);
+      }
+    }
+    this.hooks.queued(id, turnId);
+    settle(true);
     return turnId;
   }
 

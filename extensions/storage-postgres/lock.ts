@@ -7,9 +7,10 @@
  */
 import os from "node:os";
 import type pg from "pg";
+import { SESSION_LOCK_NAMESPACE } from "./api.js";
 
-/** the advisory lock's first key: oceancode sessions (the second is hashtext(id)) */
-export const LOCK_NAMESPACE = 0x6f637373; // "ocss"
+/** the advisory lock's first key: oceancode sessions (the second is hashtext(id)); published in api.ts */
+export const LOCK_NAMESPACE = SESSION_LOCK_NAMESPACE;
 
 export interface PgLockHandle {
   release(): Promise<void>;

@@ -5,39 +5,12 @@
  * receives the session's events (a large one through fleet_events).
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
-import { globalConfig } from "../sdk/helpers.js";
-import { SseReader, startServe, turnEndOf, type Served } from "../serve/serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { SseReader, turnEndOf } from "../serve/serve-helpers.js";
+import { fleetFixture, type Health } from "./fleet-helpers.js";
 
-let server: TestPostgres;
-let sb: Sandbox;
-let url: string;
-let n = 0;
-let fleet: Served[] = [];
-beforeAll(async () => {
-  server = await startPostgres();
-});
-afterAll(() => server?.stop());
-beforeEach(async () => {
-  sb = makeSandbox("oc-fleet-");
-  url = await server.createDatabase(`fleet_${process.pid}_${++n}`);
-  globalConfig(sb, { extensions: { replace: { storage: "storage-postgres" } } });
-});
-afterEach(async () => {
-  for (const s of fleet) await s.stop("SIGKILL");
-  fleet = [];
-  sb.cleanup();
-});
-
-const start = async (name: string) => {
-  const s = await startServe(["--directory", sb.project], { env: { ...sb.env, OC_DATABASE_URL: url, OC_INSTANCE_ID: name, OC_FLEET_SWEEP_MS: "200" } });
-  fleet.push(s);
-  return s;
-};
-
-type Health = { ok: boolean; instance: string; claims: string[]; sessions: number };
+const fx = fleetFixture("fleet");
+const start = (name: string) => fx.start(name);
 
 describe("serve fleet on one PostgreSQL database", () => {
   it("/health names the instance and its claims; a prompt through B runs on A (forwarded) and C's SSE gets every event, a large one too", async () => {
@@ -74,7 +47,7 @@ describe("serve fleet on one PostgreSQL database", () => {
     const ends = sseC.events.filter(turnEndOf(id));
     expect(ends[1]!.data.text).toBe(`ok: ${big}`);
     expect(kinds(sseC)).toEqual(kinds(sseA));
-    const db = new pg.Client({ connectionString: url });
+    const db = new pg.Client({ connectionString: fx.url });
     await db.connect();
     try {
       expect(Number((await db.query("SELECT count(*) AS n FROM fleet_events")).rows[0].n)).toBeGreaterThan(0);
@@ -87,8 +60,8 @@ describe("serve fleet on one PostgreSQL database", () => {
   }, 60_000);
 
   it("kill -9 of the instance running a turn: another takes the session over, told the step in flight was interrupted; rows are an in-order prefix with no duplicate step", async () => {
-    sb.write("a.txt", "alpha\n");
-    sb.write("long.json", JSON.stringify({ steps: [{ repeat: 6, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
+    fx.sb.write("a.txt", "alpha\n");
+    fx.sb.write("long.json", JSON.stringify({ steps: [{ repeat: 6, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
     const [a, b, c] = [await start("inst-a"), await start("inst-b"), await start("inst-c")];
     const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/long.json" })).body.id;
     const sseC = await SseReader.open(`${c.url}/event`);
@@ -97,15 +70,14 @@ describe("serve fleet on one PostgreSQL database", () => {
     // mid-turn: after step 2 ended on A (seen on C), A dies without a word
     await sseC.waitFor((e) => e.event === "step_end" && e.data.sessionId === id && e.data.step === 2);
     expect((await a.api<Health>("GET", "/health")).body.claims).toEqual([id]);
-    await a.stop("SIGKILL");
-    fleet = fleet.filter((s) => s !== a);
+    await fx.kill(a);
     // B or C claims it and continues: the script runs on from the last committed step to "finished"
     const end = await sseC.waitFor((e) => turnEndOf(id)(e) && e.data.text === "finished", 30_000);
     expect(end.data.reason).toBe("end_turn");
     const holders = [(await b.api<Health>("GET", "/health")).body, (await c.api<Health>("GET", "/health")).body].filter((h) => h.claims.includes(id));
     expect(holders.length).toBe(1);
 
-    const db = new pg.Client({ connectionString: url });
+    const db = new pg.Client({ connectionString: fx.url });
     await db.connect();
     try {
       // wait for the holder's write-behind to commit the turn's last row
@@ -144,7 +116,7 @@ describe("serve fleet on one PostgreSQL database", () => {
     await a.api("POST", `/session/${id}/prompt`, { text: "one" });
     await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: one");
     // the store writes behind the step: wait for the turn to be committed (a kill before that loses the uncommitted tail)
-    const db = new pg.Client({ connectionString: url });
+    const db = new pg.Client({ connectionString: fx.url });
     await db.connect();
     try {
       // (the schema itself may not be there yet: the store migrates at its first write)
@@ -153,8 +125,7 @@ describe("serve fleet on one PostgreSQL database", () => {
     } finally {
       await db.end();
     }
-    await a.stop("SIGKILL");
-    fleet = fleet.filter((s) => s !== a);
+    await fx.kill(a);
     const p = await b.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "two" });
     expect(p.status, JSON.stringify(p.body)).toBe(202);
     await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "ok: two");
@@ -163,8 +134,8 @@ describe("serve fleet on one PostgreSQL database", () => {
   }, 60_000);
 
   it("30 sessions over three instances, prompted and streamed through different ones; one instance killed mid-turn, the others finish its sessions; every session's rows an in-order prefix with no duplicate step", async () => {
-    sb.write("a.txt", "alpha\n");
-    sb.write("eight.json", JSON.stringify({ steps: [{ repeat: 8, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
+    fx.sb.write("a.txt", "alpha\n");
+    fx.sb.write("eight.json", JSON.stringify({ steps: [{ repeat: 8, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
     const inst = [await start("inst-0"), await start("inst-1"), await start("inst-2")];
     const sse = await SseReader.open(`${inst[2]!.url}/event`);
     const ids: string[] = [];
@@ -181,12 +152,11 @@ describe("serve fleet on one PostgreSQL database", () => {
     for (const id of ids) await sse.waitFor((e) => e.event === "step_end" && e.data.sessionId === id && e.data.step === 1, 30_000);
     const held0 = (await inst[0]!.api<Health>("GET", "/health")).body.claims;
     expect(held0.length).toBe(10);
-    await inst[0]!.stop("SIGKILL");
-    fleet = fleet.filter((s) => s !== inst[0]);
+    await fx.kill(inst[0]!);
     for (const id of ids) await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "finished", 60_000);
     const claims = [...(await inst[1]!.api<Health>("GET", "/health")).body.claims, ...(await inst[2]!.api<Health>("GET", "/health")).body.claims];
 
-    const db = new pg.Client({ connectionString: url });
+    const db = new pg.Client({ connectionString: fx.url });
     await db.connect();
     try {
       // inst-0's turns that were still running when it died: each taken over once, by a live instance
