@@ -245,7 +245,8 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
         // no new connections from here; requests on open keep-alive ones get 503 (Fastify's close tolerates the second close)
         app.server.close(() => undefined);
         questions.rejectAll(undefined, "the server is shutting down");
-        const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000);
+        // in a fleet, this instance's turns go on elsewhere: the sessions are let go, not their turns ended
+        const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000, { handOver: fleet !== undefined });
         if (unfinished) deps.log.warn(`serve: ${unfinished} turn(s) did not reach a step boundary in time`);
         unsubscribe();
         unfleet?.();

@@ -31,8 +31,8 @@ export interface TurnHooks {
 /** What a taken-over session's model is told (a user turn: the interrupted request comes with it). */
 export function takeoverPrompt(interruptedText: string): string {
   return (
-    "[interrupted: the oceancode instance running your previous turn stopped (killed or crashed) in the middle of it. " +
-    "Everything up to the last completed step was kept; the step in flight was lost, and a tool call it made was interrupted: " +
+    "[interrupted: the oceancode instance running your previous turn stopped (shut down, killed or crashed) in the middle of it. " +
+    "Everything up to the last completed step was kept; a step in flight was lost, and a tool call it made was interrupted: " +
     "its result and effects are unknown (check before repeating it). Continue the interrupted request.]\n\n" +
     interruptedText
   );
@@ -42,6 +42,8 @@ export class SessionHub {
   private readonly held = new Map<string, Held>();
   private readonly opening = new Map<string, Promise<Held>>();
   private nextTurn = 1;
+  /** set by a fleet shutdown: running and queued turns are left to the next holder */
+  private handingOver = false;
   private closing = false;
 
   constructor(
@@ -185,6 +187,8 @@ export class SessionHub {
       h.queued -= 1;
       if (!ok) return;
       if (this.closing || h.closed) {
+        // handed over: left queued for the instance that claims the session next
+        if (this.handingOver) return;
         await fleet?.turnFinished(id, turnId).catch(() => undefined);
         this.hooks.done(id, turnId, undefined, this.closing ? "the server shut down before this turn started" : "the session was closed before this turn started");
         return;
@@ -197,14 +201,15 @@ export class SessionHub {
         h.session = await this.engine.openSession(id);
         await fleet?.turnStarted(id, turnId).catch(() => undefined);
         const result = await this.engine.prompt(h.session, text, { signal: controller.signal });
-        this.hooks.done(id, turnId, result, result.error);
+        if (!this.handedOver(controller)) this.hooks.done(id, turnId, result, result.error);
       } catch (e) {
-        this.hooks.done(id, turnId, undefined, (e as Error).message);
+        if (!this.handedOver(controller)) this.hooks.done(id, turnId, undefined, (e as Error).message);
       } finally {
         h.running = undefined;
         // awaited: recorded as ended before the claim can be let go (close waits for the tail), so no other
-        // instance takes a finished turn for an interrupted one
-        await fleet?.turnFinished(id, turnId).catch(() => undefined);
+        // instance takes a finished turn for an interrupted one. A turn handed over stays running: the
+        // instance that claims the session next continues it
+        if (!this.handedOver(controller)) await fleet?.turnFinished(id, turnId).catch(() => undefined);
       }
     });
     if (fleet) {
@@ -267,9 +272,19 @@ export class SessionHub {
     return { deleted: false };
   }
 
-  /** Shutdown: refuse new work, abort running turns, wait for them (bounded), close every session. */
-  async shutdown(waitMs: number): Promise<{ unfinished: number }> {
+  /** a turn stopped by a handing-over shutdown (not by /abort or a close): nothing of it is recorded as ended */
+  private handedOver(controller: AbortController): boolean {
+    return this.handingOver && controller.signal.aborted;
+  }
+
+  /**
+   * Shutdown: refuse new work, abort running turns, wait for them (bounded), close every session. With
+   * `handOver` (a fleet), running turns stop at their step boundary and, like queued ones, are not recorded
+   * as ended: once this process lets the sessions go, another instance claims them and continues.
+   */
+  async shutdown(waitMs: number, opts: { handOver?: boolean } = {}): Promise<{ unfinished: number }> {
     this.closing = true;
+    this.handingOver = opts.handOver === true;
     const all = [...this.held.values()];
     for (const h of all) {
       h.running?.controller.abort();

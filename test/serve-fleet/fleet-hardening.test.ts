@@ -153,6 +153,44 @@ describe("queued turns of a killed instance", () => {
   }, 90_000);
 });
 
+describe("a graceful shutdown hands its turns over", () => {
+  it("SIGTERM of the holder during the first of two prompts: it exits 0 at a step boundary without ending them; another instance continues the first and runs the second, in order, no step repeated", async () => {
+    fx.sb.write("a.txt", "alpha\n");
+    const tool = { delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] };
+    fx.sb.write("two.json", JSON.stringify({ steps: [{ repeat: 5, text: "first {{n}}", ...tool }, { text: "first done" }, { repeat: 2, text: "second {{n}}", ...tool }, { text: "second done" }] }));
+    const [a, b] = [await fx.start("inst-a"), await fx.start("inst-b")];
+    const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/two.json" })).body.id;
+    const sse = await SseReader.open(`${b.url}/session/${id}/event`);
+    const p1 = await a.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "the first task" });
+    const p2 = await a.api<{ turnId: string }>("POST", `/session/${id}/prompt`, { text: "the second task" });
+    expect([p1.status, p2.status]).toEqual([202, 202]);
+    await sse.waitFor((e) => e.event === "step_end" && e.data.sessionId === id && e.data.step === 2);
+    const t0 = Date.now();
+    expect(await a.stop("SIGTERM")).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // A ended neither turn: no turn_done for its turn ids reached B's stream
+    expect(sse.events.filter((e) => e.event === "turn_done" && [p1.body.turnId, p2.body.turnId].includes(e.data.turnId as string) && e.data.sessionId === id)).toEqual([]);
+
+    await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "second done", 30_000);
+    expect((await b.api<Health>("GET", "/health")).body.claims).toEqual([id]);
+    const rows = await fx.rows(id, (rs) => rs.some((r) => r.role === "assistant" && r.json.includes('"second done"')));
+    expect(checkRowOrder(rows, id)).toEqual([]);
+    const assistants = rows.filter((r) => r.role === "assistant").map((r) => r.json);
+    expect(assistants.filter((j) => j.includes('"first done"')).length).toBe(1);
+    expect(assistants.filter((j) => j.includes('"second done"')).length).toBe(1);
+    const users = rows.filter((r) => r.role === "user").map((r) => r.json);
+    expect(users.length).toBe(3);
+    expect(users[1]).toContain("[interrupted: the oceancode instance running your previous turn stopped (shut down, killed or crashed)");
+    expect(users[2]).toContain("the second task");
+    const turns = await fx.sql<{ instance: string; state: string; taken_by: string | null }>("SELECT instance, state, taken_by FROM fleet_turns WHERE session = $1 ORDER BY id", [id]);
+    expect(turns.slice(0, 2)).toEqual([
+      { instance: "inst-a", state: "taken", taken_by: "inst-b" },
+      { instance: "inst-a", state: "taken", taken_by: "inst-b" },
+    ]);
+    sse.close();
+  }, 90_000);
+});
+
 describe("Last-Event-ID across instances", () => {
   it("each instance start numbers its events in a range of its own: an id from another instance, or from before a restart, gets a gap (another instance) and live events, never another instance's replay", async () => {
     const [a, b] = [await fx.start("inst-a"), await fx.start("inst-b")];
