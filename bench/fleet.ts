@@ -20,7 +20,7 @@
  * Run: node dist/bench/fleet.js [--sessions 30] [--steps 5] [--instances 1,2,3] [--repeats 3] [--rounds 10] [--write-steps 2000]
  *        [--only throughput|takeover|writes]
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -29,6 +29,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { homeEnv } from "../test/fakes/home-env.js";
 import { startPostgres, type TestPostgres } from "../test/helpers/postgres.js";
+import { cpuOf, pgCpu, pgSpent } from "./fleet/cpu.js";
+import { firstSeen, Sse, type Ev } from "./fleet/sse.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
@@ -172,48 +174,6 @@ async function createAndPrompt(base: string, model: string, text: string): Promi
   return id;
 }
 
-// ---- CPU time (utime + stime) of the instances and of this PostgreSQL's processes ----
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-function statOf(pid: number): { ppid: number; cpuMs: number } | undefined {
-  try {
-    const st = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = st.slice(st.lastIndexOf(")") + 2).split(" "); // f[0] is field 3 (state)
-    return { ppid: Number(f[1]), cpuMs: ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK };
-  } catch {
-    return undefined;
-  }
-}
-/** CPU ms so far of the postmaster listening on `port` and its children (backends, writer, WAL writer...), by pid. */
-function pgCpu(port: number): Map<number, number> {
-  const pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
-  let master: number | undefined;
-  for (const pid of pids) {
-    try {
-      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      const i = argv.indexOf("-p");
-      if (i >= 0 && argv[i + 1] === String(port) && argv.includes("-D")) master = pid;
-    } catch {
-      /* gone */
-    }
-  }
-  const out = new Map<number, number>();
-  if (master === undefined) return out;
-  for (const pid of pids) {
-    const st = statOf(pid);
-    if (st && (pid === master || st.ppid === master)) out.set(pid, st.cpuMs);
-  }
-  return out;
-}
-const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (statOf(pid)?.cpuMs ?? 0), 0);
-/** CPU ms spent between two snapshots (a process that started in between counts from zero) */
-const pgSpent = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((sum, [pid, ms]) => sum + ms - (a.get(pid) ?? 0), 0);
-
 /** One turn of a fresh session on `i`, waited for on its own SSE (opened before the prompt). */
 async function oneTurn(i: Instance, model: string): Promise<void> {
   let id = "";
@@ -232,69 +192,6 @@ async function oneTurn(i: Instance, model: string): Promise<void> {
   await Promise.race([got, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`warm-up turn on ${i.name} did not finish in 60 s:\n${i.stderr()}`)), 60_000)))]);
   clearTimeout(t);
   s.close();
-}
-
-// ---- SSE on GET /event: every event, stamped with its arrival time ----
-interface Ev {
-  event: string;
-  data: Record<string, unknown>;
-  at: number;
-  on: string;
-}
-class Sse {
-  private readonly req: http.ClientRequest;
-  readonly ready: Promise<void>;
-  constructor(
-    readonly on: string,
-    url: string,
-    private readonly sink: (e: Ev) => void = () => undefined,
-    streamPath = "/event",
-  ) {
-    let connected!: () => void;
-    let failed!: (e: Error) => void;
-    this.ready = new Promise<void>((res, rej) => ((connected = res), (failed = rej)));
-    let buf = "";
-    this.req = http.get(`${url}${streamPath}`, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
-      connected();
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        const at = performance.now();
-        buf += c;
-        let end: number;
-        while ((end = buf.indexOf("\n\n")) >= 0) {
-          const frame = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          let event = "message";
-          let data = "";
-          for (const l of frame.split("\n")) {
-            if (l.startsWith("event: ")) event = l.slice(7);
-            else if (l.startsWith("data: ")) data += l.slice(6);
-          }
-          if (!data) continue;
-          const ev: Ev = { event, data: JSON.parse(data) as Record<string, unknown>, at, on: this.on };
-          this.sink(ev);
-        }
-      });
-    });
-    this.req.on("error", (e) => failed(e));
-  }
-  close(): void {
-    this.req.destroy();
-  }
-}
-
-/** The first event matching `pred` that `subscribe`'s streams deliver (several SSE clients feeding one listener: the first to see it). */
-function firstSeen(subscribe: (listener: (e: Ev) => void) => void, pred: (e: Ev) => boolean, timeoutMs: number, what: string): Promise<Ev> {
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const t = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs} ms`)), timeoutMs);
-    subscribe((e) => {
-      if (done || !pred(e)) return;
-      done = true;
-      clearTimeout(t);
-      resolve(e);
-    });
-  });
 }
 
 // ---- figures ----
