@@ -1,13 +1,13 @@
 /**
  * `oceancode jev status|probe|labels|questions|verdicts` through the compiled CLI, and bench/jev/eval.mjs.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO_ROOT, runCliAsync } from "../helpers/cli.js";
 import { startFakeSystemOne, type FakeSystemOne } from "../fakes/systemone-server.js";
-import { jevSandbox, SAFE, type JevSandbox } from "./helpers.js";
+import { DESTRUCTIVE, jevSandbox, SAFE, type JevSandbox } from "./helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
@@ -98,5 +98,34 @@ describe("oceancode jev", () => {
     const few = evalRun(rows(12));
     expect([few.status, few.stdout]).toEqual([1, "JEV_EVAL_RED reason=rows point=permission accuracy=1.000 wilson_lower=0.757 rows=12 false_allows=0\n"]);
     expect(evalRun([...rows(45), ...rows(1, "deny")]).stdout).toMatch(/^JEV_EVAL_RED reason=false_allow .* false_allows=1\n$/);
+  });
+
+  it("eval.mjs live: each row's state asked again of the endpoint, only with OC_LIVE_CONFIRM=1; the fresh answers are judged", async () => {
+    fake = await startFakeSystemOne();
+    sb = jevSandbox(fake.url);
+    fake.answer(() => SAFE);
+    // recorded answers that would be judged wrong; the endpoint now answers SAFE: live, every row is right
+    const rows = Array.from({ length: 40 }, (_, i) => ({ point: "permission", state_hash: `s${i}`, state: { task: "t", command: `ls dir${i}`, workdir: "." }, answers: DESTRUCTIVE, label: "allow" }));
+    fs.writeFileSync(path.join(sb.project, "set.json"), JSON.stringify(rows));
+    // not spawnSync: the fake endpoint answers from this process
+    const run = (args: string[], env: NodeJS.ProcessEnv) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [path.join(REPO_ROOT, "bench", "jev", "eval.mjs"), "--set", path.join(sb!.project, "set.json"), "--point", "permission", ...args], { env: { PATH: process.env.PATH, OC_JEV_ENDPOINT: fake!.url, ...env } });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("close", (status) => resolve({ status, stdout, stderr }));
+      });
+    expect((await run([], {})).stdout).toMatch(/^JEV_EVAL_RED reason=/);
+    expect(fake.requests.length).toBe(0);
+    const refused = await run(["--live"], {});
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("eval.mjs --live sends the state of 40 row(s) to 127.0.0.1: set OC_LIVE_CONFIRM=1 to confirm");
+    expect(fake.requests.length).toBe(0);
+    const ok = await run([], { OC_LIVE_CONFIRM: "1" });
+    expect(ok.stdout, ok.stderr.slice(0, 600)).toBe("JEV_EVAL_OK point=permission accuracy=1.000 wilson_lower=0.912 rows=40 false_allows=0 live=1 unanswered=0\n");
+    expect(fake.requests.length).toBe(40);
+    expect((fake.requests[3]!.body as { state?: { command?: string } }).state?.command).toBe("ls dir3");
   });
 });
