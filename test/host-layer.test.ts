@@ -161,6 +161,15 @@ describe("precedence: flag > environment > config file > default", () => {
 });
 
 describe("requirements.json pins are over the host layer", () => {
+  it("--db under a folder that cannot be made (in /proc) fails at once, naming the folder; a deep new folder is made", () => {
+    const r = runCli(["--dir", sb.project, "--db", "/proc/nope/x.db", "sessions"], { env: sb.env, cwd: sb.project, timeoutMs: 15_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("/proc/nope/x.db: cannot create the database folder (ENOENT");
+    const deep = path.join(sb.home, "a", "b", "c", "x.db");
+    expect(oc(["--db", deep, "run", "--model", "scripted/echo", "hi"]).code).toBe(0);
+    expect(fs.existsSync(deep)).toBe(true);
+  });
+
   it("a pinned model beats --model: run uses the pin and says the flag was ignored", () => {
     const keys = crypto.generateKeyPairSync("ed25519");
     const pub = keys.publicKey.export({ type: "spki", format: "der" }).subarray(-32).toString("hex");

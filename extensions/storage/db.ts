@@ -51,10 +51,26 @@ export interface OpenedDb {
   migration: MigrationReport;
 }
 
+/**
+ * mkdir -p, one level at a time from the nearest folder that exists: Node's recursive mkdirSync loops
+ * forever under some special file systems (`--db /proc/nope/x.db` hung `sessions` with no output).
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  let d = path.resolve(dir);
+  while (!fs.existsSync(d)) {
+    missing.push(d);
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  for (const m of missing.reverse()) fs.mkdirSync(m);
+}
+
 /** `repair` is the command named when the file turns out damaged (default: the --db form). */
 export function openDb(file: string, repair = repairCommandFor(file, false)): OpenedDb {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    makeFolders(path.dirname(file));
   } catch (e) {
     throw new StorageOpenError(`${file}: cannot create the database folder (${(e as Error).message}); pass --db <path> to use another place`);
   }
