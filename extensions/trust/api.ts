@@ -26,6 +26,8 @@ export interface TrustService {
   readonly file: string;
   /** The project's record, read fresh from disk. A corrupt or missing file reads as "nothing trusted". */
   get(project: string): ProjectTrust;
+  /** Why trust.json cannot be read (corrupt, unreadable), or undefined when it can (or is absent). */
+  problem(): string | undefined;
   /** Is the repo tier trusted for this project? (fresh read) */
   repoTrusted(project: string): boolean;
   /** A server's effective trust when it comes from an untrusted tier: its override, else `repo`. */

@@ -1,6 +1,6 @@
 /** `oceancode trust show | repo on|off | mcp <name> on|off|clear` */
 import type { CommandIO } from "../../kernel/api.js";
-import { isTrustFileError, type ProjectTrust, type TrustService } from "./api.js";
+import { emptyTrust, isTrustFileError, type ProjectTrust, type TrustService } from "./api.js";
 
 export const TRUST_USAGE = "usage: oceancode trust show | repo on|off | mcp <name> on|off|clear  [--dir <d>] [--home <h>]";
 
@@ -29,8 +29,10 @@ export async function trustCommand(store: TrustService, argv: string[], io: Comm
   const project = io.project;
   try {
     let t: ProjectTrust;
+    let problem: string | undefined;
     if (verb === "show" && a === undefined) {
-      t = store.get(project);
+      problem = store.problem();
+      t = problem === undefined ? store.get(project) : emptyTrust();
     } else if (verb === "repo" && b === undefined) {
       const on = onOff(a);
       if (on === undefined) return bad(`repo takes on or off, not '${a ?? ""}'`);
@@ -45,6 +47,12 @@ export async function trustCommand(store: TrustService, argv: string[], io: Comm
       });
     } else {
       return bad(verb === undefined ? "missing subcommand" : `unexpected arguments: ${argv.join(" ")}`);
+    }
+    if (problem !== undefined) {
+      // what holds now (nothing trusted), without the OK: a script must not read a broken file as fine
+      io.stdout.write(`${formatTrust(t).slice(0, -1).join("\n")}\n`);
+      io.stderr.write(`oceancode trust: ${store.file} is not a valid trust file (${problem}): until it is fixed or deleted nothing is trusted\n`);
+      return 1;
     }
     io.stdout.write(`${formatTrust(t).join("\n")}\n`);
     return 0;

@@ -63,6 +63,11 @@ export class TrustStore implements TrustService {
     return normalise(r.data[path.resolve(project)]);
   }
 
+  problem(): string | undefined {
+    const r = this.read();
+    return r.ok ? undefined : r.error;
+  }
+
   repoTrusted(project: string): boolean {
     return this.get(project).repo;
   }

@@ -55,12 +55,13 @@ describe("oceancode trust", () => {
     }
   });
 
-  it("treats a corrupt trust.json as nothing trusted, warns once naming the file, and never overwrites it", () => {
+  it("treats a corrupt trust.json as nothing trusted, says so once naming the file (show: no TRUST_OK, exit 1), and never overwrites it", () => {
     fs.mkdirSync(path.dirname(trustFile()), { recursive: true });
     fs.writeFileSync(trustFile(), `{"${sb.project}": {"repo": true`); // truncated
     const show = cli("show");
-    expect(show.code).toBe(0);
-    expect(show.stdout).toBe("repo=false\nTRUST_OK\n");
+    expect(show.code).toBe(1);
+    expect(show.stdout).toBe("repo=false\n");
+    expect(show.stderr).toContain("until it is fixed or deleted nothing is trusted");
     const warnings = show.stderr.split("\n").filter((l) => l.includes("trust.json"));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(trustFile());

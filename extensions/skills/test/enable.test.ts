@@ -101,6 +101,7 @@ describe("the service over real files", () => {
   const trust: TrustService = {
     file: path.join(tmp, "trust.json"),
     get: () => structuredClone(trustRecord),
+    problem: () => undefined,
     repoTrusted: () => false,
     mcpTrusted: () => false,
     update(_p, change) {
