@@ -6,7 +6,7 @@
  */
 import pg from "pg";
 import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import type { SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "../storage/api.js";
+import { writerHealth, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
 import { eventRows, latest, list, load, stale, titleFrom } from "./reads.js";
@@ -308,14 +308,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
 
   health(): StorageHealth {
     if (this.openError) return { ok: false, damaged: false, message: this.openError.message };
-    const w = this.writer.stats();
-    const dropped = w.dropped - (w.skipped ?? 0);
-    if (w.queued > 0 || dropped > 0) {
-      const why = w.lastError ?? "writes were given up";
-      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${dropped} write(s) dropped`;
-      return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
-    }
-    return { ok: true, damaged: false };
+    return writerHealth(this.dbPath, this.writer.stats());
   }
 
   recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {

@@ -257,3 +257,11 @@ export function databaseFile(config: ResolvedConfig, dataDir: string): { file: s
 }
 
 export type { Row, SessionInfo, SessionTotals, StoredSession };
+
+/**
+ * The write-behind queue a session store writes through (batches that never split a step, retry back-off
+ * with one message per failure episode, settle), and the health it implies; the SQLite and PostgreSQL
+ * stores' writers are thin adapters over it. Type imports only: no database driver is loaded.
+ */
+export { WriteQueue, writerHealth, type QueueOp, type WriteQueueOptions, type WriterStats } from "./write-queue.js";
+

@@ -9,6 +9,7 @@ import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "..
 import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "./api.js";
 import { isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
+import { writerHealth } from "./write-queue.js";
 import { eventRows, list, load, titleFrom } from "./reads.js";
 
 export { emptyTotals, titleFrom } from "./reads.js";
@@ -260,18 +261,9 @@ export class SqliteStore implements StorageService, WriteTarget {
   }
 
   health(): StorageHealth {
-    const w = this.writer.stats();
     const damaged = this.openError instanceof StorageDamagedError;
     if (this.openError) return { ok: false, damaged, message: this.openError.message };
-    // a write refused on its own (an event for a session never stored) is reported where it happens;
-    // the session itself is stored
-    const dropped = w.dropped - (w.skipped ?? 0);
-    if (w.queued > 0 || dropped > 0) {
-      const why = w.lastError ?? "writes were given up";
-      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${dropped} write(s) dropped`;
-      return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
-    }
-    return { ok: true, damaged: false };
+    return writerHealth(this.dbPath, this.writer.stats());
   }
 
   recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {
