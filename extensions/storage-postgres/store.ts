@@ -6,10 +6,10 @@
  */
 import pg from "pg";
 import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import { writerHealth, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats } from "../storage/api.js";
+import { titleFrom, writerHealth, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
-import { eventRows, latest, list, load, stale, titleFrom } from "./reads.js";
+import { eventRows, latest, list, load, stale } from "./reads.js";
 import { AsyncWriter, type AsyncWriteTarget, type WriteOp } from "./writer.js";
 import { acquirePgSessionLock, PgSessionBusyError, type PgLockHandle } from "./lock.js";
 

@@ -265,3 +265,9 @@ export type { Row, SessionInfo, SessionTotals, StoredSession };
  */
 export { WriteQueue, writerHealth, type QueueOp, type WriteQueueOptions, type WriterStats } from "./write-queue.js";
 
+/**
+ * The session tables' rows (the same in every store: docs/storage.md) and how they read back as
+ * summaries, session info and event records; pure, no database driver.
+ */
+export { emptyTotals, eventOf, infoOf, parseObject, parseTotals, summaryOf, titleFrom, type EventDbRow, type SessionDbRow } from "./session-rows.js";
+

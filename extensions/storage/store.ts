@@ -10,9 +10,10 @@ import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionS
 import { isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
 import { writerHealth } from "./write-queue.js";
-import { eventRows, list, load, titleFrom } from "./reads.js";
+import { eventRows, list, load } from "./reads.js";
+import { titleFrom } from "./session-rows.js";
 
-export { emptyTotals, titleFrom } from "./reads.js";
+export { emptyTotals, titleFrom } from "./session-rows.js";
 
 export interface StoreOptions {
   file: string;
