@@ -4,15 +4,15 @@
  * target. One batch is in flight at a time, so batches still commit in queue order and what the database
  * holds is always an in-order prefix of what was enqueued.
  */
-import { WriteQueue, type WriteQueueOptions } from "../storage/api.js";
+import { WriteQueue, type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type WriteQueueOptions } from "../storage/api.js";
 
 export type WriteOp =
-  | { t: "session"; id: string; parentId: string | null; cwd: string; model: string; title: string | null; createdAt: number; updatedAt: number; overrides: string; totals: string | null }
-  | { t: "row"; sessionId: string; seq: number; turn: number; step: number; role: string; json: string }
-  | { t: "totals"; sessionId: string; totals: string; updatedAt: number; title: string | null }
+  | SessionWriteOp
+  | RowWriteOp
+  | TotalsWriteOp
   /** seq is given at commit (the next one of the session): events commit in queue order */
   | { t: "event"; sessionId: string; at: number; kind: string; json: string }
-  | { t: "delete"; sessionId: string };
+  | DeleteWriteOp;
 
 export interface AsyncWriteTarget {
   /** Commit all ops in one transaction, or throw (nothing committed). `onSkip`: an op refused on its own. */

@@ -271,3 +271,5 @@ export { WriteQueue, writerHealth, type QueueOp, type WriteQueueOptions, type Wr
  */
 export { emptyTotals, eventOf, infoOf, parseObject, parseTotals, summaryOf, titleFrom, type EventDbRow, type SessionDbRow } from "./session-rows.js";
 
+/** What a session store queues for its writer as the engine runs (the same in every store); pure. */
+export { sessionOp, stepOps, type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type TrackedSession } from "./session-ops.js";

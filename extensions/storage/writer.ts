@@ -3,27 +3,17 @@
  * retries, settle) over a synchronous target, one transaction per batch. Commits are synchronous so
  * flushNow() can drain the queue at process exit, where nothing asynchronous runs any more.
  */
+import type { DeleteWriteOp, RowWriteOp, SessionWriteOp, TotalsWriteOp } from "./session-ops.js";
 import { WriteQueue, type WriteQueueOptions } from "./write-queue.js";
 
 export type { WriterStats } from "./write-queue.js";
 
 export type WriteOp =
-  | {
-      t: "session";
-      id: string;
-      parentId: string | null;
-      cwd: string;
-      model: string;
-      title: string | null;
-      createdAt: number;
-      updatedAt: number;
-      overrides: string;
-      totals: string | null;
-    }
-  | { t: "row"; sessionId: string; seq: number; turn: number; step: number; role: string; json: string }
-  | { t: "totals"; sessionId: string; totals: string; updatedAt: number; title: string | null }
+  | SessionWriteOp
+  | RowWriteOp
+  | TotalsWriteOp
   | { t: "event"; sessionId: string; seq: number; at: number; kind: string; json: string }
-  | { t: "delete"; sessionId: string };
+  | DeleteWriteOp;
 
 /** Where batches go. `runBatch` commits all ops in one transaction or throws (nothing committed). */
 export interface WriteTarget {
