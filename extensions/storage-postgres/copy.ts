@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { CommandIO } from "../../kernel/api.js";
+import type { SessionDbRow } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate } from "./migrations.js";
 
@@ -30,18 +31,6 @@ export interface CopyCounts {
   skipped: number;
 }
 
-interface SqliteSession {
-  id: string;
-  parent_id: string | null;
-  cwd: string;
-  model: string;
-  title: string | null;
-  created_at: number;
-  updated_at: number;
-  overrides: string;
-  totals: string;
-}
-
 /** `onSession` is told after each session's transaction committed: its place, out of how many */
 export async function copySqliteToPostgres(from: string, to: string, onSession?: (done: number, total: number) => void): Promise<CopyCounts> {
   const src = new Database(from, { readonly: true, fileMustExist: true });
@@ -54,7 +43,7 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
     await dst.connect();
     await migrate(dst, redactUrl(to));
     // all at once (small): better-sqlite3 runs no other statement while an iterator is open
-    const sessions = src.prepare(`SELECT * FROM sessions ORDER BY rowid`).all() as SqliteSession[];
+    const sessions = src.prepare(`SELECT * FROM sessions ORDER BY rowid`).all() as SessionDbRow[];
     const rowsOf = src.prepare(`SELECT seq, turn, step, role, json FROM rows WHERE session_id = ? ORDER BY seq`);
     const eventsOf = src.prepare(`SELECT seq, at, kind, json FROM events WHERE session_id = ? ORDER BY seq`);
     let done = 0;

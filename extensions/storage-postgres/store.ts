@@ -5,11 +5,11 @@
  * database by its redacted URL (`dbPath`), never with the password.
  */
 import pg from "pg";
-import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import type { SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "../storage/api.js";
+import type { Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
+import { sessionOp, stepOps, writerHealth, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
-import { eventRows, latest, list, load, stale, titleFrom } from "./reads.js";
+import { eventRows, latest, list, load, stale } from "./reads.js";
 import { AsyncWriter, type AsyncWriteTarget, type WriteOp } from "./writer.js";
 import { acquirePgSessionLock, PgSessionBusyError, type PgLockHandle } from "./lock.js";
 
@@ -23,11 +23,7 @@ export interface PgStoreOptions {
   retryMs?: readonly number[];
 }
 
-interface Tracked {
-  lastSeq: number;
-  title?: string;
-  unwritten?: { events: WriteOp[] };
-}
+type Tracked = TrackedSession<WriteOp>;
 
 /** An error retrying cannot heal: no URL, a newer schema, refused credentials, no such database. */
 export class PgOpenError extends Error {
@@ -234,18 +230,13 @@ export class PgStore implements StorageService, AsyncWriteTarget {
 
   // ------------------------------------------------------------ write-behind (engine taps)
 
-  private sessionOp(info: SessionInfo, totals?: SessionTotals, title?: string): WriteOp {
-    const o = { parentId: info.parentId ?? null, title: info.title ?? title ?? null, totals: totals ? JSON.stringify(totals) : null };
-    return { t: "session", id: info.id, cwd: info.cwd, model: info.model, createdAt: info.createdAt, updatedAt: Date.now(), overrides: JSON.stringify(info.overrides ?? {}), ...o };
-  }
-
   sessionStarted(session: Session, source: "startup" | "resume"): void {
-    if (this.tracked.has(session.info.id)) return void this.writer.enqueue(this.sessionOp(session.info));
+    if (this.tracked.has(session.info.id)) return void this.writer.enqueue(sessionOp(session.info));
     const last = session.rows[session.rows.length - 1];
     const t: Tracked = { lastSeq: source === "resume" && last ? last.seq : Number.NEGATIVE_INFINITY };
     this.tracked.set(session.info.id, t);
     if (source === "startup" && !last) t.unwritten = { events: [] };
-    else this.writer.enqueue(this.sessionOp(session.info, session.totals));
+    else this.writer.enqueue(sessionOp(session.info, session.totals));
   }
 
   sessionProgress(session: Session, full = false): void {
@@ -254,26 +245,10 @@ export class PgStore implements StorageService, AsyncWriteTarget {
       // a session we did not see start: queue all of it (rows are written idempotently)
       t = { lastSeq: Number.NEGATIVE_INFINITY };
       this.tracked.set(session.info.id, t);
-      this.writer.enqueue(this.sessionOp(session.info, session.totals));
+      this.writer.enqueue(sessionOp(session.info, session.totals));
     }
-    const rows: Row[] = session.rows;
-    const group: WriteOp[] = [];
-    let i = rows.length;
-    while (i > 0 && rows[i - 1]!.seq > t.lastSeq) i--;
-    for (; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (t.title === undefined && r.role === "user" && r.text.trim()) t.title = titleFrom(r.text);
-      group.push({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
-      t.lastSeq = r.seq;
-    }
-    if (t.unwritten) {
-      if (group.length === 0) return;
-      group.unshift(this.sessionOp(session.info, session.totals, t.title), ...t.unwritten.events);
-      t.unwritten = undefined;
-    }
-    if (full) group.push(this.sessionOp(session.info, session.totals, t.title));
-    else group.push({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
-    this.writer.enqueueGroup(group);
+    const group = stepOps(session, t, full);
+    if (group) this.writer.enqueueGroup(group);
   }
 
   forget(sessionId: string): void {
@@ -308,14 +283,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
 
   health(): StorageHealth {
     if (this.openError) return { ok: false, damaged: false, message: this.openError.message };
-    const w = this.writer.stats();
-    const dropped = w.dropped - (w.skipped ?? 0);
-    if (w.queued > 0 || dropped > 0) {
-      const why = w.lastError ?? "writes were given up";
-      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${dropped} write(s) dropped`;
-      return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
-    }
-    return { ok: true, damaged: false };
+    return writerHealth(this.dbPath, this.writer.stats());
   }
 
   recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {
@@ -333,7 +301,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
 
   saveInfo(info: SessionInfo): void {
     if (this.tracked.get(info.id)?.unwritten) return;
-    this.writer.enqueue(this.sessionOp(info));
+    this.writer.enqueue(sessionOp(info));
   }
 
   /** A read after the writer settled (what is committed is an in-order prefix even when the writer fails). */

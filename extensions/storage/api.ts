@@ -257,3 +257,19 @@ export function databaseFile(config: ResolvedConfig, dataDir: string): { file: s
 }
 
 export type { Row, SessionInfo, SessionTotals, StoredSession };
+
+/**
+ * The write-behind queue a session store writes through (batches that never split a step, retry back-off
+ * with one message per failure episode, settle), and the health it implies; the SQLite and PostgreSQL
+ * stores' writers are thin adapters over it. Type imports only: no database driver is loaded.
+ */
+export { WriteQueue, writerHealth, type QueueOp, type WriteQueueOptions, type WriterStats } from "./write-queue.js";
+
+/**
+ * The session tables' rows (the same in every store: docs/storage.md) and how they read back as
+ * summaries, session info and event records; pure, no database driver.
+ */
+export { emptyTotals, eventOf, infoOf, parseObject, parseTotals, summaryOf, titleFrom, type EventDbRow, type SessionDbRow } from "./session-rows.js";
+
+/** What a session store queues for its writer as the engine runs (the same in every store); pure. */
+export { sessionOp, stepOps, type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type TrackedSession } from "./session-ops.js";

@@ -12,7 +12,7 @@ import type { Row } from "../engine/api.js";
 import type { DatabaseCheck, RecoveredSession, RecoverySource } from "./api.js";
 import { openDb } from "./db.js";
 import { checkDatabaseFile } from "./health.js";
-import { titleFrom } from "./reads.js";
+import { titleFrom } from "./session-rows.js";
 import { Salvage, type EventDbRow } from "./salvage.js";
 
 export interface RepairedSession {

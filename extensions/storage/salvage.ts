@@ -5,7 +5,8 @@
  */
 import Database from "better-sqlite3";
 import type { Row, StoredSession } from "../engine/api.js";
-import { load, type SessionDbRow } from "./reads.js";
+import { load } from "./reads.js";
+import type { SessionDbRow } from "./session-rows.js";
 
 export interface EventDbRow {
   session_id: string;

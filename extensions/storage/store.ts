@@ -5,13 +5,15 @@
  * session's length).
  */
 import type Database from "better-sqlite3";
-import type { Row, Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
+import type { Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
 import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "./api.js";
 import { isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
-import { eventRows, list, load, titleFrom } from "./reads.js";
+import { writerHealth } from "./write-queue.js";
+import { eventRows, list, load } from "./reads.js";
+import { sessionOp, stepOps, type TrackedSession } from "./session-ops.js";
 
-export { emptyTotals, titleFrom } from "./reads.js";
+export { emptyTotals, titleFrom } from "./session-rows.js";
 
 export interface StoreOptions {
   file: string;
@@ -23,17 +25,9 @@ export interface StoreOptions {
   retryMs?: readonly number[];
 }
 
-interface Tracked {
-  /** highest row seq queued for this session */
-  lastSeq: number;
+interface Tracked extends TrackedSession<WriteOp> {
   /** next event seq (lazy: read from the db on the first event) */
   nextEvent?: number;
-  title?: string;
-  /**
-   * A new session not written yet: it is stored with its first rows, so one opened and left (or whose
-   * first prompt never reached a model) leaves nothing behind. Events for it wait here until then.
-   */
-  unwritten?: { events: WriteOp[] };
 }
 
 const isConstraint = (e: unknown): boolean => typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code.startsWith("SQLITE_CONSTRAINT");
@@ -167,30 +161,15 @@ export class SqliteStore implements StorageService, WriteTarget {
 
   // ------------------------------------------------------------ write-behind (engine taps call these)
 
-  private sessionOp(info: SessionInfo, totals?: SessionTotals, title?: string): WriteOp {
-    return {
-      t: "session",
-      id: info.id,
-      parentId: info.parentId ?? null,
-      cwd: info.cwd,
-      model: info.model,
-      title: info.title ?? title ?? null,
-      createdAt: info.createdAt,
-      updatedAt: Date.now(),
-      overrides: JSON.stringify(info.overrides ?? {}),
-      totals: totals ? JSON.stringify(totals) : null,
-    };
-  }
-
   /** A session opened: queue its row first, so no row of it can ever be committed before it. */
   sessionStarted(session: Session, source: "startup" | "resume"): void {
     const known = this.tracked.get(session.info.id);
-    if (known) return void this.writer.enqueue(this.sessionOp(session.info));
+    if (known) return void this.writer.enqueue(sessionOp(session.info));
     const last = session.rows[session.rows.length - 1];
     const t: Tracked = { lastSeq: source === "resume" && last ? last.seq : Number.NEGATIVE_INFINITY };
     this.tracked.set(session.info.id, t);
     if (source === "startup" && !last) t.unwritten = { events: [] };
-    else this.writer.enqueue(this.sessionOp(session.info, session.totals));
+    else this.writer.enqueue(sessionOp(session.info, session.totals));
   }
 
   /**
@@ -198,27 +177,9 @@ export class SqliteStore implements StorageService, WriteTarget {
    * turn's end (`full`) the session's info is written too (a resumed run may change model or overrides).
    */
   sessionProgress(session: Session, full = false): void {
-    let t = this.tracked.get(session.info.id);
-    if (!t) t = this.adopt(session);
-    const rows = session.rows;
-    const group: WriteOp[] = [];
-    let i = rows.length;
-    while (i > 0 && rows[i - 1]!.seq > t.lastSeq) i--; // walk back over the new rows only
-    for (; i < rows.length; i++) {
-      const r = rows[i]!;
-      if (t.title === undefined && r.role === "user" && r.text.trim()) t.title = titleFrom(r.text);
-      group.push({ t: "row", sessionId: session.info.id, seq: r.seq, turn: r.turn, step: r.step, role: r.role, json: JSON.stringify(r) });
-      t.lastSeq = r.seq;
-    }
-    if (t.unwritten) {
-      if (group.length === 0) return; // still nothing to keep
-      // the session's first rows: its row goes first, then the events that waited for it
-      group.unshift(this.sessionOp(session.info, session.totals, t.title), ...t.unwritten.events);
-      t.unwritten = undefined;
-    }
-    if (full) group.push(this.sessionOp(session.info, session.totals, t.title));
-    else group.push({ t: "totals", sessionId: session.info.id, totals: JSON.stringify(session.totals), updatedAt: Date.now(), title: session.info.title ?? t.title ?? null });
-    this.writer.enqueueGroup(group); // one step commits whole or not at all
+    const t = this.tracked.get(session.info.id) ?? this.adopt(session);
+    const group = stepOps(session, t, full);
+    if (group) this.writer.enqueueGroup(group); // one step commits whole or not at all
   }
 
   /** A session we did not see start (e.g. opened before this extension activated). */
@@ -232,7 +193,7 @@ export class SqliteStore implements StorageService, WriteTarget {
     }
     const t: Tracked = { lastSeq };
     this.tracked.set(session.info.id, t);
-    this.writer.enqueue(this.sessionOp(session.info, session.totals));
+    this.writer.enqueue(sessionOp(session.info, session.totals));
     return t;
   }
 
@@ -260,18 +221,9 @@ export class SqliteStore implements StorageService, WriteTarget {
   }
 
   health(): StorageHealth {
-    const w = this.writer.stats();
     const damaged = this.openError instanceof StorageDamagedError;
     if (this.openError) return { ok: false, damaged, message: this.openError.message };
-    // a write refused on its own (an event for a session never stored) is reported where it happens;
-    // the session itself is stored
-    const dropped = w.dropped - (w.skipped ?? 0);
-    if (w.queued > 0 || dropped > 0) {
-      const why = w.lastError ?? "writes were given up";
-      const lost = w.queued > 0 ? `${w.queued} write(s) not committed` : `${dropped} write(s) dropped`;
-      return { ok: false, damaged: false, message: `${why.startsWith(this.dbPath) ? why : `${this.dbPath}: ${why}`} (${lost})` };
-    }
-    return { ok: true, damaged: false };
+    return writerHealth(this.dbPath, this.writer.stats());
   }
 
   recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {
@@ -314,7 +266,7 @@ export class SqliteStore implements StorageService, WriteTarget {
   saveInfo(info: SessionInfo): void {
     // a session not written yet is stored with its info (read then) at its first rows
     if (this.tracked.get(info.id)?.unwritten) return;
-    this.writer.enqueue(this.sessionOp(info));
+    this.writer.enqueue(sessionOp(info));
   }
 
   private async settled(): Promise<Database.Database> {
