@@ -61,8 +61,10 @@ export default {
     if (engine) {
       const h = engine.hooks;
       const name = ctx.id;
-      // before the ledger (-50) opens the starting session: what retention removes, no store has open
-      tapRetention(engine, pgRetention(s), { name, dbDays, log: ctx.log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds });
+      // before the ledger (-50) opens the starting session: what retention removes, no store has open; a
+      // database error it logs is scrubbed of the URL's password like every other message
+      const log = { debug: (m: string) => ctx.log.debug(scrub(m)), info: (m: string) => ctx.log.info(scrub(m)), warn: (m: string) => ctx.log.warn(scrub(m)), error: (m: string) => ctx.log.error(scrub(m)) };
+      tapRetention(engine, pgRetention(s), { name, dbDays, log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds });
       h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => s.sessionStarted(session, source));
       h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.ctx.session));
       h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session, true));
