@@ -2,15 +2,17 @@
  * What `oceancode migrate`, `session pin|unpin` and `oceancode doctor --storage` (served by
  * storage-commands) ask of the storage provider, here for PostgreSQL. doctor never migrates or writes: it
  * reads the version table. Pins go to the `pins` table at once (the schema is migrated first).
+ * `sessions --expiring` is the bundled store's retention engine over this store's backend (retention.ts).
  */
-import type { MigrationReport, StorageCheck, StorageService } from "../storage/api.js";
+import { expiringCommand, type ExpiringDeps, type MigrationReport, type StorageCheck, type StorageService } from "../storage/api.js";
 import { LOCK_NAMESPACE } from "./lock.js";
 import { LATEST_VERSION, readVersion } from "./migrations.js";
+import { pgRetention } from "./retention.js";
 import type { PgStore } from "./store.js";
 
-type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "pins">>;
+type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "pins" | "expiring">>;
 
-export function pgAdmin(s: PgStore): Admin {
+export function pgAdmin(s: PgStore, retention: ExpiringDeps): Admin {
   return {
     async doctorChecks(): Promise<StorageCheck[]> {
       const check = `storage ${s.dbPath}`;
@@ -57,9 +59,12 @@ export function pgAdmin(s: PgStore): Admin {
       },
     },
     pins: {
-      known: (id) => s.atOnce((c) => c.query("SELECT 1 FROM sessions WHERE id = $1", [id]).then((r) => r.rowCount === 1)),
+      // a session only its ledger still holds can be pinned too (its rows went under a shorter retention)
+      known: async (id) => (await s.atOnce((c) => c.query("SELECT 1 FROM sessions WHERE id = $1", [id]).then((r) => r.rowCount === 1))) || (await retention.participants()).some((p) => p.has(id)),
       pin: (id) => s.atOnce((c) => c.query("INSERT INTO pins (session_id, pinned_at) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING", [id, Date.now()]).then((r) => r.rowCount === 1)),
       unpin: (id) => s.atOnce((c) => c.query("DELETE FROM pins WHERE session_id = $1", [id]).then((r) => r.rowCount === 1)),
     },
+    // `--db` never reaches here: storage-commands refuses it for a store without `at`
+    expiring: (io, o) => expiringCommand(io, o.json, pgRetention(s), retention),
   };
 }

@@ -3,15 +3,18 @@
  * `extensions.replace: {"storage": "storage-postgres"}`. It taps the engine's session hooks exactly as the
  * bundled store does (write-behind rows, loadSession / latestSession, a claimSession lock), and contributes
  * `oceancode storage copy`. The URL is read from the user, managed and env layers (storage.url,
- * $OC_DATABASE_URL), never from a project's file, and is shown redacted everywhere.
+ * $OC_DATABASE_URL), never from a project's file, and is shown redacted everywhere. Retention is the
+ * bundled store's engine and policy (`database.retention_days`, read from the bundled store's section:
+ * manifest `reads`) over this store's backend (retention.ts).
  */
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { globalSetting } from "../storage/api.js";
+import { DEFAULT_RETENTION_DAYS, globalSetting, tapRetention } from "../storage/api.js";
 import { redactText } from "./api.js";
 import { pgAdmin } from "./admin.js";
 import { storageCommand } from "./copy.js";
 import { PgStore } from "./store.js";
+import { pgRetention } from "./retention.js";
 
 /** Before every named stage: the session's row is queued before any other tap records against it. */
 const SESSION_FIRST = -1000;
@@ -27,6 +30,20 @@ export function databaseUrl(ctx: Pick<ExtensionContext, "config" | "env" | "log"
   return env ? env : undefined;
 }
 
+/**
+ * database.retention_days, as the bundled store reads it: the user/managed layers only (a project's file is
+ * ignored, with a warning). The bundled store's schema is not loaded while it is replaced, so the value is
+ * checked here: anything but a number >= 0 is ignored, with a warning, and the default applies.
+ */
+export function retentionDays(ctx: Pick<ExtensionContext, "config" | "log">): number {
+  const r = globalSetting(ctx.config, "database.retention_days");
+  for (const f of r.ignoredIn) ctx.log.warn(`${f}: database.retention_days ignored: retention is one policy for every project, so it is read from the user config only`);
+  if (r.value === undefined) return DEFAULT_RETENTION_DAYS;
+  if (typeof r.value === "number" && r.value >= 0) return r.value;
+  ctx.log.warn(`database.retention_days: ${JSON.stringify(r.value)} is not a number of days >= 0; ignored, the default ${DEFAULT_RETENTION_DAYS} applies`);
+  return DEFAULT_RETENTION_DAYS;
+}
+
 export default {
   activate(ctx: ExtensionContext) {
     const url = databaseUrl(ctx);
@@ -39,10 +56,15 @@ export default {
       onInfo: (m) => ctx.log.info(scrub(m)),
     });
     store = s;
+    const dbDays = retentionDays(ctx);
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (engine) {
       const h = engine.hooks;
       const name = ctx.id;
+      // before the ledger (-50) opens the starting session: what retention removes, no store has open; a
+      // database error it logs is scrubbed of the URL's password like every other message
+      const log = { debug: (m: string) => ctx.log.debug(scrub(m)), info: (m: string) => ctx.log.info(scrub(m)), warn: (m: string) => ctx.log.warn(scrub(m)), error: (m: string) => ctx.log.error(scrub(m)) };
+      tapRetention(engine, pgRetention(s), { name, dbDays, log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds });
       h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => s.sessionStarted(session, source));
       h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.ctx.session));
       h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session, true));
@@ -58,7 +80,12 @@ export default {
       h.claimSession.tap({ name }, ({ id, wait }) => s.claim(id, wait === true));
     }
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
-    ctx.provide("storage", Object.assign(s, pgAdmin(s)));
+    // other stores (the ledger) join retention when this event activates them
+    const participants = async () => {
+      await ctx.activate("onEvent:retention");
+      return s.retentionParticipants();
+    };
+    ctx.provide("storage", Object.assign(s, pgAdmin(s, { dbDays, participants })));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) => storageCommand(argv, io, { url }));
   },
   async deactivate() {

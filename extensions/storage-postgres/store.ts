@@ -6,7 +6,7 @@
  */
 import pg from "pg";
 import type { Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import { sessionOp, stepOps, writerHealth, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
+import { sessionOp, stepOps, writerHealth, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
 import { eventRows, latest, list, load, stale } from "./reads.js";
@@ -68,6 +68,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   private readonly writer: AsyncWriter;
   private readonly tracked = new Map<string, Tracked>();
   private readonly locks = new Set<PgLockHandle>();
+  private readonly participants: RetentionParticipant[] = [];
   private closed = false;
 
   constructor(private readonly opts: PgStoreOptions) {
@@ -340,6 +341,13 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     this.writer.enqueue({ t: "delete", sessionId: id });
     await this.settle();
   }
+
+  /** retention (retention.ts): stores that keep per-session copies (the ledger), and the sessions this process has open */
+  addRetentionParticipant(p: RetentionParticipant): void {
+    if (!this.participants.includes(p)) this.participants.push(p);
+  }
+  retentionParticipants = (): readonly RetentionParticipant[] => this.participants;
+  openSessionIds = (): Set<string> => new Set(this.tracked.keys());
 
   // ------------------------------------------------------------ lifecycle
 

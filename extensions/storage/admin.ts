@@ -9,6 +9,7 @@ import { checkDatabaseFile } from "./health.js";
 import { LATEST_VERSION } from "./migrations.js";
 import { SqliteStore } from "./store.js";
 import { expiringCommand, type ExpiringDeps } from "./expiring.js";
+import { sqliteRetention } from "./sqlite-retention.js";
 
 export interface AdminOptions {
   /** the command that rebuilds this store's file (named in a damaged-file FAIL line) */
@@ -51,7 +52,7 @@ export function storageAdmin(s: SqliteStore, opts: AdminOptions): Admin {
     async expiring(io: CommandIO, o: { json: boolean; location?: string }): Promise<number> {
       const own = o.location ? other(o.location, "sessions") : undefined;
       try {
-        return await expiringCommand(io, o.json, own ?? s, opts.retention);
+        return await expiringCommand(io, o.json, sqliteRetention(own ?? s), opts.retention);
       } finally {
         own?.close();
       }

@@ -228,6 +228,28 @@ export interface ExpiringSession {
 }
 
 /**
+ * The retention engine, for any store: a store implements RetentionBackend (its idle sessions, pins,
+ * payload sizes, a try-lock, deleteSession) and gets the sweep at session start (tapRetention), the plan
+ * and `sessions --expiring` (expiringCommand) with the bundled store's policy and messages. The bundled
+ * store and storage-postgres both use it. (These modules import types only: this contract stays cheap.)
+ */
+export {
+  busyElsewhere,
+  DEFAULT_RETENTION_DAYS,
+  planRetention,
+  sweepLine,
+  sweepRetention,
+  tapRetention,
+  type RetentionBackend,
+  type RetentionLock,
+  type RetentionPlan,
+  type RetentionPolicy,
+  type SweepReport,
+  type TapRetentionOptions,
+} from "./retention.js";
+export { expiringCommand, type ExpiringDeps } from "./expiring.js";
+
+/**
  * Retention is one policy for every project, so it is read from the built-in default, the user's
  * config, managed config and pins only: a project's `.oceancode/` file must not make a run there sweep
  * every other project. Returns the value and the project files that set it (ignored, to warn about).

@@ -14,6 +14,7 @@ import { SqliteStore } from "./store.js";
 import { storageAdmin } from "./admin.js";
 import { sqlitePins } from "./pins.js";
 import { DEFAULT_RETENTION_DAYS, tapRetention } from "./retention.js";
+import { sqliteRetention } from "./sqlite-retention.js";
 import { tapEngine } from "./taps.js";
 
 let store: SqliteStore | undefined;
@@ -34,7 +35,7 @@ export default {
     }
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (engine) {
-      tapRetention(engine, s, { name: ctx.id, dbDays, log: ctx.log });
+      tapRetention(engine, sqliteRetention(s), { name: ctx.id, dbDays, log: ctx.log, participants: () => s.retentionParticipants(), openSessionIds: () => s.openSessionIds() });
       tapEngine(engine, s, ctx.id);
     }
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());

@@ -1,21 +1,43 @@
 /**
- * Retention: one policy for every project. A session idle longer than `database.retention_days` loses
- * its rows in oceancode.db; each participant (the ledger) removes its own copy after its own days,
- * counted from the same last activity. Never swept: pinned sessions, sessions open in this process,
- * and sessions whose lock another process holds (try-acquire around each removal). A sweep that
- * removed anything says so in one warn line; one that removed nothing says nothing.
+ * Retention: one policy for every project, one engine for every store. A session idle longer than
+ * `database.retention_days` loses its rows in the store's database; each participant (the ledger) removes
+ * its own copy after its own days, counted from the same last activity. Never swept: pinned sessions,
+ * sessions open in this process, and sessions whose lock another process holds (try-lock around each
+ * removal). A sweep that removed anything says so in one warn line; one that removed nothing says nothing.
+ *
+ * The engine knows a store only through RetentionBackend (oceancode.db: sqlite-retention.ts; PostgreSQL:
+ * storage-postgres). Published through api.ts, so this module imports types only.
  */
 import type { Logger } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { acquireSessionLock, SessionBusyError, type LockHolder } from "./lock.js";
 import type { ExpiringSession, RetentionParticipant } from "./api.js";
-import { StorageOpenError } from "./db.js";
-import type { SqliteStore } from "./store.js";
 
 export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** a long-lived process (pager, serve) sweeps again at a session start once the last sweep is this old */
 export const SWEEP_EVERY_MS = DAY_MS;
+
+/** A session's lock, taken without waiting: held (release it), or busy in another process. */
+export type RetentionLock = { release(): Promise<void> } | { busy: true; holder?: string };
+
+/** What the retention engine asks of a store. Every read is of committed state (the engine settles first). */
+export interface RetentionBackend {
+  /** wait until the store's queued writes are committed */
+  settle(): Promise<void>;
+  /** ids of the sessions whose last activity is before `cutoff` (ms), oldest first, pinned or not */
+  idleBefore(cutoff: number): Promise<string[]>;
+  /** the session's project and last activity (ms); undefined when the store does not hold it */
+  session(id: string): Promise<{ cwd: string; lastActive: number } | undefined>;
+  pinned(id: string): Promise<boolean>;
+  /** the JSON payload of its rows and events, in bytes */
+  payloadBytes(id: string): Promise<number>;
+  /** the session's lock without waiting; `holder` names who has it ("process 12 on host") */
+  tryLock(id: string): Promise<RetentionLock>;
+  /** its rows and events go */
+  deleteSession(id: string): Promise<void>;
+  /** an error the store reports itself (an unusable database): a sweep it stops is logged at debug only */
+  reportsItself?(e: unknown): boolean;
+}
 
 export interface RetentionPolicy {
   /** database.retention_days; 0 keeps the rows forever */
@@ -34,44 +56,36 @@ export interface RetentionPlan {
 
 type Verdict = { kind: "expiring"; session: ExpiringSession } | { kind: "pinned" } | undefined;
 
-/** Judges sessions from fresh reads (also used under a session's lock, just before removing it). */
-function judge(store: SqliteStore, policy: RetentionPolicy, now: number): (id: string) => Verdict {
-  const db = store.db();
-  const sessionRow = db.prepare(`SELECT cwd, updated_at FROM sessions WHERE id = ?`);
-  const pinned = db.prepare(`SELECT 1 FROM pins WHERE session_id = ?`);
-  const payload = db.prepare(
-    `SELECT (SELECT COALESCE(SUM(LENGTH(json)), 0) FROM rows WHERE session_id = ?) + (SELECT COALESCE(SUM(LENGTH(json)), 0) FROM events WHERE session_id = ?) AS b`,
-  );
-  return (id) => {
-    if (policy.keep?.has(id)) return undefined;
-    const row = sessionRow.get(id) as { cwd: string; updated_at: number } | undefined;
-    const holders = policy.participants.filter((p) => p.has(id));
-    if (!row && holders.length === 0) return undefined;
-    let lastActive = row?.updated_at ?? 0;
-    let cwd = row?.cwd;
-    if (!row) {
-      // the database forgot it: the newest activity any store remembers
-      for (const p of holders) {
-        const d = p.describe(id);
-        lastActive = Math.max(lastActive, d.lastActive);
-        cwd ??= d.cwd;
-      }
+/** Judges a session from fresh reads (also used under its lock, just before removing it). */
+async function judge(store: RetentionBackend, policy: RetentionPolicy, now: number, id: string): Promise<Verdict> {
+  if (policy.keep?.has(id)) return undefined;
+  const row = await store.session(id);
+  const holders = policy.participants.filter((p) => p.has(id));
+  if (!row && holders.length === 0) return undefined;
+  let lastActive = row?.lastActive ?? 0;
+  let cwd = row?.cwd;
+  if (!row) {
+    // the database forgot it: the newest activity any store remembers
+    for (const p of holders) {
+      const d = p.describe(id);
+      lastActive = Math.max(lastActive, d.lastActive);
+      cwd ??= d.cwd;
     }
-    const past = (days: number) => days > 0 && lastActive < now - days * DAY_MS;
-    const goes = holders.filter((p) => past(p.days));
-    const dbGoes = row !== undefined && past(policy.dbDays);
-    if (!dbGoes && goes.length === 0) return undefined;
-    if (pinned.get(id) !== undefined) return { kind: "pinned" };
-    let bytes = dbGoes ? (payload.get(id, id) as { b: number }).b : 0;
-    for (const p of goes) bytes += p.bytes(id);
-    const stores = [...(dbGoes ? ["database"] : []), ...goes.map((p) => p.name)];
-    const keeps = [...(row && !dbGoes ? ["database"] : []), ...holders.filter((p) => !goes.includes(p)).map((p) => p.name)];
-    return { kind: "expiring", session: { id, ...(cwd ? { cwd } : {}), lastActive, bytes, stores, ...(keeps.length ? { keeps } : {}) } };
-  };
+  }
+  const past = (days: number) => days > 0 && lastActive < now - days * DAY_MS;
+  const goes = holders.filter((p) => past(p.days));
+  const dbGoes = row !== undefined && past(policy.dbDays);
+  if (!dbGoes && goes.length === 0) return undefined;
+  if (await store.pinned(id)) return { kind: "pinned" };
+  let bytes = dbGoes ? await store.payloadBytes(id) : 0;
+  for (const p of goes) bytes += p.bytes(id);
+  const stores = [...(dbGoes ? ["database"] : []), ...goes.map((p) => p.name)];
+  const keeps = [...(row && !dbGoes ? ["database"] : []), ...holders.filter((p) => !goes.includes(p)).map((p) => p.name)];
+  return { kind: "expiring", session: { id, ...(cwd ? { cwd } : {}), lastActive, bytes, stores, ...(keeps.length ? { keeps } : {}) } };
 }
 
 /** What a sweep now would remove (oldest first), without removing anything. */
-export async function planRetention(store: SqliteStore, policy: RetentionPolicy): Promise<RetentionPlan> {
+export async function planRetention(store: RetentionBackend, policy: RetentionPolicy): Promise<RetentionPlan> {
   const now = policy.now ?? Date.now();
   const days = [policy.dbDays, ...policy.participants.map((p) => p.days)].filter((d) => d > 0);
   if (days.length === 0) return { expiring: [], pinned: 0 };
@@ -79,12 +93,11 @@ export async function planRetention(store: SqliteStore, policy: RetentionPolicy)
   // only sessions idle past the shortest retention can expire; the participants' own ids cover the
   // sessions the database no longer holds
   const cutoff = now - Math.min(...days) * DAY_MS;
-  const ids = new Set((store.db().prepare(`SELECT id FROM sessions WHERE updated_at < ? ORDER BY updated_at`).all(cutoff) as Array<{ id: string }>).map((r) => r.id));
+  const ids = new Set(await store.idleBefore(cutoff));
   for (const p of policy.participants) if (p.days > 0) for (const id of p.ids()) ids.add(id);
   const plan: RetentionPlan = { expiring: [], pinned: 0 };
-  const verdict = judge(store, policy, now);
   for (const id of ids) {
-    const v = verdict(id);
+    const v = await judge(store, policy, now, id);
     if (v?.kind === "pinned") plan.pinned++;
     else if (v) plan.expiring.push(v.session);
   }
@@ -95,27 +108,26 @@ export async function planRetention(store: SqliteStore, policy: RetentionPolicy)
 export interface SweepReport {
   removed: ExpiringSession[];
   /** open in another process: kept this time */
-  busy: Array<{ id: string; holder?: LockHolder }>;
+  busy: Array<{ id: string; holder?: string }>;
 }
 
-/** Remove what the plan names, each session under its lock and judged again under it. */
-export async function sweepRetention(store: SqliteStore, policy: RetentionPolicy): Promise<SweepReport> {
+/**
+ * Remove what the plan names, each session under its lock and judged again under it: one resumed, pinned
+ * or removed by another sweeper (another process, another instance of a fleet) since the plan is left alone.
+ */
+export async function sweepRetention(store: RetentionBackend, policy: RetentionPolicy): Promise<SweepReport> {
   const plan = await planRetention(store, policy);
   const report: SweepReport = { removed: [], busy: [] };
-  const verdict = judge(store, policy, policy.now ?? Date.now());
+  const now = policy.now ?? Date.now();
   for (const s of plan.expiring) {
-    let lock;
-    try {
-      lock = await acquireSessionLock(store.dbPath, s.id);
-    } catch (e) {
-      if (!(e instanceof SessionBusyError)) throw e;
-      report.busy.push({ id: s.id, ...(e.holder ? { holder: e.holder } : {}) });
+    const lock = await store.tryLock(s.id);
+    if ("busy" in lock) {
+      report.busy.push({ id: s.id, ...(lock.holder ? { holder: lock.holder } : {}) });
       continue;
     }
     try {
-      // another process may have resumed, pinned or swept it since the plan
       await store.settle().catch(() => undefined);
-      const v = verdict(s.id);
+      const v = await judge(store, policy, now, s.id);
       if (v?.kind !== "expiring") continue;
       if (v.session.stores.includes("database")) await store.deleteSession(s.id);
       for (const p of policy.participants) if (v.session.stores.includes(p.name)) await p.remove(s.id);
@@ -127,16 +139,13 @@ export async function sweepRetention(store: SqliteStore, policy: RetentionPolicy
   return report;
 }
 
-/** Which sessions another process holds open right now (for --expiring: the sweep would keep them). */
-export async function busyElsewhere(dbFile: string, ids: readonly string[]): Promise<Map<string, LockHolder | undefined>> {
-  const busy = new Map<string, LockHolder | undefined>();
+/** Which sessions another process holds open right now (for --expiring: the sweep would keep them), with their holder when known. */
+export async function busyElsewhere(store: RetentionBackend, ids: readonly string[]): Promise<Map<string, string | undefined>> {
+  const busy = new Map<string, string | undefined>();
   for (const id of ids) {
-    try {
-      await (await acquireSessionLock(dbFile, id)).release();
-    } catch (e) {
-      if (!(e instanceof SessionBusyError)) throw e;
-      busy.set(id, e.holder);
-    }
+    const lock = await store.tryLock(id);
+    if ("busy" in lock) busy.set(id, lock.holder);
+    else await lock.release();
   }
   return busy;
 }
@@ -175,29 +184,40 @@ export function sweepLine(removed: readonly ExpiringSession[]): string | undefin
   );
 }
 
+export interface TapRetentionOptions {
+  /** the tap's name (the extension id) */
+  name: string;
+  dbDays: number;
+  log: Logger;
+  /** the stores that joined (the ledger) */
+  participants(): readonly RetentionParticipant[];
+  /** the sessions this process has open (started or written, not closed) */
+  openSessionIds(): Set<string>;
+}
+
 /**
  * Sweep at the first session start of a process (before the stores open that session), and again at
  * a session start once the last sweep is a day old. The session starting and every session this
  * process has open are kept.
  */
-export function tapRetention(engine: EngineService, store: SqliteStore, o: { name: string; dbDays: number; log: Logger }): void {
+export function tapRetention(engine: EngineService, store: RetentionBackend, o: TapRetentionOptions): void {
   let last: number | undefined;
   // before the ledger (-50) and storage's own sessionStart taps, so no store has opened a swept session
   engine.hooks.sessionStart.tap({ name: o.name, stage: -100 }, async ({ session }) => {
     const now = Date.now();
     if (last !== undefined && now - last < SWEEP_EVERY_MS) return;
     last = now;
-    const keep = store.openSessionIds();
+    const keep = o.openSessionIds();
     keep.add(session.info.id);
     if (session.info.parentId) keep.add(session.info.parentId);
     try {
-      const r = await sweepRetention(store, { dbDays: o.dbDays, participants: store.retentionParticipants(), keep, now });
+      const r = await sweepRetention(store, { dbDays: o.dbDays, participants: o.participants(), keep, now });
       const line = sweepLine(r.removed);
       if (line) o.log.warn(line);
-      for (const b of r.busy) o.log.debug(`retention: kept ${b.id}: open in ${b.holder ? `process ${b.holder.pid} on ${b.holder.host}` : "another process"}`);
+      for (const b of r.busy) o.log.debug(`retention: kept ${b.id}: open in ${b.holder ?? "another process"}`);
     } catch (e) {
       // an unusable database is reported once by the store itself
-      if (e instanceof StorageOpenError) o.log.debug(`retention: skipped: ${e.message}`);
+      if (store.reportsItself?.(e)) o.log.debug(`retention: skipped: ${(e as Error).message}`);
       else o.log.warn(`retention: sweep skipped: ${(e as Error).message}`);
     }
   });
