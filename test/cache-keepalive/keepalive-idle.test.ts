@@ -58,7 +58,8 @@ describe("cache keep-alive, idle", () => {
 
     // a real request starts a new stretch
     await b.engine.prompt(s, "again");
-    await until(() => touches(fake!).length >= 3);
+    // the touch reaches the server before its answer is counted: wait for both
+    await until(() => touches(fake!).length >= 3 && b!.touched().length >= 3);
     expect(b.touched().at(-1)!.touch).toBe(1);
     const last = touches(fake).at(-1)!;
     expect(prefixOf(last)).toBe(prefixOf(real(fake).at(-1)!));
