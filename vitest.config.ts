@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,8 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // most tests wait on a spawned CLI, not the CPU: two workers even on a 2-core CI machine (vitest's
-    // default there is one) keep the suite well inside CI's 15 minutes
-    maxWorkers: 2,
+    // most tests wait on a spawned CLI: two workers even on a 2-core CI machine (vitest's default there is
+    // one), one per core on a bigger one (a third worker on 2 cores measured 5% faster and flakier)
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
