@@ -98,12 +98,31 @@ describe("fleet pruning", () => {
   }, 60_000);
 });
 
+/** turn 1: five tool steps, then "first done"; turn 2: two tool steps, then "second done" (steps by session step number) */
+function writeTwoTurnScript(): void {
+  fx.sb.write("a.txt", "alpha\n");
+  const tool = { delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] };
+  fx.sb.write("two.json", JSON.stringify({ steps: [{ repeat: 5, text: "first {{n}}", ...tool }, { text: "first done" }, { repeat: 2, text: "second {{n}}", ...tool }, { text: "second done" }] }));
+}
+
+/**
+ * The two turns of writeTwoTurnScript finished once each after a takeover: rows in order with no repeated
+ * step, each closing text once; the users' turns (the first as sent, its continuation, the second) returned.
+ */
+async function bothTurnsOnce(id: string): Promise<string[]> {
+  const rows = await fx.rows(id, (rs) => rs.some((r) => r.role === "assistant" && r.json.includes('"second done"')));
+  expect(checkRowOrder(rows, id)).toEqual([]);
+  const assistants = rows.filter((r) => r.role === "assistant").map((r) => r.json);
+  expect(assistants.filter((j) => j.includes('"first done"')).length).toBe(1);
+  expect(assistants.filter((j) => j.includes('"second done"')).length).toBe(1);
+  const users = rows.filter((r) => r.role === "user").map((r) => r.json);
+  expect(users.length).toBe(3);
+  return users;
+}
+
 describe("queued turns of a killed instance", () => {
   it("two prompts accepted by the holder (the second queued), the holder killed -9 during the first: another instance continues the first, then runs the second, once each, in order", async () => {
-    fx.sb.write("a.txt", "alpha\n");
-    // turn 1: five tool steps, then "first done"; turn 2: two tool steps, then "second done" (steps by session step number)
-    const tool = { delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] };
-    fx.sb.write("two.json", JSON.stringify({ steps: [{ repeat: 5, text: "first {{n}}", ...tool }, { text: "first done" }, { repeat: 2, text: "second {{n}}", ...tool }, { text: "second done" }] }));
+    writeTwoTurnScript();
     const [a, b, c] = [await fx.start("inst-a"), await fx.start("inst-b"), await fx.start("inst-c")];
     const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/two.json" })).body.id;
     const sse = await SseReader.open(`${c.url}/session/${id}/event`);
@@ -125,14 +144,7 @@ describe("queued turns of a killed instance", () => {
     const holders = [(await b.api<Health>("GET", "/health")).body, (await c.api<Health>("GET", "/health")).body].filter((h) => h.claims.includes(id));
     expect(holders.length).toBe(1);
 
-    const rows = await fx.rows(id, (rs) => rs.some((r) => r.role === "assistant" && r.json.includes('"second done"')));
-    expect(checkRowOrder(rows, id)).toEqual([]);
-    const assistants = rows.filter((r) => r.role === "assistant").map((r) => r.json);
-    expect(assistants.filter((j) => j.includes('"first done"')).length).toBe(1);
-    expect(assistants.filter((j) => j.includes('"second done"')).length).toBe(1);
-    // the users' turns: the first as sent, its continuation (told it was interrupted), then the second as sent
-    const users = rows.filter((r) => r.role === "user").map((r) => r.json);
-    expect(users.length).toBe(3);
+    const users = await bothTurnsOnce(id);
     expect(users[0]).toContain("the first task");
     expect(users[1]).toContain("[interrupted: the oceancode instance running your previous turn stopped");
     expect(users[1]).toContain("the first task");
@@ -155,9 +167,7 @@ describe("queued turns of a killed instance", () => {
 
 describe("a graceful shutdown hands its turns over", () => {
   it("SIGTERM of the holder during the first of two prompts: it exits 0 at a step boundary without ending them; another instance continues the first and runs the second, in order, no step repeated", async () => {
-    fx.sb.write("a.txt", "alpha\n");
-    const tool = { delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] };
-    fx.sb.write("two.json", JSON.stringify({ steps: [{ repeat: 5, text: "first {{n}}", ...tool }, { text: "first done" }, { repeat: 2, text: "second {{n}}", ...tool }, { text: "second done" }] }));
+    writeTwoTurnScript();
     const [a, b] = [await fx.start("inst-a"), await fx.start("inst-b")];
     const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/two.json" })).body.id;
     const sse = await SseReader.open(`${b.url}/session/${id}/event`);
@@ -173,13 +183,7 @@ describe("a graceful shutdown hands its turns over", () => {
 
     await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "second done", 30_000);
     expect((await b.api<Health>("GET", "/health")).body.claims).toEqual([id]);
-    const rows = await fx.rows(id, (rs) => rs.some((r) => r.role === "assistant" && r.json.includes('"second done"')));
-    expect(checkRowOrder(rows, id)).toEqual([]);
-    const assistants = rows.filter((r) => r.role === "assistant").map((r) => r.json);
-    expect(assistants.filter((j) => j.includes('"first done"')).length).toBe(1);
-    expect(assistants.filter((j) => j.includes('"second done"')).length).toBe(1);
-    const users = rows.filter((r) => r.role === "user").map((r) => r.json);
-    expect(users.length).toBe(3);
+    const users = await bothTurnsOnce(id);
     expect(users[1]).toContain("[interrupted: the oceancode instance running your previous turn stopped (shut down, killed or crashed)");
     expect(users[2]).toContain("the second task");
     const turns = await fx.sql<{ instance: string; state: string; taken_by: string | null }>("SELECT instance, state, taken_by FROM fleet_turns WHERE session = $1 ORDER BY id", [id]);
