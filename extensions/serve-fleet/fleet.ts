@@ -32,6 +32,8 @@ export const EVENT_IDS_PER_START = 2 ** 31;
 interface Wire {
   o: string;
   s: string;
+  /** the root session of a sub-agent's event */
+  r?: string;
   t: string;
   d?: unknown;
   ref?: string;
@@ -202,7 +204,7 @@ export class PgFleet implements FleetService {
   publish(event: Omit<FleetEvent, "origin">): void {
     const c = this.client;
     if (!c || this.stopped) return;
-    const wire: Wire = { o: this.instanceId, s: event.sessionId, t: event.type, d: event.data };
+    const wire: Wire = { o: this.instanceId, s: event.sessionId, ...(event.rootId ? { r: event.rootId } : {}), t: event.type, d: event.data };
     const text = JSON.stringify(wire);
     const fail = (e: unknown) => this.opts.log.warn(`serve-fleet: publish ${event.type} of ${event.sessionId}: ${this.redact((e as Error).message)}`);
     if (Buffer.byteLength(text) < NOTIFY_LIMIT) {
@@ -210,12 +212,13 @@ export class PgFleet implements FleetService {
       return;
     }
     // queued on the one connection: the INSERT and its NOTIFY keep their place among this instance's events
-    this.q(c, "WITH i AS (INSERT INTO fleet_events (session, payload) VALUES ($2, $3::jsonb) RETURNING id) SELECT pg_notify($1, json_build_object('o', $4::text, 's', $2::text, 't', $5::text, 'ref', (SELECT id FROM i)::text)::text)", [
+    this.q(c, "WITH i AS (INSERT INTO fleet_events (session, payload) VALUES ($2, $3::jsonb) RETURNING id) SELECT pg_notify($1, json_strip_nulls(json_build_object('o', $4::text, 's', $2::text, 'r', $6::text, 't', $5::text, 'ref', (SELECT id FROM i)::text))::text)", [
       EVENTS_CHANNEL,
       event.sessionId,
       JSON.stringify(event.data ?? null),
       this.instanceId,
       event.type,
+      event.rootId ?? null,
     ]).catch(fail);
   }
 
@@ -239,7 +242,7 @@ export class PgFleet implements FleetService {
         data = (r?.rows[0] as { payload?: unknown } | undefined)?.payload;
         if (data === undefined) return;
       }
-      const ev: FleetEvent = { origin: w.o, sessionId: w.s, type: w.t, data };
+      const ev: FleetEvent = { origin: w.o, sessionId: w.s, ...(w.r ? { rootId: w.r } : {}), type: w.t, data };
       for (const l of this.listeners) {
         try {
           l(ev);

@@ -180,6 +180,8 @@ export interface FleetEvent {
   /** the instance that ran the session when the event happened */
   origin: string;
   sessionId: string;
+  /** a sub-agent's event: the root session it runs under (its stream with ?subagents=true carries it) */
+  rootId?: string;
   type: string;
   data: unknown;
 }

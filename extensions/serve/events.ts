@@ -16,6 +16,8 @@ import type { ServerResponse } from "node:http";
 export interface StoredEvent {
   id: number;
   sessionId: string;
+  /** a sub-agent's event: the root session it runs under */
+  rootId?: string;
   type: string;
   /** the SSE frame, built once for every client */
   frame: string;
@@ -38,12 +40,19 @@ interface Client {
   res: ServerResponse;
   /** undefined: every session */
   sessionId?: string;
+  /** one session's stream that also carries its sub-agents' events (?subagents=true) */
+  subagents?: boolean;
   /** set while the client is past the bound: it must drain before this timer fires */
   overTimer?: NodeJS.Timeout;
 }
 
 const FOREIGN_ID =
   "this Last-Event-ID was not issued by this server (another instance of the fleet, or before a restart): events may have been missed; reload the session (GET /session/:id) and go on from here";
+
+/** Does a stream (every session, one session, one with its sub-agents) carry this event? */
+function wants(c: { sessionId?: string; subagents?: boolean }, ev: { sessionId: string; rootId?: string }): boolean {
+  return c.sessionId === undefined || c.sessionId === ev.sessionId || (c.subagents === true && ev.rootId === c.sessionId);
+}
 
 export function frameOf(id: number, type: string, data: unknown): string {
   // JSON never contains a raw newline, so one data line carries the whole event
@@ -95,27 +104,29 @@ export class EventHub {
     return id >= this.base && id < this.next;
   }
 
-  publish(sessionId: string, type: string, data: unknown): void {
+  /** `rootId`: the event is a sub-agent's, of a session run under that root session */
+  publish(sessionId: string, type: string, data: unknown, rootId?: string): void {
     const id = this.next++;
-    const ev: StoredEvent = { id, sessionId, type, frame: frameOf(id, type, data) };
+    const ev: StoredEvent = { id, sessionId, ...(rootId ? { rootId } : {}), type, frame: frameOf(id, type, data) };
     this.ring[id % this.ring.length] = ev;
-    for (const c of this.clients) if (c.sessionId === undefined || c.sessionId === sessionId) this.write(c, ev.frame);
+    for (const c of this.clients) if (wants(c, ev)) this.write(c, ev.frame);
   }
 
   /** The kept events after `after` (oldest first), and whether some in between were already overwritten. */
-  since(after: number, sessionId?: string): { events: StoredEvent[]; lost: boolean } {
+  since(after: number, sessionId?: string, subagents?: boolean): { events: StoredEvent[]; lost: boolean } {
     const events: StoredEvent[] = [];
     const oldest = Math.max(this.base + 1, this.next - this.ring.length);
     const from = Math.max(after + 1, oldest);
+    const filter = { sessionId, subagents };
     for (let id = from; id < this.next; id++) {
       const ev = this.ring[id % this.ring.length];
-      if (ev && ev.id === id && (sessionId === undefined || ev.sessionId === sessionId)) events.push(ev);
+      if (ev && ev.id === id && wants(filter, ev)) events.push(ev);
     }
     return { events, lost: after + 1 < oldest };
   }
 
   /** Start a stream on `res` (already hijacked from the router): headers, the replay after lastEventId, then live events. */
-  attach(res: ServerResponse, opts: { sessionId?: string; lastEventId?: number }): void {
+  attach(res: ServerResponse, opts: { sessionId?: string; subagents?: boolean; lastEventId?: number }): void {
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",
@@ -123,14 +134,14 @@ export class EventHub {
       connection: "close",
       "x-accel-buffering": "no",
     });
-    const client: Client = { res, sessionId: opts.sessionId };
+    const client: Client = { res, sessionId: opts.sessionId, ...(opts.subagents ? { subagents: true } : {}) };
     // the replay and the registration happen in one tick: no event can fall between them
     if (opts.lastEventId !== undefined && !this.issued(opts.lastEventId)) {
       // not an id of this run: nothing here can be matched to it. The gap carries this run's last id, so
       // a client that comes back here resumes from what it is sent next
       res.write(frameOf(this.lastId, "gap", { after: opts.lastEventId, reason: "another instance", lastId: this.lastId, message: FOREIGN_ID }));
     } else if (opts.lastEventId !== undefined) {
-      const { events, lost } = this.since(opts.lastEventId, opts.sessionId);
+      const { events, lost } = this.since(opts.lastEventId, opts.sessionId, opts.subagents);
       if (lost) res.write(frameOf(0, "gap", { after: opts.lastEventId, reason: "buffer", oldestKept: Math.max(this.base + 1, this.next - this.ring.length) }));
       for (const ev of events) res.write(ev.frame);
     } else res.write(": connected\n\n");

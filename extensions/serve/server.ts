@@ -116,10 +116,26 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
 
   const events = new EventHub(deps.events);
   const fleet = deps.fleet;
+  // a sub-agent's session -> its parent, from the engine's sessionStart (a child starts under a live parent),
+  // so a session's stream can carry its sub-agents' events (?subagents=true)
+  const parents = new Map<string, string>();
+  let serving = true;
+  deps.engine.hooks.sessionStart.tap({ name: "serve:subagents" }, ({ session }) => {
+    if (serving && session.info.parentId) parents.set(session.info.id, session.info.parentId);
+  });
+  deps.engine.hooks.sessionEnd.tap({ name: "serve:subagents" }, ({ session }) => {
+    parents.delete(session.info.id);
+  });
+  const rootOf = (id: string): string | undefined => {
+    let root: string | undefined;
+    for (let p = parents.get(id), n = 0; p !== undefined && n < 64; p = parents.get(p), n++) root = p;
+    return root;
+  };
   /** an event of a session this instance runs: to its own SSE clients, and to the fleet's other instances */
   const emit = (sessionId: string, type: string, data: unknown) => {
-    events.publish(sessionId, type, data);
-    fleet?.publish({ sessionId, type, data });
+    const rootId = rootOf(sessionId);
+    events.publish(sessionId, type, data, rootId);
+    fleet?.publish({ sessionId, ...(rootId ? { rootId } : {}), type, data });
   };
   const questions = new Questions({
     asked: (p) => emit(p.sessionId, "question_asked", { type: "question_asked", sessionId: p.sessionId, questionId: p.id, question: p.question }),
@@ -147,7 +163,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
       throw e;
     }
     // (subscribed once numbered; no client can be connected before the server listens)
-    unfleet = fleet.subscribe((e) => events.publish(e.sessionId, e.type, e.data));
+    unfleet = fleet.subscribe((e) => events.publish(e.sessionId, e.type, e.data, e.rootId));
   }
   const answersQuestions = opts.questions !== false;
   if (answersQuestions) deps.engine.setQuestionHandler((q, signal) => questions.ask(q, signal));
@@ -210,13 +226,20 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   };
   const sse = { 200: { description: "text/event-stream: `id: <n>\\nevent: <type>\\ndata: <json>\\n\\n` per event", content: { "text/event-stream": { schema: { type: "string" } } } }, 404: ErrorBody };
   const lastEventQuery = { type: "object", properties: { lastEventId: { type: "integer", minimum: 0, description: "like the Last-Event-ID header" } } };
+  const sessionEventQuery = {
+    type: "object",
+    properties: {
+      ...lastEventQuery.properties,
+      subagents: { type: "boolean", description: "also the events of the session's sub-agents (each carries its own sessionId); default false" },
+    },
+  };
   app.get("/event", { schema: { operationId: "eventStream", summary: "every session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], querystring: lastEventQuery, response: sse } }, (request, reply) => {
     reply.hijack();
     events.attach(reply.raw, { lastEventId: lastEventIdOf(request) });
   });
   app.get(
     "/session/:id/event",
-    { schema: { operationId: "sessionEventStream", summary: "one session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: lastEventQuery, response: sse } },
+    { schema: { operationId: "sessionEventStream", summary: "one session's events (SSE), with ?subagents=true its sub-agents' too; Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: sessionEventQuery, response: sse } },
     async (request, reply) => {
       const id = (request.params as { id: string }).id;
       // 404 / 409 as JSON, before the stream starts; in a fleet a session another instance holds streams here
@@ -225,7 +248,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
         if (!(fleet && (e as { code?: string }).code === "session_busy")) throw e;
       });
       reply.hijack();
-      events.attach(reply.raw, { sessionId: id, lastEventId: lastEventIdOf(request) });
+      events.attach(reply.raw, { sessionId: id, subagents: (request.query as { subagents?: boolean }).subagents === true, lastEventId: lastEventIdOf(request) });
     },
   );
 
@@ -242,6 +265,8 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     close() {
       closed ??= (async () => {
         closing = true;
+        serving = false;
+        parents.clear();
         // no new connections from here; requests on open keep-alive ones get 503 (Fastify's close tolerates the second close)
         app.server.close(() => undefined);
         questions.rejectAll(undefined, "the server is shutting down");

@@ -330,10 +330,12 @@ export class OceancodeClient extends ClientBase {
     return this.call("DELETE", "/session/{id}", { path: { "id": input["id"] } }, opts);
   }
 
-  /** GET /session/{id}/event — one session's events (SSE); Last-Event-ID replays what was missed */
+  /** GET /session/{id}/event — one session's events (SSE), with ?subagents=true its sub-agents' too; Last-Event-ID replays what was missed */
   sessionEventStream(input: {
     /** like the Last-Event-ID header */
     lastEventId?: number;
+    /** also the events of the session's sub-agents (each carries its own sessionId); default false */
+    subagents?: boolean;
     id: string;
   }, opts: CallOptions & { lastEventId?: string; reconnect?: boolean } = {}): AsyncGenerator<ServerSentEvent<unknown>> {
     return this.stream("/session/{id}/event", { "id": input["id"] }, opts);
