@@ -76,7 +76,7 @@ function pathProblem(project: string, realProject: string, file: string, root: s
       return undefined; // the rest does not exist yet
     }
     if (st.isSymbolicLink()) return { kind: "symlink", reason: `${at} is a symlink` };
-    if (at !== file && st.isDirectory() && exists(path.join(at, ".git")) && at !== root) return { kind: "nested", reason: `${file} is inside a nested repository or submodule (${at})` };
+    if (st.isDirectory() && at !== root && exists(path.join(at, ".git"))) return { kind: "nested", reason: `${at} is a nested repository or submodule` };
   }
   const real = realpath(file);
   if (real && !inside(realProject, real)) return { kind: "outside", reason: `${file} resolves outside the project (${real})` };
@@ -129,7 +129,7 @@ export function projectOwnership(project: string, files: readonly string[]): Map
     const rel = path.relative(root, f).split(path.sep).join("/");
     const hit = indexed.find((e) => e.file === rel || e.file.startsWith(`${rel}/`) || rel.startsWith(`${e.file}/`));
     if (!hit) out.set(f, { tier: "local" });
-    else if (hit.mode === "160000") out.set(f, { tier: "repo", kind: "nested", reason: `${f} is inside a submodule (${hit.file})` });
+    else if (hit.mode === "160000") out.set(f, { tier: "repo", kind: "nested", reason: `${path.join(root, hit.file)} is a submodule` });
     else out.set(f, { tier: "repo", kind: "tracked", reason: `${path.relative(proj, f) || f} is tracked by the checkout` });
   }
   return out;
