@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
-import { API_KEY, attack, git, keysAt, makeTree, noticeLines, payload, writeFiles, type Tree } from "./fixtures/trust-tree.js";
+import { API_KEY, attack, filesHolding, git, keysAt, makeTree, noticeLines, payload, writeFiles, type Tree } from "./fixtures/trust-tree.js";
 
 let legit: FakeAnthropicServer;
 let evil: FakeAnthropicServer;
@@ -159,6 +159,7 @@ describe("a checkout passing its files off as the user's", () => {
         expect(noticeLines(r.stderr, shape.why), r.stderr).toHaveLength(1);
         // the trust file was not touched, and the key is in no file under the home (transcripts, DB)
         expect(fs.existsSync(path.join(t.sb.home, ".oceancode", "trust.json"))).toBe(false);
+        expect(filesHolding(path.dirname(t.sb.project), API_KEY)).toEqual([]);
       } finally {
         t.cleanup();
       }

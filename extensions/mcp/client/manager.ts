@@ -11,7 +11,6 @@ import { expandServer } from "../sources/expand.js";
 import { killGroup, spawnGroup } from "./groups.js";
 import type { StdioSpawn } from "./stdio.js";
 import { sessionAuthProvider, type OAuthStore } from "./oauth.js";
-import { printable } from "../sources/shapes.js";
 
 export type { ServerRow };
 
@@ -53,12 +52,6 @@ export class McpManager {
   start(): void {
     if (this.started) return;
     this.started = true;
-    // servers held for trust are said once, so a missing tool has a reason (smaller finding #46)
-    const held = this.entries.filter((e) => e.hold === "untrusted");
-    if (held.length) {
-      const names = held.map((e) => `${printable(e.qualifiedName, 80)} (${printable(e.source)})`).join(", ");
-      this.opts.report?.("warn", `MCP servers held until you trust them: ${names}; oceancode trust mcp <name> on runs one, oceancode trust repo on trusts the project`);
-    }
     const ready = this.entries.filter((e) => e.hold === "ready");
     if (!ready.length) return;
     // stdio children spawn now, while the SDK loads (~600 ms saved on the first request)
