@@ -59,7 +59,8 @@ export function sgrOpen(look: Look, paint: Paint): string {
   if (look.strike) codes.push("9");
   if (paint.color && look.fg) codes.push(FG[look.fg]);
   if (paint.color && look.bg) codes.push(BG[look.bg]);
-  return codes.length ? `\x1b[${codes.join(";")}m` : "";
+  // one sequence per attribute: ink re-reads styled text and keeps only simple sequences whole
+  return codes.map((c) => `\x1b[${c}m`).join("");
 }
 
 /** Only plain web and mail targets become links; anything else (javascript:, file:, odd bytes) stays text. */
