@@ -14,7 +14,7 @@ export function ToolCallView({ item, width, cwd }: { item: ToolItem; width: numb
   let body: React.ReactElement | null = null;
   if (!item.done) body = <Text color={t.c("gray")}>  ⎿ running…</Text>;
   // rendered bodies (render/views.tsx): an edit's diff, todo_write's checklist
-  else if (!item.isError && item.diff && item.diff.hunks.length) body = <DiffView diff={item.diff} width={width} paint={t.paint} />;
+  else if (!item.isError && item.diff && item.diff.hunks.length) body = <DiffView diff={item.diff} width={width} paint={t.paint} first="  ⎿ " />;
   else if (!item.isError && item.call.name === "todo_write") body = <TodoListView input={item.call.input} color={t.color} />;
   else {
     const { shown, hidden } = collapse(item.output ?? "", 3);

@@ -18,9 +18,9 @@ export function safeDiff(d: FileDiff): FileDiff {
   return { ...d, path: visible(d.path, { oneLine: true }), hunks: d.hunks.map((h) => ({ ...h, lines: h.lines.map((l) => visible(l, { oneLine: true }).replace(/\u2409/g, "  ")) })) };
 }
 
-/** "+3 −1" (what a one-liner shows after the path). */
+/** "+3 −1", or "+12" for a new file (what a one-liner shows after the path). */
 export function diffCounts(d: FileDiff): string {
-  return `+${d.added} −${d.removed}`;
+  return d.created ? `+${d.added}` : `+${d.added} −${d.removed}`;
 }
 
 const DEL: Look = { fg: "red", bg: "del" };

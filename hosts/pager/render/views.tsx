@@ -41,14 +41,14 @@ export function toolHeadText(item: ToolItem, cwd: string | undefined, width: num
 }
 
 /** A diff under a tool call or in a permission prompt: collapsed, with how to see the rest. */
-export function DiffView({ diff, width, paint, indent = "    ", maxRows, expandHint = true }: { diff: FileDiff; width: number; paint: Paint; indent?: string; maxRows?: number; expandHint?: boolean }): React.ReactElement {
+export function DiffView({ diff, width, paint, indent = "    ", first, maxRows, expandHint = true }: { diff: FileDiff; width: number; paint: Paint; indent?: string; first?: string; maxRows?: number; expandHint?: boolean }): React.ReactElement {
   const { rows, hidden } = collapsedDiff(diff, width - indent.length - 1, paint);
   const shown = maxRows !== undefined && rows.length > maxRows ? rows.slice(0, Math.max(1, maxRows)) : rows;
   const more = hidden + rows.length - shown.length;
   return (
     <Box flexDirection="column">
       {shown.map((r, i) => (
-        <Text key={i}>{`${indent}${r}`}</Text>
+        <Text key={i}>{`${i === 0 && first !== undefined ? first : indent}${r}`}</Text>
       ))}
       {more > 0 ? <Text dimColor>{`${indent}… +${more} lines${expandHint ? ` (${EXPAND_HINT})` : ""}`}</Text> : null}
     </Box>
