@@ -110,6 +110,12 @@ describe.skipIf(!hasTmux())("pager: rendered answers, diffs and tool one-liners"
     expect(after).toMatch(/ 2 - beta gamma delta/);
     expect(after).toMatch(/ 2 \+ beta GAMMA delta/);
     expect(style(t, "- beta gamma delta")).toMatchObject({ fg: "31" }); // red
+    // ctrl+r: the viewer shows the whole diff, then what the model was told
+    t.key("C-r");
+    const viewer = await t.waitFor(/Edit notes\.txt \+1 −1 — output 2\/2/);
+    expect(viewer).toMatch(/2 \+ beta GAMMA delta[\s\S]*Edited .*notes\.txt: 1 replacement/);
+    t.key("Escape");
+    await t.waitGone("— output 2/2");
 
     // ---- todo_write: its checklist, never raw JSON
     fake.enqueue(

@@ -6,7 +6,7 @@ import type { PickerState, ToolItem } from "../store.js";
 import { wrapRows } from "../format.js";
 import { useTheme } from "./theme.js";
 import { DiffView } from "../render/views.js";
-import { fullDiff } from "../render/diff.js";
+import { diffCounts, fullDiff } from "../render/diff.js";
 
 /** What answering `a` saves: "always allow: bash git push *" for the usual "<rule> allow". */
 export function alwaysText(always: string | undefined): string {
@@ -119,7 +119,7 @@ export function OutputViewer({ tool, index, count, scroll, width, rows }: { tool
   const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - h)));
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate-end">{`${tool.head} — output ${index + 1}/${count}`}</Text>
+      <Text bold wrap="truncate-end">{`${tool.head}${tool.diff ? ` ${diffCounts(tool.diff)}` : ""} — output ${index + 1}/${count}`}</Text>
       {lines.slice(top, top + h).map((l, i) => (
         <Text key={top + i} color={tool.isError ? t.c("red") : undefined}>
           {l || " "}
