@@ -1,6 +1,6 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): hook payloads, questions and the ENGINE_HOOKS table. */
 import { declareHooks, hook, type HooksOf } from "../../../kernel/hook-decl.js";
-import type { AssistantRow, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
+import type { AssistantRow, FileDiff, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
 import type { ModelInfo, ModelRequest } from "./provider.js";
 import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";
 import type { Session, SessionClaim, SessionClaimRequest, SessionInfo, StoredSession } from "./session.js";
@@ -153,6 +153,12 @@ export interface Question {
    * answers with a FormAnswer; one that cannot answers yes (the defaults are taken) or no.
    */
   fields?: readonly QuestionField[];
+  /** what the call would do, for display (an edit's diff), from the tool's preview() */
+  preview?: QuestionPreview;
+}
+/** A tool's preview of a call for a permission question. */
+export interface QuestionPreview {
+  diff?: FileDiff;
 }
 /** One value a form question asks for. Text from a server: a host makes it display-safe. */
 export interface QuestionField {
