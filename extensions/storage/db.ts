@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { isLocked, lockedLine } from "./lock-holders.js";
 import { migrate, schemaVersion, SchemaTooNewError, LATEST_VERSION, type MigrationReport } from "./migrations.js";
 
 /** A database that cannot be opened or used at all (not transient: retrying will not help). */
@@ -96,6 +97,8 @@ export function openDb(file: string, repair = repairCommandFor(file, false)): Op
     if (e instanceof SchemaTooNewError) throw new StorageOpenError(e.message, { cause: e });
     const msg = (e as Error).message;
     if (isDamage(e)) throw new StorageDamagedError(file, msg, repair, { cause: e });
+    // another connection holds the lock (SQLITE_BUSY past busy_timeout): say who, never "check the file"
+    if (isLocked(e)) throw new StorageOpenError(lockedLine(file), { cause: e });
     throw new StorageOpenError(`${file}: cannot use the database (${msg}); check the file, or pass --db <path>`, { cause: e });
   }
 }
