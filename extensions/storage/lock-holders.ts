@@ -1,8 +1,7 @@
 /**
- * Who holds a database file open, for the message when SQLite reports it locked (SQLITE_BUSY): on Linux
- * the processes whose open files (/proc/<pid>/fd) include it or its -wal/-shm, with their command names.
- * Elsewhere, or when /proc cannot be read, nobody is named ("another process"). Only run on that error
- * path: it walks every process's file table.
+ * Who holds a database file's lock, for the message when SQLite reports it locked (SQLITE_BUSY): on Linux
+ * the processes /proc/locks lists with a lock on it or its -wal/-shm, with their command names. Elsewhere,
+ * or when /proc cannot be read, nobody is named ("another process"). Only run on that error path.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -21,41 +20,73 @@ export function isLocked(e: unknown): boolean {
   return /database (table )?is locked|SQLITE_BUSY/i.test(e instanceof Error ? e.message : String(e));
 }
 
-export function lockHolders(file: string): Holder[] {
-  if (process.platform !== "linux") return [];
-  const want = path.resolve(file);
-  const names = new Set([want, `${want}-wal`, `${want}-shm`, `${want}-journal`]);
-  const out: Holder[] = [];
-  let pids: string[];
+/**
+ * The processes holding a lock on the file (or its -wal/-shm), from /proc/locks: SQLite takes POSIX
+ * (fcntl) locks, so the one that keeps others out holds a WRITE lock there. Writers first; readers
+ * (WAL readers hold READ locks on the -shm) only when no writer is found.
+ */
+function fromProcLocks(files: readonly string[]): number[] {
+  const inodes = new Set<number>();
+  for (const f of files) {
+    try {
+      inodes.add(fs.statSync(f).ino);
+    } catch {
+      // absent
+    }
+  }
+  let text: string;
   try {
-    pids = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+    text = fs.readFileSync("/proc/locks", "utf8");
   } catch {
     return [];
   }
-  for (const p of pids) {
-    let fds: string[];
-    try {
-      fds = fs.readdirSync(`/proc/${p}/fd`);
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    const holds = fds.some((fd) => {
+  const writers = new Set<number>();
+  const readers = new Set<number>();
+  for (const l of text.split("\n")) {
+    // "1: POSIX  ADVISORY  WRITE 5429 fd:01:123456 0 EOF"
+    const m = /^\d+:\s+(?:POSIX|FLOCK)\s+\S+\s+(READ|WRITE)\s+(\d+)\s+[0-9a-f]+:[0-9a-f]+:(\d+)\s/.exec(l);
+    if (!m || !inodes.has(Number(m[3]))) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid || pid <= 0) continue;
+    (m[1] === "WRITE" ? writers : readers).add(pid);
+  }
+  return [...(writers.size ? writers : readers)];
+}
+
+function holdsOpen(pid: number, names: ReadonlySet<string>): boolean {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
       try {
-        return names.has(fs.readlinkSync(`/proc/${p}/fd/${fd}`));
+        return names.has(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
       } catch {
         return false;
       }
     });
-    if (!holds) continue;
-    let command: string | undefined;
-    try {
-      command = fs.readFileSync(`/proc/${p}/comm`, "utf8").trim() || undefined;
-    } catch {
-      command = undefined;
-    }
-    out.push({ pid: Number(p), ...(command ? { command } : {}) });
+  } catch {
+    return false;
   }
-  return out;
+}
+
+function commandOf(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function lockHolders(file: string): Holder[] {
+  if (process.platform !== "linux") return [];
+  const want = path.resolve(file);
+  const files = [want, `${want}-wal`, `${want}-shm`, `${want}-journal`];
+  const names = new Set(files);
+  // an inode can repeat on another device: keep only processes that really have the file open
+  return fromProcLocks(files)
+    .filter((pid) => holdsOpen(pid, names))
+    .map((pid) => {
+      const command = commandOf(pid);
+      return { pid, ...(command ? { command } : {}) };
+    });
 }
 
 /** "locked by another process (pid 123, sqlite3)": what to tell the user, and what to do. */
