@@ -50,7 +50,7 @@ export class SqliteStore implements StorageService, WriteTarget {
   private readonly participants: RetentionParticipant[] = [];
   private readonly sources: RecoverySource[] = [];
   private readonly onExit = () => this.flushNow();
-  /** the last read refused because another process holds the lock (cleared by a read that works) */
+  /** the last read refused because another process holds the lock, or the disk is full (cleared by a read that works) */
   private lockedRead: string | undefined;
 
   constructor(private readonly opts: StoreOptions) {
@@ -69,7 +69,7 @@ export class SqliteStore implements StorageService, WriteTarget {
     try {
       this.opened = openDb(this.dbPath, this.repair);
     } catch (e) {
-      if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked/i.test(e.message)) this.openError = e;
+      if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked|is full/i.test(e.message)) this.openError = e;
       throw e;
     }
     const m = this.opened.migration;
@@ -113,6 +113,11 @@ export class SqliteStore implements StorageService, WriteTarget {
 
   /** A lock error is remembered (health() names the holder, so "no earlier session" is never said for it). */
   private lockedOr(e: unknown): unknown {
+    // a full disk under the file: remembered the same way (transient: the next read that works clears it)
+    if (e instanceof StorageOpenError && /the disk holding it is full/.test(e.message)) {
+      this.lockedRead = e.message;
+      return e;
+    }
     if (!isLocked(e)) return e;
     this.lockedRead = e instanceof StorageOpenError ? e.message : lockedLine(this.dbPath);
     return new StorageOpenError(this.lockedRead, { cause: e });
