@@ -7,7 +7,8 @@
 import path from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
 import { bashParser } from "./parser.js";
-import { resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
+import { homeOf, resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
+import { safeEnvName } from "./safelist.js";
 import { peel } from "./peel.js";
 import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
 import { matchBash } from "./pattern.js";
@@ -25,6 +26,10 @@ interface Ctx {
   home: string;
   project: string;
   opts: ClassifyOptions;
+  /** what a nested script inherits from the script around it */
+  vars?: Array<[string, string]>;
+  taint?: string;
+  cwdKnown?: boolean;
 }
 
 class Walker implements DecideHost {
@@ -33,13 +38,29 @@ class Walker implements DecideHost {
   /** the directory commands run in: `cd` moves it, a subshell or pipeline stage restores it after */
   private cwd: string;
   private readonly stage = new Map<number, StageInfo>();
+  /** the first environment name this script sets for what follows (export X=…, set -a): off the safe list after it */
+  private taint: string | undefined;
+  /** `alias x='…'`: a later command named x runs the alias text */
+  private readonly aliases = new Map<string, string>();
+  /** false after `cd $UNKNOWN`: relative paths no longer resolve */
+  private cwdKnown = true;
   constructor(
     private readonly parser: Parser,
     private readonly ctx: Ctx,
     private readonly depth: number,
   ) {
     this.cwd = ctx.cwd;
-    this.env = { vars: new Map([["PWD", ctx.cwd]]), home: ctx.home };
+    this.cwdKnown = ctx.cwdKnown ?? true;
+    this.taint = ctx.taint;
+    this.env = { vars: new Map([["PWD", ctx.cwd], ...(ctx.vars ?? [])]), home: ctx.home };
+  }
+
+  envTaint(): string | undefined {
+    return this.taint;
+  }
+
+  cwdResolves(): boolean {
+    return this.cwdKnown;
   }
 
   get safeListExtra(): string[] {
@@ -66,7 +87,19 @@ class Walker implements DecideHost {
       this.add(origin, script, "guard", "nested shell scripts too deep to check");
       return;
     }
-    for (const s of classifyWith(this.parser, script, { ...this.ctx, cwd: this.cwd }, this.depth + 1)) this.segments.push(s);
+    this.nestedWith(script, []);
+  }
+
+  /** A nested script sees the variables known here (resolving more is the careful side), plus `assigned`. */
+  nestedWith(script: string, assigned: Array<[string, string]>): void {
+    if (this.depth >= MAX_DEPTH) {
+      this.add(script, script, "guard", "nested shell scripts too deep to check");
+      return;
+    }
+    const vars = [...this.env.vars.entries(), ...assigned];
+    const taint = this.taint ?? assigned.map(([n]) => n).find((n) => !safeEnvName(n));
+    const ctx: Ctx = { ...this.ctx, cwd: this.cwd, vars, cwdKnown: this.cwdKnown, ...(taint ? { taint } : {}) };
+    for (const s of classifyWith(this.parser, script, ctx, this.depth + 1)) this.segments.push(s);
   }
 
   /** Scan inline interpreter code; its shell-outs are classified as shell text. Returns the guard's ask, if any. */
@@ -126,6 +159,24 @@ class Walker implements DecideHost {
       case "variable_assignment": {
         this.assign(node);
         this.visitSubstitutions(node);
+        // an upper-case name may already be exported (PATH, PAGER, GIT_DIR): what runs after it sees it
+        const name = node.childForFieldName("name")?.text ?? "";
+        if (/^[A-Z_][A-Z0-9_]*$/.test(name) && !safeEnvName(name)) this.taint ??= name;
+        return;
+      }
+      case "declaration_command": {
+        const kw = node.firstChild?.text ?? "";
+        const flags = node.namedChildren.filter((c) => c?.type === "word").map((c) => c!.text);
+        const exports = kw === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f));
+        for (const c of node.namedChildren) {
+          if (!c) continue;
+          if (c.type === "variable_assignment") {
+            this.assign(c);
+            this.visitSubstitutions(c);
+          }
+          const name = c.type === "variable_assignment" ? (c.childForFieldName("name")?.text ?? "") : c.type === "variable_name" ? c.text : "";
+          if (exports && name && !safeEnvName(name)) this.taint ??= name;
+        }
         return;
       }
       case "unset_command":
@@ -181,7 +232,7 @@ class Walker implements DecideHost {
     else this.env.vars.delete(name);
   }
 
-  private outputTargets(r: Node): Resolved[] {
+  private outputTargets(r: Node): Array<Resolved & { append?: boolean }> {
     const ops = r.children.filter((c) => c && !c.isNamed).map((c) => c!.type);
     const isOut = ops.some((o) => [">", ">>", "&>", "&>>", ">|", ">&", "&>|"].includes(o));
     if (!isOut) return [];
@@ -191,7 +242,7 @@ class Walker implements DecideHost {
       const v = resolveNode(d, this.env);
       // `>&2`, `2>&1`: descriptor duplication, not a file
       if (v.known && /^(\d+|-)$/.test(v.value) && ops.includes(">&")) continue;
-      out.push(v);
+      out.push(ops.includes(">>") || ops.includes("&>>") ? { ...v, append: true } : v);
     }
     return out;
   }
@@ -278,8 +329,25 @@ class Walker implements DecideHost {
     const argv: Resolved[] = [];
     if (nameNode?.firstNamedChild) argv.push(...resolveArg(nameNode.firstNamedChild, this.env));
     for (const a of argNodes) argv.push(...resolveArg(a, this.env));
+    const prefix = node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
+    const assigned: Array<[string, string]> = [];
+    for (const a of prefix) {
+      const n = a.childForFieldName("name")?.text ?? "";
+      const v = a.childForFieldName("value");
+      const r = v ? resolveNode(v, this.env) : { value: "", known: true };
+      if (n) assigned.push([n, r.known ? r.value : `$${n}`]);
+      if (v) this.visitSubstitutions(a);
+    }
     const peeled = peel(argv);
     const words = peeled.argv;
+    const alias = words[0]?.known ? this.aliases.get(words[0].value) : undefined;
+    if (alias !== undefined) {
+      // the alias runs its text with the rest of the words appended: checked as shell text
+      const rest = words.slice(1).map((w) => (w.known ? `'${w.value.replace(/'/g, "'\\''")}'` : w.value));
+      this.add(node.text, words.map((w) => w.value).join(" "), "plain", `alias ${words[0]!.value} (its text is checked as its own segments)`);
+      this.nestedWith([alias, ...rest].join(" "), assigned);
+      return;
+    }
     const command = words.map((w) => w.value).join(" ");
     const index = this.segments.length;
     const name = words[0]?.value ?? "";
@@ -289,7 +357,8 @@ class Walker implements DecideHost {
 
     // reserve the segment's slot before nested segments are appended
     this.add(text, command, "plain", "");
-    const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
+    const env = [...assigned.map(([n]) => n), ...peeled.assigned];
+    const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info, assigned: env, wrappers: peeled.wrappers, prefix: assigned });
     const seg = this.segments[index]!;
     seg.kind = d.kind;
     seg.reason = d.reason;
@@ -304,11 +373,19 @@ class Walker implements DecideHost {
     if (peeled.wrappers.length && !seg.reason.includes("peeled")) seg.reason += ` (peeled: ${peeled.wrappers.join(", ")})`;
     for (const r of inputs) this.secretInputs(r, text);
     this.visitSubstitutions(node);
-    if ((name === "cd" || name === "pushd") && words.every((w) => w.known)) {
+    if (name === "cd" || name === "pushd" || name === "popd") {
       const to = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
-      if (!to.length) this.cwd = this.ctx.home;
-      else if (to[0]!.value !== "-") this.cwd = path.resolve(this.cwd, to[0]!.value);
+      if (name === "popd" || to[0]?.known === false || to[0]?.value === "-" || to[0]?.value.startsWith("+")) this.cwdKnown = false;
+      else if (!to.length) this.cwd = homeOf(this.env);
+      else this.cwd = path.resolve(this.cwd, to[0]!.value);
     }
+    if (name === "alias") {
+      for (const w of words.slice(1)) {
+        const m = /^([^=\s]+)=(.*)$/s.exec(w.value);
+        if (m) this.aliases.set(m[1]!, m[2]!);
+      }
+    }
+    if (name === "set" && words.slice(1).some((w) => /^-[a-zA-Z]*a/.test(w.value) || w.value === "allexport")) this.taint ??= "set -a";
   }
 
 }
