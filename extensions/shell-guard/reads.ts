@@ -156,7 +156,34 @@ function findReads(args: string[], ctx: PathCtx): string | undefined {
   return undefined;
 }
 
-const SPECIAL = new Set(["source", ".", "curl", "wget", "dd", "find"]);
+/** git subcommands that print file contents: their path operands (and `rev:path`) are reads. */
+const GIT_READERS = new Set(["show", "diff", "log", "blame", "annotate", "cat-file", "grep", "archive", "format-patch", "difftool", "whatchanged", "shortlog", "diff-tree", "diff-index", "diff-files", "range-diff", "bundle", "fast-export", "hash-object"]);
+
+/** git show :.env, git show HEAD:.env, git diff --no-index /dev/null .env, git log -p -- .env */
+function gitReads(args: string[]): string[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!;
+    if (["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"].includes(v)) i++;
+    else if (!v.startsWith("-")) break;
+  }
+  if (!GIT_READERS.has(args[i] ?? "")) return [];
+  const out: string[] = [];
+  for (const a of args.slice(i + 1)) {
+    if (a === "--" || a === "-") continue;
+    // --no-index paths, rev:path (:.env is the staged .env), --output=... is a write
+    if (a.startsWith("-")) {
+      const eq = a.indexOf("=");
+      if (eq > 0 && /^--(contents|blob|path|textconv|filters|follow)/.test(a)) out.push(a.slice(eq + 1));
+      continue;
+    }
+    const colon = a.indexOf(":");
+    out.push(colon >= 0 ? a.slice(colon + 1).replace(/^\d:/, "") : a);
+  }
+  return out;
+}
+
+const SPECIAL = new Set(["source", ".", "curl", "wget", "dd", "find", "git"]);
 const found = (what: string): Finding => ({ kind: "guard", category: "secret-read", reason: `reads a secret file: ${what}` });
 
 /** Does this peeled command read a secret file? */
@@ -168,6 +195,7 @@ export function secretRead(words: Resolved[], ctx: PathCtx): Finding | undefined
   let reads: Reads;
   if (name === "source" || name === ".") reads = { paths: args.slice(0, 1), globs: [] };
   else if (name === "curl" || name === "wget") reads = { paths: uploads(name, args), globs: [] };
+  else if (name === "git") reads = { paths: gitReads(args), globs: [] };
   else if (name === "dd") reads = { paths: args.filter((a) => a.startsWith("if=")).map((a) => a.slice(3)), globs: [] };
   else if (name === "find") {
     const hit = findReads(args, ctx);
