@@ -209,7 +209,11 @@ class Walker implements DecideHost {
       }
     }
     const body = node.childForFieldName("body");
-    if (!body) return;
+    // `> ~/.profile` alone truncates just like `: > ~/.profile`
+    if (!body) {
+      if (files.length) this.nested(`: ${node.text}`, node.text);
+      return;
+    }
     const start = this.segments.length;
     this.visit(body, out);
     const info = this.stage.get(start);

@@ -59,9 +59,9 @@ const ONLY_EXPANSION = /^(\$\{?\w+\}?|\$\(.*\)|`.*`)$/s;
 
 export function decideCommand(host: DecideHost, c: CommandParts): Decision {
   const { node, words, redirects, herestring, info } = c;
-  if (!words.length) return { kind: "safe", reason: "only assignments" };
   const name = info.name;
   const fctx = { ...host.paths(), fromStdin: c.fromStdin, cwdKnown: host.cwdResolves() };
+  if (!words.length) return checkFloor([], redirects, fctx) ?? persistentWrite([], redirects, host.paths()) ?? { kind: "safe", reason: "only assignments" };
   const floor: Finding | undefined = checkFloor(words, redirects, fctx);
   if (floor?.kind === "floor") return floor;
   const args = words.slice(1);
