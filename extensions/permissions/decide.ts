@@ -1,11 +1,13 @@
 /**
  * One permission decision. Order (the first that settles wins):
- *   1. the dangerous floor (shell guard) and the .env read guard: deny
+ *   1. the dangerous floor (shell guard), the .env read guard and the /proc guard: deny
  *   2. the rules (last match wins): a deny is final, no mode reopens it
  *   3. the shell guard's catastrophic / unknowable shapes: deny in plan mode, else ask in every mode,
- *      marked autoApprove: false (run --auto rejects it) unless an exact allow rule names the command
+ *      marked autoApprove: false (run --auto rejects it) unless an exact allow rule names the command;
+ *      the file guard's asks the same way: a path really outside the project (refs roots and the user's
+ *      own external_directory allow excepted), a write to a control file (file-guard.ts)
  *   4. the mode's rules, layered last; the read-only safe list turns a generic (`*`) ask or mode deny
- *      on bash into allow; the external-directory ask for paths outside the project (refs roots allowed)
+ *      on bash into allow
  *   5. dontAsk: a remaining ask becomes a deny
  * "always" is the narrowest rule for what asked (the segment's exact text), never a guard ask.
  */

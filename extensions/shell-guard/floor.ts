@@ -1,8 +1,10 @@
 /**
  * The dangerous floor (deny) and the catastrophic-delete guard (ask), on one peeled command.
- * The floor: rm -r of /, git push --force, dd of=/dev/*, recursive chmod/chown of /, mkfs*, writes to
- * block devices. The guard: recursive deletion of ~, the project root (or an ancestor of either), or
- * of a target the parser cannot resolve (unset variable, $(...), xargs input), and find / -delete.
+ * The floor: rm -r of / or a top-level system folder through any glob, brace list or cd (targets.ts),
+ * git push --force, dd of=/dev/*, recursive chmod/chown of /, mkfs*, writes to block devices; moves,
+ * truncation, rsync --delete and extraction are in floor-more.ts. The guard: the same for ~, the project
+ * root (or an ancestor of either), a target the parser cannot resolve (unset variable, $(...), xargs
+ * input), and find / -delete.
  */
 import path from "node:path";
 import type { Resolved } from "./words.js";
