@@ -87,23 +87,26 @@ function tarTarget(args: Resolved[], ctx: FloorContext): { dir: Resolved; absolu
 export function moreFloor(name: string, args: Resolved[], redirects: Redirect[], ctx: FloorContext): Finding | undefined {
   const flat = args.map((a) => a.value);
   if (name === "mv") {
-    if (ctx.fromStdin) return ask("mv with sources read from stdin (xargs): cannot tell what it moves");
     const ops = operandsOf(args, ["-S", "--suffix", "-t", "--target-directory"]);
     const target = flat.some((a) => a === "-t" || a.startsWith("--target-directory"));
-    const sources = target ? ops : ops.slice(0, -1);
+    // under xargs every operand may be a source (more come from stdin)
+    const sources = target || ctx.fromStdin ? ops : ops.slice(0, -1);
+    let worst: Finding | undefined = ctx.fromStdin ? ask("mv with sources read from stdin (xargs): cannot tell what it moves") : undefined;
     for (const s of sources) {
       const f = judge(targetPlace(s, ctx), s.value, "mv moves away", ["home", "project", "unknown"]);
-      if (f) return f;
+      if (f?.kind === "floor") return f;
+      worst ??= f;
     }
-    return undefined;
+    return worst;
   }
   if (name === "truncate") {
-    if (ctx.fromStdin) return ask("truncate with files read from stdin (xargs): cannot tell what it empties");
+    let worst: Finding | undefined = ctx.fromStdin ? ask("truncate with files read from stdin (xargs): cannot tell what it empties") : undefined;
     for (const t of operandsOf(args, ["-s", "--size", "-r", "--reference"])) {
       const f = truncation(t, ctx, "truncate empties");
-      if (f) return f;
+      if (f?.kind === "floor") return f;
+      worst ??= f;
     }
-    return undefined;
+    return worst;
   }
   if (name === "cp" && flat.includes("/dev/null")) {
     const ops = operandsOf(args);

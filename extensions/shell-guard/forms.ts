@@ -23,6 +23,13 @@ export interface Form {
 }
 
 const words = (s: string | undefined): Set<string> => new Set((s ?? "").split(/\s+/).filter(Boolean));
+/** the long-name sets of a form, built once (the guard runs on every bash call) */
+const longs = new WeakMap<Form, { l: Set<string>; lv: Set<string> }>();
+function longSets(form: Form): { l: Set<string>; lv: Set<string> } {
+  let hit = longs.get(form);
+  if (!hit) longs.set(form, (hit = { l: words(form.l), lv: words(form.lv) }));
+  return hit;
+}
 
 const LS: Form = {
   s: "aAbBcCdfFgGhHiklLmnNopqQrRsStuUvwxX1Z",
@@ -136,8 +143,7 @@ export function parseForm(form: Form, args: string[]): Parsed {
   if (form.any) return { ops: args };
   const s = form.s ?? "";
   const sv = form.sv ?? "";
-  const l = words(form.l);
-  const lv = words(form.lv);
+  const { l, lv } = longSets(form);
   const ops: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
