@@ -84,6 +84,28 @@ function tarTarget(args: Resolved[], ctx: FloorContext): { dir: Resolved; absolu
   return { dir, absolute: v.some((a) => a === "-P" || a === "--absolute-names" || (/^-[a-zA-Z]*P/.test(a) && !a.startsWith("--"))) };
 }
 
+/**
+ * cp -a evil/. ~, rsync -a evil/ ~/, cp -r evil/* ~: a folder's contents laid over the home directory
+ * (or a system folder) overwrite its dotfiles, keys and startup files.
+ */
+function overlay(name: string, args: Resolved[], ctx: FloorContext): Finding | undefined {
+  if (name !== "cp" && name !== "rsync") return undefined;
+  const flat = args.map((a) => a.value);
+  const rec = flat.some((a) => a === "--recursive" || a === "--archive" || (/^-[a-zA-Z]+$/.test(a) && /[rRa]/.test(a)));
+  if (!rec) return undefined;
+  const ops = operandsOf(args, ["-t", "--target-directory", "-S", "--suffix", "-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--chown", "--chmod"]);
+  const t = flat.indexOf("-t");
+  const dest = t >= 0 ? args[t + 1] : ops.length > 1 ? ops.at(-1) : undefined;
+  if (!dest) return undefined;
+  const sources = t >= 0 ? ops : ops.slice(0, -1);
+  const contents = sources.some((s) => !s.known || /(\/\.?|\/\*|^\*|^\.)$/.test(s.value) || (name === "rsync" && s.value.endsWith("/")));
+  if (!contents) return undefined;
+  const p = targetPlace(dest, ctx, { contents: false });
+  if (p.kind === "home" && p.what.startsWith("the home directory")) return { kind: "guard", category: "persistence", reason: `${name} lays a folder's contents over ${placeText(p, dest.value)}, overwriting its dotfiles and keys` };
+  if (p.kind === "root" || p.kind === "system") return floor(`${name} lays a folder's contents over ${placeText(p, dest.value)}`);
+  return undefined;
+}
+
 export function moreFloor(name: string, args: Resolved[], redirects: Redirect[], ctx: FloorContext): Finding | undefined {
   const flat = args.map((a) => a.value);
   if (name === "mv") {
@@ -114,6 +136,8 @@ export function moreFloor(name: string, args: Resolved[], redirects: Redirect[],
     if (dest && ops.length >= 2) return truncation(dest, ctx, "cp /dev/null empties");
     return undefined;
   }
+  const over = overlay(name, args, ctx);
+  if (over) return over;
   if (name === "rsync") {
     const deletes = flat.some((a) => a === "--del" || a.startsWith("--delete"));
     const removes = flat.includes("--remove-source-files");

@@ -72,11 +72,13 @@ export function display(abs: string, ctx: PathCtx): string {
  * (/proc/$PPID/environ, /proc/self/fd/N). Any pid, `self`, `thread-self`, and their tasks.
  */
 const PROC_SECRET = /^\/proc\/[^/]+(\/task\/[^/]+)?\/(environ|cmdline|mem|fd(\/.*)?|fdinfo(\/.*)?|map_files(\/.*)?|auxv|root(\/.*)?|cwd(\/.*)?)$/;
-export const procSecret = (abs: string): boolean => PROC_SECRET.test(abs);
+/** /dev/fd/N past stdio is /proc/self/fd/N: a descriptor oceancode may hold a secret on */
+const FD_SECRET = /^\/dev\/fd\/([3-9]|\d{2,})$/;
+export const procSecret = (abs: string): boolean => PROC_SECRET.test(abs) || FD_SECRET.test(abs);
 
 /** What secret an absolute, glob-free path is, or undefined. */
 function secretAt(abs: string, home: string): string | undefined {
-  if (PROC_SECRET.test(abs)) return "a process's environment, command line or memory";
+  if (procSecret(abs)) return "a process's environment, command line or memory";
   const base = path.basename(abs);
   if (isEnvFile(base)) return "a .env file";
   if (KEY_NAME.test(base)) return "an ssh private key";
@@ -142,7 +144,7 @@ export function absPath(word: string, ctx: PathCtx): string {
  * Cheap pre-checks (the guard runs on every bash call): a path with none of these in it, together
  * with the directory it resolves against, can be neither a secret nor a persistent place.
  */
-const SECRET_HINT = /env|proc|id_|\.pem|\.key|netrc|credentials|pypirc|npmrc|\.ssh|\.aws|gcloud|\.azure|\.docker|\.kube|\.gnupg|\/gh|[*?[{]/i;
+const SECRET_HINT = /env|proc|\/fd\/|id_|\.pem|\.key|netrc|credentials|pypirc|npmrc|\.ssh|\.aws|gcloud|\.azure|\.docker|\.kube|\.gnupg|\/gh|[*?[{]/i;
 const PERSIST_HINT = /\.ssh|rc$|rc\/|bash|profile|zshenv|zlog|fish|cron|\.git|systemd|autostart|launch|environment|\{/i;
 const hinted = (word: string, ctx: PathCtx, hint: RegExp): boolean => hint.test(word) || (!word.startsWith("/") && hint.test(ctx.cwd));
 

@@ -6,7 +6,7 @@
  */
 import type { Resolved } from "./words.js";
 import type { Finding } from "./floor.js";
-import { expandBraces, secretPath, secretNameGlob, type PathCtx } from "./paths.js";
+import { absPath, display, expandBraces, isAncestor, secretPath, secretNameGlob, type PathCtx } from "./paths.js";
 
 interface Spec {
   /** options whose value (the next word) is not a file read */
@@ -209,11 +209,35 @@ export function secretRead(words: Resolved[], ctx: PathCtx): Finding | undefined
     const hit = secretPath(p, ctx);
     if (hit) return found(hit);
   }
+  // grep -r KEY ~, tar czf x.tgz ~, rg TOKEN /: a whole tree that holds the secrets
+  if (recursive(name, args)) {
+    for (const p of reads.paths) {
+      const abs = absPath(p, ctx);
+      if (isAncestor(abs, ctx.home, true) || isAncestor(abs, "/proc/self", true)) return found(`${display(abs, ctx)}, every file below it (the home directory's secrets or the processes' environments)`);
+    }
+  }
   for (const g of reads.globs) {
     const hit = secretNameGlob(g);
     if (hit) return found(hit);
   }
   return undefined;
+}
+
+/** Does this reader walk directories? */
+function recursive(name: string, args: string[]): boolean {
+  const flag = (short: string, long: string[]): boolean => args.some((a) => long.includes(a.split("=")[0]!) || (/^-[a-zA-Z]+$/.test(a) && [...short].some((c) => a.includes(c))));
+  switch (name) {
+    case "rg": case "ag": case "ack": case "tar": case "7z": case "zip":
+      return name !== "zip" || flag("r", ["--recurse-paths"]);
+    case "grep": case "egrep": case "fgrep": case "zgrep":
+      return flag("rR", ["--recursive", "--dereference-recursive"]) || args.some((a) => a === "-d" || a.startsWith("--directories=recurse"));
+    case "cp": case "scp":
+      return flag(name === "cp" ? "rRa" : "r", ["--recursive", "--archive"]);
+    case "rsync":
+      return flag("ra", ["--recursive", "--archive"]);
+    default:
+      return false;
+  }
 }
 
 /** An input redirection (`< .env`, `$(< .env)`) of a secret file. */

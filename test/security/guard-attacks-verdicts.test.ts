@@ -67,7 +67,7 @@ const FLOOR = [
   "rm -rf /home", "rm -f /etc/*", "chmod -R 777 /*", "chown -R nobody /{etc,var}", "mv /etc /tmp/etc", "mv /usr/ /tmp/u", "rsync -a --delete empty/ /",
   "rsync -a --delete empty/ /usr/", "tar -xf a.tar -C /", "tar xzf a.tgz --directory=/etc", "unzip a.zip -d /", "truncate -s0 /etc/*",
   "bash -c 'rm -rf /*/'", "sh -c \"cd / && rm -rf */\"", "eval 'rm -rf /{etc,usr}'", "bash <<< 'rm -rf /*'", "env -S 'rm -rf /*'",
-  "alias x='rm -rf /*'; x", "f() { rm -rf /*/; }; f",
+  "alias x='rm -rf /*'; x", "f() { rm -rf /*/; }; f", "cp -a payload/. /etc", "xargs mv /etc /tmp/e",
 ];
 /** The guard's asks: never approved by --auto (autoApprove false), whatever the rules and mode allow. */
 const GUARD = [
@@ -78,13 +78,14 @@ const GUARD = [
   "mv ~ /tmp/x", "mv ~/ ../gone", "mv -t /tmp ~", "mv ~/* /tmp/", ": > ~/.bashrc", "> ~/.profile", "echo x > ~/.gitconfig", "truncate -s 0 ~/.bashrc",
   "truncate -s0 ~/*", "cp /dev/null ~/.zshrc", "tar -xf a.tar -C ~", "tar xf a.tar -C $HOME", "cd ~ && tar xf /tmp/a.tar", "tar -xPf a.tar",
   "unzip a.zip -d ~", "bash -c \"rm -rf ~\"", "sh -c 'rm -rf ~'", "eval 'rm -rf ~'", "bash <<< 'rm -rf ~'", "sh <<EOF\nrm -rf ~\nEOF", "chmod -R 000 ~/*",
-  "awk 'BEGIN{system(\"rm -rf ~\")}'",
+  "awk 'BEGIN{system(\"rm -rf ~\")}'", "cp -a evil/. ~", "rsync -a evil/ ~/", "cp -r evil/* ~", "rsync -av ./ ~",
 ];
 /** Secret reads through any reader, git and /proc included. */
 const SECRET = [
   "git show :.env", "git show HEAD:.env", "git show :0:.env.local", "git diff --no-index /dev/null .env", "git cat-file -p HEAD:.env",
   "git log -p -- .env", "git blame .env", "git grep KEY -- .env", "git archive HEAD .env", "cat /proc/$PPID/environ", "cat /proc/self/environ",
   "tr '\\0' '\\n' < /proc/1/environ", "strings /proc/*/environ", "cat /proc/self/cmdline", "xxd /proc/$$/mem", "cat /proc/self/fd/3", "grep KEY /proc/$PPID/environ",
+  "cat /dev/fd/5", "grep -r PRIVATE ~", "rg -uu TOKEN /", "tar czf /tmp/h.tgz ~", "cp -a ~ /tmp/x", "grep -r KEY /proc",
 ];
 
 describe("item 4: the safe list is an allow-list of forms", () => {
@@ -155,7 +156,7 @@ describe("item 5: the floor understands expansion", () => {
   });
 
   it("leaves ordinary project work alone", async () => {
-    for (const c of ["rm -rf build dist", "rm -rf ./node_modules/*", "mv a.txt b.txt", "tar -xzf vendor.tgz -C vendor", "rsync -a --delete src/ out/", "echo x > notes.txt", "unzip a.zip -d tmp", "rm *.log"]) {
+    for (const c of ["rm -rf build dist", "rm -rf ./node_modules/*", "mv a.txt b.txt", "cp -r docs ~", "cp -r src/. build/", "grep -rn TODO src", "tar -xzf vendor.tgz -C vendor", "rsync -a --delete src/ out/", "echo x > notes.txt", "unzip a.zip -d tmp", "rm *.log"]) {
       const d = await check("bash", c, ["bash * allow"]);
       expect(show(d), c).toMatch(/^allow/);
     }
