@@ -136,12 +136,14 @@ export function moreFloor(name: string, args: Resolved[], redirects: Redirect[],
     if (dest && ops.length >= 2) return truncation(dest, ctx, "cp /dev/null empties");
     return undefined;
   }
-  const over = overlay(name, args, ctx);
-  if (over) return over;
+  if (name === "cp") {
+    const over = overlay(name, args, ctx);
+    if (over) return over;
+  }
   if (name === "rsync") {
     const deletes = flat.some((a) => a === "--del" || a.startsWith("--delete"));
     const removes = flat.includes("--remove-source-files");
-    if (!deletes && !removes) return undefined;
+    if (!deletes && !removes) return overlay(name, args, ctx);
     const ops = operandsOf(args, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--chown", "--chmod", "--exclude-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--suffix", "--link-dest", "--compare-dest", "--copy-dest", "--port"]).filter((o) => !/^[^/]*[^/\\]:/.test(o.value));
     const dest = ops.length > 1 ? ops.at(-1) : undefined;
     if (deletes && dest) {
@@ -154,7 +156,7 @@ export function moreFloor(name: string, args: Resolved[], redirects: Redirect[],
         if (f) return f;
       }
     }
-    return undefined;
+    return overlay(name, args, ctx);
   }
   if (name === "tar" || name === "bsdtar" || name === "gtar") {
     const t = tarTarget(args, ctx);
