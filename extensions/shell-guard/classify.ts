@@ -9,6 +9,7 @@ import type { Node, Parser } from "web-tree-sitter";
 import { bashParser } from "./parser.js";
 import { homeOf, resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
 import { safeEnvName } from "./safelist.js";
+import { afterCommand, exportedName, type ScriptState } from "./script-state.js";
 import { peel } from "./peel.js";
 import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
 import { matchBash } from "./pattern.js";
@@ -35,32 +36,24 @@ interface Ctx {
 class Walker implements DecideHost {
   readonly segments: Segment[] = [];
   readonly env: WordEnv;
-  /** the directory commands run in: `cd` moves it, a subshell or pipeline stage restores it after */
-  private cwd: string;
+  /** the directory commands run in (`cd` moves it, a subshell or pipeline stage restores it after), aliases, exports */
+  private readonly state: ScriptState;
   private readonly stage = new Map<number, StageInfo>();
-  /** the first environment name this script sets for what follows (export X=…, set -a): off the safe list after it */
-  private taint: string | undefined;
-  /** `alias x='…'`: a later command named x runs the alias text */
-  private readonly aliases = new Map<string, string>();
-  /** false after `cd $UNKNOWN`: relative paths no longer resolve */
-  private cwdKnown = true;
   constructor(
     private readonly parser: Parser,
     private readonly ctx: Ctx,
     private readonly depth: number,
   ) {
-    this.cwd = ctx.cwd;
-    this.cwdKnown = ctx.cwdKnown ?? true;
-    this.taint = ctx.taint;
+    this.state = { cwd: ctx.cwd, cwdKnown: ctx.cwdKnown ?? true, aliases: new Map(), taint: ctx.taint };
     this.env = { vars: new Map([["PWD", ctx.cwd], ...(ctx.vars ?? [])]), home: ctx.home };
   }
 
   envTaint(): string | undefined {
-    return this.taint;
+    return this.state.taint;
   }
 
   cwdResolves(): boolean {
-    return this.cwdKnown;
+    return this.state.cwdKnown;
   }
 
   get safeListExtra(): string[] {
@@ -69,7 +62,7 @@ class Walker implements DecideHost {
 
   private pathCtx?: { cwd: string; home: string; project: string };
   paths(): { cwd: string; home: string; project: string } {
-    if (this.pathCtx?.cwd !== this.cwd) this.pathCtx = { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
+    if (this.pathCtx?.cwd !== this.state.cwd) this.pathCtx = { cwd: this.state.cwd, home: this.ctx.home, project: this.ctx.project };
     return this.pathCtx;
   }
 
@@ -97,8 +90,8 @@ class Walker implements DecideHost {
       return;
     }
     const vars = [...this.env.vars.entries(), ...assigned];
-    const taint = this.taint ?? assigned.map(([n]) => n).find((n) => !safeEnvName(n));
-    const ctx: Ctx = { ...this.ctx, cwd: this.cwd, vars, cwdKnown: this.cwdKnown, ...(taint ? { taint } : {}) };
+    const taint = this.state.taint ?? assigned.map(([n]) => n).find((n) => !safeEnvName(n));
+    const ctx: Ctx = { ...this.ctx, cwd: this.state.cwd, vars, cwdKnown: this.state.cwdKnown, ...(taint ? { taint } : {}) };
     for (const s of classifyWith(this.parser, script, ctx, this.depth + 1)) this.segments.push(s);
   }
 
@@ -139,9 +132,9 @@ class Walker implements DecideHost {
         this.add(node.text, node.text, "guard", "the command cannot be parsed");
         return;
       case "subshell": {
-        const cwd = this.cwd;
+        const cwd = this.state.cwd;
         for (const c of node.namedChildren) if (c) this.visit(c, redirects);
-        this.cwd = cwd;
+        this.state.cwd = cwd;
         return;
       }
       case "command":
@@ -161,22 +154,16 @@ class Walker implements DecideHost {
         this.visitSubstitutions(node);
         // an upper-case name may already be exported (PATH, PAGER, GIT_DIR): what runs after it sees it
         const name = node.childForFieldName("name")?.text ?? "";
-        if (/^[A-Z_][A-Z0-9_]*$/.test(name) && !safeEnvName(name)) this.taint ??= name;
+        if (/^[A-Z_][A-Z0-9_]*$/.test(name) && !safeEnvName(name)) this.state.taint ??= name;
         return;
       }
       case "declaration_command": {
-        const kw = node.firstChild?.text ?? "";
-        const flags = node.namedChildren.filter((c) => c?.type === "word").map((c) => c!.text);
-        const exports = kw === "export" || flags.some((f) => /^-[a-zA-Z]*x/.test(f));
         for (const c of node.namedChildren) {
-          if (!c) continue;
-          if (c.type === "variable_assignment") {
-            this.assign(c);
-            this.visitSubstitutions(c);
-          }
-          const name = c.type === "variable_assignment" ? (c.childForFieldName("name")?.text ?? "") : c.type === "variable_name" ? c.text : "";
-          if (exports && name && !safeEnvName(name)) this.taint ??= name;
+          if (c?.type !== "variable_assignment") continue;
+          this.assign(c);
+          this.visitSubstitutions(c);
         }
+        this.state.taint ??= exportedName(node);
         return;
       }
       case "unset_command":
@@ -258,12 +245,12 @@ class Walker implements DecideHost {
       if (!c) continue;
       const type = c.type;
       if (type === "command_substitution" || type === "process_substitution") {
-        const cwd = this.cwd;
+        const cwd = this.state.cwd;
         for (const cc of c.namedChildren) {
           if (cc?.type === "file_redirect") this.secretInputs(cc, c.text); // $(< file) reads the file
           else if (cc) this.visit(cc, []);
         }
-        this.cwd = cwd;
+        this.state.cwd = cwd;
       } else if (inExpansion && type === "word" && c.text.includes("`")) {
         // tree-sitter leaves backticks in ${x:-`cmd`} as a plain word: the shell still runs them
         for (const m of c.text.matchAll(/`((?:\\.|[^`\\])*)`/g)) this.nested(m[1]!, c.text);
@@ -273,7 +260,7 @@ class Walker implements DecideHost {
 
   private pipeline(node: Node, redirects: Resolved[], upstream: StageInfo[] = []): void {
     const producers: StageInfo[] = [...upstream];
-    const cwd = this.cwd;
+    const cwd = this.state.cwd;
     const stages: Node[] = [];
     const flatten = (n: Node): void => {
       for (const c of n.namedChildren) if (c) c.type === "pipeline" ? flatten(c) : stages.push(c);
@@ -282,7 +269,7 @@ class Walker implements DecideHost {
     for (const stageNode of stages) {
       const start = this.segments.length;
       this.visit(stageNode, redirects);
-      this.cwd = cwd; // each stage runs in its own subshell
+      this.state.cwd = cwd; // each stage runs in its own subshell
       const info = this.stage.get(start);
       if (info?.readsStdin && producers.length) {
         const seg = this.segments[start]!;
@@ -344,7 +331,7 @@ class Walker implements DecideHost {
     }
     const peeled = peel(argv);
     const words = peeled.argv;
-    const alias = words[0]?.known ? this.aliases.get(words[0].value) : undefined;
+    const alias = words[0]?.known ? this.state.aliases.get(words[0].value) : undefined;
     if (alias !== undefined) {
       // the alias runs its text with the rest of the words appended: checked as shell text
       const rest = words.slice(1).map((w) => (w.known ? `'${w.value.replace(/'/g, "'\\''")}'` : w.value));
@@ -377,19 +364,7 @@ class Walker implements DecideHost {
     if (peeled.wrappers.length && !seg.reason.includes("peeled")) seg.reason += ` (peeled: ${peeled.wrappers.join(", ")})`;
     for (const r of inputs) this.secretInputs(r, text);
     this.visitSubstitutions(node);
-    if (name === "cd" || name === "pushd" || name === "popd") {
-      const to = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
-      if (name === "popd" || to[0]?.known === false || to[0]?.value === "-" || to[0]?.value.startsWith("+")) this.cwdKnown = false;
-      else if (!to.length) this.cwd = homeOf(this.env);
-      else this.cwd = path.resolve(this.cwd, to[0]!.value);
-    }
-    if (name === "alias") {
-      for (const w of words.slice(1)) {
-        const m = /^([^=\s]+)=(.*)$/s.exec(w.value);
-        if (m) this.aliases.set(m[1]!, m[2]!);
-      }
-    }
-    if (name === "set" && words.slice(1).some((w) => /^-[a-zA-Z]*a/.test(w.value) || w.value === "allexport")) this.taint ??= "set -a";
+    afterCommand(this.state, words, homeOf(this.env));
   }
 
 }
