@@ -1,17 +1,20 @@
 /**
  * One permission decision. Order (the first that settles wins):
- *   1. the dangerous floor (shell guard) and the .env read guard: deny
+ *   1. the dangerous floor (shell guard), the .env read guard and the /proc guard: deny
  *   2. the rules (last match wins): a deny is final, no mode reopens it
  *   3. the shell guard's catastrophic / unknowable shapes: deny in plan mode, else ask in every mode,
- *      marked autoApprove: false (run --auto rejects it) unless an exact allow rule names the command
+ *      marked autoApprove: false (run --auto rejects it) unless an exact allow rule names the command;
+ *      the file guard's asks the same way: a path really outside the project (refs roots and the user's
+ *      own external_directory allow excepted), a write to a control file (file-guard.ts)
  *   4. the mode's rules, layered last; the read-only safe list turns a generic (`*`) ask or mode deny
- *      on bash into allow; the external-directory ask for paths outside the project (refs roots allowed)
+ *      on bash into allow
  *   5. dontAsk: a remaining ask becomes a deny
  * "always" is the narrowest rule for what asked (the segment's exact text), never a guard ask.
  */
 import path from "node:path";
 import type { ShellGuardService, Segment } from "../shell-guard/api.js";
-import { resolveToolPath, isSecretEnvFile, isInside, type Refs } from "../tools/api.js";
+import { resolveToolPath, isSecretEnvFile, isInside, realPathLoose, type Refs } from "../tools/api.js";
+import { explicitOutsideAllow, procSecretFile, protectedPath } from "./file-guard.js";
 import { lastMatch, toolKey, EXTERNAL_BASE, type Rule, type Action } from "./rules.js";
 import { modeRules, type Mode } from "./modes.js";
 import type { PermissionDecision } from "./api.js";
@@ -155,22 +158,46 @@ async function decideFile(inp: DecideInput, key: string): Promise<Decided> {
   if (key === "read" && isSecretEnvFile(abs)) {
     return { action: "deny", reason: `${rel}: .env files hold secrets and are never read (.env.example reads)`, rule: ".env guard", layer: "file-guard" };
   }
+  if (procSecretFile(abs)) {
+    return { action: "deny", reason: `${abs}: a process's environment, command line or memory holds secrets and is never read`, rule: "/proc guard", layer: "file-guard" };
+  }
   const { rule, final } = evalKey(key, subjects, inp.rules, inp.mode);
   if (final) return fromRule(rule, `${rule.text} matched '${rel}'`);
-  let d: Decided = { ...fromRule(rule, rule.action === "allow" ? `${rule.text} matched '${rel}'` : `${rule.text} matched '${rel}'`) };
+  let d: Decided = { ...fromRule(rule, `${rule.text} matched '${rel}'`) };
   if (rule.action === "ask" && !WILDCARD.test(rel)) d.always = `${key} ${rel} allow`;
-  if (!inside) {
-    const viaRef = resolved.ref?.inside === true;
-    if (!viaRef) {
-      const ext = evalKey("external_directory", [abs, path.dirname(abs)], [EXTERNAL_BASE, ...inp.rules.filter((r) => r.tool !== "*")], inp.mode);
-      const escaped = resolved.ref && !resolved.ref.inside ? ` (@${resolved.ref.name} walks out of its root ${resolved.ref.root})` : "";
-      if (ext.rule.action === "deny") return fromRule(ext.rule, `${abs} is outside the project${escaped}`);
-      if (ext.rule.action === "ask" && d.action === "allow") {
-        d = { ...fromRule(ext.rule, `${abs} is outside the project ${inp.project}${escaped}`), always: `external_directory ${path.dirname(abs)}/* allow` };
-      }
+  // the guard's asks: a person answers them; --auto and the modes never do
+  const planDeny = inp.mode === "plan" && key === "edit";
+  const guardAsk = (reason: string, always?: string): Decided => ({
+    action: planDeny ? "deny" : "ask",
+    reason: planDeny ? `plan mode is read-only (${reason})` : reason,
+    rule: "file guard",
+    layer: "guard",
+    autoApprove: false,
+    ...(always && !planDeny ? { always } : {}),
+  });
+  if (!inside && resolved.ref?.inside !== true) {
+    const escaped = resolved.ref && !resolved.ref.inside ? ` (@${resolved.ref.name} walks out of its root ${resolved.ref.root})` : "";
+    const ext = lastMatch([EXTERNAL_BASE, ...inp.rules.filter((r) => r.tool === "external_directory")], "external_directory", [abs, path.dirname(abs)])!;
+    if (ext.action === "deny") return fromRule(ext, `${abs} is outside the project${escaped}`);
+    const own = explicitOutsideAllow(inp.rules, abs);
+    if (!own) {
+      const real = realPathLoose(abs);
+      const where = real !== abs ? `${abs} (really ${real})` : abs;
+      return finish(guardAsk(`${where} is outside the project ${inp.project}${escaped}`, `external_directory ${path.dirname(abs)}/* allow`), inp.mode);
     }
   }
+  if (key === "edit") {
+    const prot = protectedPath(abs, inp.project);
+    if (prot && !(d.action === "allow" && exactPathRule(d, rel))) return finish(guardAsk(`${prot}: a write there changes what runs later`), inp.mode);
+  }
   return finish(d, inp.mode);
+}
+
+/** A user rule naming exactly this control file (`edit .mcp.json allow`) lets its write through. */
+function exactPathRule(d: Decided, rel: string): boolean {
+  if (d.layer === "mode" || d.layer === "default") return false;
+  const m = /^\S+\s+(.*\S)\s+allow$/.exec(d.rule);
+  return m?.[1] === rel;
 }
 
 export async function decide(inp: DecideInput): Promise<Decided> {

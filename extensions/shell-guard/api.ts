@@ -14,20 +14,25 @@
  *             ~/.ssh, cron, git hooks), lost history (rm -rf .git, git reset --hard), inline
  *             interpreter code with one of those shapes, or text it cannot see (unparseable, too
  *             long, eval of unknown text, a computed command name)
- *  - "safe"   on the read-only safe list (flag-aware): allowed without a rule
+ *  - "safe"   on the read-only safe list, an allow-list of forms (every flag known to read, no
+ *             environment but locale/colour/TZ, no wrapper that changes the user): allowed without a rule
  *  - "plain"  anything else: the permission rules decide (the guard alone says ask)
  */
 export { wildcard, matchBash } from "./pattern.js";
 /** Does a path (or glob) name a secret (.env, ~/.ssh/id_*, ~/.aws/credentials, ...)? The rules extension refuses such @imports. */
 export { secretPath, type PathCtx } from "./paths.js";
+/** Is an absolute path a process's environment, command line, memory or open files (/proc/<pid>/environ, ...)? */
+export { procSecret } from "./paths.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 export type SegmentKind = "floor" | "guard" | "safe" | "plain";
 
 /**
  * Why a guard segment asks:
- *  - "delete"       recursive delete of ~, the project root (or an ancestor), or an unresolved target
- *  - "secret-read"  reads a secret file (.env, ~/.ssh/id_*, ~/.aws/credentials, ...)
+ *  - "delete"       recursive delete, move, truncation, rsync --delete or extraction that reaches ~, the
+ *                   project root (or an ancestor), or an unresolved target, however it is spelled
+ *  - "secret-read"  reads a secret file (.env, ~/.ssh/id_*, ~/.aws/credentials, /proc/<pid>/environ, ...),
+ *                   through any reader, git show :.env and git diff --no-index included
  *  - "persistence"  a write that outlives the task (~/.ssh, shell rc files, cron, git hooks, systemd
  *                   user units, recursive chmod/chown of home or an ancestor of the project)
  *  - "history"      destroys git history or uncommitted work (rm -rf .git, git clean -fd, git reset --hard)

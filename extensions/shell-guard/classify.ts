@@ -7,7 +7,9 @@
 import path from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
 import { bashParser } from "./parser.js";
-import { resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
+import { homeOf, resolveArg, resolveNode, type Resolved, type WordEnv } from "./words.js";
+import { safeEnvName } from "./safelist.js";
+import { afterCommand, exportedName, type ScriptState } from "./script-state.js";
 import { peel } from "./peel.js";
 import { MAX_COMMAND_CHARS, type Classification, type ClassifyOptions, type GuardCategory, type Segment, type Verdict } from "./api.js";
 import { matchBash } from "./pattern.js";
@@ -25,21 +27,33 @@ interface Ctx {
   home: string;
   project: string;
   opts: ClassifyOptions;
+  /** what a nested script inherits from the script around it */
+  vars?: Array<[string, string]>;
+  taint?: string;
+  cwdKnown?: boolean;
 }
 
 class Walker implements DecideHost {
   readonly segments: Segment[] = [];
   readonly env: WordEnv;
-  /** the directory commands run in: `cd` moves it, a subshell or pipeline stage restores it after */
-  private cwd: string;
+  /** the directory commands run in (`cd` moves it, a subshell or pipeline stage restores it after), aliases, exports */
+  private readonly state: ScriptState;
   private readonly stage = new Map<number, StageInfo>();
   constructor(
     private readonly parser: Parser,
     private readonly ctx: Ctx,
     private readonly depth: number,
   ) {
-    this.cwd = ctx.cwd;
-    this.env = { vars: new Map([["PWD", ctx.cwd]]), home: ctx.home };
+    this.state = { cwd: ctx.cwd, cwdKnown: ctx.cwdKnown ?? true, aliases: new Map(), taint: ctx.taint };
+    this.env = { vars: new Map([["PWD", ctx.cwd], ...(ctx.vars ?? [])]), home: ctx.home };
+  }
+
+  envTaint(): string | undefined {
+    return this.state.taint;
+  }
+
+  cwdResolves(): boolean {
+    return this.state.cwdKnown;
   }
 
   get safeListExtra(): string[] {
@@ -48,7 +62,7 @@ class Walker implements DecideHost {
 
   private pathCtx?: { cwd: string; home: string; project: string };
   paths(): { cwd: string; home: string; project: string } {
-    if (this.pathCtx?.cwd !== this.cwd) this.pathCtx = { cwd: this.cwd, home: this.ctx.home, project: this.ctx.project };
+    if (this.pathCtx?.cwd !== this.state.cwd) this.pathCtx = { cwd: this.state.cwd, home: this.ctx.home, project: this.ctx.project };
     return this.pathCtx;
   }
 
@@ -66,7 +80,19 @@ class Walker implements DecideHost {
       this.add(origin, script, "guard", "nested shell scripts too deep to check");
       return;
     }
-    for (const s of classifyWith(this.parser, script, { ...this.ctx, cwd: this.cwd }, this.depth + 1)) this.segments.push(s);
+    this.nestedWith(script, []);
+  }
+
+  /** A nested script sees the variables known here (resolving more is the careful side), plus `assigned`. */
+  nestedWith(script: string, assigned: Array<[string, string]>): void {
+    if (this.depth >= MAX_DEPTH) {
+      this.add(script, script, "guard", "nested shell scripts too deep to check");
+      return;
+    }
+    const vars = [...this.env.vars.entries(), ...assigned];
+    const taint = this.state.taint ?? assigned.map(([n]) => n).find((n) => !safeEnvName(n));
+    const ctx: Ctx = { ...this.ctx, cwd: this.state.cwd, vars, cwdKnown: this.state.cwdKnown, ...(taint ? { taint } : {}) };
+    for (const s of classifyWith(this.parser, script, ctx, this.depth + 1)) this.segments.push(s);
   }
 
   /** Scan inline interpreter code; its shell-outs are classified as shell text. Returns the guard's ask, if any. */
@@ -106,9 +132,9 @@ class Walker implements DecideHost {
         this.add(node.text, node.text, "guard", "the command cannot be parsed");
         return;
       case "subshell": {
-        const cwd = this.cwd;
+        const cwd = this.state.cwd;
         for (const c of node.namedChildren) if (c) this.visit(c, redirects);
-        this.cwd = cwd;
+        this.state.cwd = cwd;
         return;
       }
       case "command":
@@ -126,6 +152,18 @@ class Walker implements DecideHost {
       case "variable_assignment": {
         this.assign(node);
         this.visitSubstitutions(node);
+        // an upper-case name may already be exported (PATH, PAGER, GIT_DIR): what runs after it sees it
+        const name = node.childForFieldName("name")?.text ?? "";
+        if (/^[A-Z_][A-Z0-9_]*$/.test(name) && !safeEnvName(name)) this.state.taint ??= name;
+        return;
+      }
+      case "declaration_command": {
+        for (const c of node.namedChildren) {
+          if (c?.type !== "variable_assignment") continue;
+          this.assign(c);
+          this.visitSubstitutions(c);
+        }
+        this.state.taint ??= exportedName(node);
         return;
       }
       case "unset_command":
@@ -158,7 +196,11 @@ class Walker implements DecideHost {
       }
     }
     const body = node.childForFieldName("body");
-    if (!body) return;
+    // `> ~/.profile` alone truncates just like `: > ~/.profile`
+    if (!body) {
+      if (files.length) this.nested(`: ${node.text}`, node.text);
+      return;
+    }
     const start = this.segments.length;
     this.visit(body, out);
     const info = this.stage.get(start);
@@ -181,7 +223,7 @@ class Walker implements DecideHost {
     else this.env.vars.delete(name);
   }
 
-  private outputTargets(r: Node): Resolved[] {
+  private outputTargets(r: Node): Array<Resolved & { append?: boolean }> {
     const ops = r.children.filter((c) => c && !c.isNamed).map((c) => c!.type);
     const isOut = ops.some((o) => [">", ">>", "&>", "&>>", ">|", ">&", "&>|"].includes(o));
     if (!isOut) return [];
@@ -191,7 +233,7 @@ class Walker implements DecideHost {
       const v = resolveNode(d, this.env);
       // `>&2`, `2>&1`: descriptor duplication, not a file
       if (v.known && /^(\d+|-)$/.test(v.value) && ops.includes(">&")) continue;
-      out.push(v);
+      out.push(ops.includes(">>") || ops.includes("&>>") ? { ...v, append: true } : v);
     }
     return out;
   }
@@ -203,12 +245,12 @@ class Walker implements DecideHost {
       if (!c) continue;
       const type = c.type;
       if (type === "command_substitution" || type === "process_substitution") {
-        const cwd = this.cwd;
+        const cwd = this.state.cwd;
         for (const cc of c.namedChildren) {
           if (cc?.type === "file_redirect") this.secretInputs(cc, c.text); // $(< file) reads the file
           else if (cc) this.visit(cc, []);
         }
-        this.cwd = cwd;
+        this.state.cwd = cwd;
       } else if (inExpansion && type === "word" && c.text.includes("`")) {
         // tree-sitter leaves backticks in ${x:-`cmd`} as a plain word: the shell still runs them
         for (const m of c.text.matchAll(/`((?:\\.|[^`\\])*)`/g)) this.nested(m[1]!, c.text);
@@ -218,7 +260,7 @@ class Walker implements DecideHost {
 
   private pipeline(node: Node, redirects: Resolved[], upstream: StageInfo[] = []): void {
     const producers: StageInfo[] = [...upstream];
-    const cwd = this.cwd;
+    const cwd = this.state.cwd;
     const stages: Node[] = [];
     const flatten = (n: Node): void => {
       for (const c of n.namedChildren) if (c) c.type === "pipeline" ? flatten(c) : stages.push(c);
@@ -227,7 +269,7 @@ class Walker implements DecideHost {
     for (const stageNode of stages) {
       const start = this.segments.length;
       this.visit(stageNode, redirects);
-      this.cwd = cwd; // each stage runs in its own subshell
+      this.state.cwd = cwd; // each stage runs in its own subshell
       const info = this.stage.get(start);
       if (info?.readsStdin && producers.length) {
         const seg = this.segments[start]!;
@@ -278,8 +320,25 @@ class Walker implements DecideHost {
     const argv: Resolved[] = [];
     if (nameNode?.firstNamedChild) argv.push(...resolveArg(nameNode.firstNamedChild, this.env));
     for (const a of argNodes) argv.push(...resolveArg(a, this.env));
+    const prefix = node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
+    const assigned: Array<[string, string]> = [];
+    for (const a of prefix) {
+      const n = a.childForFieldName("name")?.text ?? "";
+      const v = a.childForFieldName("value");
+      const r = v ? resolveNode(v, this.env) : { value: "", known: true };
+      if (n) assigned.push([n, r.known ? r.value : `$${n}`]);
+      if (v) this.visitSubstitutions(a);
+    }
     const peeled = peel(argv);
     const words = peeled.argv;
+    const alias = words[0]?.known ? this.state.aliases.get(words[0].value) : undefined;
+    if (alias !== undefined) {
+      // the alias runs its text with the rest of the words appended: checked as shell text
+      const rest = words.slice(1).map((w) => (w.known ? `'${w.value.replace(/'/g, "'\\''")}'` : w.value));
+      this.add(node.text, words.map((w) => w.value).join(" "), "plain", `alias ${words[0]!.value} (its text is checked as its own segments)`);
+      this.nestedWith([alias, ...rest].join(" "), assigned);
+      return;
+    }
     const command = words.map((w) => w.value).join(" ");
     const index = this.segments.length;
     const name = words[0]?.value ?? "";
@@ -289,7 +348,8 @@ class Walker implements DecideHost {
 
     // reserve the segment's slot before nested segments are appended
     this.add(text, command, "plain", "");
-    const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info });
+    const env = [...assigned.map(([n]) => n), ...peeled.assigned];
+    const d = decideCommand(this, { node, argNodes, words, redirects, herestring, fromStdin: peeled.fromStdin, info, assigned: env, wrappers: peeled.wrappers, prefix: assigned });
     const seg = this.segments[index]!;
     seg.kind = d.kind;
     seg.reason = d.reason;
@@ -304,11 +364,7 @@ class Walker implements DecideHost {
     if (peeled.wrappers.length && !seg.reason.includes("peeled")) seg.reason += ` (peeled: ${peeled.wrappers.join(", ")})`;
     for (const r of inputs) this.secretInputs(r, text);
     this.visitSubstitutions(node);
-    if ((name === "cd" || name === "pushd") && words.every((w) => w.known)) {
-      const to = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
-      if (!to.length) this.cwd = this.ctx.home;
-      else if (to[0]!.value !== "-") this.cwd = path.resolve(this.cwd, to[0]!.value);
-    }
+    afterCommand(this.state, words, homeOf(this.env));
   }
 
 }

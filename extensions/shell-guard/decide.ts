@@ -7,7 +7,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Resolved } from "./words.js";
 import { checkFloor, checkComputedName, type Finding } from "./floor.js";
-import { safeListCheck } from "./safelist.js";
+import { safeEnvName, safeListCheck, safeWrapper } from "./safelist.js";
 import type { GuardCategory, Segment, Verdict } from "./api.js";
 import { secretRead } from "./reads.js";
 import { persistentWrite } from "./persist.js";
@@ -27,6 +27,12 @@ export interface CommandParts {
   herestring: Resolved | undefined;
   fromStdin: boolean;
   info: StageInfo;
+  /** environment names given to the command (VAR=val prefixes, env VAR=val) */
+  assigned: string[];
+  /** the wrappers peeled off (sudo, env, xargs, ...) */
+  wrappers: string[];
+  /** VAR=val prefixes with their values (a nested `sh -c` sees them) */
+  prefix: Array<[string, string]>;
 }
 
 /** What the walker lends a decision: where paths resolve, and how nested text is checked. */
@@ -37,16 +43,25 @@ export interface DecideHost {
   /** scan inline interpreter code; the guard's ask, if any */
   inline(code: string, lang: Lang, origin: string): Decision | undefined;
   safeListExtra: string[];
+  /** the first environment name an earlier command of the script exported (export X=…, set -a) */
+  envTaint(): string | undefined;
+  /** false after a `cd` to a directory that cannot be resolved */
+  cwdResolves(): boolean;
+  /** nested shell text run with VAR=val prefixes in its environment */
+  nestedWith(script: string, assigned: Array<[string, string]>): void;
 }
+
+/** Commands whose words are only printed or compared: a word computed at run time cannot make them run anything. */
+const PRINTERS = new Set(["echo", "printf", "true", "false", "test", "["]);
 
 /** Inline code that is nothing but one expansion (`python -c "$CODE"`): nothing to scan. */
 const ONLY_EXPANSION = /^(\$\{?\w+\}?|\$\(.*\)|`.*`)$/s;
 
 export function decideCommand(host: DecideHost, c: CommandParts): Decision {
   const { node, words, redirects, herestring, info } = c;
-  if (!words.length) return { kind: "safe", reason: "only assignments" };
   const name = info.name;
-  const fctx = { ...host.paths(), fromStdin: c.fromStdin };
+  const fctx = { ...host.paths(), fromStdin: c.fromStdin, cwdKnown: host.cwdResolves() };
+  if (!words.length) return checkFloor([], redirects, fctx) ?? persistentWrite([], redirects, host.paths()) ?? { kind: "safe", reason: "only assignments" };
   const floor: Finding | undefined = checkFloor(words, redirects, fctx);
   if (floor?.kind === "floor") return floor;
   const args = words.slice(1);
@@ -80,7 +95,7 @@ export function decideCommand(host: DecideHost, c: CommandParts): Decision {
       const script = args[ci + 1];
       if (!script) return { kind: "guard", reason: `${name} -c without a script` };
       if (!script.known) return { kind: "guard", reason: `${name} -c with a script that cannot be resolved before it runs` };
-      host.nested(script.value, node.text);
+      host.nestedWith(script.value, c.prefix);
       return floor ?? { kind: "plain", reason: `${name} -c (its script is checked as its own segments)` };
     }
     const fileArg = args.find((a) => !a.value.startsWith("-") || a.value === "-");
@@ -110,12 +125,27 @@ export function decideCommand(host: DecideHost, c: CommandParts): Decision {
     const secret = secretOptions(args.map((a) => a.value), host.paths());
     if (secret) return floor ?? { kind: "guard", category: "secret-read", reason: `${name} loads a secret file: ${secret}` };
   }
+  // awk's system("…") and "…" | getline run their string as shell text
+  if (/^[gmn]?awk$/.test(name)) {
+    const code = args.filter((a) => a.known).map((a) => a.value).join("\n");
+    for (const m of code.matchAll(/system\s*\(\s*"((?:\\.|[^"\\])*)"|"((?:\\.|[^"\\])*)"\s*\||\|\s*"((?:\\.|[^"\\])*)"/g)) {
+      host.nested((m[1] ?? m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1"), node.text);
+    }
+  }
   // a lost-history finding says more than find's "deletes under the project root"
   const ask = historyLoss(words, host.paths()) ?? floor ?? secretRead(words, host.paths()) ?? persistentWrite(words, redirects, host.paths());
   if (ask) return ask;
   const writes = redirects.filter((r) => !(r.known && /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(r.value)));
   const safe = safeListCheck(words.map((w) => w.value), host.safeListExtra);
   if (safe.safe && writes.length) return { kind: "plain", reason: `${name} writes output to a file (redirection drops it off the safe list)` };
-  if (safe.safe) return { kind: "safe", reason: safe.why };
+  if (safe.safe) {
+    // the environment and the wrappers can make a reader run a program (GIT_EXTERNAL_DIFF, LESSOPEN, sudo)
+    const env = c.assigned.find((n) => !safeEnvName(n)) ?? host.envTaint();
+    if (env) return { kind: "plain", reason: `${name} with ${env} in its environment is off the safe list (only locale, colour and TZ are)` };
+    const wrapper = c.wrappers.find((w) => !safeWrapper(w));
+    if (wrapper) return { kind: "plain", reason: `${name} under ${wrapper} is off the safe list` };
+    if (!PRINTERS.has(name) && words.some((w) => !w.known)) return { kind: "plain", reason: `${name} with a word computed at run time is off the safe list` };
+    return { kind: "safe", reason: safe.why };
+  }
   return { kind: "plain", reason: safe.why };
 }

@@ -1,13 +1,16 @@
 /**
  * The dangerous floor (deny) and the catastrophic-delete guard (ask), on one peeled command.
- * The floor: rm -r of /, git push --force, dd of=/dev/*, recursive chmod/chown of /, mkfs*, writes to
- * block devices. The guard: recursive deletion of ~, the project root (or an ancestor of either), or
- * of a target the parser cannot resolve (unset variable, $(...), xargs input), and find / -delete.
+ * The floor: rm -r of / or a top-level system folder through any glob, brace list or cd (targets.ts),
+ * git push --force, dd of=/dev/*, recursive chmod/chown of /, mkfs*, writes to block devices; moves,
+ * truncation, rsync --delete and extraction are in floor-more.ts. The guard: the same for ~, the project
+ * root (or an ancestor of either), a target the parser cannot resolve (unset variable, $(...), xargs
+ * input), and find / -delete.
  */
 import path from "node:path";
 import type { Resolved } from "./words.js";
 import type { GuardCategory } from "./api.js";
-import { expandBraces } from "./paths.js";
+import { targetPlace, placeText } from "./targets.js";
+import { moreFloor, redirectTruncation } from "./floor-more.js";
 
 export interface Finding {
   kind: "floor" | "guard";
@@ -21,6 +24,8 @@ export interface FloorContext {
   home: string;
   project: string;
   fromStdin: boolean;
+  /** false after `cd $UNKNOWN` */
+  cwdKnown?: boolean;
 }
 
 const HARMLESS_DEV = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+|full|random|urandom)$/;
@@ -50,36 +55,12 @@ function operands(args: Resolved[]): Resolved[] {
   return out;
 }
 
-function isAncestorOrSelf(p: string, of: string): boolean {
-  const rel = path.relative(p, of);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
-type Target = { kind: "root" } | { kind: "precious"; what: string } | { kind: "unknown" } | { kind: "ok" };
-
-/** What a deletion target means: "/" itself, the home or project (or an ancestor), unknowable, or fine. */
-function target(t: Resolved, ctx: FloorContext): Target {
-  if (!t.known) return { kind: "unknown" };
-  let v = t.value.trim();
-  if (v === "") return { kind: "unknown" };
-  // "/*", "/.*", "dir/*", "*": the glob deletes the directory's contents, as bad as the directory
-  v = v.replace(/(^|\/+)(\.?\*|\.)$/, "$1") || ".";
-  const abs = path.resolve(ctx.cwd, v);
-  if (abs === "/") return { kind: "root" };
-  if (isAncestorOrSelf(abs, ctx.home)) return { kind: "precious", what: `the home directory (${ctx.home})` };
-  if (isAncestorOrSelf(abs, ctx.project)) return { kind: "precious", what: `the project root (${ctx.project})` };
-  return { kind: "ok" };
-}
-
 function recursiveDelete(name: string, given: Resolved[], ctx: FloorContext, how: string): Finding | undefined {
-  // rm -rf /{,} is rm -rf / /
-  const targets = given.flatMap((t) => (t.known && t.value.includes("{") ? expandBraces(t.value).map((value) => ({ value, known: true })) : [t]));
   let worst: Finding | undefined = ctx.fromStdin ? { kind: "guard", category: "delete", reason: `${how} with targets read from stdin (xargs): cannot tell what it deletes` } : undefined;
-  for (const t of targets) {
-    const k = target(t, ctx);
-    if (k.kind === "root") return { kind: "floor", reason: `${how} of / (dangerous floor)` };
-    if (k.kind === "precious") worst ??= { kind: "guard", category: "delete", reason: `${how} of ${k.what}` };
-    if (k.kind === "unknown") worst ??= { kind: "guard", category: "delete", reason: `${how} of '${t.value}', which cannot be resolved before it runs` };
+  for (const t of given) {
+    const k = targetPlace(t, ctx);
+    if (k.kind === "root" || k.kind === "system") return { kind: "floor", reason: `${how} of ${placeText(k, t.value)} (dangerous floor)` };
+    if (k.kind === "home" || k.kind === "project" || k.kind === "unknown") worst ??= { kind: "guard", category: "delete", reason: `${how} of ${placeText(k, t.value)}` };
   }
   void name;
   return worst;
@@ -113,6 +94,8 @@ export function checkFloor(argv: Resolved[], redirectTargets: Resolved[], ctx: F
       return { kind: "floor", reason: `writes to the device ${r.value} (dangerous floor)` };
     }
   }
+  const cut = redirectTruncation(redirectTargets, ctx);
+  if (cut) return cut;
   if (!argv.length) return undefined;
   const name = argv[0]!.value;
   const args = argv.slice(1);
@@ -125,6 +108,14 @@ export function checkFloor(argv: Resolved[], redirectTargets: Resolved[], ctx: F
     const recursive = name === "rm" && hasFlag(flat, ["r", "R"], ["--recursive"]);
     if (flat.includes("--no-preserve-root")) return { kind: "floor", reason: "rm --no-preserve-root (dangerous floor)" };
     if (recursive) return recursiveDelete(name, operands(args), ctx, "recursive rm");
+    // rm ~/* or rm -f /etc/*: a catch-all glob deletes every file of the folder
+    if (ctx.fromStdin) return { kind: "guard", category: "delete", reason: `${name} with targets read from stdin (xargs): cannot tell what it deletes` };
+    for (const t of operands(args)) {
+      const k = targetPlace(t, ctx);
+      if (!k.wholeDir) continue;
+      if (k.kind === "root" || k.kind === "system") return { kind: "floor", reason: `${name} of every file in ${placeText(k, t.value)} (dangerous floor)` };
+      if (k.kind === "home" || k.kind === "project") return { kind: "guard", category: "delete", reason: `${name} of every file in ${placeText(k, t.value)}` };
+    }
     return undefined;
   }
 
@@ -164,16 +155,17 @@ export function checkFloor(argv: Resolved[], redirectTargets: Resolved[], ctx: F
     if (!hasFlag(flat, ["R"], ["--recursive"])) return undefined;
     const ops = operands(args).slice(1); // the first operand is the mode / owner
     for (const t of ops) {
-      const k = target(t, ctx);
-      if (k.kind === "root") return { kind: "floor", reason: `recursive ${name} of / (dangerous floor)` };
+      const k = targetPlace(t, ctx);
+      if (k.kind === "root" || k.kind === "system") return { kind: "floor", reason: `recursive ${name} of ${placeText(k, t.value)} (dangerous floor)` };
+      if (k.kind === "home" && (k.wholeDir || t.value.includes("*") || t.value.includes("{"))) return { kind: "guard", category: "persistence", reason: `recursive ${name} of ${placeText(k, t.value)}` };
     }
     return undefined;
   }
-  return undefined;
+  return moreFloor(name, argv.slice(1), redirectTargets, ctx);
 }
 
 /** The commands whose floor depends on their arguments (mkfs is the floor whatever follows). */
-export const ARGUMENT_FLOOR_COMMANDS = ["rm", "git", "dd", "chmod", "chown", "chgrp"];
+export const ARGUMENT_FLOOR_COMMANDS = ["rm", "git", "dd", "chmod", "chown", "chgrp", "mv", "rsync", "tar"];
 
 /**
  * A command name computed at run time (`$X -rf /`, `$(echo rm) -rf /`, `` `which rm` -rf / ``):

@@ -43,6 +43,7 @@ const HOME_SECRETS: Array<[RegExp, string]> = [
 ];
 
 /** Representative secret paths, for deciding whether a glob could match one. */
+const PROC_SAMPLES = ["/proc/self/environ", "/proc/1/environ", "/proc/self/cmdline", "/proc/1/cmdline", "/proc/self/mem", "/proc/self/fd/0"];
 const HOME_SAMPLES = [
   ".ssh/id_rsa", ".ssh/id_ed25519", ".ssh/id_ecdsa", ".ssh/id_dsa", ".ssh/key.pem", ".ssh/key.key",
   ".aws/credentials", ".aws/config", ".config/gcloud/credentials.db", ".config/gcloud/application_default_credentials.json",
@@ -66,8 +67,18 @@ export function display(abs: string, ctx: PathCtx): string {
   return inHome ? `~/${inHome}` : abs;
 }
 
+/**
+ * A process's environment, command line, memory and open files: oceancode's own hold the API keys
+ * (/proc/$PPID/environ, /proc/self/fd/N). Any pid, `self`, `thread-self`, and their tasks.
+ */
+const PROC_SECRET = /^\/proc\/[^/]+(\/task\/[^/]+)?\/(environ|cmdline|mem|fd(\/.*)?|fdinfo(\/.*)?|map_files(\/.*)?|auxv|root(\/.*)?|cwd(\/.*)?)$/;
+/** /dev/fd/N past stdio is /proc/self/fd/N: a descriptor oceancode may hold a secret on */
+const FD_SECRET = /^\/dev\/fd\/([3-9]|\d{2,})$/;
+export const procSecret = (abs: string): boolean => PROC_SECRET.test(abs) || FD_SECRET.test(abs);
+
 /** What secret an absolute, glob-free path is, or undefined. */
 function secretAt(abs: string, home: string): string | undefined {
+  if (procSecret(abs)) return "a process's environment, command line or memory";
   const base = path.basename(abs);
   if (isEnvFile(base)) return "a .env file";
   if (KEY_NAME.test(base)) return "an ssh private key";
@@ -133,7 +144,7 @@ export function absPath(word: string, ctx: PathCtx): string {
  * Cheap pre-checks (the guard runs on every bash call): a path with none of these in it, together
  * with the directory it resolves against, can be neither a secret nor a persistent place.
  */
-const SECRET_HINT = /env|id_|\.pem|\.key|netrc|credentials|pypirc|npmrc|\.ssh|\.aws|gcloud|\.azure|\.docker|\.kube|\.gnupg|\/gh|[*?[{]/i;
+const SECRET_HINT = /env|proc|\/fd\/|id_|\.pem|\.key|netrc|credentials|pypirc|npmrc|\.ssh|\.aws|gcloud|\.azure|\.docker|\.kube|\.gnupg|\/gh|[*?[{]/i;
 const PERSIST_HINT = /\.ssh|rc$|rc\/|bash|profile|zshenv|zlog|fish|cron|\.git|systemd|autostart|launch|environment|\{/i;
 const hinted = (word: string, ctx: PathCtx, hint: RegExp): boolean => hint.test(word) || (!word.startsWith("/") && hint.test(ctx.cwd));
 
@@ -148,7 +159,7 @@ export function secretPath(word: string, ctx: PathCtx): string | undefined {
     }
     const re = globToRegExp(abs);
     const dir = path.dirname(abs);
-    const candidates = HOME_SAMPLES.map((s) => path.join(ctx.home, s));
+    const candidates = [...HOME_SAMPLES.map((s) => path.join(ctx.home, s)), ...PROC_SAMPLES];
     if (!GLOB.test(dir)) {
       candidates.push(...ENV_SAMPLES.map((s) => path.join(dir, s)));
       if (/env/i.test(path.basename(abs))) candidates.push(...NAMED_ENV_SAMPLES.map((s) => path.join(dir, s)));

@@ -11,6 +11,8 @@ export interface Peeled {
   wrappers: string[];
   /** xargs supplies more arguments from stdin: the targets are unknowable */
   fromStdin: boolean;
+  /** environment names the command is given (VAR=val before it, env VAR=val) */
+  assigned: string[];
 }
 
 /** options that take a value, per wrapper */
@@ -67,8 +69,9 @@ export function peel(argvIn: Resolved[]): Peeled {
   let argv = argvIn.slice();
   const wrappers: string[] = [];
   let fromStdin = false;
+  const assigned: string[] = [];
   for (let guard = 0; guard < 32; guard++) {
-    while (argv.length && ASSIGN.test(argv[0]!.value)) argv.shift();
+    while (argv.length && ASSIGN.test(argv[0]!.value)) assigned.push(argv.shift()!.value.split("=")[0]!);
     if (!argv.length) break;
     const head = argv[0]!;
     const name = baseName(head.value);
@@ -79,34 +82,41 @@ export function peel(argvIn: Resolved[]): Peeled {
     const valued = VALUE_OPTS[name]!;
     let i = 1;
     if (name === "env") {
-      // env -S "cmd args" splits its string into words
-      const out: Resolved[] = [];
+      // env -S "cmd args" splits its string into words: checked as shell text (sh -c), so a `~` or
+      // `$HOME` in it counts as the home directory, whatever env itself would expand
+      let split: Resolved | undefined;
       for (; i < argv.length; i++) {
         const v = argv[i]!.value;
         if (v === "--") {
           i++;
           break;
         }
-        if (v === "-S" || v === "--split-string") {
-          const s = argv[i + 1];
-          if (s) out.push(...s.value.split(/\s+/).filter(Boolean).map((value) => ({ value, known: s.known })));
-          i += 2;
+        const at = /^(--split-string=|-[iv0]*S)(.+)$/s.exec(v);
+        if (at) {
+          split = { value: at[2]!, known: argv[i]!.known };
+          i++;
           break;
         }
-        if (v.startsWith("-S") && v.length > 2) {
-          out.push(...v.slice(2).split(/\s+/).filter(Boolean).map((value) => ({ value, known: argv[i]!.known })));
-          i++;
+        if (v === "-S" || v === "--split-string" || /^-[iv0]+S$/.test(v)) {
+          split = argv[i + 1];
+          i += 2;
           break;
         }
         if (valued.includes(v)) {
           i++;
           continue;
         }
+        if (ASSIGN.test(v)) assigned.push(v.split("=")[0]!);
         if (v.startsWith("-") || ASSIGN.test(v)) continue;
         break;
       }
-      argv = [...out, ...argv.slice(i)];
       wrappers.push(name);
+      if (split) {
+        const rest = argv.slice(i).map((a) => (a.known ? `'${a.value.replace(/'/g, "'\\''")}'` : a.value));
+        argv = [{ value: "sh", known: true }, { value: "-c", known: true }, { value: [split.value, ...rest].join(" "), known: split.known }];
+        break;
+      }
+      argv = argv.slice(i);
       continue;
     }
     if (COMMAND_STRING.has(name)) {
@@ -134,9 +144,10 @@ export function peel(argvIn: Resolved[]): Peeled {
     // su / script without -c run a login shell: nothing left to peel (runuser -u x -- cmd is peeled)
     if ((name === "su" || name === "script") || (i >= argv.length && name !== "xargs")) break;
     if (name === "xargs") fromStdin = true;
-    wrappers.push(name);
+    // time -o FILE writes FILE: not the plain wrapper the safe list lets through
+    wrappers.push(name === "time" && argv.slice(1, i).some((a) => /^(-o|--output|-a|--append)/.test(a.value)) ? "time -o" : name);
     argv = argv.slice(i);
     if (name === "xargs" && argv.length === 0) argv = [{ value: "echo", known: true }];
   }
-  return { argv, wrappers, fromStdin };
+  return { argv, wrappers, fromStdin, assigned };
 }

@@ -6,7 +6,7 @@
  */
 import type { Resolved } from "./words.js";
 import type { Finding } from "./floor.js";
-import { expandBraces, secretPath, secretNameGlob, type PathCtx } from "./paths.js";
+import { absPath, display, expandBraces, isAncestor, secretPath, secretNameGlob, type PathCtx } from "./paths.js";
 
 interface Spec {
   /** options whose value (the next word) is not a file read */
@@ -156,7 +156,34 @@ function findReads(args: string[], ctx: PathCtx): string | undefined {
   return undefined;
 }
 
-const SPECIAL = new Set(["source", ".", "curl", "wget", "dd", "find"]);
+/** git subcommands that print file contents: their path operands (and `rev:path`) are reads. */
+const GIT_READERS = new Set(["show", "diff", "log", "blame", "annotate", "cat-file", "grep", "archive", "format-patch", "difftool", "whatchanged", "shortlog", "diff-tree", "diff-index", "diff-files", "range-diff", "bundle", "fast-export", "hash-object"]);
+
+/** git show :.env, git show HEAD:.env, git diff --no-index /dev/null .env, git log -p -- .env */
+function gitReads(args: string[]): string[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!;
+    if (["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"].includes(v)) i++;
+    else if (!v.startsWith("-")) break;
+  }
+  if (!GIT_READERS.has(args[i] ?? "")) return [];
+  const out: string[] = [];
+  for (const a of args.slice(i + 1)) {
+    if (a === "--" || a === "-") continue;
+    // --no-index paths, rev:path (:.env is the staged .env), --output=... is a write
+    if (a.startsWith("-")) {
+      const eq = a.indexOf("=");
+      if (eq > 0 && /^--(contents|blob|path|textconv|filters|follow)/.test(a)) out.push(a.slice(eq + 1));
+      continue;
+    }
+    const colon = a.indexOf(":");
+    out.push(colon >= 0 ? a.slice(colon + 1).replace(/^\d:/, "") : a);
+  }
+  return out;
+}
+
+const SPECIAL = new Set(["source", ".", "curl", "wget", "dd", "find", "git"]);
 const found = (what: string): Finding => ({ kind: "guard", category: "secret-read", reason: `reads a secret file: ${what}` });
 
 /** Does this peeled command read a secret file? */
@@ -168,6 +195,7 @@ export function secretRead(words: Resolved[], ctx: PathCtx): Finding | undefined
   let reads: Reads;
   if (name === "source" || name === ".") reads = { paths: args.slice(0, 1), globs: [] };
   else if (name === "curl" || name === "wget") reads = { paths: uploads(name, args), globs: [] };
+  else if (name === "git") reads = { paths: gitReads(args), globs: [] };
   else if (name === "dd") reads = { paths: args.filter((a) => a.startsWith("if=")).map((a) => a.slice(3)), globs: [] };
   else if (name === "find") {
     const hit = findReads(args, ctx);
@@ -181,11 +209,35 @@ export function secretRead(words: Resolved[], ctx: PathCtx): Finding | undefined
     const hit = secretPath(p, ctx);
     if (hit) return found(hit);
   }
+  // grep -r KEY ~, tar czf x.tgz ~, rg TOKEN /: a whole tree that holds the secrets
+  if (recursive(name, args)) {
+    for (const p of reads.paths) {
+      const abs = absPath(p, ctx);
+      if (isAncestor(abs, ctx.home, true) || isAncestor(abs, "/proc/self", true)) return found(`${display(abs, ctx)}, every file below it (the home directory's secrets or the processes' environments)`);
+    }
+  }
   for (const g of reads.globs) {
     const hit = secretNameGlob(g);
     if (hit) return found(hit);
   }
   return undefined;
+}
+
+/** Does this reader walk directories? */
+function recursive(name: string, args: string[]): boolean {
+  const flag = (short: string, long: string[]): boolean => args.some((a) => long.includes(a.split("=")[0]!) || (/^-[a-zA-Z]+$/.test(a) && [...short].some((c) => a.includes(c))));
+  switch (name) {
+    case "rg": case "ag": case "ack": case "tar": case "7z": case "zip":
+      return name !== "zip" || flag("r", ["--recurse-paths"]);
+    case "grep": case "egrep": case "fgrep": case "zgrep":
+      return flag("rR", ["--recursive", "--dereference-recursive"]) || args.some((a) => a === "-d" || a.startsWith("--directories=recurse"));
+    case "cp": case "scp":
+      return flag(name === "cp" ? "rRa" : "r", ["--recursive", "--archive"]);
+    case "rsync":
+      return flag("ra", ["--recursive", "--archive"]);
+    default:
+      return false;
+  }
 }
 
 /** An input redirection (`< .env`, `$(< .env)`) of a secret file. */

@@ -1,90 +1,117 @@
 /**
- * The read-only safe list, flag-aware: a command on it only reads, so it auto-approves with no rule.
- * Flags that write (find -delete/-exec..., git branch -D, git remote add, git tag v1, sort -o,
- * sed -i, ...) take a command off the list; so does output redirection (checked by the caller).
+ * The read-only safe list, an allow-list of forms: a command on it only reads, so it auto-approves with
+ * no rule. A command is on it only when every flag and operand is known to read (forms.ts, git in
+ * safelist-git.ts, sed / awk scripts in scripts.ts, find's predicates here). What the caller also checks:
+ * output redirection, environment prefixes (safeEnvName) and the wrappers around it (safeWrapper).
  */
-import { gitSubcommand, hasFlag } from "./floor.js";
+import { FORMS, parseForm } from "./forms.js";
+import { gitSafe } from "./safelist-git.js";
+import { awkProgramRisk, sedScriptRisk } from "./scripts.js";
 
-const READ_ONLY = new Set([
-  "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "fd", "tree", "pwd", "echo", "printf",
-  "which", "whereis", "type", "file", "stat", "du", "df", "cut", "diff", "cmp", "comm", "whoami", "id", "uname",
-  "basename", "dirname", "realpath", "readlink", "true", "false", "test", "[", "jq", "less", "more", "nl", "od",
-  "hexdump", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "column", "seq", "printenv", "ps", "pgrep",
-  "uptime", "free", "nproc", "groups", "locale", "tty", "sleep", "join", "paste", "tac", "rev", "strings", "tr",
-  "fold", "expand", "unexpand", "lsof", "env", "date",
-]);
-
-const FIND_WRITES = ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"];
-const GIT_READ = new Set([
-  "status", "log", "diff", "show", "rev-parse", "ls-files", "ls-tree", "blame", "describe", "shortlog", "grep",
-  "cat-file", "rev-list", "merge-base", "name-rev", "show-ref", "for-each-ref", "count-objects", "version",
-  "branch", "remote", "tag", "config", "reflog", "stash", "worktree",
-]);
-const BRANCH_WRITES_SHORT = ["d", "D", "m", "M", "c", "C", "f", "u"];
-const BRANCH_WRITES_LONG = ["--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--no-track"];
-const BRANCH_LIST = ["-l", "--list", "-a", "--all", "-r", "--remotes", "--show-current"];
-const BRANCH_VALUED = ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "--abbrev", "--color"];
-const REMOTE_WRITES = new Set(["add", "remove", "rm", "rename", "set-url", "set-head", "set-branches", "prune", "update"]);
-const TAG_WRITES_SHORT = ["d", "a", "s", "u", "f", "m", "F", "e"];
-const TAG_WRITES_LONG = ["--delete", "--annotate", "--sign", "--local-user", "--force", "--message", "--file", "--edit"];
-const TAG_VALUED = ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "-n"];
-
-/** Words that are positional (not flags and not a flag's value). */
-function positionals(args: string[], valued: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (valued.includes(a)) {
-      i++;
-      continue;
-    }
-    if (a.startsWith("-")) continue;
-    out.push(a);
-  }
-  return out;
+export interface SafeCheck {
+  safe: boolean;
+  why: string;
 }
 
-function gitSafe(args: string[]): { safe: boolean; why: string } {
-  const { sub, rest, configOverride } = gitSubcommand(args.map((value) => ({ value, known: true })));
-  const r = rest.map((a) => a.value);
-  if (configOverride) return { safe: false, why: "git -c can run configured programs" };
-  if (!GIT_READ.has(sub)) return { safe: false, why: `git ${sub || "(no subcommand)"} is not read-only` };
-  if (r.some((a) => a.startsWith("--output") || a === "--ext-diff")) return { safe: false, why: `git ${sub} --output writes a file` };
-  switch (sub) {
-    case "branch": {
-      if (hasFlag(r, BRANCH_WRITES_SHORT, BRANCH_WRITES_LONG)) return { safe: false, why: "git branch that deletes, renames, copies, forces or re-points" };
-      const listing = r.some((a) => BRANCH_LIST.includes(a));
-      if (!listing && positionals(r, BRANCH_VALUED).length) return { safe: false, why: "git branch <name> creates a branch" };
-      return { safe: true, why: "git branch lists" };
+/**
+ * Environment names a read-only command may be given: locale, colour, time zone, terminal size. Any
+ * other (GIT_*, LESSOPEN, PAGER, LD_PRELOAD, PATH, BASH_ENV, ...) can make a reader run a program.
+ */
+const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|CLICOLOR|CLICOLOR_FORCE|FORCE_COLOR|COLUMNS|LINES|TERM|COLORTERM)$/;
+export const safeEnvName = (name: string): boolean => SAFE_ENV.test(name);
+
+/** Wrappers that change neither the user, the environment nor what is read: `nice ls` stays safe. */
+const SAFE_WRAPPERS = new Set(["nice", "ionice", "timeout", "command", "builtin", "exec", "time", "stdbuf"]);
+export const safeWrapper = (name: string): boolean => SAFE_WRAPPERS.has(name);
+
+const FIND_VALUED = new Set([
+  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-maxdepth", "-mindepth",
+  "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer", "-cnewer", "-size", "-perm", "-user", "-group", "-uid",
+  "-gid", "-links", "-inum", "-samefile", "-lname", "-ilname", "-regextype", "-used", "-printf", "-fstype", "-context",
+]);
+const FIND_BOOL = new Set([
+  "-print", "-print0", "-ls", "-prune", "-quit", "-not", "-a", "-and", "-o", "-or", "-follow", "-depth", "-daystart", "-mount", "-xdev",
+  "-noleaf", "-readable", "-writable", "-executable", "-true", "-false", "-empty", "-nouser", "-nogroup", "-ignore_readdir_race",
+  "-noignore_readdir_race", "(", ")", "!", ",", "-L", "-H", "-P",
+]);
+
+function findSafe(args: string[]): SafeCheck {
+  let i = 0;
+  while (i < args.length && ["-L", "-H", "-P", "-O0", "-O1", "-O2", "-O3"].includes(args[i]!)) i++;
+  // roots, then the expression
+  while (i < args.length && !args[i]!.startsWith("-") && !["(", ")", "!", ","].includes(args[i]!)) i++;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (FIND_BOOL.has(a)) continue;
+    if (FIND_VALUED.has(a) || /^-newer[amcBt]{2}$/.test(a)) {
+      if (++i >= args.length) return { safe: false, why: `find ${a} without its value` };
+      continue;
     }
-    case "remote": {
-      const first = positionals(r, []).at(0);
-      if (first && REMOTE_WRITES.has(first)) return { safe: false, why: `git remote ${first} changes remotes` };
-      return { safe: true, why: "git remote lists" };
-    }
-    case "tag": {
-      if (hasFlag(r, TAG_WRITES_SHORT, TAG_WRITES_LONG)) return { safe: false, why: "git tag that creates, signs, forces or deletes" };
-      const listing = r.includes("-l") || r.includes("--list");
-      if (!listing && positionals(r, TAG_VALUED).length) return { safe: false, why: "git tag <name> creates a tag" };
-      return { safe: true, why: "git tag lists" };
-    }
-    case "config": {
-      const reads = ["--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin"];
-      return r.some((a) => reads.includes(a)) ? { safe: true, why: "git config reads" } : { safe: false, why: "git config may write" };
-    }
-    case "stash":
-      return r[0] === "list" || r[0] === "show" ? { safe: true, why: "git stash lists" } : { safe: false, why: "git stash changes the tree" };
-    case "worktree":
-      return r[0] === "list" ? { safe: true, why: "git worktree list" } : { safe: false, why: "git worktree changes worktrees" };
-    case "reflog":
-      return !r[0] || r[0] === "show" ? { safe: true, why: "git reflog reads" } : { safe: false, why: `git reflog ${r[0]} writes` };
-    default:
-      return { safe: true, why: `git ${sub} reads` };
+    return { safe: false, why: `find ${a} is off the safe list (only tests and printing to stdout are)` };
   }
+  return { safe: true, why: "find reads" };
+}
+
+function sedSafe(args: string[]): SafeCheck {
+  const scripts: string[] = [];
+  let given = false;
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      ops.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === "-e" || a === "--expression") {
+      given = true;
+      scripts.push(args[++i] ?? "");
+    } else if (a.startsWith("--expression=")) {
+      given = true;
+      scripts.push(a.slice(13));
+    } else if (/^-[nErsuz]*e$/.test(a)) {
+      given = true;
+      scripts.push(args[++i] ?? "");
+    } else if (/^-[nErsuz]*e./.test(a)) {
+      given = true;
+      scripts.push(a.slice(a.indexOf("e") + 1));
+    } else if (a === "-l" || a === "--line-length") i++;
+    else if (/^-[nErsuz]+$/.test(a) || ["--quiet", "--silent", "--regexp-extended", "--separate", "--unbuffered", "--null-data", "--posix", "--debug", "--sandbox", "--follow-symlinks"].includes(a) || a.startsWith("--line-length=")) continue;
+    else if (a === "-i" || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a)) return { safe: false, why: "sed -i edits files" };
+    else if (a.startsWith("-") && a !== "-") return { safe: false, why: `sed ${a} is not known to be read-only (a script file the guard cannot read, or an unknown option)` };
+    else ops.push(a);
+  }
+  if (!given) {
+    if (!ops.length) return { safe: false, why: "sed without a script" };
+    scripts.push(ops.shift()!);
+  }
+  for (const s of scripts) {
+    const risk = sedScriptRisk(s);
+    if (risk) return { safe: false, why: risk };
+  }
+  return { safe: true, why: "sed prints" };
+}
+
+function awkSafe(name: string, args: string[]): SafeCheck {
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      ops.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === "-F" || a === "-v" || a === "--field-separator" || a === "--assign") i++;
+    else if (/^-[Fv]./.test(a) || a.startsWith("--field-separator=") || a.startsWith("--assign=")) continue;
+    else if (a.startsWith("-") && a !== "-") return { safe: false, why: `${name} ${a} is not known to be read-only (a program file, an extension or an output option)` };
+    else ops.push(a);
+  }
+  const program = ops[0];
+  if (program === undefined) return { safe: false, why: `${name} without a program` };
+  const risk = awkProgramRisk(program);
+  return risk ? { safe: false, why: risk } : { safe: true, why: `${name} prints` };
 }
 
 /** Is this peeled argv read-only? `extra` holds shell.safe_list_extra prefixes ("make check"). */
-export function safeListCheck(argv: string[], extra: string[]): { safe: boolean; why: string } {
+export function safeListCheck(argv: string[], extra: string[]): SafeCheck {
   if (!argv.length) return { safe: true, why: "no command" };
   const [name, ...args] = argv as [string, ...string[]];
   for (const e of extra) {
@@ -92,19 +119,16 @@ export function safeListCheck(argv: string[], extra: string[]): { safe: boolean;
     if (words.length && words.every((w, i) => argv[i] === w)) return { safe: true, why: `shell.safe_list_extra: ${e}` };
   }
   if (name === "git") return gitSafe(args);
-  if (name === "find") {
-    const bad = args.find((a) => FIND_WRITES.includes(a));
-    return bad ? { safe: false, why: `find ${bad} is off the safe list` } : { safe: true, why: "find reads" };
-  }
-  if (name === "sort" && args.some((a) => a === "-o" || a.startsWith("--output") || /^-[a-zA-Z]*o/.test(a))) return { safe: false, why: "sort -o writes a file" };
-  if (name === "sed") {
-    if (args.some((a) => a === "--in-place" || a.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(a))) return { safe: false, why: "sed -i edits files" };
-    return { safe: true, why: "sed prints" };
-  }
-  if (name === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) return { safe: false, why: "date -s sets the clock" };
-  if (name === "uniq" && positionals(args, ["-f", "-s", "-w"]).length > 1) return { safe: false, why: "uniq with an output file writes" };
-  if (name === "tree" && args.includes("-o")) return { safe: false, why: "tree -o writes a file" };
-  if (name === "env" && args.length) return { safe: false, why: "env runs a command" };
-  if (READ_ONLY.has(name)) return { safe: true, why: `${name} only reads` };
-  return { safe: false, why: `${name} is not on the read-only safe list` };
+  if (name === "find") return findSafe(args);
+  if (name === "sed") return sedSafe(args);
+  if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk") return awkSafe(name, args);
+  if (name === "less" || name === "more" || name === "most" || name === "man" || name === "pager") return { safe: false, why: `${name} is a pager (it can run commands and LESSOPEN filters)` };
+  if (name === "env" || name === "xargs") return args.length || name === "xargs" ? { safe: false, why: `${name} runs a command` } : { safe: true, why: "env prints the environment" };
+  const form = FORMS[name];
+  if (!form) return { safe: false, why: `${name} is not on the read-only safe list` };
+  const p = parseForm(form, args);
+  if (p.bad) return { safe: false, why: `${name} ${p.bad} is not known to be read-only` };
+  const bad = form.ops?.(p.ops);
+  if (bad) return { safe: false, why: bad };
+  return { safe: true, why: `${name} only reads` };
 }

@@ -11,6 +11,8 @@ export const SPLIT = "\u0000";
 export interface Resolved {
   value: string;
   known: boolean;
+  /** on an output redirection target: `>>` appends (it does not truncate) */
+  append?: boolean;
 }
 
 export interface WordEnv {
@@ -35,6 +37,9 @@ function ansiC(s: string): string {
   });
 }
 
+/** `~` follows $HOME: `HOME=/; rm -rf ~` deletes / */
+export const homeOf = (env: WordEnv): string => env.vars.get("HOME") ?? env.home;
+
 function varValue(name: string, quoted: boolean, env: WordEnv): Resolved {
   if (name === "IFS") return { value: quoted ? " " : SPLIT, known: true };
   if (name === "HOME") return { value: env.vars.get("HOME") ?? env.home, known: true };
@@ -46,7 +51,7 @@ export function resolveNode(node: Node, env: WordEnv, quoted = false): Resolved 
   switch (node.type) {
     case "word": {
       let t = unescapeUnquoted(node.text);
-      if (!quoted && (t === "~" || t.startsWith("~/"))) t = env.home + t.slice(1);
+      if (!quoted && (t === "~" || t.startsWith("~/"))) t = homeOf(env) + t.slice(1);
       return { value: t, known: true };
     }
     case "number":
@@ -81,7 +86,7 @@ export function resolveNode(node: Node, env: WordEnv, quoted = false): Resolved 
         value += r.value;
         known &&= r.known;
       }
-      if (!quoted && (value === "~" || value.startsWith("~/"))) value = env.home + value.slice(1);
+      if (!quoted && (value === "~" || value.startsWith("~/"))) value = homeOf(env) + value.slice(1);
       return { value, known };
     }
     case "simple_expansion": {

@@ -1,7 +1,8 @@
 /**
  * Walk a directory tree for grep/glob: skips .git and node_modules and (optionally) honours .gitignore files
  * roughly — blank lines and comments, `!` negation, trailing `/` for directories, anchored patterns with a
- * slash, bare names matching at any depth. Symlinked directories are not followed.
+ * slash, bare names matching at any depth. Symlinked directories are not followed; a symlinked file is
+ * visited only when its real path is inside the walk root.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -58,6 +59,7 @@ export const DEFAULT_SKIP = new Set([".git", "node_modules"]);
 /** Visit every file under root (relative "/"-separated paths). Returns false from visit to stop early. */
 export function walkFiles(root: string, opts: WalkOptions, visit: (abs: string, rel: string) => boolean | void): { files: number; capped: boolean } {
   let files = 0;
+  let realRoot: string | undefined;
   const stack: Array<{ dir: string; rel: string; rules: IgnoreRule[] }> = [{ dir: root, rel: "", rules: [] }];
   while (stack.length > 0) {
     const { dir, rel, rules: inherited } = stack.pop()!;
@@ -88,6 +90,10 @@ export function walkFiles(root: string, opts: WalkOptions, visit: (abs: string, 
         if (e.isSymbolicLink()) {
           try {
             if (!fs.statSync(abs).isFile()) continue;
+            // a link out of the tree (a checkout's `notes -> ~/.ssh/id_rsa`) is not part of what was asked for
+            realRoot ??= fs.realpathSync.native(root);
+            const rel = path.relative(realRoot, fs.realpathSync.native(abs));
+            if (rel.startsWith("..") || path.isAbsolute(rel)) continue;
           } catch {
             continue;
           }

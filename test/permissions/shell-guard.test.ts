@@ -31,10 +31,13 @@ describe("segments and chaining", () => {
   it("splits pipelines, ; || subshells, $(...) and backticks", async () => {
     expect(await kinds("ls | wc -l; (cd x || pwd) && echo $(date) `whoami`")).toEqual(["safe:ls", "safe:wc -l", "plain:cd x", "safe:pwd", "safe:echo $(date) `whoami`", "safe:date", "safe:whoami"]);
   });
-  it("peels wrappers", async () => {
+  it("peels wrappers; only those that change neither user nor environment keep a reader safe", async () => {
     const c = await classifyCommand("sudo -u bob timeout 5 nice -n 3 env FOO=1 /usr/bin/git status", opts);
     expect(c.segments[0]!.command).toBe("git status");
-    expect(c.verdict).toBe("allow");
+    expect(c.verdict).toBe("ask");
+    expect(c.reason).toMatch(/FOO in its environment/);
+    expect((await classifyCommand("timeout 5 nice -n 3 /usr/bin/git status", opts)).verdict).toBe("allow");
+    expect((await classifyCommand("sudo git status", opts)).reason).toMatch(/under sudo is off the safe list/);
   });
   it("parses bash -c strings recursively", async () => {
     expect(await kinds("bash -c 'ls && git push origin x'")).toEqual(["plain:bash -c ls && git push origin x", "safe:ls", "plain:git push origin x"]);

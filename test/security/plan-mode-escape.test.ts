@@ -67,8 +67,9 @@ describe("plan mode: no way out of .oceancode/plans/", () => {
       expect(res!.content).toMatch(REFUSED);
       expect(res!.content).toContain(why);
     }
-    // reading through the link is a read: allowed
-    expect(read!.isError).toBe(false);
+    // reading through the link reads a file outside the project: a guard ask, which --auto rejects
+    expect(read!.isError).toBe(true);
+    expect(read!.content).toMatch(/outside the project/);
     expect(ok!.isError, ok!.content).toBe(false);
     expect(fs.readFileSync(path.join(s.out, "victim.txt"), "utf8")).toBe("keep me\n");
     expect(fs.readdirSync(s.out).sort()).toEqual(["victim.txt"]);
