@@ -50,8 +50,9 @@ export interface TapOptions {
    * This tap's own bound (ms) instead of the kernel's tap timeout, read at each call (a function: a bound
    * that depends on the moment, e.g. the hooks extension's longest handler timeout plus a margin). A tap
    * that runs work with its own, longer bound says so here, so the kernel's timer never fires first.
+   * undefined (or a function answering undefined): the kernel's tap timeout.
    */
-  timeoutMs?: number | (() => number);
+  timeoutMs?: number | (() => number | undefined);
 }
 
 export interface HookErrorSink {
