@@ -13,7 +13,8 @@
  * No tap can hang a caller: an async tap that has not settled after the tap timeout (default 60 s,
  * OC_TAP_TIMEOUT_MS) is treated like a throwing tap, with the coded error OC_ERR_TAP_TIMEOUT — series
  * and parallel hooks skip it, a waterfall keeps the value it was given, a bail hook moves on (a
- * fail-closed one answers its `onTapError` value, e.g. deny). Wrap hooks have no tap timeout: a wrap tap
+ * fail-closed one answers its `onTapError` value, e.g. deny). A tap may carry its own bound
+ * (TapOptions.timeoutMs) when the work it runs has a longer one of its own. Wrap hooks have no tap timeout: a wrap tap
  * surrounds the work itself (a tool run), which has its own bounds. Failures go to the hook's error
  * sink: the kernel owns one per process run (see HookErrorLog), bound to its own hooks and to the
  * hooks objects extensions bind with ctx.bindHooks; unbound hooks use the process default sink.
@@ -45,6 +46,13 @@ export interface TapOptions {
   name: string;
   /** A named stage (see Stages) or a number. */
   stage?: StageName | number;
+  /**
+   * This tap's own bound (ms) instead of the kernel's tap timeout, read at each call (a function: a bound
+   * that depends on the moment, e.g. the hooks extension's longest handler timeout plus a margin). A tap
+   * that runs work with its own, longer bound says so here, so the kernel's timer never fires first.
+   * undefined (or a function answering undefined): the kernel's tap timeout.
+   */
+  timeoutMs?: number | (() => number | undefined);
 }
 
 export interface HookErrorSink {
@@ -159,8 +167,9 @@ abstract class BaseHook implements HookMeta {
   protected skipped(tap: string): boolean {
     return (this.runtime ?? defaults).skip?.(tap) === true;
   }
-  protected guard<R>(fn: () => R | Promise<R>): R | Promise<R> {
-    return runTap(fn, (this.runtime ?? defaults).tapTimeoutMs);
+  protected guard<R>(opts: TapOptions, fn: () => R | Promise<R>): R | Promise<R> {
+    const own = typeof opts.timeoutMs === "function" ? opts.timeoutMs() : opts.timeoutMs;
+    return runTap(fn, own ?? (this.runtime ?? defaults).tapTimeoutMs);
   }
   /** the tapable hook underneath */
   protected abstract readonly h: { readonly taps: ReadonlyArray<{ name: string }> };
@@ -177,7 +186,7 @@ abstract class EffectHook<T> extends BaseHook {
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
       if (this.skipped(opts.name)) return;
       try {
-        await this.guard(() => fn(arg));
+        await this.guard(opts, () => fn(arg));
       } catch (e) {
         this.report(opts.name, e);
       }
@@ -205,7 +214,7 @@ export class WaterfallHook<T, C = undefined> extends BaseHook {
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (value: T, context: C) => {
       if (this.skipped(opts.name)) return value;
       try {
-        const out = await this.guard(() => fn(value, context));
+        const out = await this.guard(opts, () => fn(value, context));
         return out === undefined ? value : out;
       } catch (e) {
         this.report(opts.name, e);
@@ -239,7 +248,7 @@ export class BailHook<T, R> extends BaseHook {
     this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
       if (this.skipped(opts.name)) return undefined;
       try {
-        return await this.guard(() => fn(arg));
+        return await this.guard(opts, () => fn(arg));
       } catch (e) {
         this.report(opts.name, e);
         return onErr ? onErr(opts.name, e) : undefined;

@@ -1,6 +1,6 @@
 /** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/error";
-import { asProviderError, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
+import { asProviderError, printableText, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
 
 export const FIX_KEY = "store one with `oceancode key anthropic <key>`, set ANTHROPIC_API_KEY, or run `oceancode auth`";
 
@@ -19,13 +19,17 @@ export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string
   if (already) return already;
   if (signal.aborted || e instanceof APIUserAbortError) return providerError("aborted", "the request was cancelled");
   if (e instanceof APIConnectionError) return providerError("network", `cannot reach the Anthropic API at ${baseURL}: ${e.message}`);
+  if (e instanceof SyntaxError) {
+    // an event whose data is not JSON: what it held is shortened and made printable, never dumped
+    return providerError("server", `the Anthropic stream sent malformed data (${printableText(e.message, 120)})`);
+  }
   if (!(e instanceof APIError)) {
     // fetch body errors ("terminated", ECONNRESET) surface raw while the stream is read
-    return providerError("network", `the Anthropic stream broke: ${e instanceof Error ? e.message : String(e)}`);
+    return providerError("network", `the Anthropic stream broke: ${printableText(e instanceof Error ? e.message : String(e))}`);
   }
   const body = (e.error ?? {}) as ErrorBody;
   const type = body.error?.type ?? body.type ?? "";
-  const message = body.error?.message ?? body.message ?? e.message;
+  const message = printableText(String(body.error?.message ?? body.message ?? e.message), 300);
   const status = e.status;
   const where = status ? `Anthropic ${status}` : "Anthropic";
   if (status === 429 || type === "rate_limit_error") return providerError("rate_limited", `${where}: ${message}`, { status, retryAfterMs: retryAfterMs(e.headers) });

@@ -1,7 +1,7 @@
 /** The Anthropic provider: one streaming Messages request per step, mapped to ProviderEvents. */
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { MessagesClient } from "./client.js";
-import { ProviderError, emptyUsage, type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdleWatch, type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
 import { toAnthropicRequest, type CacheTtl } from "./messages.js";
 import { FIX_KEY, toProviderError } from "./errors.js";
 import { anthropicModels } from "./models.js";
@@ -13,6 +13,10 @@ export interface AnthropicOptions {
   cacheTtl(): CacheTtl;
   /** where SDK notices (e.g. "model X is deprecated") go, once per distinct text, instead of the console */
   notice?(text: string): void;
+  /** provider.idle_timeout_s as ms: a stream silent this long (pings count as activity) is aborted and retried */
+  idleTimeoutMs?(): number;
+  /** the SDK's own log lines (a malformed event's raw data among them), sanitised and shortened */
+  debug?(text: string): void;
 }
 
 type StopReason = Extract<ProviderEvent, { type: "done" }>["stopReason"];
@@ -70,7 +74,11 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
   const clientFor = (key: string, baseURL: string | undefined): MessagesClient => {
     if (!client || client.key !== key || client.baseURL !== baseURL) {
       // maxRetries 0: the engine owns retries and backoff; authToken null: never send a stray bearer token
-      client = { key, baseURL, sdk: new MessagesClient({ apiKey: key, authToken: null, baseURL: baseURL ?? null, maxRetries: 0 }) };
+      // fetch: idleFetch, so every chunk of bytes (pings included) restarts the request's idle bound;
+      // logger: the SDK would print a malformed event's raw data to the console
+      const say = (...args: unknown[]) => opts.debug?.(`anthropic sdk: ${printableText(args.map(String).join(" "))}`);
+      const logger = { error: say, warn: say, info: () => undefined, debug: () => undefined };
+      client = { key, baseURL, sdk: new MessagesClient({ apiKey: key, authToken: null, baseURL: baseURL ?? null, maxRetries: 0, fetch: idleFetch, logger }) };
     }
     return client.sdk;
   };
@@ -85,15 +93,20 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
       if (!key) throw noKey();
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(key, opts.baseURL());
+      const idle = new IdleWatch(signal, opts.idleTimeoutMs?.() ?? 0, `the Anthropic API at ${sdk.baseURL}`);
+      const fail = (e: unknown) => (idle.fired ? idle.error() : toProviderError(e, signal, sdk.baseURL));
       let stream: AsyncIterable<RawMessageStreamEvent> & { controller: AbortController };
       try {
-        stream = await quietly(() => sdk.messages.create(toAnthropicRequest(req, opts.cacheTtl()), { signal }), (t) => {
-          if (seen.has(t)) return;
-          seen.add(t);
-          opts.notice?.(t);
-        });
+        stream = await withIdleWatch(idle, () =>
+          quietly(() => sdk.messages.create(toAnthropicRequest(req, opts.cacheTtl()), { signal: idle.signal }), (t) => {
+            if (seen.has(t)) return;
+            seen.add(t);
+            opts.notice?.(t);
+          }),
+        );
       } catch (e) {
-        throw toProviderError(e, signal, sdk.baseURL);
+        idle.stop();
+        throw fail(e);
       }
       const usage = emptyUsage();
       const tools = new Map<number, { id: string; name: string; json: string }>();
@@ -134,11 +147,14 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
           }
         }
       } catch (e) {
-        throw toProviderError(e, signal, sdk.baseURL);
+        throw fail(e);
       } finally {
+        idle.stop();
         if (!stopped) stream.controller.abort();
       }
       if (!stopped) {
+        // the SDK ends the iteration quietly when its request is aborted: the idle bound, or the caller
+        if (idle.fired) throw idle.error();
         if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
         throw new ProviderError("network", "the Anthropic stream ended before message_stop (connection dropped mid-answer)");
       }

@@ -12,6 +12,7 @@
  */
 export * from "./contract/rows.js";
 export * from "./contract/provider.js";
+export * from "./contract/stream-guard.js";
 export * from "./contract/tools.js";
 export * from "./contract/session.js";
 export * from "./contract/hooks.js";

@@ -3,12 +3,15 @@ import { ProviderError, isRetryableProviderError, providerErrorDetails } from ".
 
 export const isRetryable = isRetryableProviderError;
 
+/** The longest wait between attempts, the server's retry-after included (docs/run.md: "up to 30 s"). */
+export const MAX_BACKOFF_MS = 30_000;
+
 /** Delay before attempt n (0-based): the server's retry-after when given, else 0.5 s doubling, capped at 30 s. */
 export function backoffMs(e: unknown, attempt: number): number {
   const base = process.env.OC_RETRY_BASE_MS ? Number(process.env.OC_RETRY_BASE_MS) : 500;
   const { retryAfterMs } = providerErrorDetails(e);
-  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, 60_000);
-  return Math.min(base * 2 ** attempt, 30_000);
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, MAX_BACKOFF_MS);
+  return Math.min(base * 2 ** attempt, MAX_BACKOFF_MS);
 }
 
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -55,6 +55,8 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
       return { turn, reason, text: "", error: input.blocked.reason };
     }
     pushRow<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, turn, step: 0, at: Date.now() });
+    // stored before the first wait (the model request): a kill from here on never loses the prompt
+    await core.hooks.checkpoint.call({ session, turn, step: 0, why: "prompt" });
     let continuations = 0;
     let stopHookActive = false;
     // the work-off of a plan (continue answers with progress): the no-progress guard and the hard cap
@@ -108,6 +110,8 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
       finalText = assistant.text || finalText;
       let toolRow: ToolRow | undefined;
       if (assistant.toolCalls.length > 0) {
+        // the step so far is stored before its tools run (a hung MCP call, a long bash may be killed)
+        await core.hooks.checkpoint.call({ session, turn, step: stepInTurn, why: "tools" });
         const results: ToolResult[] = [];
         for (const call of assistant.toolCalls) results.push(await runTool(core, session, stepCtx, call, emit, signal));
         toolRow = pushRow<ToolRow>(session, { role: "tool", results, turn, step: stepInTurn, at: Date.now() });

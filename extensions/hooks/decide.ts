@@ -3,9 +3,25 @@
  * verdicts into one. Exit 0 = success (stdout parsed as JSON when it starts with "{"), exit 2 = a
  * blocking error whose stderr is the reason, anything else = a non-blocking error. Everything but an
  * explicit deny fails open: a crash, a timeout or garbage output decides nothing.
+ *
+ * Output contract (Claude Code's): stdout that is not a valid JSON object is plain text, and plain text
+ * becomes context only on exit 0 of UserPromptSubmit and SessionStart. Every text that reaches the model
+ * (context, a deny or block reason) is capped at MAX_CONTEXT_CHARS with a marker saying what was cut;
+ * stdout past the capture cap (MAX_OUTPUT) that opens like JSON is never read or injected cut.
  */
 import type { HookDecision, HookEvent } from "./api.js";
-import type { RawResult } from "./run-handler.js";
+import { MAX_OUTPUT, type RawResult } from "./run-handler.js";
+
+/** Claude Code's cap on hook text that reaches the model (context, reasons). */
+export const MAX_CONTEXT_CHARS = 10_000;
+
+/** `text` as the model may see it: whole, or its first MAX_CONTEXT_CHARS and a marker naming the cut. */
+export function capText(text: string, totalBytes?: number): string {
+  const chars = [...text];
+  if (chars.length <= MAX_CONTEXT_CHARS && totalBytes === undefined) return text;
+  const total = totalBytes !== undefined ? `${totalBytes} bytes` : `${chars.length} characters`;
+  return `${chars.slice(0, MAX_CONTEXT_CHARS).join("")}\n[hook output truncated: ${total}; the first ${Math.min(chars.length, MAX_CONTEXT_CHARS)} characters kept]`;
+}
 
 export interface Verdict {
   decision: HookDecision;
@@ -25,12 +41,17 @@ const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(["UserPromptSubm
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v : undefined;
 }
+/** A non-empty string field, capped for the model. */
+function capped(v: unknown): string | undefined {
+  const s = str(v);
+  return s === undefined ? undefined : capText(s);
+}
 function obj(v: unknown): Record<string, unknown> | undefined {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function exit2(event: HookEvent, stderr: string): Verdict {
-  const reason = stderr.trim() || `blocked by a ${event} hook`;
+  const reason = capText(stderr.trim()) || `blocked by a ${event} hook`;
   switch (event) {
     case "PreToolUse":
       return { decision: "deny", reason, context: [] };
@@ -50,18 +71,18 @@ function exit2(event: HookEvent, stderr: string): Verdict {
 
 function fromJson(event: HookEvent, out: Record<string, unknown>): Verdict {
   const v: Verdict = { decision: "none", context: [] };
-  const sys = str(out.systemMessage);
+  const sys = capped(out.systemMessage);
   if (sys) v.systemMessage = sys;
   const hso = obj(out.hookSpecificOutput);
-  const ctx = str(hso?.additionalContext);
+  const ctx = capped(hso?.additionalContext);
   if (ctx) v.context.push(ctx);
-  const reason = str(out.reason);
-  const stopReason = str(out.stopReason);
+  const reason = capped(out.reason);
+  const stopReason = capped(out.stopReason);
   if (out.continue === false) v.stop = { reason: stopReason ?? reason ?? `stopped by a ${event} hook` };
 
   if (event === "PreToolUse") {
     const pd = hso?.permissionDecision;
-    const pdr = str(hso?.permissionDecisionReason);
+    const pdr = capped(hso?.permissionDecisionReason);
     // Claude Code's older top-level form: decision "approve" | "block"
     const legacy = out.decision === "block" ? "deny" : out.decision === "approve" ? "allow" : undefined;
     const d = pd === "allow" || pd === "deny" || pd === "ask" || pd === "defer" ? pd : legacy;
@@ -105,17 +126,22 @@ export function interpret(event: HookEvent, r: RawResult, kind: "command" | "htt
   }
   const text = r.stdout.trim();
   if (text === "") return { decision: "none", context: [] };
+  const cut = r.stdoutBytes !== undefined;
   if (text.startsWith("{")) {
+    // cut JSON is never parsed, and never injected as text either
+    if (cut) return { decision: "error", reason: `stdout was ${r.stdoutBytes} bytes (over ${MAX_OUTPUT}); it was not read`, context: [] };
+    let parsed: Record<string, unknown> | undefined;
     try {
-      const parsed = obj(JSON.parse(text));
-      if (parsed) return fromJson(event, parsed);
+      parsed = obj(JSON.parse(text));
     } catch {
-      /* fall through: not JSON */
+      /* not JSON: plain text below */
     }
-    if (kind === "http" || !PLAIN_STDOUT_IS_CONTEXT.has(event)) return { decision: "error", reason: "output is not valid JSON", context: [] };
+    if (parsed) return fromJson(event, parsed);
+    if (kind === "http") return { decision: "error", reason: "response body is not a JSON object", context: [] };
+    if (!PLAIN_STDOUT_IS_CONTEXT.has(event)) return { decision: "none", reason: "stdout is not valid JSON: read as plain text (not context for this event)", context: [] };
   }
   if (kind === "http") return { decision: "error", reason: "response body is not a JSON object", context: [] };
-  if (PLAIN_STDOUT_IS_CONTEXT.has(event)) return { decision: "context", context: [text] };
+  if (PLAIN_STDOUT_IS_CONTEXT.has(event)) return { decision: "context", context: [capText(text, cut ? r.stdoutBytes : undefined)] };
   return { decision: "none", context: [] };
 }
 

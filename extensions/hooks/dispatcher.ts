@@ -38,6 +38,22 @@ export interface DispatchResult extends Folded {
   records: HookOutcomeRecord[];
 }
 
+/** A handler's own bound (ms): its `timeout` in seconds, else its ecosystem's default. */
+export function handlerTimeoutMs(source: HookSource, h: HandlerSpec, scale = 1): number {
+  const seconds = h.timeout ?? (source.ecosystem === "grok" ? GROK_DEFAULT_TIMEOUT_S : DEFAULT_TIMEOUT_S);
+  return Math.max(1, Math.round(seconds * 1000 * scale));
+}
+
+/** The longest bound of any loaded handler of these events (0: none). Handlers run in parallel, so this bounds a dispatch. */
+export function longestTimeoutMs(sources: readonly HookSource[], events: readonly HookEvent[], scale = 1): number {
+  let ms = 0;
+  for (const s of sources) {
+    if (s.status !== "loaded") continue;
+    for (const g of s.groups) if (events.includes(g.event)) for (const h of g.handlers) ms = Math.max(ms, handlerTimeoutMs(s, h, scale));
+  }
+  return ms;
+}
+
 export function handlerLabel(h: HandlerSpec): string {
   return h.type === "command" ? h.command : `POST ${h.url}`;
 }
@@ -75,8 +91,7 @@ export async function dispatch(
   const base = planned.some((p) => p.handler.type === "command") ? await env.baseEnv(event) : {};
   const results = await Promise.all(
     planned.map(async (p): Promise<{ p: Planned; raw: RawResult; v: Verdict }> => {
-      const seconds = p.handler.timeout ?? (p.source.ecosystem === "grok" ? GROK_DEFAULT_TIMEOUT_S : DEFAULT_TIMEOUT_S);
-      const ms = Math.max(1, Math.round(seconds * 1000 * (env.timeoutScale ?? 1)));
+      const ms = handlerTimeoutMs(p.source, p.handler, env.timeoutScale);
       let raw: RawResult;
       if (p.handler.type === "command") {
         const spawnPlan: SpawnPlan = {

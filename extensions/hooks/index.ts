@@ -105,7 +105,7 @@ export default {
       record: (sessionId: string, r: HookOutcomeRecord) => storage?.recordEvent(sessionId, "hook", { ...r }),
       trace: (r: HookOutcomeRecord) =>
         ctx.log.info(`hook ${r.event}${r.tool ? `(${r.tool})` : ""} -> ${r.decision}${r.reason ? `: ${r.reason.split("\n")[0]}` : ""} [${r.tier} ${r.source}: ${r.handler}]`),
-      notice: (sessionId: string, text: string) => engine.notice(sessionId, "info", `hook: ${text}`),
+      notice: (sessionId: string, text: string, level: "info" | "warn" = "info") => engine.notice(sessionId, level, `hook: ${text}`),
       transcripts,
       warn: (text: string) => ctx.log.warn(text),
     });

@@ -1,7 +1,9 @@
 /**
  * Run one handler and capture what it said: exit code, stdout, stderr (command) or the HTTP
  * response (http). Never throws: a crash, a timeout or a refused connection is a result too.
- * Command handlers run detached in their own process group so a timeout kills the whole tree.
+ * Command handlers run detached in their own process group so a timeout kills the whole tree, and every
+ * group still running when this process exits is killed then (no hook outlives the run).
+ * At most MAX_OUTPUT bytes of each stream are kept; the rest is read and counted, never kept.
  */
 import { spawn } from "node:child_process";
 import type { HandlerSpec } from "./api.js";
@@ -11,6 +13,8 @@ export interface RawResult {
   exitCode: number | null;
   stdout: string;
   stderr: string;
+  /** bytes the handler wrote to stdout, when more than MAX_OUTPUT (stdout then holds only the first part) */
+  stdoutBytes?: number;
   timedOut: boolean;
   /** spawn failure, connection failure, non-2xx status */
   error?: string;
@@ -24,13 +28,62 @@ export interface SpawnPlan {
   env: NodeJS.ProcessEnv;
 }
 
-const MAX_OUTPUT = 1 << 20; // keep at most 1 MiB of each stream
+export const MAX_OUTPUT = 1 << 20; // keep at most 1 MiB of each stream
+
+/** Process groups of hook handlers still running; killed when this process exits. */
+const live = new Set<number>();
+let exitHook = false;
+function track(pid: number): void {
+  live.add(pid);
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const p of live) killGroup(p);
+  });
+}
+function killGroup(pid: number): boolean {
+  try {
+    process.kill(-pid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
+}
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** Handler process groups still running (tests, doctor). */
+export function liveHandlerGroups(): number[] {
+  return [...live];
+}
+
+/** The first MAX_OUTPUT bytes of a stream, and how many bytes came in all. */
+class Capped {
+  private readonly parts: Buffer[] = [];
+  kept = 0;
+  total = 0;
+  push(d: Buffer): void {
+    this.total += d.length;
+    if (this.kept >= MAX_OUTPUT) return;
+    const part = d.length > MAX_OUTPUT - this.kept ? d.subarray(0, MAX_OUTPUT - this.kept) : d;
+    this.parts.push(part);
+    this.kept += part.length;
+  }
+  text(): string {
+    return Buffer.concat(this.parts).toString("utf8");
+  }
+}
 
 export function runCommand(plan: SpawnPlan, stdin: string, timeoutMs: number, signal?: AbortSignal): Promise<RawResult> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
+    const out = new Capped();
+    const err = new Capped();
     let timedOut = false;
     let settled = false;
     const done = (exitCode: number | null, error?: string) => {
@@ -38,7 +91,17 @@ export function runCommand(plan: SpawnPlan, stdin: string, timeoutMs: number, si
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      resolve({ exitCode, stdout, stderr, timedOut, ...(error ? { error } : {}), ms: performance.now() - t0 });
+      // a group with members left (a handler's `cmd &`) stays tracked, so the exit still ends it
+      if (child.pid && !groupAlive(child.pid)) live.delete(child.pid);
+      resolve({
+        exitCode,
+        stdout: out.text(),
+        stderr: err.text(),
+        ...(out.total > out.kept ? { stdoutBytes: out.total } : {}),
+        timedOut,
+        ...(error ? { error } : {}),
+        ms: performance.now() - t0,
+      });
     };
     let child: ReturnType<typeof spawn>;
     try {
@@ -47,12 +110,9 @@ export function runCommand(plan: SpawnPlan, stdin: string, timeoutMs: number, si
       resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, error: (e as Error).message, ms: performance.now() - t0 });
       return;
     }
+    if (child.pid) track(child.pid);
     const killTree = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
+      if (!child.pid || !killGroup(child.pid)) child.kill("SIGKILL");
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -65,12 +125,8 @@ export function runCommand(plan: SpawnPlan, stdin: string, timeoutMs: number, si
       done(null, "aborted");
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout!.on("data", (d: Buffer) => {
-      if (stdout.length < MAX_OUTPUT) stdout += d.toString("utf8");
-    });
-    child.stderr!.on("data", (d: Buffer) => {
-      if (stderr.length < MAX_OUTPUT) stderr += d.toString("utf8");
-    });
+    child.stdout!.on("data", (d: Buffer) => out.push(d));
+    child.stderr!.on("data", (d: Buffer) => err.push(d));
     child.on("error", (e) => done(null, e.message));
     child.on("close", (code) => done(timedOut ? null : code, timedOut ? `timed out after ${timeoutMs / 1000}s` : undefined));
     // a handler that never reads stdin closes the pipe early: that is not an error
@@ -95,9 +151,11 @@ export async function runHttp(h: Extract<HandlerSpec, { type: "http" }>, body: s
   const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
   try {
     const res = await fetch(h.url, { method: "POST", headers, body, signal: sig, redirect: "manual" });
-    const text = (await res.text()).slice(0, MAX_OUTPUT);
+    const whole = await res.text();
+    const text = whole.slice(0, MAX_OUTPUT);
     const ok = res.status >= 200 && res.status < 300;
-    return { exitCode: ok ? 0 : 1, stdout: ok ? text : "", stderr: ok ? "" : text, timedOut: false, ...(ok ? {} : { error: `HTTP ${res.status}` }), ms: performance.now() - t0 };
+    const cut = ok && whole.length > MAX_OUTPUT ? { stdoutBytes: Buffer.byteLength(whole) } : {};
+    return { exitCode: ok ? 0 : 1, stdout: ok ? text : "", stderr: ok ? "" : text, ...cut, timedOut: false, ...(ok ? {} : { error: `HTTP ${res.status}` }), ms: performance.now() - t0 };
   } catch (e) {
     const timedOut = timeout.aborted;
     return { exitCode: null, stdout: "", stderr: "", timedOut, error: timedOut ? `timed out after ${timeoutMs / 1000}s` : (e as Error).message, ms: performance.now() - t0 };

@@ -33,7 +33,8 @@ import type {
   Decision,
 } from "../engine/api.js";
 import type { HookEvent, HookOutcomeRecord, HookSource } from "./api.js";
-import { dispatch, plan, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
+import { randomUUID } from "node:crypto";
+import { dispatch, plan, longestTimeoutMs, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
 import { toolResponse, readOriginal, type Captured } from "./responses.js";
 import type { Transcripts } from "./transcript.js";
 
@@ -49,11 +50,19 @@ export const STAGE_PRETOOL_ASK = -150;
 export const STAGE_PRETOOL_REWRITE = 350;
 /** innermost around executeTool (times the tool alone); last on toolResult (sees the final result) */
 export const STAGE_INNERMOST = 1000;
+/**
+ * A tap that runs handlers is bounded by their longest own `timeout` plus this margin (spawn, the env's
+ * childProcess waterfall, the transcript write), so the kernel never cuts a tap before its handler's
+ * own timer has fired and failed it open (a cut authorizeToolCall tap would deny).
+ */
+export const TAP_MARGIN_MS = 30_000;
 
 interface SessionState {
   /** SessionStart context waiting for the first prompt */
   pending: string[];
   stopCount: number;
+  /** the running prompt's id (prompt_id in every payload of that prompt) */
+  promptId?: string;
 }
 
 export interface TapDeps {
@@ -65,8 +74,8 @@ export interface TapDeps {
   refresh?(): Promise<void>;
   record(sessionId: string, r: HookOutcomeRecord): void;
   trace(r: HookOutcomeRecord): void;
-  /** the user should see this (systemMessage, non-blocking stderr) */
-  notice(sessionId: string, text: string): void;
+  /** the user should see this (systemMessage, non-blocking stderr, a handler that timed out) */
+  notice(sessionId: string, text: string, level?: "info" | "warn"): void;
   /** the per-session JSONL transcript behind transcript_path */
   transcripts?: Transcripts;
   /** a transcript write failed (hooks still run, without transcript_path) */
@@ -98,9 +107,11 @@ function decidedBy(res: DispatchResult, decisions: readonly string[]): string {
 
 /** Claude Code's common fields first; an event's own field of the same name wins. */
 export function payloadFor(session: Session, event: HookEvent, fields: Record<string, unknown>, transcriptPath?: string): Record<string, unknown> {
+  const promptId = (session.ext.get(EXT_ID) as SessionState | undefined)?.promptId;
   return {
     session_id: session.info.id,
     ...(transcriptPath ? { transcript_path: transcriptPath } : {}),
+    ...(promptId ? { prompt_id: promptId } : {}),
     cwd: session.info.cwd,
     permission_mode: permissionMode(session),
     hook_event_name: event,
@@ -128,6 +139,11 @@ export function installTaps(deps: TapDeps): void {
     }
   };
 
+  // a tap's bound: its events' longest handler timeout plus the margin (the kernel's own when none is loaded)
+  const bound = (...events: HookEvent[]) => (): number | undefined => {
+    const ms = longestTimeoutMs(deps.sources(), events);
+    return ms > 0 ? ms + TAP_MARGIN_MS : undefined;
+  };
   const run = async (
     session: Session,
     event: HookEvent,
@@ -148,24 +164,30 @@ export function installTaps(deps: TapDeps): void {
     const transcriptPath = await syncTranscript(session);
     const res = await dispatch(env, deps.sources(), event, payloadFor(session, event, fields, transcriptPath), opts);
     for (const m of res.systemMessages) deps.notice(session.info.id, m);
+    // a handler cut at its own timeout decided nothing (hooks fail open): say which, from which file
+    for (const r of res.records) {
+      if (r.decision === "timeout") deps.notice(session.info.id, `${r.event}${r.tool ? ` (${r.tool})` : ""} handler ${JSON.stringify(r.handler.slice(0, 120))} from ${r.source} ${r.reason ?? "timed out"} and was killed; it decided nothing (hooks fail open)`, "warn");
+    }
     return res;
   };
 
   // a sub-agent's session (info.parentId) fires the tool events and SubagentStop only, as in Claude Code:
   // no SessionStart, SessionEnd, UserPromptSubmit or Stop of its own
-  h.sessionStart.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async ({ session, source }) => {
+  h.sessionStart.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("SessionStart") }, async ({ session, source }) => {
     if (session.info.parentId) return;
     const res = await run(session, "SessionStart", { source }, { matchValue: source });
     stateOf(session).pending.push(...res.context);
   });
 
-  h.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async ({ session, reason }) => {
+  h.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("SessionEnd") }, async ({ session, reason }) => {
     if (session.info.parentId) return;
     await run(session, "SessionEnd", { reason }, { matchValue: reason });
   });
 
-  h.userPrompt.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
+  h.userPrompt.tap({ name: EXT_ID, stage: "STAGE_POLICY", timeoutMs: bound("UserPromptSubmit") }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
     const st = stateOf(tc.session);
+    // one id per prompt: every payload until the next prompt carries it
+    st.promptId = randomUUID();
     const context = [...input.context, ...st.pending.splice(0)];
     if (input.blocked || tc.session.info.parentId) return { ...input, context };
     const res = await run(tc.session, "UserPromptSubmit", { prompt: input.text }, { signal: tc.signal });
@@ -174,7 +196,7 @@ export function installTaps(deps: TapDeps): void {
   });
 
   // PreToolUse: deny here, before the rules; remember the rest for the ask tap and the result.
-  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL }, async (ctx: ToolCallContext): Promise<AuthorizeResult | undefined> => {
+  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL, timeoutMs: bound("PreToolUse") }, async (ctx: ToolCallContext): Promise<AuthorizeResult | undefined> => {
     const res = await run(
       ctx.session,
       "PreToolUse",
@@ -210,7 +232,7 @@ export function installTaps(deps: TapDeps): void {
     return { action: "allow", reason: "input rewritten by a PreToolUse hook", by: EXT_ID, updatedInput: ctx.claude.toolInput };
   });
 
-  h.permissionDenied.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, async ({ ctx, decision }: { ctx: ToolCallContext; decision: Decision }) => {
+  h.permissionDenied.tap({ name: EXT_ID, stage: "STAGE_AUDIT", timeoutMs: bound("PermissionDenied") }, async ({ ctx, decision }: { ctx: ToolCallContext; decision: Decision }) => {
     await run(
       ctx.session,
       "PermissionDenied",
@@ -219,7 +241,7 @@ export function installTaps(deps: TapDeps): void {
     );
   });
 
-  h.toolResult.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, async (result: ToolResult, ctx: ToolCallContext): Promise<ToolResult> => {
+  h.toolResult.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("PostToolUse", "PostToolUseFailure") }, async (result: ToolResult, ctx: ToolCallContext): Promise<ToolResult> => {
     const event: HookEvent = result.isError ? "PostToolUseFailure" : "PostToolUse";
     const fields: Record<string, unknown> = { tool_name: ctx.claude.toolName, tool_input: ctx.claude.toolInput, tool_use_id: ctx.call.id };
     const cap = captured.get(ctx);
@@ -263,7 +285,7 @@ export function installTaps(deps: TapDeps): void {
     await syncTranscript(rec.ctx.session);
   });
 
-  h.stop.tap({ name: EXT_ID, stage: "STAGE_DEFAULT" }, async (sc: StopContext): Promise<StopDecision | undefined> => {
+  h.stop.tap({ name: EXT_ID, stage: "STAGE_DEFAULT", timeoutMs: bound("Stop", "SubagentStop") }, async (sc: StopContext): Promise<StopDecision | undefined> => {
     const st = stateOf(sc.session);
     // a new run (one prompt) starts with no continuation granted yet
     if (sc.continuations === 0 && !sc.stopHookActive) st.stopCount = 0;

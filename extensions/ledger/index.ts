@@ -51,6 +51,10 @@ export default {
         ledger.closeCrashed(session); // a last turn that never ended: the process died mid-turn
       } else ledger.noteInfo(session);
     });
+    // the prompt and a step's tool calls reach rows.jsonl before the engine waits (as storage does)
+    engine.hooks.checkpoint.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
+      ledger.collect(rec.session);
+    });
     engine.hooks.afterStep.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => {
       ledger.collect(rec.ctx.session);
     });

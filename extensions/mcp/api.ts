@@ -15,6 +15,8 @@ export interface StdioServerConfig {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** the entry's `tool_timeout_s`: this server's bound on one tools/call (over MCP_TOOL_TIMEOUT and mcp.tool_timeout_s) */
+  toolTimeoutS?: number;
 }
 
 /** A remote server: Streamable HTTP (`http`) or the older SSE transport (`sse`). */
@@ -22,6 +24,8 @@ export interface RemoteServerConfig {
   type: "http" | "sse";
   url: string;
   headers: Record<string, string>;
+  /** the entry's `tool_timeout_s` (see StdioServerConfig) */
+  toolTimeoutS?: number;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;

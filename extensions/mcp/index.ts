@@ -10,7 +10,7 @@ import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { McpService } from "./api.js";
-import { McpManager } from "./client/manager.js";
+import { DEFAULT_TOOL_TIMEOUT_MS, McpManager } from "./client/manager.js";
 import { metaTools } from "./client/meta.js";
 import { promptTools, registerTools, waitSeconds, type ToolIndex } from "./client/tools.js";
 import { resourceTools } from "./client/resources.js";
@@ -43,6 +43,11 @@ function withHanded(entries: ServerEntry[], handed: ReadonlyMap<string, ServerEn
 const managers = new Set<McpManager>();
 /** the modelRequest stage of the MCP tool set: after the floor (-300), before permissions' tool removal (-200) */
 const STAGE_MCP_TOOLS = -250;
+
+/** a config value in seconds (> 0) as ms, else the fallback */
+function configSeconds(v: unknown, fallback: number): number {
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v * 1000) : fallback;
+}
 
 function timeoutMs(v: string | undefined, fallback: number): number {
   const n = Number(v);
@@ -92,9 +97,10 @@ export default {
     mgr = new McpManager(entries, {
       env: ctx.env,
       cwd: ctx.paths.project,
-      // MCP_TIMEOUT / MCP_TOOL_TIMEOUT: Claude Code's names for the connect and per-call budgets (ms)
+      // MCP_TIMEOUT / MCP_TOOL_TIMEOUT: Claude Code's names for the connect and per-call budgets (ms);
+      // mcp.tool_timeout_s under the env; a server's own tool_timeout_s over both (manager.ts)
       connectTimeoutMs: timeoutMs(ctx.env.MCP_TIMEOUT, 30_000),
-      callTimeoutMs: timeoutMs(ctx.env.MCP_TOOL_TIMEOUT, 30 * 60_000),
+      callTimeoutMs: timeoutMs(ctx.env.MCP_TOOL_TIMEOUT, configSeconds(ctx.config.get("mcp.tool_timeout_s"), DEFAULT_TOOL_TIMEOUT_MS)),
       ...(ctx.env.OC_MCP_BACKOFF_MS ? { backoffMs: ctx.env.OC_MCP_BACKOFF_MS.split(",").map(Number) } : {}),
       ...(composeSpawn ? { composeSpawn } : {}),
       ...(credentials ? { oauth: credentials } : {}),

@@ -1,6 +1,6 @@
 /** Map openai SDK errors to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
 import OpenAI from "openai";
-import { asProviderError, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
+import { asProviderError, printableText, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -25,10 +25,12 @@ export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string
   if (already) return already;
   if (signal.aborted || e instanceof OpenAI.APIUserAbortError) return providerError("aborted", "the request was cancelled");
   if (e instanceof OpenAI.APIConnectionError) return providerError("network", `cannot reach ${baseURL}: ${e.message}`);
-  if (!(e instanceof OpenAI.APIError)) return providerError("network", `the stream from ${baseURL} broke: ${e instanceof Error ? e.message : String(e)}`);
+  // an event whose data is not JSON: shortened and made printable, never dumped
+  if (e instanceof SyntaxError) return providerError("server", `the stream from ${baseURL} sent malformed data (${printableText(e.message, 120)})`);
+  if (!(e instanceof OpenAI.APIError)) return providerError("network", `the stream from ${baseURL} broke: ${printableText(e instanceof Error ? e.message : String(e))}`);
   const body = (e.error ?? {}) as ErrorBody;
   const inner = body.error ?? body;
-  const message = inner.message ?? e.message;
+  const message = printableText(String(inner.message ?? e.message), 300);
   const code = inner.code ?? e.code ?? "";
   const status = e.status;
   const where = status ? `${baseURL} ${status}` : baseURL;

@@ -1,6 +1,6 @@
 /** The OpenAI provider: chat completions with streaming, for api.openai.com or any compatible server. */
 import OpenAI from "openai";
-import { ProviderError, emptyUsage, type ModelRequest, type Provider, type ProviderEvent, type ToolCall } from "../engine/api.js";
+import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdleWatch, type ModelRequest, type Provider, type ProviderEvent, type ToolCall } from "../engine/api.js";
 import { toChatRequest } from "./messages.js";
 import { DEFAULT_BASE_URL, FIX_KEY, toProviderError } from "./errors.js";
 import { openaiModels } from "./models.js";
@@ -12,6 +12,10 @@ export const PLACEHOLDER_KEY = "oceancode-no-key";
 export interface OpenAIOptions {
   apiKey(): string | undefined;
   baseURL(): string | undefined;
+  /** provider.idle_timeout_s as ms: a stream silent this long is aborted and retried */
+  idleTimeoutMs?(): number;
+  /** the SDK's own log lines (a malformed chunk's raw data among them), sanitised and shortened */
+  debug?(text: string): void;
 }
 
 type StopReason = Extract<ProviderEvent, { type: "done" }>["stopReason"];
@@ -39,7 +43,11 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
   const clientFor = (key: string, baseURL: string): OpenAI => {
     if (!client || client.key !== key || client.baseURL !== baseURL) {
       // maxRetries 0: the engine owns retries; organization/project null: never pick them up from the env
-      client = { key, baseURL, sdk: new OpenAI({ apiKey: key, baseURL, maxRetries: 0, organization: null, project: null }) };
+      // fetch: idleFetch, so every chunk of bytes restarts the request's idle bound; logger: the SDK
+      // would print a malformed chunk's raw data to the console
+      const say = (...args: unknown[]) => opts.debug?.(`openai sdk: ${printableText(args.map(String).join(" "))}`);
+      const logger = { error: say, warn: say, info: () => undefined, debug: () => undefined };
+      client = { key, baseURL, sdk: new OpenAI({ apiKey: key, baseURL, maxRetries: 0, organization: null, project: null, fetch: idleFetch, logger }) };
     }
     return client.sdk;
   };
@@ -59,11 +67,14 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
       const key = opts.apiKey() ?? PLACEHOLDER_KEY;
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(key, baseURL);
+      const idle = new IdleWatch(signal, opts.idleTimeoutMs?.() ?? 0, baseURL);
+      const fail = (e: unknown) => (idle.fired ? idle.error() : toProviderError(e, signal, baseURL));
       let stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk> & { controller: AbortController };
       try {
-        stream = await sdk.chat.completions.create(toChatRequest(req, { officialEndpoint: official }), { signal });
+        stream = await withIdleWatch(idle, () => sdk.chat.completions.create(toChatRequest(req, { officialEndpoint: official }), { signal: idle.signal }));
       } catch (e) {
-        throw toProviderError(e, signal, baseURL);
+        idle.stop();
+        throw fail(e);
       }
       const usage = emptyUsage();
       const calls = new Map<number, { id: string; name: string; args: string }>();
@@ -97,10 +108,13 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
         }
         complete = true;
       } catch (e) {
-        throw toProviderError(e, signal, baseURL);
+        throw fail(e);
       } finally {
+        idle.stop();
         if (!complete) stream.controller.abort();
       }
+      // the SDK ends the iteration quietly when its request is aborted: the idle bound, or the caller
+      if (idle.fired) throw idle.error();
       if (!finished) {
         if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
         throw new ProviderError("network", `the stream from ${baseURL} ended without a finish_reason (connection dropped mid-answer)`);

@@ -66,6 +66,7 @@ export default {
       const log = { debug: (m: string) => ctx.log.debug(scrub(m)), info: (m: string) => ctx.log.info(scrub(m)), warn: (m: string) => ctx.log.warn(scrub(m)), error: (m: string) => ctx.log.error(scrub(m)) };
       tapRetention(engine, pgRetention(s), { name, dbDays, log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds });
       h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => s.sessionStarted(session, source));
+      h.checkpoint.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session));
       h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.ctx.session));
       h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session, true));
       h.sessionForked.tap({ name, stage: "STAGE_AUDIT" }, ({ session }) => s.sessionProgress(session, true));

@@ -15,6 +15,7 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
   // first of all: the session's row is queued before any other tap records against it (a hook's
   // SessionStart outcome is an event of this session, refused by the database ahead of its session)
   h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => store.sessionStarted(session, source));
+  h.checkpoint.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session));
   h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.ctx.session));
   h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session, true));
   // a fork's rows arrive all at once (renumbered): the session, its rows and totals in one group

@@ -24,6 +24,7 @@ const KINDS: Record<keyof EngineHooks, string> = {
   executeTool: "wrap",
   childProcess: "waterfall",
   toolResult: "waterfall",
+  checkpoint: "parallel",
   afterStep: "parallel",
   stop: "bail",
   bound: "bail",

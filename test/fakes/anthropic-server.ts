@@ -30,8 +30,16 @@ export interface AnthropicUsageFields {
 }
 
 export type AnthropicReply =
-  /** a normal answer: text, then tool calls (stop_reason tool_use when any) */
-  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string }
+  /**
+   * a normal answer: text, then tool calls (stop_reason tool_use when any). `pauseMs`: after message_start
+   * (and the text block's start) the stream goes quiet that long before the rest, sending a `ping` event
+   * every `pingEveryMs` meanwhile when set (a long think with keep-alives) or nothing (a stall that recovers)
+   */
+  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string; pauseMs?: number; pingEveryMs?: number }
+  /** accept the request and never answer (no status line): a server that hangs before its headers */
+  | { type: "hang" }
+  /** stream message_start and `text`, then an event whose data is `data` (not JSON), and end the stream */
+  | { type: "malformed"; text?: string; data: string }
   /** an HTTP error with Anthropic's error body (or `body` verbatim) */
   | { type: "error"; status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: unknown }
   /** stream message_start and `text`, then destroy the socket (after holding it open `holdMs`) */
@@ -153,6 +161,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const reply: AnthropicReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserText(req.body)}` };
     const body = req.body;
     switch (reply.type) {
+      case "hang":
+        return; // close() destroys the socket
       case "error": {
         const type = reply.errorType ?? ERROR_TYPES[reply.status] ?? "api_error";
         return sendJson(res, reply.status, reply.body ?? { type: "error", error: { type, message: reply.message ?? `fake ${type}` } }, { "request-id": `req_fake_${ids++}`, ...reply.headers });
@@ -168,12 +178,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const usage = computeUsage(reply.type === undefined || reply.type === "message" ? reply : {});
     const msgId = `msg_fake_${ids++}`;
     const start = { id: msgId, type: "message", role: "assistant", model: body.model ?? "fake", content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } };
-    if (reply.type === "drop" || reply.type === "stream_error") {
+    if (reply.type === "drop" || reply.type === "stream_error" || reply.type === "malformed") {
       res.writeHead(200, sseHeaders());
       let text = sse("message_start", { type: "message_start", message: start });
       text += sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
       for (const c of chunks(reply.text ?? "partial answer", n)) text += sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: c } });
       if (reply.type === "drop") return writeThenDrop(res, text, reply.holdMs);
+      if (reply.type === "malformed") return void res.end(`${text}event: content_block_delta\ndata: ${reply.data}\n\n`);
       text += sse("error", { type: "error", error: { type: reply.errorType ?? "overloaded_error", message: reply.message ?? "Overloaded" } });
       res.end(text);
       return;
@@ -194,9 +205,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     res.writeHead(200, sseHeaders());
     let out = sse("message_start", { type: "message_start", message: start });
     let index = 0;
+    // where a pause goes: after message_start and the text block's start
+    let pauseAt = out.length;
     if (msg.text !== undefined && msg.text !== "") {
       out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
       out += sse("ping", { type: "ping" });
+      pauseAt = out.length;
       for (const c of chunks(msg.text, n)) out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: c } });
       out += sse("content_block_stop", { type: "content_block_stop", index });
       index++;
@@ -209,7 +223,14 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     out += sse("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } });
     out += sse("message_stop", { type: "message_stop" });
-    res.end(out);
+    if (!msg.pauseMs) return void res.end(out);
+    res.write(out.slice(0, pauseAt));
+    const pinger = msg.pingEveryMs ? setInterval(() => res.write(sse("ping", { type: "ping" })), msg.pingEveryMs) : undefined;
+    setTimeout(() => {
+      clearInterval(pinger);
+      if (!res.destroyed) res.end(out.slice(pauseAt));
+    }, msg.pauseMs).unref();
+    res.on("close", () => clearInterval(pinger));
 
     function computeUsage(r: { usage?: Partial<AnthropicUsageFields> }): Omit<AnthropicUsageFields, "output_tokens"> {
       const sim = cache.apply(anthropicBlocks(body));

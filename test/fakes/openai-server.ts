@@ -27,7 +27,11 @@ export type OpenAIReply =
   /** stream `text`, then a `data: {"error": …}` chunk inside the 200 stream (how compatible servers report a failure mid-answer) */
   | { type: "stream_error"; text?: string; message?: string; errorType?: string; code?: string }
   /** 400 context_length_exceeded, worded like OpenAI */
-  | { type: "too_long"; tokens?: number; max?: number };
+  | { type: "too_long"; tokens?: number; max?: number }
+  /** accept the request and never answer (no status line): a server that hangs before its headers */
+  | { type: "hang" }
+  /** stream `text`, then a chunk whose data is `data` (not JSON), and end the stream */
+  | { type: "malformed"; text?: string; data: string };
 
 export interface OpenAIRequestBody {
   model?: string;
@@ -81,6 +85,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     }
     const body = req.body;
     const reply: OpenAIReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserContent(body)}` };
+    if (reply.type === "hang") return; // close() destroys the socket
     if (reply.type === "error") {
       return sendJson(res, reply.status, reply.body ?? { error: { message: reply.message ?? `fake error ${reply.status}`, type: reply.errorType ?? "api_error", code: reply.code ?? null } }, reply.headers);
     }
@@ -101,11 +106,12 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model ?? "fake", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
-    if (reply.type === "drop" || reply.type === "stream_error") {
+    if (reply.type === "drop" || reply.type === "stream_error" || reply.type === "malformed") {
       res.writeHead(200, { "content-type": "text/event-stream" });
       let out = chunk({ role: "assistant", content: "" });
       for (const c of chunks(reply.text ?? "partial answer", n)) out += chunk({ content: c });
       if (reply.type === "drop") return writeThenDrop(res, out, reply.holdMs);
+      if (reply.type === "malformed") return void res.end(`${out}data: ${reply.data}\n\n`);
       out += `data: ${JSON.stringify({ error: { message: reply.message ?? "The server is overloaded", type: reply.errorType ?? "server_error", code: reply.code ?? null } })}\n\n`;
       res.end(out);
       return;

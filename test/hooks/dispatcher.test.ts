@@ -80,7 +80,9 @@ describe("the decision contract with real processes", () => {
     );
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(r.decision).toBe("none");
-    expect(r.records.map((x) => x.decision)).toEqual(["error", "error", "timeout"]);
+    // '{not json' is plain text (Claude Code's contract): not an error, and no decision on PreToolUse
+    expect(r.records.map((x) => x.decision)).toEqual(["error", "none", "timeout"]);
+    expect(r.records[1]!.reason).toContain("not valid JSON");
     const pid = Number(fs.readFileSync(pidFile, "utf8"));
     await new Promise((res) => setTimeout(res, 100));
     // the backgrounded sleep is gone too (or a zombie waiting for a reaper that is not us)

@@ -132,7 +132,8 @@ describe("PreToolUse", () => {
     run([bashStep("echo ran > ran.txt"), { text: "ok" }]);
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect(fs.readFileSync(path.join(sb.project, "ran.txt"), "utf8")).toBe("ran\n");
-    expect(hookEvents().map((e) => e.decision).sort()).toEqual(["error", "error", "timeout"]);
+    // '{garbage' is not JSON: plain text, which decides nothing on PreToolUse (Claude Code's contract)
+    expect(hookEvents().map((e) => e.decision).sort()).toEqual(["error", "none", "timeout"]);
   });
 
   it("matcher forms: exact names and | lists do not fire for other tools, a regex does", () => {

@@ -52,6 +52,24 @@ describe("tap timeouts", () => {
     expect(log.list()).toHaveLength(2);
   });
 
+  it("a tap's own timeoutMs replaces the kernel's bound, read at each call", async () => {
+    const { rt, log } = runtime(30);
+    const closed = new BailHook<number, string>("t.own", "bail (fail-closed)", (tap) => `deny by ${tap}`);
+    closed.bind(rt);
+    let bound = 400;
+    // settles after 120 ms: past the kernel's 30 ms, inside its own 400 ms
+    closed.tap({ name: "slow", timeoutMs: () => bound }, () => new Promise<string>((r) => setTimeout(() => r("slow answered"), 120)));
+    expect(await closed.call(1)).toBe("slow answered");
+    expect(log.list()).toEqual([]);
+    bound = 20;
+    expect(await closed.call(1)).toBe("deny by slow");
+    expect(log.list().map((f) => f.code)).toEqual([ErrorCodes.TAP_TIMEOUT]);
+    const w = new WaterfallHook<number>("t.ownw", "waterfall");
+    w.bind(rt);
+    w.tap({ name: "slow", timeoutMs: 400 }, (n) => new Promise<number>((r) => setTimeout(() => r(n + 1), 120)));
+    expect(await w.call(1, undefined)).toBe(2);
+  });
+
   it("sync taps and fast async taps are not affected; a throwing tap is reported as OC_ERR_TAP_FAILED", async () => {
     const { rt, log, shown } = runtime(1_000);
     const s = new SeriesHook<void>("t.s", "series");

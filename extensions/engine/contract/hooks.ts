@@ -78,6 +78,18 @@ export interface StepRecord {
   durationMs: number;
 }
 
+/**
+ * Rows that must outlive a kill before the engine waits on something slow: the prompt (before the first
+ * model request; `step` 0) and a step's assistant row with its tool calls (before they run: a hung MCP
+ * call, a long bash). Stores enqueue what is new, as at afterStep.
+ */
+export interface CheckpointRecord {
+  session: Session;
+  turn: number;
+  step: number;
+  why: "prompt" | "tools";
+}
+
 export interface StopContext extends TurnContext {
   lastAssistantText: string;
   /** how many continuations were granted this run so far */
@@ -225,6 +237,8 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   childProcess: hook.waterfall<SpawnSpec, { sessionId: string }>("compose a child process: env, sandbox"),
   /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
   toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
+  /** parallel: rows to store before a wait (the prompt; a step's tool calls before they run). Storage and the ledger enqueue them. */
+  checkpoint: hook.parallel<CheckpointRecord>("rows to store before a wait: the prompt, a step's tool calls before they run"),
   /** parallel: a step ended (storage write-behind, ledger transcript, gauge). */
   afterStep: hook.parallel<StepRecord>("a step ended"),
   /**

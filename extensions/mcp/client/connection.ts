@@ -212,6 +212,14 @@ export class Connection {
       return toToolOutput(result);
     } catch (e) {
       if (signal.aborted) return { content: `the call to MCP tool '${tool}' was interrupted`, isError: true };
+      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+        const s = this.deps.callTimeoutMs / 1000;
+        return {
+          content: `MCP tool '${tool}' on server "${this.name}" gave no answer within ${Number.isInteger(s) ? s : s.toFixed(1)} s (tool_timeout_s); the call was cancelled. The server may still be working: do not assume it ran or did not run.`,
+          isError: true,
+          metadata: { timed_out: true },
+        };
+      }
       const died = this.client !== client || /connection closed/i.test(message(e));
       return { content: died ? `MCP server "${this.name}" stopped during the call to '${tool}' (${message(e)})${(this.status as ServerStatus) === "connecting" ? "; it is being restarted" : ""}` : `MCP tool '${tool}' failed: ${message(e)}`, isError: true };
     } finally {

@@ -14,6 +14,9 @@ import { sessionAuthProvider, type OAuthStore } from "./oauth.js";
 
 export type { ServerRow };
 
+/** mcp.tool_timeout_s when nothing names one: 10 minutes */
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+
 export interface ManagerOptions {
   env: NodeJS.ProcessEnv;
   /** the project directory (a stdio server's default cwd) */
@@ -73,7 +76,8 @@ export class McpManager {
     const deps: ConnectionDeps = {
       config,
       connectTimeoutMs: this.opts.connectTimeoutMs ?? 30_000,
-      callTimeoutMs: this.opts.callTimeoutMs ?? 30 * 60_000,
+      // the entry's own tool_timeout_s, else the session's (MCP_TOOL_TIMEOUT, mcp.tool_timeout_s)
+      callTimeoutMs: config.toolTimeoutS !== undefined ? Math.round(config.toolTimeoutS * 1000) : (this.opts.callTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS),
       ...(this.opts.backoffMs ? { backoffMs: this.opts.backoffMs } : {}),
       onToolsChanged: (c) => this.opts.onToolsChanged?.(c),
       report: (level, text) => this.opts.report?.(level, text),

@@ -39,5 +39,6 @@ export function expandServer(config: ServerConfig, env: NodeJS.ProcessEnv): { co
   } else {
     out = { type: config.type, url: expandString(config.url, env, un), headers: expandRecord(config.headers, env, un) };
   }
+  if (config.toolTimeoutS !== undefined) out.toolTimeoutS = config.toolTimeoutS;
   return { config: out, unresolved: [...un].sort() };
 }

@@ -45,6 +45,14 @@ const bad = (r: unknown): r is { at: string[]; why: string } => isObj(r) && Arra
 /** Parse one entry; `at` is the JSON path of the entry (for the error). */
 export function parseEntry(raw: unknown, at: string[]): Parsed {
   if (!isObj(raw)) return { ok: false, at, why: "expected an object: {command, args, env} or {type, url, headers}" };
+  const t = raw.tool_timeout_s;
+  if (t !== undefined && (typeof t !== "number" || !Number.isFinite(t) || t <= 0)) return { ok: false, at: [...at, "tool_timeout_s"], why: "expected a number of seconds above 0" };
+  const parsed = parseShape(raw, at);
+  if (parsed.ok && typeof t === "number") parsed.config.toolTimeoutS = t;
+  return parsed;
+}
+
+function parseShape(raw: Record<string, unknown>, at: string[]): Parsed {
   const off = raw.enabled === false || raw.disabled === true;
   const type = raw.type;
   if (type === "local" || (type === undefined && Array.isArray(raw.command))) {
