@@ -13,6 +13,8 @@ import { toolInputSummary, type MeterView } from "./format.js";
 import type { CapData, CapTab } from "./capabilities-model.js";
 import type { TodoList } from "../../extensions/todos/api.js";
 import { paneList, type PaneList } from "./todos-pane.js";
+import { TurnProgress } from "./progress.js";
+import type { HelpSection } from "../../extensions/session-commands/api.js";
 
 export interface ToolItem {
   kind: "tool";
@@ -30,7 +32,11 @@ export type Item =
   | { kind: "assistant"; id: number; text: string }
   | ToolItem
   | { kind: "notice"; id: number; level: "info" | "warn" | "error"; text: string }
-  | { kind: "reply"; id: number; text: string };
+  | { kind: "reply"; id: number; text: string }
+  /** the start header (components/header.tsx): its first line is the title */
+  | { kind: "header"; id: number; text: string }
+  /** a two-column table laid out to the width (/help) */
+  | { kind: "table"; id: number; sections: HelpSection[] };
 
 /** Distributes Omit over the union so each variant keeps its own fields; a tool's head is derived. */
 export type NewItem = Item extends infer T ? (T extends ToolItem ? Omit<T, "id" | "head"> : T extends Item ? Omit<T, "id"> : never) : never;
@@ -68,6 +74,8 @@ function safeItem(item: NewItem, id: number): Item {
   switch (item.kind) {
     case "tool":
       return { ...item, id, head: toolHead(item.call), output: item.output === undefined ? undefined : visible(item.output) };
+    case "table":
+      return { kind: "table", id, sections: item.sections.map((s) => ({ title: visibleLine(s.title), rows: s.rows.map(([l, r]) => [visibleLine(l), visibleLine(r)] as [string, string]) })) };
     default:
       return { ...item, id, text: visible(item.text) };
   }
@@ -129,6 +137,10 @@ export class PagerStore {
   private liveStream = new VisibleStream();
   liveTools: ToolItem[] = [];
   busy = false;
+  /** the running turn's clock, tokens and tools (the animated status line) */
+  readonly progress = new TurnProgress();
+  /** bumped to print the whole transcript again (after a resize cleared the screen) */
+  epoch = 0;
   sessionId = "";
   model = "";
   totals: SessionTotals = { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, turns: 0, steps: 0 };
@@ -197,6 +209,7 @@ export class PagerStore {
 
   apply(e: SessionEvent): void {
     if (this.sessionId && e.sessionId !== this.sessionId) return;
+    this.progress.apply(e);
     switch (e.type) {
       case "turn_start":
         this.busy = true;
