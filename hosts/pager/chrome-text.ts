@@ -29,5 +29,5 @@ export function headerText(o: { version?: string; model: string; folder: string;
 export function exitHint(sessionId: string, stored: boolean): string | undefined {
   if (!stored) return undefined;
   const id = visibleLine(sessionId);
-  return `session ${id} · continue with: oceancode -c   or: oceancode --resume ${id}`;
+  return `session ${id}\ncontinue with: oceancode -c   or: oceancode --resume ${id}`;
 }

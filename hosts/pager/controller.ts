@@ -46,7 +46,7 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: PagerEngine,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined>; todos?: () => Promise<TodosLike | undefined>; modes?: ModeSources },
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined>; todos?: () => Promise<TodosLike | undefined>; modes?: ModeSources; onOpen?: (s: Session) => void },
   ) {
     this.modes = new PagerModes(opts.modes ?? { cycleBypass: false });
   }
@@ -60,8 +60,15 @@ export class PagerController implements PagerActions {
   async start(resumeId?: string): Promise<void> {
     this.unsubscribe = this.engine.subscribe((e) => this.store.apply(e));
     this.engine.setQuestionHandler((q, signal) => this.ask(q, signal));
-    if (resumeId) this.adopt(await this.engine.openSession(resumeId));
-    else await this.openNew();
+    if (resumeId) {
+      const next = await this.engine.openSession(resumeId);
+      this.session = next;
+      this.opts.onOpen?.(next);
+      this.adopt(next);
+    } else {
+      await this.openNew();
+      this.opts.onOpen?.(this.session);
+    }
     // the todos service (the ctrl+t pane), loaded lazily: every change of this session's list re-renders
     if (this.opts.todos) {
       void this.opts.todos().then(

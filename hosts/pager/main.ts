@@ -132,14 +132,6 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
       return 1;
     }
   }
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds, todos, modes });
-  try {
-    await ctl.start(resumeId);
-  } catch (e) {
-    if (!opts.remote && !resumeId) throw e;
-    io.stderr.write(`oceancode${opts.remote ? " attach" : ""}: ${visible((e as Error).message)}\n`);
-    return 1;
-  }
   const trust = !opts.remote && kernel.hasService("trust") ? await kernel.service<TrustService>("trust").catch(() => undefined) : undefined;
   let trusted: boolean | undefined;
   try {
@@ -147,8 +139,19 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   } catch {
     trusted = undefined;
   }
-  ctl.store.add({ kind: "header", text: headerText({ version: opts.version, model: ctl.session.info.model, folder: io.project, home: io.home, trusted, remote: opts.remote?.label }) });
-  if (unready) ctl.store.add({ kind: "notice", level: "warn", text: unready });
+  // the header and the missing key come first, above a reopened session's rows
+  const onOpen = (s: { info: { model: string } }) => {
+    ctl.store.add({ kind: "header", text: headerText({ version: opts.version, model: s.info.model, folder: io.project, home: io.home, trusted, remote: opts.remote?.label }) });
+    if (unready) ctl.store.add({ kind: "notice", level: "warn", text: unready });
+  };
+  const ctl: PagerController = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds, todos, modes, onOpen });
+  try {
+    await ctl.start(resumeId);
+  } catch (e) {
+    if (!opts.remote && !resumeId) throw e;
+    io.stderr.write(`oceancode${opts.remote ? " attach" : ""}: ${visible((e as Error).message)}\n`);
+    return 1;
+  }
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
   for (const e of early.splice(0)) post(e.level, e.text);
   if (listener) ctl.store.post({ kind: "notice", level: "info", text: `listening on ${listener.url} (the oceancode serve API)` });

@@ -108,13 +108,15 @@ describe.skipIf(!hasTmux())("pager chrome: live progress and the end", () => {
     await typeLine(t, "/exit");
     expect(await exited(t)).toBe(0);
     const end = t.screen();
-    const id = /session (ses_\S+) · continue with: oceancode -c {3}or: oceancode --resume (ses_\S+)/.exec(end.replace(/\n/g, ""));
+    const id = /session (ses_\S+)\s*\ncontinue with: oceancode -c {3}or: oceancode --resume (ses_\S+)/.exec(end);
     expect(id, end).not.toBeNull();
     expect(id![1]).toBe(id![2]);
     // oceancode -c: the same session, its rows shown
     t2 = openPager(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: fake.url }, ["-c"]);
     const back = await t2.waitFor(`resumed ${id![1]}`);
     expect(back).toContain("take a while");
+    // the header stays on top, above the reopened rows
+    expect(back.indexOf("? for keys")).toBeLessThan(back.indexOf("take a while"));
     t2.key("C-d");
     expect(await exited(t2)).toBe(0);
     expect(t2.screen()).toContain(`oceancode --resume ${id![1]}`);
