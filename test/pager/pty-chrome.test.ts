@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
 import { closePager, hasTmux, openPager, openPagerOnFake, pause, typeLine, type Pty } from "../helpers/pty.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
@@ -146,8 +146,24 @@ describe.skipIf(!hasTmux())("pager chrome: live progress and the end", () => {
   });
 });
 
+describe.skipIf(!hasTmux())("pager chrome: -c and --resume", () => {
+  it("-c with no earlier session and --resume of an unknown id are said before the screen is taken (exit 1); before a command they are refused (exit 2)", async () => {
+    sb = makeSandbox("oc-pty-chrome-");
+    t = openPager(sb, { OC_MODEL: "scripted/echo" }, ["-c"]);
+    expect(await exited(t)).toBe(1);
+    expect(t.screen().replace(/\n/g, "")).toContain("oceancode: -c: no earlier session in");
+    t.close();
+    t = openPager(sb, { OC_MODEL: "scripted/echo" }, ["--resume", "ses_nope"]);
+    expect(await exited(t)).toBe(1);
+    expect(t.screen()).toContain("no session 'ses_nope'");
+    const r = runCli(["--dir", sb.project, "-c", "run", "hi"], { env: { ...sb.env, OC_MODEL: "scripted/echo" } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("-c/--continue is the pager's");
+  });
+});
+
 describe.skipIf(!hasTmux())("pager chrome: notification", () => {
-  it("a long turn ending while the terminal is unfocused rings the bell when pager.notify asks (tmux: off by default)", async () => {
+  it("a long turn ending while the terminal is unfocused rings the bell when pager.notify asks (the rule itself, tmux and focus included: chrome-model.test.ts)", async () => {
     sb = makeSandbox("oc-pty-chrome-");
     fs.mkdirSync(path.join(sb.project, ".oceancode"), { recursive: true });
     sb.write(".oceancode/oceancode.json", JSON.stringify({ pager: { notify: "bell", notify_after_s: 0 } }));
