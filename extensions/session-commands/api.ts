@@ -12,6 +12,12 @@ export interface PickItem {
   label: string;
 }
 
+/** A titled block of two-column rows (/help: "Slash commands", "Keys"). */
+export interface HelpSection {
+  title: string;
+  rows: Array<[string, string]>;
+}
+
 /** The capabilities picker's tabs (`/skills`, `/plugins`, `/mcps`). */
 export type CapabilityTab = "skills" | "plugins" | "mcp";
 
@@ -43,6 +49,16 @@ export interface PagerSlashHost extends SlashHost {
   prompt?(text: string): Promise<boolean>;
   /** whether a prompt is running in this host's session now */
   busy?(): boolean;
+  /**
+   * Toggle a pager mode: "acceptEdits" (/auto) or "bypassPermissions" (/always-approve) on, or back to
+   * default when it is on; a lock by managed requirements is respected. Resolves to what to tell the user.
+   */
+  setMode?(mode: "acceptEdits" | "bypassPermissions"): Promise<string>;
+  /**
+   * Show a two-column table laid out to the host's width (the right column wraps within itself), e.g.
+   * /help's commands and keys. A host without it gets the same rows as padded text through reply().
+   */
+  table?(sections: HelpSection[]): void;
   /** the session's working directory (for /resume's list) */
   readonly cwd?: string;
 }

@@ -6,16 +6,25 @@
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import { isPagerSlashHost, type PagerSlashHost } from "./api.js";
+import { isPagerSlashHost, type HelpSection, type PagerSlashHost } from "./api.js";
 
-/** The pager's keys, for /help. */
-export const KEYS_HELP = [
-  "enter send · shift+enter, alt+enter or \\+enter newline · ↑↓ history",
-  "/ commands (tab completes) · esc esc stop the running turn · ctrl+r expand tool output",
-  "ctrl+c stop / clear / quit · ctrl+d quit on an empty line · ctrl+t todos pane",
+/** The pager's keys, for /help (and the `?` key). */
+export const KEYS_HELP: Array<[string, string]> = [
+  ["enter", "send"],
+  ["shift+enter, alt+enter, \\+enter", "newline"],
+  ["↑ ↓", "history"],
+  ["/", "commands (tab completes)"],
+  ["esc esc", "stop the running turn"],
+  ["shift+tab", "cycle modes: default → auto (edits run without asking) → plan"],
+  ["ctrl+o", "always-approve on/off (unless managed settings lock it)"],
+  ["ctrl+r", "expand tool output"],
+  ["ctrl+t", "todos pane"],
+  ["ctrl+c", "stop / clear / quit"],
+  ["ctrl+d", "quit on an empty line"],
 ];
 
-export function helpText(ctx: Pick<ExtensionContext, "contributions">): string {
+/** /help's sections: every slash command with its aliases, then the keys. */
+export function helpSections(ctx: Pick<ExtensionContext, "contributions">): HelpSection[] {
   const rows: Array<[string, string]> = [];
   for (const c of ctx.contributions()) {
     for (const s of c.manifest.contributes?.slashCommands ?? []) {
@@ -25,8 +34,20 @@ export function helpText(ctx: Pick<ExtensionContext, "contributions">): string {
     }
   }
   rows.sort((a, b) => a[0].localeCompare(b[0]));
-  const w = Math.min(28, Math.max(...rows.map((r) => r[0].length)));
-  return ["Slash commands:", ...rows.map(([u, s]) => `  ${u.padEnd(w)}  ${s}`), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n");
+  return [
+    { title: "Slash commands", rows },
+    { title: "Keys", rows: KEYS_HELP },
+  ];
+}
+
+/** The sections as padded text (hosts that cannot lay out a table). */
+export function helpText(ctx: Pick<ExtensionContext, "contributions">): string {
+  const out: string[] = [];
+  for (const sec of helpSections(ctx)) {
+    const w = Math.min(28, Math.max(...sec.rows.map((r) => r[0].length)));
+    out.push(`${sec.title}:`, ...sec.rows.map(([u, s]) => `  ${u.padEnd(w)}  ${s}`));
+  }
+  return out.join("\n");
 }
 
 function ago(ms: number): string {
@@ -52,7 +73,22 @@ export default {
     const engine = () => ctx.services.tryGet<EngineService>("engine");
     const storage = () => ctx.services.tryGet<StorageService>("storage");
 
-    ctx.registerSlash("help", (_args, host) => host.reply(helpText(ctx)));
+    ctx.registerSlash("help", (_args, host) => {
+      if (isPagerSlashHost(host) && host.table) host.table(helpSections(ctx));
+      else host.reply(helpText(ctx));
+    });
+
+    for (const [name, mode] of [
+      ["auto", "acceptEdits"],
+      ["always-approve", "bypassPermissions"],
+    ] as const) {
+      ctx.registerSlash(name, async (_args, host) => {
+        const h = pagerHost(host, `/${name}`);
+        if (!h) return;
+        if (!h.setMode) return cannot(h, `/${name}`);
+        h.reply(await h.setMode(mode));
+      });
+    }
 
     ctx.registerSlash("exit", (_args, host) => {
       const h = pagerHost(host, "/exit");

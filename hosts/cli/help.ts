@@ -28,6 +28,8 @@ export const GLOBAL_FLAGS: FlagDoc[] = [
   { name: "--db", value: "<path>", summary: "the session database (over $OC_DB and the database.path key; default: oceancode.db in the data directory)" },
   { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "before a command: the pager's model, or handed to the command (run)" },
   { name: "--listen", value: "<host:port>", summary: "the pager also serves the HTTP API of oceancode serve there (off loopback only with OC_SERVER_PASSWORD)" },
+  { name: "--continue", aliases: ["-c"], summary: "the pager reopens this directory's latest session" },
+  { name: "--resume", value: "<id>", summary: "the pager reopens this session (its id: oceancode sessions)" },
   { name: "--tui", value: "pager", summary: "accepted (the pager is the only terminal UI)" },
   { name: "--verbose", aliases: ["-v"], summary: "info log lines, and stacks with errors" },
   { name: "--version", aliases: ["-V"], summary: "print the version and exit" },
@@ -71,7 +73,8 @@ export function declaredFlags(contribution: { flags?: FlagDoc[] }): FlagDoc[] | 
 
 /** Flags named in a usage line, for a contribution that declares none (each gets a line, without a description). */
 export function flagsFromUsage(usage: string, extension: string): FlagDoc[] {
-  const global = new Set(GLOBAL_FLAGS.flatMap((f) => [f.name, ...(f.aliases ?? [])]));
+  // the pager's -c/--continue and --resume are global only before a command: a command may have its own
+  const global = new Set(GLOBAL_FLAGS.filter((f) => f.name !== "--continue" && f.name !== "--resume").flatMap((f) => [f.name, ...(f.aliases ?? [])]));
   const seen = new Set<string>();
   const out: FlagDoc[] = [];
   for (const m of usage.matchAll(/(?<![\w-])(--?[A-Za-z][\w-]*)(?: (<[^>]+>))?/g)) {

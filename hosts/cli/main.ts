@@ -20,7 +20,7 @@ import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLO
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 /** A host module (run, pager, serve, acp) exports `main`. */
-type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string }) => Promise<number>;
+type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string; continue?: boolean; resume?: string; version?: string }) => Promise<number>;
 
 const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
   { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
@@ -42,6 +42,10 @@ interface Globals {
   model?: string;
   help: boolean;
   version: boolean;
+  /** -c/--continue: the pager reopens this directory's latest session */
+  continue?: boolean;
+  /** --resume <id>: the pager reopens this session */
+  resume?: string;
 }
 
 const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
@@ -53,10 +57,10 @@ const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
   "--tui": "tui",
 };
 /** value flags that are global only before the command word (after it they are the command's own) */
-const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model" };
+const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model", "--resume": "resume" };
 
 function usageLine(): string {
-  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-v] [<command> [args…]]";
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-c/--continue | --resume <id>] [-v] [<command> [args…]]";
 }
 
 /**
@@ -94,6 +98,10 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
     }
     if (!sub && (a === "--help" || a === "-h")) {
       globals.help = true;
+      continue;
+    }
+    if (!sub && (a === "-c" || a === "--continue")) {
+      globals.continue = true;
       continue;
     }
     if (!sub && (a === "--version" || a === "-V")) {
@@ -168,6 +176,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (error) {
     process.stderr.write(`oceancode: ${visible(error)}\n${usageLine()}\n`);
+    return 2;
+  }
+  if ((globals.continue || globals.resume !== undefined) && sub) {
+    process.stderr.write(`oceancode: ${globals.continue ? "-c/--continue" : "--resume"} is the pager's (oceancode ${globals.continue ? "-c" : "--resume <id>"}); for ${visible(sub)} put it after the command if it takes one\n${usageLine()}\n`);
     return 2;
   }
   if (globals.tui !== undefined && globals.tui !== "pager") {
@@ -253,7 +265,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("oceancode: Ocean pager is not available in this build; use oceancode run\n");
         return 2;
       }
-      return await pager.main(kernel, rest, io, { listen: globals.listen, model: globals.model });
+      return await pager.main(kernel, rest, io, { listen: globals.listen, model: globals.model, version: packageVersion(), ...(globals.continue ? { continue: true } : {}), ...(globals.resume !== undefined ? { resume: globals.resume } : {}) });
     }
     if (host) {
       exitWhenDone = true;

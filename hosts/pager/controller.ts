@@ -3,7 +3,7 @@
  * slash commands, and the tideline meter when present. The React tree talks to this through PagerActions.
  */
 import type { Answer, EngineService, FormAnswer, Question, Session } from "../../extensions/engine/api.js";
-import type { PagerSlashHost, PickItem } from "../../extensions/session-commands/api.js";
+import type { HelpSection, PagerSlashHost, PickItem } from "../../extensions/session-commands/api.js";
 import type { SlashHost } from "../../kernel/api.js";
 import type { PagerActions } from "./components/app.js";
 import type { SlashEntry } from "./components/dialogs.js";
@@ -18,6 +18,9 @@ import { mcpPromptEntries, type McpPromptsLike } from "./mcp-prompt-entries.js";
 import type { CapAction, CapTab } from "./capabilities-model.js";
 import { applyCapabilities, readCapabilities, type CapSources, type McpLike, type PluginsLike, type SkillsToggles } from "./capabilities-source.js";
 import { todosStatus, type TodosLike } from "./todos-pane.js";
+import { MODE_LABEL, PagerModes, type ModeChange, type ModeSources } from "./modes.js";
+import { fmtTokens } from "./format.js";
+import { progressText } from "./progress.js";
 
 /** What the pager drives of an engine: the embedded EngineService, or a serve instance's (oceancode attach). */
 export type PagerEngine = Pick<EngineService, "subscribe" | "setQuestionHandler" | "createSession" | "openSession" | "prompt" | "closeSession" | "checkModel"> & {
@@ -43,16 +46,29 @@ export class PagerController implements PagerActions {
   constructor(
     private readonly kernel: KernelLike,
     private readonly engine: PagerEngine,
-    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined>; todos?: () => Promise<TodosLike | undefined> },
-  ) {}
+    private readonly opts: { cwd: string; model: string; tideline?: TidelineService; capUsd?: number; bounds?: BoundsService; skills?: SkillsLike & Partial<SkillsToggles>; plugins?: () => Promise<PluginsLike | undefined>; mcp?: () => Promise<McpLike | undefined>; todos?: () => Promise<TodosLike | undefined>; modes?: ModeSources; onOpen?: (s: Session) => void },
+  ) {
+    this.modes = new PagerModes(opts.modes ?? { cycleBypass: false });
+  }
+
+  readonly modes: PagerModes;
 
   private todosService?: TodosLike;
   private todosUnsubscribe?: () => void;
 
-  async start(): Promise<void> {
+  /** Open the pager's session: a fresh one, or the stored session `resumeId` (-c, --resume). */
+  async start(resumeId?: string): Promise<void> {
     this.unsubscribe = this.engine.subscribe((e) => this.store.apply(e));
     this.engine.setQuestionHandler((q, signal) => this.ask(q, signal));
-    await this.openNew();
+    if (resumeId) {
+      const next = await this.engine.openSession(resumeId);
+      this.session = next;
+      this.opts.onOpen?.(next);
+      this.adopt(next);
+    } else {
+      await this.openNew();
+      this.opts.onOpen?.(this.session);
+    }
     // the todos service (the ctrl+t pane), loaded lazily: every change of this session's list re-renders
     if (this.opts.todos) {
       void this.opts.todos().then(
@@ -81,6 +97,19 @@ export class PagerController implements PagerActions {
     this.store.changed();
   }
 
+  /** Make a reopened session the pager's: its figures, todos and the tail of its rows. */
+  private adopt(next: Session): void {
+    this.session = next;
+    this.store.sessionId = next.info.id;
+    this.store.model = next.info.model;
+    this.store.totals = next.totals;
+    this.store.gaugeTokens = lastGauge(next.rows);
+    this.readTodos();
+    this.store.post({ kind: "notice", level: "info", text: `resumed ${next.info.id} (${next.totals.turns} turns; the last rows follow)` });
+    for (const it of rowsToItems(next.rows)) this.store.add(it);
+    this.store.changed();
+  }
+
   /** The current session's list, read afresh (a new or resumed session). */
   private readTodos(): void {
     if (!this.todosService || !this.session) return;
@@ -91,10 +120,11 @@ export class PagerController implements PagerActions {
     }
   }
 
-  /** The status bar's extras: plan mode, the todo count. */
+  /** The status bar's extras: the mode (auto, plan, always-approve), the todo count. */
   statusExtras(): string[] {
     const out: string[] = [];
-    if (this.session?.info.overrides.agent === "plan") out.push("plan mode");
+    const mode = this.session ? MODE_LABEL[this.modes.current(this.session)] : "";
+    if (mode) out.push(mode);
     const todos = todosStatus(this.store.todos);
     if (todos) out.push(todos);
     return out;
@@ -163,6 +193,33 @@ export class PagerController implements PagerActions {
     this.running?.abort();
   }
 
+  /** The animated status line's text while a turn runs (no spinner). */
+  progressText(): string {
+    return progressText(this.store.progress, fmtTokens);
+  }
+
+  /** shift+tab, ctrl+o, /auto, /always-approve: the change is said as a hint on the status line. */
+  private modeHint?: (text: string) => void;
+  onModeHint(fn: (text: string) => void): void {
+    this.modeHint = fn;
+  }
+  private async changeMode(how: (m: PagerModes, s: Session) => Promise<ModeChange>): Promise<ModeChange | undefined> {
+    if (!this.modes.available) {
+      this.modeHint?.("modes need the permissions extension (it is off)");
+      return undefined;
+    }
+    const change = await how(this.modes, this.session);
+    this.modeHint?.(change.message);
+    this.store.changed();
+    return change;
+  }
+  cycleMode(): void {
+    void this.changeMode((m, s) => m.cycle(s));
+  }
+  toggleAlwaysApprove(): void {
+    void this.changeMode((m, s) => m.toggleAlwaysApprove(s));
+  }
+
   exit(code = 0): void {
     this.running?.abort();
     this.exitResolve(code);
@@ -185,6 +242,7 @@ export class PagerController implements PagerActions {
     s.post({ kind: "user", text });
     const ac = new AbortController();
     this.running = ac;
+    s.progress.begin();
     s.busy = true;
     s.noticesThisPrompt = [];
     s.changed();
@@ -198,6 +256,8 @@ export class PagerController implements PagerActions {
       s.post({ kind: "notice", level: "error", text: e instanceof Error ? e.message : String(e) });
     } finally {
       if (this.running === ac) this.running = undefined;
+      s.progress.end();
+      this.turnEnded?.(s.progress.lastEnded?.ms ?? 0);
       s.busy = false;
       s.totals = this.session.totals;
       s.changed();
@@ -225,6 +285,9 @@ export class PagerController implements PagerActions {
     }
     await this.prompt(text);
   }
+
+  /** called with a finished prompt's duration (the long-turn notification) */
+  turnEnded?: (ms: number) => void;
 
   private pluginsService?: PluginsLike;
   private mcpService?: McpLike;
@@ -277,6 +340,7 @@ export class PagerController implements PagerActions {
       },
       cwd: this.opts.cwd,
       reply: (text: string) => self.store.post({ kind: "reply", text }),
+      table: (sections: HelpSection[]) => self.store.post({ kind: "table", sections }),
       currentModel: () => self.session.info.model,
       setModel: (id: string) => {
         self.session.info.model = id;
@@ -293,17 +357,10 @@ export class PagerController implements PagerActions {
       resume: async (id: string) => {
         const next = await self.engine.openSession(id);
         const old = self.session;
-        self.session = next;
-        self.store.sessionId = next.info.id;
-        self.store.model = next.info.model;
-        self.store.totals = next.totals;
-        self.store.gaugeTokens = lastGauge(next.rows);
-        self.readTodos();
-        self.store.post({ kind: "notice", level: "info", text: `resumed ${next.info.id} (${next.totals.turns} turns; the last rows follow)` });
-        for (const it of rowsToItems(next.rows)) self.store.add(it);
-        self.store.changed();
+        self.adopt(next);
         if (old !== next) await self.engine.closeSession(old, "resume").catch(() => undefined);
       },
+      setMode: async (mode: "acceptEdits" | "bypassPermissions") => (await self.changeMode((m, s) => (mode === "acceptEdits" ? m.toggleAuto(s) : m.toggleAlwaysApprove(s))))?.message ?? "modes need the permissions extension (it is off)",
       exit: () => self.exit(0),
       prompt: async (text: string) => {
         if (self.store.busy) return false;

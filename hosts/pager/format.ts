@@ -42,13 +42,15 @@ export function tidelineText(t: MeterView["tideline"]): string {
   return t.percent !== undefined ? `tideline @${t.percent}% (${fmtTokens(t.lineTokens)}): ${togo}` : `tideline @${fmtTokens(t.lineTokens)}: ${togo}`;
 }
 
+/** Plain words first: "context 12% · 200k window" (the tideline's detail is /context's). */
 export function contextText(m: MeterView): string {
-  return `ctx ${fmtTokens(m.contextUsed)}/${fmtTokens(m.contextWindow)}`;
+  const pct = m.contextWindow > 0 ? Math.min(999, Math.round((m.contextUsed / m.contextWindow) * 100)) : 0;
+  return `context ${pct}% · ${fmtTokens(m.contextWindow)} window`;
 }
 
-/** The status bar's parts, in display order. */
+/** The status bar's parts, in display order: model, context, tokens in/out, spend. */
 export function statusParts(m: MeterView): string[] {
-  return [m.model, contextText(m), tidelineText(m.tideline), `↑${fmtTokens(m.inputTokens)} ↓${fmtTokens(m.outputTokens)}`, fmtSpend(m.spentUsd, m.capUsd)];
+  return [m.model, contextText(m), `↑${fmtTokens(m.inputTokens)} ↓${fmtTokens(m.outputTokens)}`, fmtSpend(m.spentUsd, m.capUsd)];
 }
 
 /** A text gauge of `width` cells for used/window with a ┃ at the tideline. */

@@ -20,6 +20,14 @@ import type { SkillsLike } from "./skill-entries.js";
 import type { McpLike, PluginsLike, SkillsToggles } from "./capabilities-source.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
+import type { PermissionsService } from "../../extensions/permissions/api.js";
+import type { PlanModeService } from "../../extensions/plan-mode/api.js";
+import type { TrustService } from "../../extensions/trust/api.js";
+import { FOCUS_OFF, FOCUS_ON, FocusFilter, notification, notifySettings } from "./focus.js";
+import { exitHint, headerText } from "./chrome-text.js";
+
+/** Resize: clear the screen and its scrollback, then print the transcript again at the new width. */
+const CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H";
 
 /** `oceancode attach`: the engine is a serve instance's (hosts/attach); its label is said in the transcript */
 export interface RemoteOption {
@@ -39,7 +47,19 @@ export function pagerModel(configured: unknown, flag?: string): string {
   return DEFAULT_MODEL_ID;
 }
 
-export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string; remote?: RemoteOption }): Promise<number> {
+export interface PagerOptions {
+  listen?: string;
+  model?: string;
+  remote?: RemoteOption;
+  /** -c/--continue: reopen the latest session of this directory */
+  continue?: boolean;
+  /** --resume <id>: reopen this session */
+  resume?: string;
+  /** the product's version, for the header */
+  version?: string;
+}
+
+export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: PagerOptions): Promise<number> {
   if (argv.length) {
     io.stderr.write(`oceancode: unexpected argument '${visibleLine(argv[0]!)}' (the pager takes no message; for one prompt use oceancode run "<message>")\n`);
     return 2;
@@ -65,10 +85,12 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const local = await kernel.service<EngineService>("engine");
   const engine: PagerEngine = opts.remote ? opts.remote.engine(local) : local;
   const model = pagerModel(kernel.config.get("model"), opts.model);
+  let unready: string | undefined;
   try {
     // a model no installed provider serves is a usage error, said before the screen is taken; a missing key
-    // is not: keys are read before every request, so one stored meanwhile (oceancode key) is used
-    await engine.checkModel(model);
+    // is not: keys are read before every request, so one stored meanwhile (oceancode key) is used. It is
+    // said once, at the start, with the command that fixes it
+    unready = await engine.checkModel(model);
   } catch (e) {
     for (const x of early) io.stderr.write(`oceancode: ${x.level}: ${visible(x.text)}\n`);
     io.stderr.write(`oceancode: ${visible((e as Error).message)}\n`);
@@ -98,12 +120,38 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const bounds = !opts.remote && kernel.hasService("bounds") ? await kernel.service<BoundsService>("bounds").catch(() => undefined) : undefined;
   // the todos pane (ctrl+t) reads this process's todos service (an attached pager has none)
   const todos = !opts.remote && kernel.hasService("todos") ? () => kernel.service<TodosLike>("todos") : undefined;
-  const ctl = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds, todos });
+  // modes (shift+tab, ctrl+o, /auto, /always-approve) act on this process's permissions (attached: none here)
+  const permissions = !opts.remote && kernel.hasService("permissions") ? await kernel.service<PermissionsService>("permissions").catch(() => undefined) : undefined;
+  const planMode = !opts.remote && kernel.hasService("plan-mode") ? await kernel.service<PlanModeService>("plan-mode").catch(() => undefined) : undefined;
+  const pagerCfg = kernel.config.section<Record<string, unknown>>("pager") ?? {};
+  const modes = { ...(permissions ? { permissions } : {}), ...(planMode ? { planMode } : {}), cycleBypass: pagerCfg.cycle_bypass === true };
+  // -c / --resume: the session to reopen, found before the screen is taken (none: said, exit 1)
+  let resumeId = opts.resume;
+  if (opts.continue && !resumeId) {
+    resumeId = opts.remote ? undefined : await local.latestSessionId(io.project);
+    if (!resumeId) {
+      io.stderr.write(`oceancode: -c: no earlier session in ${visibleLine(io.project)} (oceancode opens a fresh one)\n`);
+      return 1;
+    }
+  }
+  const trust = !opts.remote && kernel.hasService("trust") ? await kernel.service<TrustService>("trust").catch(() => undefined) : undefined;
+  let trusted: boolean | undefined;
   try {
-    await ctl.start();
+    trusted = trust?.repoTrusted(io.project);
+  } catch {
+    trusted = undefined;
+  }
+  // the header and the missing key come first, above a reopened session's rows
+  const onOpen = (s: { info: { model: string } }) => {
+    ctl.store.add({ kind: "header", text: headerText({ version: opts.version, model: s.info.model, folder: io.project, home: io.home, trusted, remote: opts.remote?.label }) });
+    if (unready) ctl.store.add({ kind: "notice", level: "warn", text: unready });
+  };
+  const ctl: PagerController = new PagerController(kernel, engine, { cwd: io.project, model, tideline, skills, plugins, mcp, bounds, todos, modes, onOpen });
+  try {
+    await ctl.start(resumeId);
   } catch (e) {
-    if (!opts.remote) throw e;
-    io.stderr.write(`oceancode attach: ${visible((e as Error).message)}\n`);
+    if (!opts.remote && !resumeId) throw e;
+    io.stderr.write(`oceancode${opts.remote ? " attach" : ""}: ${visible((e as Error).message)}\n`);
     return 1;
   }
   post = (level, text) => ctl.store.post({ kind: "notice", level, text });
@@ -112,11 +160,26 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   if (opts.remote) ctl.store.post({ kind: "notice", level: "info", text: `attached to ${opts.remote.label} · session ${ctl.session.info.id}` });
   if (io.verbose) ctl.store.post({ kind: "notice", level: "info", text: `session ${ctl.session.info.id} · ${io.project}` });
 
-  // bracketed paste: pasted text arrives between markers, so a newline in it is not an Enter (tty-input.ts)
-  out.write(BRACKETED_PASTE_ON);
-  const pasteOff = () => out.write(BRACKETED_PASTE_OFF);
+  // bracketed paste: pasted text arrives between markers, so a newline in it is not an Enter (tty-input.ts);
+  // focus reporting: ESC[I / ESC[O say whether the terminal is focused (the long-turn notification)
+  out.write(BRACKETED_PASTE_ON + FOCUS_ON);
+  const pasteOff = () => out.write(BRACKETED_PASTE_OFF + FOCUS_OFF);
   process.once("exit", pasteOff);
-  const input = new PagerInput(inp);
+  const focus = new FocusFilter(inp);
+  const input = new PagerInput(focus);
+  const notify = notifySettings(pagerCfg);
+  ctl.turnEnded = (ms) => {
+    const ring = notification({ ...notify, turnMs: ms, focused: focus.focused, inTmux: Boolean(io.env.TMUX), text: "oceancode: the turn is done" });
+    if (ring) out.write(ring);
+  };
+  // resize: ink's own redraw erases as many rows as it drew, but rows that wrapped at the old width
+  // leave copies behind; clear everything and print the transcript again (smaller finding 31)
+  const onResize = () => {
+    out.write(CLEAR_ALL);
+    ctl.store.epoch++;
+    ctl.store.changed();
+  };
+  out.prependListener("resize", onResize);
   // code colours: the grammars load while the screen comes up (a block before that shows uncoloured)
   void loadHighlighter().catch(() => undefined);
   const app = render(React.createElement(PagerApp, { store: ctl.store, actions: ctl, color: colorFromEnv(io.env), links: linksFromEnv(io.env), pastes: input.pastes }), {
@@ -130,10 +193,14 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   process.on("SIGINT", onSigint);
   const code = await ctl.exited;
   process.off("SIGINT", onSigint);
+  out.off("resize", onResize);
   app.unmount();
   input.dispose();
   process.off("exit", pasteOff);
   pasteOff();
+  // how to come back: the session's id and the two commands (a session with no message was not stored)
+  const hint = exitHint(ctl.session.info.id, ctl.store.totals.turns > 0 || ctl.session.totals.turns > 0);
+  if (hint) out.write(`${hint}\n`);
   await listener?.close();
   await ctl.close();
   return code;

@@ -13,6 +13,8 @@ import type { MeterView } from "./format.js";
 import type { CapData, CapTab } from "./capabilities-model.js";
 import type { TodoList } from "../../extensions/todos/api.js";
 import { paneList, type PaneList } from "./todos-pane.js";
+import { TurnProgress } from "./progress.js";
+import type { HelpSection } from "../../extensions/session-commands/api.js";
 import type { FileDiff } from "../../extensions/engine/api.js";
 import { MarkdownStream } from "./render/stream.js";
 import { safeDiff } from "./render/diff.js";
@@ -36,7 +38,11 @@ export type Item =
   | { kind: "assistant"; id: number; text: string; /** the streamed answer's renderer (its finished blocks are reused) */ md?: MarkdownStream }
   | ToolItem
   | { kind: "notice"; id: number; level: "info" | "warn" | "error"; text: string }
-  | { kind: "reply"; id: number; text: string };
+  | { kind: "reply"; id: number; text: string }
+  /** the start header (components/header.tsx): its first line is the title */
+  | { kind: "header"; id: number; text: string }
+  /** a two-column table laid out to the width (/help) */
+  | { kind: "table"; id: number; sections: HelpSection[] };
 
 /** Distributes Omit over the union so each variant keeps its own fields; a tool's head is derived. */
 export type NewItem = Item extends infer T ? (T extends ToolItem ? Omit<T, "id" | "head"> : T extends Item ? Omit<T, "id"> : never) : never;
@@ -75,6 +81,8 @@ function safeItem(item: NewItem, id: number, cwd: string): Item {
   switch (item.kind) {
     case "tool":
       return { ...item, id, head: toolHead(item.call, cwd), output: item.output === undefined ? undefined : visible(item.output), ...(item.diff ? { diff: safeDiff(item.diff) } : {}) };
+    case "table":
+      return { kind: "table", id, sections: item.sections.map((s) => ({ title: visibleLine(s.title), rows: s.rows.map(([l, r]) => [visibleLine(l), visibleLine(r)] as [string, string]) })) };
     default:
       return { ...item, id, text: visible(item.text) };
   }
@@ -140,6 +148,10 @@ export class PagerStore {
   cwd = "";
   liveTools: ToolItem[] = [];
   busy = false;
+  /** the running turn's clock, tokens and tools (the animated status line) */
+  readonly progress = new TurnProgress();
+  /** bumped to print the whole transcript again (after a resize cleared the screen) */
+  epoch = 0;
   sessionId = "";
   model = "";
   totals: SessionTotals = { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, turns: 0, steps: 0 };
@@ -214,6 +226,7 @@ export class PagerStore {
 
   apply(e: SessionEvent): void {
     if (this.sessionId && e.sessionId !== this.sessionId) return;
+    this.progress.apply(e);
     switch (e.type) {
       case "turn_start":
         this.busy = true;

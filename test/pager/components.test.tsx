@@ -189,24 +189,27 @@ describe("permission prompt", () => {
 });
 
 describe("status bar", () => {
-  it("shows model, context against the window, tideline gauge, tokens and spend", async () => {
+  it("shows model, context in plain words (percent of the window), the gauge with the tideline mark, tokens and spend", async () => {
     const h = harness({ meter: meter({ capUsd: 5 }) });
     cleanup = h.app.unmount;
     await tick();
     const f = h.app.lastFrame() ?? "";
     expect(f).toContain("scripted/echo");
-    expect(f).toContain("ctx 42k/200k");
-    expect(f).toContain("tideline @40% (80k): 38k to go");
+    expect(f).toContain("context 21% · 200k window");
+    // the tideline's own words are /context's (finding 55); the gauge marks where it is
+    expect(f).not.toContain("tideline @");
+    expect(f).toMatch(/[█░]*┃[█░]*/);
     expect(f).toContain("↑1.2k ↓300");
     expect(f).toContain("$0.12 / $5.00");
   });
 
-  it("reads tideline off without the ledger, and uses no colour when told so", async () => {
+  it("without the ledger: no tideline mark in the gauge, and no colour when told so", async () => {
     const h = harness({ meter: meter({ tideline: { on: false } }), color: false });
     cleanup = h.app.unmount;
     await tick();
     const f = h.app.lastFrame() ?? "";
-    expect(f).toContain("tideline off");
+    expect(f).toContain("context 21% · 200k window");
+    expect(f).not.toContain("┃");
     // no SGR colour codes (30-37, 90-97, 38;…)
     expect(f).not.toMatch(/\x1b\[(3[0-8]|9[0-7])[;m]/);
   });

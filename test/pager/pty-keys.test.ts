@@ -91,7 +91,7 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
       sb = makeSandbox();
       // the flag wins over $OC_MODEL, as in `run`
       t = open(sb, flag, { OC_MODEL: "anthropic/claude-haiku-4-5" });
-      const s = await t.waitFor(/scripted\/echo · ctx/);
+      const s = await t.waitFor(/scripted\/echo · context/);
       expect(s).not.toContain("claude-haiku");
       t.key("hi", "Enter");
       await t.waitFor("ok: hi");

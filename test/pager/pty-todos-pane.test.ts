@@ -35,7 +35,7 @@ describe.skipIf(!hasTmux())("pager: the todos pane", () => {
     t.send("/help");
     await pause(120);
     t.key("Enter");
-    expect(await t.waitFor("ctrl+t todos pane", 10_000, { inHistory: true })).toContain("ctrl+t todos pane");
+    expect(await t.waitFor(/ctrl\+t\s+todos pane/, 10_000, { inHistory: true })).toMatch(/^ {2}ctrl\+t\s+todos pane/m);
   }, 60_000);
 
   it("shows the list the model wrote with todo_write, live, and a row added with /plan add marked as yours", async () => {

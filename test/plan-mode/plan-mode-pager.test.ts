@@ -53,7 +53,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     await typeLine(t!, "/agent plan");
     await t!.waitFor("plan mode on: editing is off");
     // the status bar says so
-    expect(await t!.waitFor(/^ plan mode$/m)).toBeTruthy();
+    expect(await t!.waitFor(/^ ⏸ plan mode: editing is off$/m)).toBeTruthy();
     await typeLine(t!, "go");
     const form = await t!.waitFor(/plan ready: switch to the build agent\?[\s\S]*enter send/, 30_000);
     expect(form).toContain("1. change a to 2");
@@ -76,7 +76,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     expect(await t!.waitFor("also add a test (you)")).toContain("also add a test (you)");
     t!.key("C-t");
     await typeLine(t!, "/agent");
-    expect(await t!.waitFor("agent: build")).not.toMatch(/^ plan mode$/m);
+    expect(await t!.waitFor("agent: build")).not.toMatch(/^ ⏸ plan mode: editing is off$/m);
   }, 90_000);
 
   it("/agent plan <description> turns plan mode on and sends the description as the prompt (the host's prompt())", async () => {
@@ -87,7 +87,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
     await typeLine(t, "/agent plan design the cache layer");
     await t.waitFor("ok: design the cache layer", 30_000, { inHistory: true });
     const idle = await t.waitGone("working…", 20_000);
-    expect(idle).toMatch(/^ plan mode$/m);
+    expect(idle).toMatch(/^ ⏸ plan mode: editing is off$/m);
     const req = JSON.parse(fs.readFileSync(rec, "utf8").trim().split("\n").at(-1)!) as Request;
     expect(req.system.join("\n")).toContain("Plan mode is on: editing is off");
     expect(req.tools).toContain("plan_exit");

@@ -42,6 +42,12 @@ export function PagerApp({ store, actions, color, links = false, pastes }: { sto
   const theme = useMemo(() => makeTheme(color, links), [color, links]);
   const env: KeyEnv = { store, actions, ui, history, rows, pastes, changed: rerender };
   useInput((input, key) => onKey(env, input, key));
+  useEffect(() => {
+    actions.onModeHint?.((text) => {
+      ui.hint = text;
+      rerender();
+    });
+  }, [actions]);
 
   const comp = ui.comp;
   const entries = popupEntries(ui, () => actions.slashCommands());
@@ -92,11 +98,11 @@ export function PagerApp({ store, actions, color, links = false, pastes }: { sto
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={width}>
-        <Static items={store.done.view()}>{(item) => <ItemView key={item.id} item={item} width={width} cwd={store.cwd} />}</Static>
+        <Static key={store.epoch} items={store.done.view()}>{(item) => <ItemView key={item.id} item={item} width={width} cwd={store.cwd} />}</Static>
         {middle}
         {store.todosOpen ? <TodosPane list={store.todos} width={width} maxRows={paneMax} available={store.todosAvailable} /> : null}
         {bottom}
-        <StatusBar meter={meter} width={width} busy={store.busy} hint={hint} extras={actions.statusExtras?.()} />
+        <StatusBar meter={meter} width={width} busy={store.busy} hint={hint} extras={actions.statusExtras?.()} progress={actions.progressText ? () => actions.progressText!() : undefined} />
       </Box>
     </ThemeContext.Provider>
   );

@@ -4,6 +4,7 @@ import { Box, Text } from "ink";
 import type { Item, ToolItem } from "../store.js";
 import { collapse } from "../format.js";
 import { useTheme } from "./theme.js";
+import { HeaderView, TableView } from "./chrome.js";
 import { AnswerView, DiffView, TodoListView, toolHeadText } from "../render/views.js";
 
 export const EXPAND_KEY = "ctrl+r";
@@ -57,6 +58,10 @@ export function ItemView({ item, width, cwd }: { item: Item; width: number; cwd?
       return <ToolCallView item={item} width={width} {...(cwd ? { cwd } : {})} />;
     case "reply":
       return <Text color={t.c("magenta")}>{item.text}</Text>;
+    case "header":
+      return <HeaderView text={item.text} width={width} />;
+    case "table":
+      return <TableView sections={item.sections} width={width} />;
     case "notice": {
       const mark = item.level === "error" ? "✗ " : item.level === "warn" ? "! " : "· ";
       const col = item.level === "error" ? "red" : item.level === "warn" ? "yellow" : "gray";

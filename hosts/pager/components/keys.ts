@@ -23,8 +23,16 @@ export interface PagerActions extends CapabilitiesActions {
   exit(): void;
   slashCommands(): SlashEntry[];
   meter(): MeterView;
-  /** short status bar extras (plan mode, `todos 2/5`) */
+  /** short status bar extras (the mode, `todos 2/5`) */
   statusExtras?(): string[];
+  /** shift+tab: the next mode (default → auto → plan …) */
+  cycleMode?(): void;
+  /** ctrl+o: always-approve on/off */
+  toggleAlwaysApprove?(): void;
+  /** the running turn's status line (elapsed, tokens, tool) */
+  progressText?(): string;
+  /** where mode changes say what they did (a hint on the status line) */
+  onModeHint?(fn: (text: string) => void): void;
 }
 
 /** Hints about the running turn; they go when the turn ends. */
@@ -204,6 +212,11 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
     return;
   }
   if (key.ctrl && input === "d" && !comp.value) return actions.exit();
+  // modes: shift+tab (ESC [ Z) cycles, ctrl+o toggles always-approve (a prompt or picker took the key above)
+  if (key.tab && key.shift) return actions.cycleMode?.();
+  if (key.ctrl && input === "o") return actions.toggleAlwaysApprove?.();
+  // `?` on an empty composer lists the keys and commands (the header says so)
+  if (input === "?" && !comp.value && !store.busy && !key.ctrl && !key.meta) return actions.submit("/help");
   if (key.ctrl && input === "t") {
     store.todosOpen = !store.todosOpen;
     store.changed();

@@ -1,30 +1,46 @@
 /**
- * The status bar: model · ctx used/window · tideline gauge text · ↑in ↓out · spend. One row when it
- * fits the width; otherwise the tideline gets its own row (80 columns fit both rows).
+ * The status bar. Row 1: while a turn runs, an animated line (spinner, elapsed, output tokens so far,
+ * the running tool and its own clock); else the last hint; then the mode and the todo count. Row 2:
+ * model · context 12% · 200k window · ↑in ↓out · spend, and a gauge whose ┃ marks the tideline when
+ * there is room (the tideline's words are /context's).
  */
-import React from "react";
+import React, { useEffect, useState } from "react";
 import { Box, Text } from "ink";
 import { gaugeBar, statusParts, type MeterView } from "../format.js";
+import { SPINNER, TICK_MS } from "../progress.js";
 import { useTheme } from "./theme.js";
 
-export function statusRows(meter: MeterView, width: number): number {
-  return statusParts(meter).join(" · ").length <= width - 1 ? 1 : 2;
+export function statusRows(_meter: MeterView, _width: number): number {
+  return 1;
 }
 
-export function StatusBar({ meter, width, busy, hint, extras }: { meter: MeterView; width: number; busy: boolean; hint?: string; extras?: string[] }): React.ReactElement {
+/** The running turn's line; it ticks by itself, so the rest of the screen does not depend on a timer. */
+function BusyLine({ progress, hint }: { progress?: () => string; hint?: string }): React.ReactElement {
   const t = useTheme();
-  const [model, ctx, tide, tokens, spend] = statusParts(meter) as [string, string, string, string, string];
-  const one = statusRows(meter, width) === 1;
-  const main = one ? `${ctx} · ${tide} · ${tokens} · ${spend}` : `${ctx} · ${tokens} · ${spend}`;
-  const used = model.length + 3 + main.length;
-  const room = width - used - 2;
-  const bar = one && room >= 10 ? gaugeBar(meter, Math.min(20, room)) : "";
-  const tideRoom = width - tide.length - 2;
-  const bar2 = !one && tideRoom >= 10 ? gaugeBar(meter, Math.min(20, tideRoom)) : "";
+  const [frame, setFrame] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setFrame((f) => (f + 1) % SPINNER.length), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <Text>
+      <Text color={t.c("cyan")}>{`${SPINNER[frame]} `}</Text>
+      {progress ? progress() : "working…"}
+      {` · ${hint ?? "esc esc to stop"}`}
+    </Text>
+  );
+}
+
+export function StatusBar({ meter, width, busy, hint, extras, progress }: { meter: MeterView; width: number; busy: boolean; hint?: string; extras?: string[]; progress?: () => string }): React.ReactElement {
+  const t = useTheme();
+  const [model, ...rest] = statusParts(meter) as [string, ...string[]];
+  const main = rest.join(" · ");
+  const room = width - (model.length + 3 + main.length) - 2;
+  const bar = room >= 10 ? gaugeBar(meter, Math.min(20, room)) : "";
   return (
     <Box flexDirection="column">
       <Text color={t.c("gray")} wrap="truncate-end">
-        {busy ? (hint ?? "working… (esc esc to stop)") : (hint ?? " ")}
+        {busy ? <BusyLine progress={progress} hint={hint} /> : (hint ?? " ")}
         {extras?.length ? <Text color={t.c("yellow")}>{`${busy || hint ? " · " : ""}${extras.join(" · ")}`}</Text> : null}
       </Text>
       <Text wrap="truncate-end">
@@ -32,12 +48,6 @@ export function StatusBar({ meter, width, busy, hint, extras }: { meter: MeterVi
         <Text>{` · ${main}`}</Text>
         {bar ? <Text color={t.c("blue")}>{` ${bar}`}</Text> : null}
       </Text>
-      {one ? null : (
-        <Text wrap="truncate-end">
-          <Text>{tide}</Text>
-          {bar2 ? <Text color={t.c("blue")}>{` ${bar2}`}</Text> : null}
-        </Text>
-      )}
     </Box>
   );
 }
