@@ -322,21 +322,22 @@ export class SqliteStore implements StorageService, WriteTarget {
    * ledger) holds rows past the database's, the database catches up first — the missing rows are queued
    * ahead of anything the resumed session writes, and the session comes back whole. When the two cannot
    * be joined the open is refused, naming `storage repair`; nothing is written. A session the database
-   * lost entirely (and that did not age out) comes back the same way.
+   * does not have at all is not reopened from the ledger (it may have been deleted): `storage repair` restores it.
    */
   async openClaimed(id: string): Promise<StoredSession | SessionRefusal | undefined> {
     const stored = await this.loadSession(id);
+    // a session the database does not have is not brought back by opening it: it may have been deleted
+    // (its ledger folder outlives it); `doctor --storage` lists ledger-only sessions, `storage repair` restores them
+    if (!stored) return undefined;
     const r = await reconcileSession(this.sources, id, stored);
     if (r.kind === "even") return stored;
     if (r.kind === "conflict") return { refused: refusalLine(id, r, this.repair) };
-    const days = this.opts.retentionDays ?? 0;
-    if (!stored && days > 0 && r.updatedAt < Date.now() - days * 86_400_000) return undefined; // aged out of the database; its ledger copy stays longer
     const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
     this.writer.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
     await this.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
     (this.opts.onWarn ?? this.opts.onError)(caughtUpLine(id, r));
-    const info: SessionInfo = stored ? { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) } : r.info;
-    return { info, rows: [...(stored?.rows ?? []), ...r.rows], totals: r.totals };
+    const info: SessionInfo = { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) };
+    return { info, rows: [...stored.rows, ...r.rows], totals: r.totals };
   }
 
   async latestSessionId(cwd: string): Promise<string | undefined> {

@@ -69,7 +69,7 @@ describeProviderContract("openai (real SDK, fake server)", async () => {
 describeStorageContract("storage (SQLite on disk)", ({ engine, dir }) => {
   const s = new SqliteStore({ file: path.join(dir, "oceancode.db"), onError: () => undefined });
   tapEngine(engine, s, "storage");
-  const store = Object.assign(s, storageAdmin(s, { repair: "oceancode storage repair", retention: { dbDays: 30, participants: async () => [] } }));
+  const store = Object.assign(s, storageAdmin(s, { repair: "oceancode storage repair", retention: { dbDays: 30, participants: async () => [] }, sources: async () => [], retentionDays: 30 }));
   return {
     storage: store,
     close: () => {
