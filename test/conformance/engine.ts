@@ -23,6 +23,7 @@ const KINDS: Record<keyof EngineHooks, string> = {
   permissionAnswered: "series",
   executeTool: "wrap",
   childProcess: "waterfall",
+  reviewDecision: "bail",
   toolResult: "waterfall",
   afterStep: "parallel",
   stop: "bail",
