@@ -70,12 +70,19 @@ function exists(p: string): fs.Stats | undefined {
   }
 }
 
-/** Hide one path: a directory under an empty read-only tmpfs, a file (or socket) under /dev/null. */
-function hide(a: string[], p: string): void {
+/**
+ * Hide one path: a directory under an empty tmpfs (made read-only later, after the reveals inside it got
+ * their mount points: returned), a file (or socket) under /dev/null.
+ */
+function hide(a: string[], p: string): string | undefined {
   const st = exists(p);
-  if (!st) return;
-  if (st.isDirectory()) a.push("--tmpfs", p, "--remount-ro", p);
-  else a.push("--ro-bind", "/dev/null", p);
+  if (!st) return undefined;
+  if (st.isDirectory()) {
+    a.push("--tmpfs", p);
+    return p;
+  }
+  a.push("--ro-bind", "/dev/null", p);
+  return undefined;
 }
 
 const inside = (p: string, root: string): boolean => p === root || p.startsWith(root.endsWith("/") ? root : `${root}/`);
@@ -91,12 +98,15 @@ export function bwrapArgs(plan: SandboxPlan, relayDir?: string): string[] {
   for (const w of plan.allowWrite) if (exists(w)) a.push("--bind", w, w);
   for (const p of plan.readOnly) if (exists(p)) a.push("--ro-bind", p, p);
   for (const p of plan.masked) a.push("--ro-bind", "/dev/null", p);
+  const tmpfs: string[] = [];
   for (const d of plan.deny) {
     // a hidden root that holds the project (or an allow_write path) would hide the work itself
     if (writable.some((w) => inside(w, d)) || !visible(d)) continue;
-    hide(a, d);
+    const t = hide(a, d);
+    if (t) tmpfs.push(t);
   }
   for (const r of plan.reveal) if (exists(r)) a.push("--ro-bind", r, r);
+  for (const t of tmpfs) a.push("--remount-ro", t);
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--new-session");
   if (plan.network === "allowlist" && relayDir) a.push("--bind", relayDir, RELAY_DIR_INSIDE);
   a.push("--setenv", "TMPDIR", "/tmp", "--chdir", plan.cwd);
