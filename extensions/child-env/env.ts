@@ -2,8 +2,8 @@
  * The composed child environment: strip secret-looking names and values, keep exceptions, set extras.
  * A name is a secret when one of its words (split at _ . -) is a secret word (KEY, TOKEN, SECRET, PASSWORD,
  * PASSWD, PAT, AUTH, CREDENTIAL(S), PRIVATE, COOKIE, SESSION, WEBHOOK, ...), when it ends in PWD or PASS
- * (MYSQL_PWD, PGPASS; not PWD/OLDPWD, the working directory), or when it contains KEY, SECRET or TOKEN
- * anywhere (the guide's rule: APIKEY, GHTOKEN). A value is a secret when it is a URL with a password
+ * (MYSQL_PWD, PGPASS; not PWD/OLDPWD, the working directory), or when it contains KEY, SECRET, TOKEN
+ * (the guide's rule: APIKEY, GHTOKEN), PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL anywhere (PGPASSWORD). A value is a secret when it is a URL with a password
  * (postgres://u:pw@h) or a webhook URL.
  */
 export interface ChildEnvConfig {
@@ -12,8 +12,8 @@ export interface ChildEnvConfig {
   set?: Record<string, string>;
 }
 
-/** The guide's rule, kept: these anywhere in the name. */
-const SUBSTRING = /KEY|SECRET|TOKEN/i;
+/** The guide's rule (KEY, SECRET, TOKEN anywhere), and passwords anywhere (PGPASSWORD, DBPASSWD). */
+const SUBSTRING = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
 /** Whole words of a name (split at _ . -). */
 const WORDS = new Set([
   "PASSWORD",
@@ -38,7 +38,7 @@ const WORDS = new Set([
   "OTP",
 ]);
 /** Names that look like a rule above but are not secrets. */
-const NOT_SECRET = new Set(["PWD", "OLDPWD", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP", "DESKTOP_SESSION", "SESSION_MANAGER", "GPG_KEY_ID",
+const NOT_SECRET = new Set(["PWD", "OLDPWD", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP", "DESKTOP_SESSION", "SESSION_MANAGER",
   // agent sockets: a confined command cannot reach them (/tmp and /run/user are hidden); a person's run keeps git over ssh working
   "SSH_AUTH_SOCK", "GPG_AGENT_INFO"]);
 
