@@ -20,6 +20,7 @@ import { runCheckCommand } from "./check.js";
 import { permissionRoutes } from "./routes.js";
 import type { RouteRegistry } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { SandboxService } from "../sandbox/api.js";
 
 /**
  * Managed requirements can disable bypassPermissions. The kernel's verified copy is used, never the file
@@ -79,7 +80,7 @@ export default {
     const exactRule = (command: string): boolean => exactAllowRule(rules, command) !== undefined;
     const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings], addAdvisor: (a) => void advisors.push(a), exactRule };
     ctx.provide("permissions", service);
-    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured()));
+    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured(), () => ctx.services.tryGet<SandboxService>("sandbox")));
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
     if (routes) for (const r of permissionRoutes(service, () => ctx.services.tryGet<StorageService>("storage"))) routes.add(r, ctx.id);
 
