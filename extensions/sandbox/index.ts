@@ -14,7 +14,7 @@ import { outputDir } from "../tools/api.js";
 import { planFor, type SandboxConfig } from "./config.js";
 import { wrapSpawn, failingSpec, pidWrap } from "./wrap.js";
 import { startRelay, type Relay } from "./relay.js";
-import { bwrapAvailable, BWRAP_MISSING } from "./bwrap.js";
+import { bwrapAvailable, findOnPath, BWRAP_MISSING } from "./bwrap.js";
 import { secretPaths } from "./secrets.js";
 import { Placeholders, envFiles } from "./protect.js";
 import { review, wrapFor, type Here } from "./policy.js";
@@ -23,6 +23,11 @@ import type { SandboxService } from "./api.js";
 interface LedgerLike {
   enabled?: boolean;
   dirOf(sessionId: string): string;
+}
+
+function resolvable(spec: SpawnSpec): boolean {
+  if (spec.command.includes("/")) return fs.existsSync(path.resolve(spec.cwd, spec.command));
+  return findOnPath(spec.command, spec.env.PATH ?? process.env.PATH) !== undefined;
 }
 
 export default {
@@ -106,6 +111,8 @@ export default {
 
     engine.hooks.childProcess.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, async (spec, sc) => {
       const w = wrapFor(cfg, sc ?? { sessionId: "" }, spec.purpose, probe());
+      // a program that does not exist fails to spawn as it is (ENOENT): nothing to confine, and the error stays plain
+      if ((w.kind === "pid" || w.kind === "confine") && !resolvable(spec)) return spec;
       try {
         switch (w.kind) {
           case "confine":
