@@ -97,6 +97,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     await core.hooks.permissionDenied.call({ ctx, decision: d });
     return finish({ callId: call.id, name: call.name, content: `Permission denied by ${d.by}: ${d.reason}`, isError: true });
   }
+  ctx.approval = approval;
   const toolCtx: ToolContext = {
     session: session.info,
     call,

@@ -45,6 +45,8 @@ export interface ToolCallContext extends StepContext {
   cwd: string;
   /** left by a tap that lets the call through without answering (permissions): what allowed it */
   allowHint?: AllowHint;
+  /** how the call was approved, set by the engine before executeTool runs (a wrap spawning children passes it on) */
+  approval?: ToolApproval;
 }
 
 export type Decision =
