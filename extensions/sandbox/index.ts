@@ -15,7 +15,7 @@ import { planFor, type SandboxConfig } from "./config.js";
 import { wrapSpawn, failingSpec, pidWrap } from "./wrap.js";
 import { startRelay, type Relay } from "./relay.js";
 import { bwrapAvailable, findOnPath, BWRAP_MISSING } from "./bwrap.js";
-import { secretPaths } from "./secrets.js";
+import { secretPaths, PROTECTED } from "./secrets.js";
 import { Placeholders, envFiles } from "./protect.js";
 import { review, wrapFor, type Here } from "./policy.js";
 import type { SandboxService } from "./api.js";
@@ -94,10 +94,12 @@ export default {
       const project = ctx.paths.project;
       const plan = planFor(cfg, project, spec.cwd, ctx.paths.home);
       plan.deny.push(...secretPaths({ home: ctx.paths.home, own, ...(process.getuid ? { uid: process.getuid() } : {}) }));
-      const { paths, held } = placeholders.hold(project);
-      if (sc.callId) heldBy.set(sc.callId, [...(heldBy.get(sc.callId) ?? []), ...held]);
-      else placeholders.pin();
-      plan.readOnly.push(...paths);
+      // the call's executeTool wrap made the placeholders already; a spawn outside a call makes them here, kept to shutdown
+      if (!sc.callId || !heldBy.has(sc.callId)) {
+        placeholders.hold(project);
+        placeholders.pin();
+      }
+      plan.readOnly.push(...PROTECTED.map((p) => path.join(project, p.name)));
       plan.masked.push(...envFiles(project));
       plan.reveal.push(...reveal(sc.sessionId));
       plan.tmp = tmpOf(sc.sessionId || "none");
@@ -135,17 +137,20 @@ export default {
       return review(cfg, decision, approval, call.call.input.dangerouslyDisableSandbox === true, probe());
     });
 
-    // a confined run's placeholders go once its call is over (a background job keeps them to shutdown)
-    engine.hooks.executeTool.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (next) => async (call: ToolCallContext): Promise<ToolOutput> => {
+    // Placeholders for a call that may spawn confined are made before it runs and removed after it, outside
+    // (a lower stage than) checkpoints' scan around bash, so they never look like the command's changes.
+    engine.hooks.executeTool.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (next) => async (call: ToolCallContext): Promise<ToolOutput> => {
+      const spawns = call.tool?.kind === "execute" || call.tool?.kind === "search";
+      const sc: SpawnContext = { sessionId: call.session.info.id, tool: call.call.name, callId: call.call.id, ...(call.approval ? { approval: call.approval } : {}), ...(call.call.input.dangerouslyDisableSandbox === true ? { unconfined: true } : {}) };
+      if (!spawns || wrapFor(cfg, sc, call.call.name, probe()).kind !== "confine") return next(call);
+      heldBy.set(call.call.id, placeholders.hold(ctx.paths.project).held);
       try {
         return await next(call);
       } finally {
-        const held = heldBy.get(call.call.id);
+        const held = heldBy.get(call.call.id) ?? [];
         heldBy.delete(call.call.id);
-        if (held) {
-          if (call.call.input.run_in_background === true || call.call.input.background === true) placeholders.pin();
-          else placeholders.release(held);
-        }
+        if (call.call.input.run_in_background === true || call.call.input.background === true) placeholders.pin();
+        else placeholders.release(held);
       }
     });
   },
