@@ -155,7 +155,7 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
       for (const [k, kind] of Object.entries(KINDS)) {
         const h = hooks[k as keyof EngineHooks] as unknown as { kind?: string; failClosed?: boolean };
         expect(h.kind, k).toBe(kind);
-        expect(h.failClosed === true, k).toBe(k === "authorizeToolCall" || k === "claimSession");
+        expect(h.failClosed === true, k).toBe(k === "authorizeToolCall" || k === "claimSession" || k === "reviewDecision");
       }
     });
   });
