@@ -115,7 +115,9 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
       (host.clientCaps?.terminal
         ? await runInClientTerminal(call, {
             create: (p) => c.createTerminal(p),
-            compose: (spec, sessionId) => engine.hooks.childProcess.call(spec, { sessionId }),
+            // the call's approval goes with it: the sandbox confines what no person approved
+            compose: (spec, sessionId) =>
+              engine.hooks.childProcess.call(spec, { sessionId, tool: call.call.name, callId: call.call.id, ...(call.approval ? { approval: call.approval } : {}), ...(call.call.input.dangerouslyDisableSandbox === true ? { unconfined: true } : {}) }),
             attach: (sessionId, toolCallId, terminalId) => {
               host.sessions.get(sessionId)?.shown.set(toolCallId, [{ type: "terminal", terminalId }]);
               return host.update(sessionId, { sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "terminal", terminalId }] });

@@ -88,7 +88,7 @@ export class AllowedTools {
     if (!g || g.turn !== ctx.turn || ctx.call.name === SKILL_TOOL) return undefined;
     const hit = g.patterns.find((p) => matchesAllowed(p, ctx.claude.toolName, ctx.call.name, ctx.claude.toolInput));
     if (!hit) return undefined;
-    const allow: AuthorizeResult = { action: "allow", by: this.by, reason: `allowed-tools of skill '${g.skill}'`, rule: hit };
+    const allow: AuthorizeResult = { action: "allow", by: this.by, source: "skill", reason: `allowed-tools of skill '${g.skill}'`, rule: hit };
     const perms = this.permissions();
     if (!perms) return ctx.tool?.kind === "read" ? allow : undefined;
     const subject = ctx.tool?.ruleSubject?.(ctx.call.input, ctx.cwd) ?? "";

@@ -7,7 +7,8 @@
  *
  * Data path of one prompt (hook kind in brackets):
  *   userPrompt [waterfall] -> loop { contextBuild [waterfall] -> modelRequest [waterfall] -> provider.stream
- *     -> per tool call: authorizeToolCall [bail, fail-closed] -> executeTool [wrap] (childProcess [waterfall])
+ *     -> per tool call: authorizeToolCall [bail, fail-closed] -> reviewDecision [bail, fail-closed, only stricter]
+ *        -> (ask) -> executeTool [wrap] (childProcess [waterfall], with the approval in SpawnContext)
  *        -> toolResult [waterfall] -> afterStep [parallel] } -> stop [bail] -> afterTurn [parallel]
  */
 export * from "./contract/rows.js";
@@ -17,3 +18,4 @@ export * from "./contract/tools.js";
 export * from "./contract/session.js";
 export * from "./contract/hooks.js";
 export * from "./contract/service.js";
+export * from "./contract/approval.js";

@@ -1,9 +1,30 @@
 /**
- * One tool call: authorization (engine.authorizeToolCall, the question to the host on an ask, the
- * permission hooks), then the run through engine.executeTool, then engine.toolResult.
+ * One tool call: authorization (engine.authorizeToolCall, then engine.reviewDecision which may only make
+ * it stricter, the question to the host on an ask, the permission hooks), then the run through
+ * engine.executeTool, then engine.toolResult. The approval's provenance (a person's yes or an automatic
+ * one) goes with every child the call spawns (SpawnContext), so the sandbox confines what no person approved.
  */
 import type { Answer, AuthorizeResult, Decision, Question, QuestionPreview, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolDefinition, ToolResult } from "./api.js";
+import { isAutomaticApproval, strictness, type ToolApproval } from "./api.js";
 import { toolAllowed, type EngineCore } from "./core.js";
+
+/** How an allow that no one was asked about was approved. */
+export function approvalOfAllow(d: Decision, ctx: ToolCallContext): ToolApproval {
+  if (d.action === "allow" && d.source) return { kind: "automatic", source: d.source, by: d.by, ...(d.rule ? { rule: d.rule } : {}) };
+  const hint = ctx.allowHint;
+  if (hint) return { kind: "automatic", source: hint.source, by: d.by, ...(hint.rule ? { rule: hint.rule } : {}), ...(hint.exact ? { exact: true } : {}) };
+  return { kind: "automatic", source: d.by === "default" ? "default" : "rule", by: d.by, ...(d.rule ? { rule: d.rule } : {}) };
+}
+
+/** A reviewer's answer counts only when it is stricter (or an ask that drops its automatic approval). */
+function stricterOf(before: Decision, after: Decision | undefined): Decision {
+  if (!after) return before;
+  const a = strictness(after.action);
+  const b = strictness(before.action);
+  if (a > b) return after;
+  if (a === b && after.action === "ask" && before.action === "ask" && after.autoApprove === false && before.autoApprove !== false) return after;
+  return before;
+}
 
 export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
   const sid = session.info.id;
@@ -32,11 +53,14 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
   }
   if (signal.aborted) return finish({ callId: call.id, name: call.name, content: "interrupted before it ran", isError: true });
 
-  let decision: AuthorizeResult = (await core.hooks.authorizeToolCall.call(ctx)) ?? { action: "allow", by: "default" };
+  const authorized: AuthorizeResult = (await core.hooks.authorizeToolCall.call(ctx)) ?? { action: "allow", by: "default" };
   // a tap may rewrite the input by returning updatedInput (Claude-shaped) or by replacing ctx.call
   let input = ctx.call.input;
-  if (decision.updatedInput) input = tool.fromClaudeInput ? tool.fromClaudeInput(decision.updatedInput) : decision.updatedInput;
+  if (authorized.updatedInput) input = tool.fromClaudeInput ? tool.fromClaudeInput(authorized.updatedInput) : authorized.updatedInput;
   if (input !== call.input) ctx.claude = { toolName: ctx.claude.toolName, toolInput: tool.toClaudeInput ? tool.toClaudeInput(input, cwd) : input };
+  const { updatedInput: _updated, ...plain } = authorized;
+  let approval: ToolApproval = approvalOfAllow(plain, ctx);
+  let decision: Decision = stricterOf(plain, await core.hooks.reviewDecision.call({ ctx, decision: plain, approval }));
   if (decision.action === "ask") {
     const question: Question = {
       sessionId: sid,
@@ -59,6 +83,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     }
     // a form's values mean yes (a permission ask has no fields; a host answering one anyway said yes)
     const answer: Answer = typeof reply === "string" ? reply : reply.answer === "once" ? "once" : "reject";
+    approval = isAutomaticApproval(reply) ? { kind: "automatic", source: reply.source, by: reply.by, ...(decision.autoApprove === true ? { exact: true } : {}) } : { kind: "person", by: "user" };
     emit({ type: "question", sessionId: sid, question, answer });
     await core.hooks.permissionAnswered.call({ ctx, decision, answer });
     decision =
@@ -73,13 +98,18 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     await core.hooks.permissionDenied.call({ ctx, decision: d });
     return finish({ callId: call.id, name: call.name, content: `Permission denied by ${d.by}: ${d.reason}`, isError: true });
   }
+  ctx.approval = approval;
   const toolCtx: ToolContext = {
     session: session.info,
     call,
     cwd,
     signal,
     state: toolState(session),
-    prepareSpawn: (spec) => core.hooks.childProcess.call({ ...spec, env: spec.env ?? { ...process.env } }, { sessionId: sid }),
+    prepareSpawn: (spec) =>
+      core.hooks.childProcess.call(
+        { ...spec, env: spec.env ?? { ...process.env } },
+        { sessionId: sid, approval, tool: call.name, callId: call.id, ...(input.dangerouslyDisableSandbox === true ? { unconfined: true } : {}) },
+      ),
   };
   let out;
   try {

@@ -31,6 +31,8 @@ export interface DispatchEnv {
   trace?(r: HookOutcomeRecord): void;
   /** test seam: scale timeouts */
   timeoutScale?: number;
+  /** the sandbox's wrap for a command handler (at least a PID namespace, so oceancode's /proc is out of sight) */
+  wrap?(plan: SpawnPlan, event: HookEvent): Promise<SpawnPlan>;
 }
 
 export interface DispatchResult extends Folded {
@@ -107,7 +109,7 @@ export async function dispatch(
             ...(p.source.pluginRoot ? { CLAUDE_PLUGIN_ROOT: p.source.pluginRoot, OC_PLUGIN_ROOT: p.source.pluginRoot } : {}),
           },
         };
-        raw = await runCommand(spawnPlan, body, ms, opts.signal);
+        raw = await runCommand(env.wrap ? await env.wrap(spawnPlan, event) : spawnPlan, body, ms, opts.signal);
       } else {
         raw = await runHttp(p.handler, body, ms, env.env, opts.signal);
       }

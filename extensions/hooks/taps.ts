@@ -155,8 +155,12 @@ export function installTaps(deps: TapDeps): void {
       project: deps.project,
       env: deps.env,
       baseEnv: async (ev) => {
-        const spec = await h.childProcess.call({ command: "sh", args: [], cwd: deps.project, env: { ...deps.env }, purpose: `hook:${ev}` }, { sessionId: session.info.id });
+        const spec = await h.childProcess.call({ command: "sh", args: [], cwd: deps.project, env: { ...deps.env }, purpose: `hook:${ev}` }, { sessionId: session.info.id, external: true });
         return spec.env;
+      },
+      wrap: async (plan, ev) => {
+        const spec = await h.childProcess.call({ ...plan, purpose: `hook:${ev}` }, { sessionId: session.info.id, external: true });
+        return { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env };
       },
       record: (r) => deps.record(session.info.id, r),
       trace: deps.trace,
@@ -229,7 +233,7 @@ export function installTaps(deps: TapDeps): void {
   h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL_REWRITE }, (ctx: ToolCallContext): AuthorizeResult | undefined => {
     const res = preToolVerdicts.get(ctx);
     if (!res?.updatedInput) return undefined;
-    return { action: "allow", reason: "input rewritten by a PreToolUse hook", by: EXT_ID, updatedInput: ctx.claude.toolInput };
+    return { action: "allow", reason: "input rewritten by a PreToolUse hook", by: EXT_ID, source: "hook", updatedInput: ctx.claude.toolInput };
   });
 
   h.permissionDenied.tap({ name: EXT_ID, stage: "STAGE_AUDIT", timeoutMs: bound("PermissionDenied") }, async ({ ctx, decision }: { ctx: ToolCallContext; decision: Decision }) => {

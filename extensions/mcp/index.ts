@@ -64,7 +64,7 @@ export default {
     // the same child env as bash and hooks get: secret names stripped (child-env), sandbox wrapping
     const composeSpawn = engine
       ? async (spec: { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string }, server: string) => {
-          const out = await engine.hooks.childProcess.call({ ...spec, purpose: `mcp:${server}` }, { sessionId });
+          const out = await engine.hooks.childProcess.call({ ...spec, purpose: `mcp:${server}` }, { sessionId, external: true });
           return { command: out.command, args: out.args, cwd: out.cwd, env: out.env };
         }
       : undefined;

@@ -52,6 +52,8 @@ export interface PermissionDecision {
    * Only these reach a PermissionAdvisor's advice (the Jev layer's point 1).
    */
   residual?: boolean;
+  /** bash asked to run outside the sandbox (dangerouslyDisableSandbox) */
+  unconfined?: boolean;
 }
 
 /**
@@ -70,7 +72,9 @@ export type PermissionAdvisor = (call: import("../engine/api.js").ToolCallContex
 
 export interface PermissionsService {
   /** Decide a tool call; `subject` is the command for bash, the path for file tools. Runs nothing. */
-  check(tool: string, subject: string, opts?: { cwd?: string; mode?: PermissionMode }): Promise<PermissionDecision>;
+  check(tool: string, subject: string, opts?: { cwd?: string; mode?: PermissionMode; unconfined?: boolean }): Promise<PermissionDecision>;
+  /** Whether the user's own exact allow rule (no wildcard) names this whole bash command (additive). */
+  exactRule?(command: string): boolean;
   /** The effective mode of a session (its override, else permission_mode), after managed requirements. */
   modeOf(overrides?: Record<string, unknown>): PermissionMode;
   /** Validate a mode switch: bypassPermissions downgrades to default when requirements disable it. */

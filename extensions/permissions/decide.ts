@@ -34,6 +34,8 @@ export interface DecideInput {
   refs?: Refs;
   safeListExtra?: string[];
   guard?: ShellGuardService;
+  /** bash asked to run outside the sandbox (dangerouslyDisableSandbox): only a person or an exact allow rule approves */
+  unconfined?: boolean;
 }
 
 const FILE_TOOLS = new Set(["read", "edit", "glob", "grep", "ls", "list"]);
@@ -145,7 +147,25 @@ async function decideBash(inp: DecideInput): Promise<Decided> {
     }
     d.residual = !guardAsk && out.every((s) => s.decision !== "ask" || generic.has(s));
   }
-  return finish(d, inp.mode);
+  return finish(inp.unconfined ? escalation(d, inp) : d, inp.mode);
+}
+
+export const UNCONFINED_REASON =
+  "the command asks to run outside the sandbox (dangerouslyDisableSandbox): only a person, or an exact allow rule for the command, can approve an unconfined run";
+
+/** An unconfined run is asked for by name: a person answers; an automatic approver only with an exact allow rule. */
+function escalation(d: Decided, inp: DecideInput): Decided {
+  if (d.action === "deny") return d;
+  const exact = exactAllowRule(inp.rules, inp.subject);
+  if (exact) return { ...d, unconfined: true, ...(d.action === "ask" ? { autoApprove: true } : {}) };
+  const { residual: _r, ...rest } = d;
+  const always = exactBashRule(inp.subject);
+  return { ...rest, action: "ask", reason: `${UNCONFINED_REASON}: ${inp.subject.trim()}`, autoApprove: false, unconfined: true, ...(always ? { always } : {}) };
+}
+
+/** /proc/<pid>/environ and cmdline hold a process's secrets (oceancode's API keys): never read. */
+export function isProcSecret(abs: string): boolean {
+  return /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:environ|cmdline)$/.test(abs);
 }
 const BASE_TEXT = "* * allow";
 
@@ -155,6 +175,9 @@ async function decideFile(inp: DecideInput, key: string): Promise<Decided> {
   const inside = isInside(abs, inp.project);
   const rel = inside ? path.relative(inp.project, abs) || "." : abs;
   const subjects = [rel, abs, inp.subject];
+  if (isProcSecret(abs)) {
+    return { action: "deny", reason: `${abs}: a process's environment and command line hold secrets and are never read`, rule: "/proc guard", layer: "file-guard" };
+  }
   if (key === "read" && isSecretEnvFile(abs)) {
     return { action: "deny", reason: `${rel}: .env files hold secrets and are never read (.env.example reads)`, rule: ".env guard", layer: "file-guard" };
   }

@@ -12,7 +12,7 @@ import type { Refs } from "../tools/api.js";
 import type { TrustService } from "../trust/api.js";
 import type { PermissionsService, PermissionMode, PermissionDecision, PermissionAdvisor } from "./api.js";
 import { gatherRules, claudeDefaultMode } from "./sources.js";
-import { decide, removedTools } from "./decide.js";
+import { decide, removedTools, exactAllowRule } from "./decide.js";
 import { isMode, type Mode } from "./modes.js";
 import { saveRule } from "./save.js";
 import { toolKey, type Rule } from "./rules.js";
@@ -20,6 +20,7 @@ import { runCheckCommand } from "./check.js";
 import { permissionRoutes } from "./routes.js";
 import type { RouteRegistry } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
+import type { SandboxService } from "../sandbox/api.js";
 
 /**
  * Managed requirements can disable bypassPermissions. The kernel's verified copy is used, never the file
@@ -72,13 +73,14 @@ export default {
       const o = overrides?.permission_mode;
       return resolveMode(typeof o === "string" ? o : configured()).mode;
     };
-    const check = async (tool: string, subject: string, opts: { cwd?: string; mode?: PermissionMode } = {}): Promise<PermissionDecision> =>
-      decide({ tool, subject, cwd: opts.cwd ?? project, project, home, mode: (opts.mode ?? modeOf()) as Mode, rules, refs, safeListExtra, guard });
+    const check = async (tool: string, subject: string, opts: { cwd?: string; mode?: PermissionMode; unconfined?: boolean } = {}): Promise<PermissionDecision> =>
+      decide({ tool, subject, cwd: opts.cwd ?? project, project, home, mode: (opts.mode ?? modeOf()) as Mode, rules, refs, safeListExtra, guard, ...(opts.unconfined ? { unconfined: true } : {}) });
 
     const advisors: PermissionAdvisor[] = [];
-    const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings], addAdvisor: (a) => void advisors.push(a) };
+    const exactRule = (command: string): boolean => exactAllowRule(rules, command) !== undefined;
+    const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings], addAdvisor: (a) => void advisors.push(a), exactRule };
     ctx.provide("permissions", service);
-    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured()));
+    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured(), () => ctx.services.tryGet<SandboxService>("sandbox")));
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
     if (routes) for (const r of permissionRoutes(service, () => ctx.services.tryGet<StorageService>("storage"))) routes.add(r, ctx.id);
 
@@ -96,8 +98,14 @@ export default {
         refs,
         safeListExtra,
         guard,
+        ...(call.call.input.dangerouslyDisableSandbox === true ? { unconfined: true } : {}),
       });
-      if (d.action === "allow") return undefined;
+      if (d.action === "allow") {
+        // the provenance of this allow (the engine's approval; the sandbox confines what no person approved)
+        const exact = toolKey(call.call.name) === "bash" && exactAllowRule(rules, subjectOf(call)) !== undefined;
+        call.allowHint = { source: d.layer === "mode" ? "mode" : d.layer === "default" ? "default" : "rule", rule: d.rule, ...(exact ? { exact: true } : {}) };
+        return undefined;
+      }
       const rule = d.file ? `${d.rule} (${d.layer}: ${d.file})` : `${d.rule} (${d.layer})`;
       if (d.action === "deny") return { action: "deny", reason: d.reason, by: ctx.id, rule };
       // advisors (the Jev layer) see the asks, after the floor, the rules and the mode settled everything else
@@ -109,10 +117,13 @@ export default {
           ctx.log.warn(`a permission advisor failed (${e instanceof Error ? e.message : String(e)}); the ask proceeds`);
         }
         // an advised allow is like a rule allow: later taps (PreToolUse hooks) still speak
-        if (a?.action === "allow") return undefined;
+        if (a?.action === "allow") {
+          call.allowHint = { source: "rule", rule: `advisor ${a.by}` };
+          return undefined;
+        }
         if (a?.action === "deny") return { action: "deny", reason: a.reason, by: a.by, rule };
       }
-      return { action: "ask", reason: d.reason, by: ctx.id, rule, ...(d.always ? { always: d.always } : {}), ...(d.autoApprove === false ? { autoApprove: false } : {}) };
+      return { action: "ask", reason: d.reason, by: ctx.id, rule, ...(d.always ? { always: d.always } : {}), ...(d.autoApprove !== undefined ? { autoApprove: d.autoApprove } : {}) };
     });
     engine.hooks.permissionAnswered.tap({ name: ctx.id }, ({ ctx: call, decision, answer }) => {
       if (answer !== "always" || decision.action !== "ask" || !decision.always) return;

@@ -176,7 +176,7 @@ export default {
               isError: true,
             };
           }
-          const comments = typeof reply === "object" && reply.answer === "once" ? (reply.values.comments ?? "").trim() : "";
+          const comments = typeof reply === "object" && "values" in reply ? (reply.values.comments ?? "").trim() : "";
           const noted = comments ? addComments(session, comments) : "";
           setAgent(session, BUILD_AGENT);
           engine.notice(session.info.id, "info", "plan approved: the session is on the build agent (editing is on)");

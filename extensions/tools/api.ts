@@ -13,6 +13,8 @@ export {
   type ResolvedToolPath,
 } from "./paths.js";
 export { toolPaths, type TouchedPath } from "./touched.js";
+/** where a session's kept tool output lives (the sandbox keeps it readable for confined commands) */
+export { outputDir } from "./output.js";
 export { startTaskJob } from "./jobs.js";
 /** the file walk grep and glob use (.gitignore honoured, .git and node_modules pruned) and their glob matcher */
 export { walkFiles, DEFAULT_SKIP, type WalkOptions } from "./filewalk.js";

@@ -52,6 +52,7 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
       "Run a shell command with bash -c in the working directory (or workdir). Output is stdout and stderr interleaved, followed by the exit code.",
       `timeout is in milliseconds (default ${opts.bashTimeoutMs}, at most ${MAX_BASH_TIMEOUT_MS}); on timeout the whole process group is killed.`,
       "run_in_background: true starts a job and returns its id at once; read it with job_output and stop it with job_kill (use this for servers and watchers).",
+      "Commands no person approved run in a sandbox: the project is writable (not .git or agent settings), the rest read-only, secrets hidden, a private /tmp, no network unless allowed; dangerouslyDisableSandbox: true asks a person for an unconfined run.",
     ].join(" "),
     inputSchema: {
       type: "object",
@@ -62,13 +63,17 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
         run_in_background: { type: "boolean", description: "start as a background job" },
         background: { type: "boolean", description: "same as run_in_background" },
         workdir: { type: "string", description: "directory to run in (default: the working directory)" },
+        dangerouslyDisableSandbox: {
+          type: "boolean",
+          description: "run outside the sandbox (only when the sandboxed run failed for lack of access it needs): a person must approve it; unattended runs refuse it",
+        },
       },
       required: ["command"],
       additionalProperties: false,
     },
     toClaudeInput: (input) => {
       const out: Record<string, unknown> = { command: input.command };
-      for (const k of ["description", "timeout", "run_in_background"]) if (input[k] !== undefined) out[k] = input[k];
+      for (const k of ["description", "timeout", "run_in_background", "dangerouslyDisableSandbox"]) if (input[k] !== undefined) out[k] = input[k];
       return out;
     },
     fromClaudeInput: (input) => ({ ...input }),

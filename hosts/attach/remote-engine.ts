@@ -116,7 +116,7 @@ export class RemoteEngine implements PagerEngine {
   private async answer(a: Attached, d: { questionId: string; question: Parameters<QuestionHandler>[0] }): Promise<void> {
     const handler = this.handler;
     const reply = handler ? await handler(d.question, a.stop.signal).catch(() => "reject" as const) : "reject";
-    const body = typeof reply === "string" ? { answer: reply } : reply.answer === "reject" ? { answer: "reject" as const, reason: reply.reason } : { answer: "once" as const, values: reply.values };
+    const body = typeof reply === "string" ? { answer: reply } : reply.answer === "reject" ? { answer: "reject" as const, reason: reply.reason } : { answer: "once" as const, ...("values" in reply ? { values: reply.values } : {}) };
     await this.api.questionAnswer({ id: a.session.info.id, questionId: d.questionId, body }).catch(() => undefined);
   }
 

@@ -7,7 +7,7 @@
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
-import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type Answer, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
@@ -216,10 +216,11 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   session.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark);
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
-  engine.setQuestionHandler(async (q): Promise<Answer | Rejection> => {
+  // An --auto yes is automatic (no person looked): the command it approves runs confined (docs/sandbox.md).
+  engine.setQuestionHandler(async (q): Promise<AutomaticApproval | Rejection> => {
     if (!args.auto) return { answer: "reject", by: "oceancode run", reason: `rejected: run without --auto (${q.reason})` };
     if (q.autoApprove === false) return { answer: "reject", by: "oceancode run --auto", reason: `rejected: --auto approves rule asks only; this one needs a person to approve it (${q.reason})` };
-    return "once";
+    return { answer: "once", automatic: true, source: "auto", by: "oceancode run --auto" };
   });
   const controller = new AbortController();
   let interrupts = 0;

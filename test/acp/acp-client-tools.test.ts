@@ -79,7 +79,8 @@ describe("oceancode acp: the client's fs and terminal", () => {
     await c.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId: "bypassPermissions" });
     fake.enqueue({ toolCalls: [{ id: "toolu_t1", name: "bash", input: { command: "echo from-terminal; exit 3" } }] }, { text: "seen" });
     await prompt(c, sessionId, "run it");
-    expect(c.clientCalls[0]).toBe("terminal/create -c echo from-terminal; exit 3");
+    // bypassPermissions approves automatically, so the command the terminal gets is the confined one (issue 27)
+    expect(c.clientCalls[0]).toMatch(/^terminal\/create .*--unshare-net.* -- bash -c echo from-terminal; exit 3$/);
     expect(c.clientCalls.some((x) => x.startsWith("terminal/release"))).toBe(true);
     const ups = updatesOf(c, sessionId, "tool_call_update").filter((u) => u.toolCallId === "toolu_t1");
     expect(ups.some((u) => u.content?.some((x) => x.type === "terminal"))).toBe(true);

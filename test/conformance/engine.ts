@@ -23,6 +23,7 @@ const KINDS: Record<keyof EngineHooks, string> = {
   permissionAnswered: "series",
   executeTool: "wrap",
   childProcess: "waterfall",
+  reviewDecision: "bail",
   toolResult: "waterfall",
   checkpoint: "parallel",
   afterStep: "parallel",
@@ -155,7 +156,7 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
       for (const [k, kind] of Object.entries(KINDS)) {
         const h = hooks[k as keyof EngineHooks] as unknown as { kind?: string; failClosed?: boolean };
         expect(h.kind, k).toBe(kind);
-        expect(h.failClosed === true, k).toBe(k === "authorizeToolCall" || k === "claimSession");
+        expect(h.failClosed === true, k).toBe(k === "authorizeToolCall" || k === "claimSession" || k === "reviewDecision");
       }
     });
   });

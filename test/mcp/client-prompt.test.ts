@@ -135,6 +135,8 @@ describe("the MCP tool list of a prompt", () => {
       const sb = setup({});
       const pidFile = path.join(sb.home, "s.pid");
       sb.write(".claude.json", JSON.stringify({ mcpServers: { s: { command: process.execPath, args: [FIXTURE, "--pid-file", pidFile, "--linger"] } } }), "home");
+      // the pid the server writes must be a host pid for the lifetime check: no PID namespace here
+      sb.write(".config/oceancode/oceancode.jsonc", JSON.stringify({ sandbox: { pid_namespace: false } }), "home");
       // the model's request hangs: the run is mid-prompt when it is signalled
       fake.reset();
       fake.respond(() => ({ type: "drop", holdMs: 30_000 }));

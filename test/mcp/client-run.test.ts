@@ -70,6 +70,8 @@ describe("MCP tools through run", () => {
     pidFile = path.join(sb.home, "fx.pid");
     envFile = path.join(sb.home, "fx.env.json");
     const url = await httpFixture(sb.home, children);
+    // the pids the servers report must be host pids for the lifetime check: no PID namespace here
+    sb.write(".config/oceancode/oceancode.jsonc", JSON.stringify({ sandbox: { pid_namespace: false } }), "home");
     sb.write(
       ".claude.json",
       JSON.stringify({

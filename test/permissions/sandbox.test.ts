@@ -91,7 +91,7 @@ describe.runIf(hasBwrap)("sandbox (real bwrap)", () => {
     const r = run(wrapSpawn(spec("echo RAN"), plan(), { envPath: "/nonexistent" }));
     expect(r.out).not.toContain("RAN");
     expect(r.code).toBe(126);
-    expect(r.err).toMatch(/apt-get install bubblewrap/);
+    expect(r.err).toMatch(/apt install bubblewrap/);
   });
 
   describe("network allowlist through the relay", () => {

@@ -55,7 +55,8 @@ describe("a checkout cannot turn hooks back on", () => {
     );
     const r = oc("run", "--auto", "--model", "scripted/script.json", "go");
     expect(r.code, r.stderr).toBe(0);
-    expect(fs.existsSync(path.join(sb.project, ".oceancode", "trust.json"))).toBe(true);
+    // run --auto confines the tool (issue 27): it cannot even plant the look-alikes in .oceancode
+    expect(fs.existsSync(path.join(sb.project, ".oceancode", "trust.json"))).toBe(false);
     expect(fs.existsSync(marker)).toBe(false);
     for (const s of statuses()) expect(s.status, `${s.tier} ${s.plugin ?? ""}`).toBe("held: everything off");
   });

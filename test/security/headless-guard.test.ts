@@ -67,7 +67,9 @@ describe("run --auto never approves a guard ask", () => {
     const steps = [bashStep(exact), bashStep(other), { text: "done" }];
     const r = runScript(v.sb, steps, { permission: [`bash ${exact} allow`] }, ["--auto"], { SCRATCH_DIR: scratch });
     expect(r.code, r.stderr).toBe(0);
-    expect(fs.existsSync(path.join(scratch, "sub"))).toBe(false);
+    // approved by the exact rule, so automatic: it runs confined and cannot delete outside the project (issue 27)
+    expect(fs.existsSync(path.join(scratch, "sub"))).toBe(true);
+    expect(r.results[0]!.content).not.toContain("rejected");
     expect(r.results[0]!.isError, r.results[0]!.content).toBe(false);
     expect(r.results[1]!.content).toContain("rejected: --auto approves rule asks only");
     expect(survivors(v)).toEqual(v.markers);
@@ -85,7 +87,9 @@ describe("run --auto never approves a guard ask", () => {
     const steps = [bashStep("rm -rf $S/a"), bashStep("rm -rf $S/b"), { text: "done" }];
     const r = runScript(v.sb, steps, {}, ["--auto"], { S: scratch });
     expect(r.code, r.stderr).toBe(0);
-    expect(fs.existsSync(path.join(scratch, "a"))).toBe(false);
+    // a approved (and confined: scratch is outside the project, so it survives), b rejected
+    expect(r.results[0]!.content).not.toContain("rejected");
+    expect(fs.existsSync(path.join(scratch, "a"))).toBe(true);
     expect(fs.existsSync(path.join(scratch, "b"))).toBe(true);
     expect(r.results[1]!.content).toContain("rejected: --auto approves rule asks only");
   });

@@ -35,7 +35,10 @@ describe("repo-tier .claude settings until the project is trusted", () => {
     trustRepo(v);
     const trusted = runScript(v.sb, steps, {}, ["--auto"], { S: scratch });
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(fs.existsSync(path.join(scratch, "sub"))).toBe(false);
+    // approved now, by the exact rule: automatic, so it runs confined and cannot reach outside the project (issue 27)
+    expect(trusted.results[0]!.content).not.toContain("rejected: --auto");
+    expect(trusted.results[0]!.content).toMatch(/exit code: \d+/);
+    expect(fs.existsSync(path.join(scratch, "sub"))).toBe(true);
     expect(trusted.stderr).not.toContain("held until you trust this project");
     expect(survivors(v)).toEqual(v.markers);
   });

@@ -71,7 +71,7 @@ describe("plan mode is read-only", () => {
     });
     const dflt = await check("bash", "rm -rf ~");
     expect(dflt.stdout.split("\n")[0]).toBe("ASK");
-    expect(dflt.stdout).toContain("--auto: rejects");
+    expect(dflt.stdout).toContain("--auto: rejected");
     expect(dflt.stdout).not.toContain("always:");
   });
 });

@@ -4,6 +4,7 @@ import type { AssistantRow, FileDiff, Row, ToolCall, ToolResult, ToolRow, Usage 
 import type { ModelInfo, ModelRequest } from "./provider.js";
 import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";
 import type { Session, SessionClaim, SessionClaimRequest, SessionInfo, SessionRefusal, StoredSession } from "./session.js";
+import type { AllowHint, ApprovalSource, AutomaticApproval, SpawnContext, ToolApproval } from "./approval.js";
 
 // ---------------------------------------------------------------- hook payloads
 
@@ -42,10 +43,21 @@ export interface ToolCallContext extends StepContext {
   /** the input in Claude Code's shape (tool name + fields), for hooks and rules */
   claude: { toolName: string; toolInput: Record<string, unknown> };
   cwd: string;
+  /** left by a tap that lets the call through without answering (permissions): what allowed it */
+  allowHint?: AllowHint;
+  /** how the call was approved, set by the engine before executeTool runs (a wrap spawning children passes it on) */
+  approval?: ToolApproval;
 }
 
 export type Decision =
-  | { action: "allow"; reason?: string; by: string; rule?: string }
+  | {
+      action: "allow";
+      reason?: string;
+      by: string;
+      rule?: string;
+      /** what kind of automatic approval this allow is (a hook, a skill's allowed-tools, ...); absent: by "user" is a person, else "rule" */
+      source?: ApprovalSource;
+    }
   | { action: "deny"; reason: string; by: string; rule?: string }
   | {
       action: "ask";
@@ -64,6 +76,14 @@ export type Decision =
        */
       autoApprove?: boolean;
     };
+
+/** What engine.reviewDecision taps see. */
+export interface ReviewContext {
+  ctx: ToolCallContext;
+  decision: Decision;
+  /** how the call would be approved if `decision` is an allow: always automatic (a person has not answered yet) */
+  approval: ToolApproval;
+}
 
 /** bail result for authorizeToolCall may also rewrite the input (hooks' updatedInput). */
 export type AuthorizeResult = Decision & { updatedInput?: Record<string, unknown> };
@@ -198,7 +218,8 @@ export interface Rejection {
 }
 /** A plain Answer's reject reads "the user rejected this call"; a host that is no user returns a Rejection. */
 /** What a host may answer: yes once / always / no, a reject with its reason, or a form's values. */
-export type QuestionReply = Answer | Rejection | FormAnswer;
+/** An automatic approver (run --auto, a client's standing approval) answers an AutomaticApproval, never a plain "once". */
+export type QuestionReply = Answer | Rejection | FormAnswer | AutomaticApproval;
 export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<QuestionReply>;
 
 // ---------------------------------------------------------------- the hooks object
@@ -234,7 +255,17 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   /** wrap: middleware around running a tool (sandbox, timing). No tap timeout: it surrounds the tool run. */
   executeTool: hook.wrap<ToolCallContext, ToolOutput>("middleware around running a tool"),
   /** waterfall: compose a child process (env stripping, sandbox wrapping). */
-  childProcess: hook.waterfall<SpawnSpec, { sessionId: string }>("compose a child process: env, sandbox"),
+  childProcess: hook.waterfall<SpawnSpec, SpawnContext>("compose a child process: env, sandbox"),
+  /**
+   * bail, fail-closed: review a tool call's decision before it is asked or run, knowing how it would be
+   * approved (`approval`: what an allow without an ask would be). A tap may only make it stricter (allow
+   * -> ask -> deny; an ask may lose its autoApprove); a looser answer is ignored. A throwing tap denies.
+   */
+  reviewDecision: hook.bail<ReviewContext, Decision>("review a tool call's decision: only stricter; a throwing tap denies", (tap, e) => ({
+    action: "deny",
+    by: tap,
+    reason: `extension '${tap}' failed while reviewing this call (${e instanceof Error ? e.message : String(e)}); denied`,
+  })),
   /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
   toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
   /** parallel: rows to store before a wait (the prompt; a step's tool calls before they run). Storage and the ledger enqueue them. */

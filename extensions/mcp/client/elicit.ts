@@ -122,7 +122,7 @@ export function elicitHandler(deps: ElicitDeps) {
     if (reply === undefined) return noUser();
     if (typeof reply === "object" && reply.answer === "reject") return noUser();
     if (reply === "reject") return { action: "decline" };
-    const got = contentOf(fields, typeof reply === "object" ? reply.values : undefined);
+    const got = contentOf(fields, typeof reply === "object" && "values" in reply ? reply.values : undefined);
     if ("error" in got) {
       deps.notice("warn", `elicitation from ${server} declined: ${got.error}`);
       return { action: "decline" };
