@@ -18,6 +18,12 @@ interface Watched {
 }
 const watched = new WeakMap<NodeJS.WritableStream, Watched>();
 
+function markGone(state: Watched): void {
+  if (state.gone) return;
+  state.gone = true;
+  for (const l of state.listeners.splice(0)) l();
+}
+
 /**
  * Watch `stream` for a reader that went away; `onGone` (optional) is called once when it happens. The
  * returned function says whether it has. Any other write error is handled the same way (nothing more can
@@ -30,10 +36,8 @@ export function watchPipe(stream: NodeJS.WritableStream, onGone?: () => void): (
     w = state;
     watched.set(stream, state);
     stream.on("error", (e: NodeJS.ErrnoException) => {
-      if (state.gone) return;
-      state.gone = true;
-      if (!GONE_CODES.has(e.code ?? "")) process.emitWarning(`output stream failed: ${e.message}`);
-      for (const l of state.listeners.splice(0)) l();
+      if (!state.gone && !GONE_CODES.has(e.code ?? "")) process.emitWarning(`output stream failed: ${e.message}`);
+      markGone(state);
     });
   }
   const state = w;
@@ -58,4 +62,22 @@ export function safeWrite(stream: NodeJS.WritableStream, text: string): void {
   } catch {
     // gone between the check and the write
   }
+}
+
+/** Resolves once everything written to `stream` so far was handed to the OS, or failed (a gone reader). */
+export function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
+  if (s.destroyed || s.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    try {
+      stream.write("", (err?: Error | null) => {
+        // the write's callback runs before the stream's 'error' event: mark it here too
+        const w = watched.get(stream);
+        if (err && w) markGone(w);
+        resolve();
+      });
+    } catch {
+      resolve();
+    }
+  });
 }
