@@ -254,7 +254,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     if (held) io.stdout.write(held);
   };
   const onEvent = (e: SessionEvent) => {
-    if (stdoutGone()) return; // nobody reads the stream any more; the session keeps every event
+    // nobody reads the stream any more (the EPIPE comes back a tick after the write: the turn stops at the
+    // step boundary after it); the session keeps every event
+    if (stdoutGone()) return;
     if (json) {
       io.stdout.write(`${JSON.stringify(e)}\n`);
       return;
