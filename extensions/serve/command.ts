@@ -1,4 +1,4 @@
-/** `oceancode serve`: boot the session extensions, start the server, run until SIGTERM/SIGINT, then stop gracefully. */
+/** `oceancode serve`: boot the session extensions, start the server, run until SIGTERM/SIGINT, then drain and stop. */
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_HOST, DEFAULT_PORT, type ServeService } from "./api.js";
@@ -65,7 +65,7 @@ export async function serveCommand(argv: string[], io: CommandIO, boot: () => Pr
   // one JSON line a script (or a test) waits for: the bound port, also when --port 0 picked it
   io.stdout.write(`${JSON.stringify({ type: "listening", url: server.url, host: server.host, port: server.port })}\n`);
   const sig = await stopped;
-  io.stderr.write(`oceancode serve: ${sig}: stopping (aborting running turns at their next step boundary)\n`);
+  io.stderr.write(`oceancode serve: ${sig}: stopping: new requests get 503; the accepted prompts finish first (serve.shutdown_timeout_s), what is left then is kept for the next start (again to exit now)\n`);
   await server.close();
   io.stderr.write("oceancode serve: stopped\n");
   return 0;
