@@ -217,6 +217,8 @@ export interface FleetService {
    * (logged; the sweep asks again).
    */
   adopt(sessionId: string): Promise<AdoptedTurn[]>;
+  /** why the fleet cannot work now (its database unreachable, reconnecting), if it cannot; /health answers 503 meanwhile */
+  unavailable?(): string | undefined;
   /** stop listening (server shutdown) */
   stop(): Promise<void>;
 }

@@ -217,7 +217,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
 
   // one table for the built-in and the contributed routes: a contributed route that clashes is left out, said in the log
   const table = new Routes();
-  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel })) table.add(r, "serve");
+  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel, unavailable: () => fleet?.unavailable?.() })) table.add(r, "serve");
   for (const r of deps.routes.list()) {
     try {
       table.add(r, r.owner);
