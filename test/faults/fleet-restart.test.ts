@@ -12,6 +12,7 @@ import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { globalConfig } from "../sdk/helpers.js";
 import { SseReader, startServe, type Served } from "../serve/serve-helpers.js";
 import { waitFor } from "./helpers.js";
+import { SESSION_LOCK_NAMESPACE } from "../../extensions/storage-postgres/api.js";
 
 let server: TestPostgres;
 let sb: Sandbox;
@@ -101,6 +102,19 @@ describe("the fleet: configured by storage.url, and through a PostgreSQL restart
     await waitFor(
       "no fleet turn left queued or running",
       async () => (await sql<{ n: string }>("SELECT count(*)::text AS n FROM fleet_turns WHERE state IN ('queued', 'running')").catch(() => [{ n: "x" }]))[0]!.n === "0",
+      30_000,
+      200,
+    );
+    // each session's lock, dropped with its connection by the restart, is held again (by its instance alone)
+    await waitFor(
+      "both session locks retaken",
+      async () => {
+        const held = await sql<{ n: string }>(
+          "SELECT count(*)::text AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2 AND objid IN (SELECT hashtext(x)::oid FROM unnest($2::text[]) AS x)",
+          [SESSION_LOCK_NAMESPACE, ids],
+        ).catch(() => [{ n: "x" }]);
+        return held[0]!.n === "2";
+      },
       30_000,
       200,
     );
