@@ -54,7 +54,7 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
           },
           503: {
             type: "object",
-            required: ["ok", "error"],
+            required: ["error"],
             properties: { ok: { type: "boolean" }, instance: { type: "string" }, error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } } },
           },
         },

@@ -44,8 +44,16 @@ function stored(id: string): { users: string[]; answers: number } {
 describe("serve drains on SIGTERM", () => {
   it("finishes every running and queued prompt before exiting; new requests get 503 with Retry-After meanwhile", async () => {
     sb.write("t.json", JSON.stringify({ steps: [], after: { text: "answered", delay_ms: 250 } }));
+    // one more session whose turn waits (a bash loop, bounded) until the test releases it: the drain cannot end
+    // before the test has looked at it, however slow the machine
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
+    const gate = { name: "bash", input: { command: "for i in $(seq 600); do [ -e release ] && exit 0; sleep 0.05; done; exit 1", timeout: 40_000 } };
+    sb.write("gate.json", JSON.stringify({ steps: [{ tool_calls: [gate] }, { text: "released" }] }));
     srv = await startServe(["--directory", sb.project], { env: sb.env });
     const { ids, sse } = await load(srv, 4, 3);
+    const gated = (await srv.api<{ id: string }>("POST", "/session", { model: "scripted/gate.json" })).body.id;
+    expect((await srv.api("POST", `/session/${gated}/prompt`, { text: "wait for the release" })).status).toBe(202);
+    await sse.waitFor((e) => e.event === "tool_call_start" && e.data.sessionId === gated);
     const t0 = Date.now();
     const exited = new Promise<number | null>((r) => srv!.proc.once("exit", (c) => r(c)));
     srv.proc.kill("SIGTERM");
@@ -55,10 +63,12 @@ describe("serve drains on SIGTERM", () => {
       return r?.status === 503 ? r : false;
     });
     expect(Number(health.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((health.body as { error: { code: string } }).error.code).toBe("shutting_down");
     const refused = await srv.api<{ error: { code: string } }>("POST", "/session", { model: "scripted/t.json" });
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe("shutting_down");
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    fs.writeFileSync(path.join(sb.project, "release"), "");
     const code = await exited; // one signal only: a second one exits at once
     const drainMs = Date.now() - t0;
     expect(code, srv.stderr()).toBe(0);
@@ -69,7 +79,8 @@ describe("serve drains on SIGTERM", () => {
       expect(s.users).toEqual([1, 2, 3].map((k) => `prompt ${k} of ${id}`));
       expect(s.answers).toBe(3);
     }
-    expect(sse.events.filter((e) => e.event === "turn_end").map((e) => e.data.reason)).toEqual(Array(12).fill("end_turn"));
+    expect(sse.events.filter((e) => e.event === "turn_end").map((e) => e.data.reason)).toEqual(Array(13).fill("end_turn"));
+    expect(stored(gated)).toEqual({ users: ["wait for the release"], answers: 2 });
     expect(fs.existsSync(pendingFile())).toBe(false);
     expect(drainMs).toBeLessThan(30_000);
     sse.close();
