@@ -277,6 +277,9 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     url: urlOf(host, bound),
     hub,
     events,
+    keepUnfinished: () => {
+      if (!fleet) hub.keepUnfinished();
+    },
     close() {
       closed ??= (async () => {
         closing = true;

@@ -105,6 +105,17 @@ export class SessionHub {
     this.pending.save([...this.kept, ...left.map((a) => ({ sessionId: a.sessionId, text: a.text, interrupted: a.interrupted || a.started, acceptedAt: a.acceptedAt }))]);
   }
 
+  /** A forced exit: keep every accepted turn that has not ended (best effort, synchronous). */
+  keepUnfinished(): number {
+    if (this.handingOver) return 0;
+    try {
+      this.savePending(true);
+      return this.kept.length + this.accepted.size;
+    } catch {
+      return 0;
+    }
+  }
+
   /** The accepted turn ended (or was dropped): forgotten, and the kept file no longer lists it. */
   private ended(turnId: string): void {
     const a = this.accepted.get(turnId);

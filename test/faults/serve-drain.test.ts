@@ -117,4 +117,19 @@ describe("serve drains on SIGTERM", () => {
     }
     expect(await srv.stop("SIGTERM")).toBe(0);
   }, 60_000);
+
+  it("a second SIGTERM during the drain exits at once and still keeps every unfinished prompt", async () => {
+    sb.write("t.json", JSON.stringify({ steps: [], after: { text: "answered", delay_ms: 20_000 } }));
+    srv = await startServe(["--directory", sb.project], { env: sb.env });
+    const { ids, sse } = await load(srv, 1, 3);
+    const exited = new Promise<number | null>((r) => srv!.proc.once("exit", (c) => r(c)));
+    srv.proc.kill("SIGTERM");
+    await waitFor("/health answering 503", async () => (await srv!.api("GET", "/health").catch(() => undefined))?.status === 503);
+    srv.proc.kill("SIGTERM");
+    expect(await exited).toBe(1);
+    expect(srv.stderr()).toContain("again: exiting now (the unfinished accepted prompts are kept for the next start)");
+    const kept = (JSON.parse(fs.readFileSync(pendingFile(), "utf8")) as { prompts: Array<{ text: string; interrupted: boolean }> }).prompts;
+    expect(kept.map((p) => [p.text, p.interrupted])).toEqual([[`prompt 1 of ${ids[0]}`, true], [`prompt 2 of ${ids[0]}`, false], [`prompt 3 of ${ids[0]}`, false]]);
+    sse.close();
+  }, 60_000);
 });
