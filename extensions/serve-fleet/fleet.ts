@@ -28,6 +28,17 @@ export const PROMPTS_CHANNEL = "oceancode_prompts";
 export const NOTIFY_LIMIT = 7900;
 /** SSE ids per instance start: fleet_starts (at most 2^22 - 1) times this stays a safe integer */
 export const EVENT_IDS_PER_START = 2 ** 31;
+/** reconnect backoff: first wait, and the longest (each wait doubles, with jitter) */
+export const RECONNECT_FIRST_MS = 100;
+export const RECONNECT_MAX_MS = 5_000;
+/**
+ * After this instance reconnects, it takes nothing over for this long: the other instances are reconnecting
+ * too (and re-taking their session locks), and a turn whose holder is merely slower to come back is not a
+ * gone instance's.
+ */
+export const TAKEOVER_GRACE_MS = 3_000;
+/** the fleet connection's application_name: the run in it tells a live holder (its connection is there) from a gone one */
+const APP_PREFIX = "oc fleet ";
 
 interface Wire {
   o: string;
@@ -68,6 +79,12 @@ export class PgFleet implements FleetService {
   private readonly prune: PruneAges;
   /** when this instance last pruned (0: not yet; the first sweep does) */
   private lastPrune = 0;
+  /** since when the database has been unreachable (the connection lost, reconnecting); undefined: connected */
+  private downSince: number | undefined;
+  /** no takeover before this time (just reconnected: see TAKEOVER_GRACE_MS) */
+  private graceUntil = 0;
+  /** turn state changes that failed (the database away): written again, in order, once it is back */
+  private unsent: Array<{ sessionId: string; turnId: string; to: string; from: string[] }> = [];
 
   constructor(private readonly opts: PgFleetOptions) {
     this.instanceId = opts.instanceId;
@@ -76,9 +93,7 @@ export class PgFleet implements FleetService {
 
   async start(handlers: FleetHandlers): Promise<FleetStarted> {
     this.handlers = handlers;
-    const { default: pgm } = await import("pg");
-    const c = new pgm.Client({ connectionString: this.opts.url, application_name: `oc fleet ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
-    c.on("error", (e) => this.opts.log.error(`serve-fleet: connection lost: ${this.redact(e.message)}`));
+    const c = await this.newClient();
     let eventIdBase: number;
     try {
       await c.connect();
@@ -93,16 +108,80 @@ export class PgFleet implements FleetService {
       err.message = this.redact(err.message);
       throw err;
     }
-    c.on("notification", (n) => {
-      if (n.channel === EVENTS_CHANNEL && n.payload) this.received(n.payload);
-      else if (n.channel === PROMPTS_CHANNEL && n.payload) void this.promptArrived(n.payload);
-    });
-    await c.query(`LISTEN ${EVENTS_CHANNEL}`);
-    await c.query(`LISTEN ${PROMPTS_CHANNEL}`);
+    await this.listen(c);
     this.client = c;
     this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 1_000);
     this.sweeper.unref();
     return { eventIdBase };
+  }
+
+  private async newClient(): Promise<pg.Client> {
+    const { default: pgm } = await import("pg");
+    const c = new pgm.Client({ connectionString: this.opts.url, application_name: `${APP_PREFIX}${this.run} ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
+    // an error on an idle connection (the server restarted) is followed by 'end': handled there
+    c.on("error", (e) => this.opts.log.warn(`serve-fleet: connection error: ${this.redact(e.message)}`));
+    return c;
+  }
+
+  /** LISTEN on the connection, and watch it: when it ends unasked, reconnect. */
+  private async listen(c: pg.Client): Promise<void> {
+    c.on("notification", (n) => {
+      if (n.channel === EVENTS_CHANNEL && n.payload) this.received(n.payload);
+      else if (n.channel === PROMPTS_CHANNEL && n.payload) void this.promptArrived(n.payload);
+    });
+    c.on("end", () => this.lost(c));
+    await c.query(`LISTEN ${EVENTS_CHANNEL}`);
+    await c.query(`LISTEN ${PROMPTS_CHANNEL}`);
+  }
+
+  /** The connection ended without stop(): the database went away. Prompts are refused (503) until it is back. */
+  private lost(c: pg.Client): void {
+    if (this.stopped || this.client !== c) return;
+    this.client = undefined;
+    this.downSince = Date.now();
+    this.chain = Promise.resolve(); // queries on the dead connection have failed; new ones wait for the next
+    this.opts.log.error("serve-fleet: the connection to the database was lost; reconnecting (prompts get 503 and /health answers 503 until it is back)");
+    void this.reconnect();
+  }
+
+  /** Reconnect with backoff (doubling, jittered, at most RECONNECT_MAX_MS) until connected or stopped. */
+  private async reconnect(): Promise<void> {
+    let wait = RECONNECT_FIRST_MS;
+    while (!this.stopped) {
+      await new Promise((r) => setTimeout(r, wait * (0.75 + Math.random() / 2)));
+      if (this.stopped) return;
+      let c: pg.Client | undefined;
+      try {
+        c = await this.newClient();
+        await c.connect();
+        await this.listen(c);
+        if (this.stopped) {
+          await c.end().catch(() => undefined);
+          return;
+        }
+        this.client = c;
+        const downMs = Date.now() - (this.downSince ?? Date.now());
+        this.downSince = undefined;
+        this.graceUntil = Date.now() + TAKEOVER_GRACE_MS;
+        this.opts.log.warn(`serve-fleet: the database is reachable again (after ${(downMs / 1000).toFixed(1)} s); resumed`);
+        await this.resend();
+        return;
+      } catch {
+        await c?.end().catch(() => undefined);
+        wait = Math.min(wait * 2, RECONNECT_MAX_MS);
+      }
+    }
+  }
+
+  /** The turn state changes the outage held back, in order (a turn that ended meanwhile must not stay 'running'). */
+  private async resend(): Promise<void> {
+    const todo = this.unsent.splice(0);
+    for (const u of todo) await this.turnState(u.sessionId, u.turnId, u.to, u.from);
+  }
+
+  unavailable(): string | undefined {
+    if (this.stopped || this.downSince === undefined) return undefined;
+    return `the fleet's database is unreachable (since ${new Date(this.downSince).toISOString()}); reconnecting`;
   }
 
   /** a message for the log or an error: no database password in it */
@@ -136,9 +215,12 @@ export class PgFleet implements FleetService {
   }
 
   private async turnState(sessionId: string, turnId: string, to: string, from: string[]): Promise<void> {
-    await this.clientQ("UPDATE fleet_turns SET state = $4 WHERE session = $1 AND turn_id = $2 AND run = $3 AND state = ANY($5)", [sessionId, turnId, this.run, to, from]).catch((e: unknown) =>
-      this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId} (${to}): ${this.redact((e as Error).message)}`),
-    );
+    await this.clientQ("UPDATE fleet_turns SET state = $4 WHERE session = $1 AND turn_id = $2 AND run = $3 AND state = ANY($5)", [sessionId, turnId, this.run, to, from]).catch((e: unknown) => {
+      if (this.stopped) return;
+      // kept and written again once the database is back (a turn never stays 'running' because of an outage)
+      this.unsent.push({ sessionId, turnId, to, from });
+      this.opts.log.warn(`serve-fleet: turn ${turnId} of ${sessionId} (${to}): ${this.redact((e as Error).message)}; written again when the database is back`);
+    });
   }
 
   /**
@@ -171,16 +253,19 @@ export class PgFleet implements FleetService {
   private async sweep(): Promise<void> {
     const c = this.client;
     const h = this.handlers;
-    if (!c || !h || this.stopped || this.sweeping) return;
+    if (!c || !h || this.stopped || this.sweeping || Date.now() < this.graceUntil) return;
     this.sweeping = true;
     try {
       const r = await this.q(
         c,
         `SELECT s.session, NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $2::int::oid
                                        AND l.objid = hashtext(s.session)::oid AND l.objsubid = 2) AS free
-         FROM (SELECT session, min(id) AS first FROM fleet_turns WHERE state IN ('queued', 'running') AND run IS DISTINCT FROM $1 GROUP BY session) s
+         FROM (SELECT session, min(id) AS first FROM fleet_turns t WHERE state IN ('queued', 'running') AND run IS DISTINCT FROM $1
+                 -- a run whose fleet connection is there is alive (e.g. reconnected after a database restart): not gone
+                 AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name LIKE $3 || t.run || ' %')
+               GROUP BY session) s
          ORDER BY s.first`,
-        [this.run, LOCK_NAMESPACE],
+        [this.run, LOCK_NAMESPACE, APP_PREFIX],
       );
       for (const row of r.rows as Array<{ session: string; free: boolean }>) {
         if (this.stopped) break;
@@ -306,6 +391,7 @@ export class PgFleet implements FleetService {
     clearInterval(this.sweeper);
     const c = this.client;
     this.client = undefined;
+    if (this.unsent.length) this.opts.log.warn(`serve-fleet: ${this.unsent.length} turn state change(s) could not be written (the database is unreachable)`);
     await this.delivery.catch(() => undefined);
     // what is already queued on the connection (a turn's end, an event) goes out before it closes
     await this.chain.catch(() => undefined);

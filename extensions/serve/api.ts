@@ -116,8 +116,13 @@ export interface ServerHandle {
   readonly port: number;
   /** http://host:port (IPv6 hosts in brackets) */
   readonly url: string;
-  /** Graceful stop: refuse new requests, abort running turns, wait for them (bounded), close sessions and streams. */
+  /**
+   * Graceful stop: refuse new requests (503), drain the accepted turns (serve.shutdown_timeout_s), abort what
+   * still runs, keep every unfinished accepted prompt for the next start, close sessions and streams.
+   */
   close(): Promise<void>;
+  /** A forced exit is coming (a second signal): write the unfinished accepted prompts for the next start now (synchronous). */
+  keepUnfinished?(): void;
 }
 
 /** Service "serve": start the HTTP server in this process (`oceancode serve`, the pager's `--listen`). */
@@ -217,6 +222,8 @@ export interface FleetService {
    * (logged; the sweep asks again).
    */
   adopt(sessionId: string): Promise<AdoptedTurn[]>;
+  /** why the fleet cannot work now (its database unreachable, reconnecting), if it cannot; /health answers 503 meanwhile */
+  unavailable?(): string | undefined;
   /** stop listening (server shutdown) */
   stop(): Promise<void>;
 }

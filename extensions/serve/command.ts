@@ -1,7 +1,7 @@
-/** `oceancode serve`: boot the session extensions, start the server, run until SIGTERM/SIGINT, then stop gracefully. */
+/** `oceancode serve`: boot the session extensions, start the server, run until SIGTERM/SIGINT, then drain and stop. */
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
-import { DEFAULT_HOST, DEFAULT_PORT, type ServeService } from "./api.js";
+import { DEFAULT_HOST, DEFAULT_PORT, type ServeService, type ServerHandle } from "./api.js";
 import { checkBind, credentialsFrom } from "./auth.js";
 
 export const SERVE_USAGE = "usage: oceancode serve [--port 4096] [--host 127.0.0.1] [--db <file>] [--directory <dir>] [-v]";
@@ -16,13 +16,14 @@ export function parseServeArgs(argv: string[]): { host: string; port: number } {
   return { host, port };
 }
 
-/** Resolves on the first SIGTERM or SIGINT (a second one exits at once). */
-function stopSignal(io: CommandIO): Promise<string> {
+/** Resolves on the first SIGTERM or SIGINT (a second one keeps what is unfinished and exits at once). */
+function stopSignal(io: CommandIO, server: () => ServerHandle | undefined): Promise<string> {
   return new Promise((resolve) => {
     let seen = false;
     const on = (sig: NodeJS.Signals) => {
       if (seen) {
-        io.stderr.write(`oceancode serve: ${sig} again: exiting now\n`);
+        server()?.keepUnfinished?.();
+        io.stderr.write(`oceancode serve: ${sig} again: exiting now (the unfinished accepted prompts are kept for the next start)\n`);
         process.exit(1);
       }
       seen = true;
@@ -52,8 +53,8 @@ export async function serveCommand(argv: string[], io: CommandIO, boot: () => Pr
     io.stderr.write(`oceancode serve: ${service}\n`);
     return 1;
   }
-  const stopped = stopSignal(io);
-  let server;
+  let server: ServerHandle | undefined;
+  const stopped = stopSignal(io, () => server);
   try {
     server = await service.start({ host: args.host, port: args.port, env: io.env });
   } catch (e) {
@@ -65,7 +66,7 @@ export async function serveCommand(argv: string[], io: CommandIO, boot: () => Pr
   // one JSON line a script (or a test) waits for: the bound port, also when --port 0 picked it
   io.stdout.write(`${JSON.stringify({ type: "listening", url: server.url, host: server.host, port: server.port })}\n`);
   const sig = await stopped;
-  io.stderr.write(`oceancode serve: ${sig}: stopping (aborting running turns at their next step boundary)\n`);
+  io.stderr.write(`oceancode serve: ${sig}: stopping: new requests get 503; the accepted prompts finish first (serve.shutdown_timeout_s), what is left then is kept for the next start (again to exit now)\n`);
   await server.close();
   io.stderr.write("oceancode serve: stopped\n");
   return 0;

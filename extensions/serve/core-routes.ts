@@ -19,6 +19,8 @@ export interface CoreDeps {
   project: string;
   /** the model a session without `model` runs on */
   defaultModel(): string;
+  /** why this instance cannot serve now (its fleet database unreachable), if it cannot: /health answers 503 */
+  unavailable?(): string | undefined;
 }
 
 type IdParams = { id: string };
@@ -35,7 +37,7 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
       method: "GET",
       url: "/health",
       operationId: "health",
-      summary: "the server is up: its version, its instance id, and the sessions it holds open (claims on)",
+      summary: "the server is up: its version, its instance id, and the sessions it holds open (claims on); 503 while its fleet database is unreachable",
       tags: ["server"],
       schema: {
         response: {
@@ -50,9 +52,19 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
               claims: { type: "array", items: { type: "string" }, description: "the ids of the sessions this instance holds claims on" },
             },
           },
+          503: {
+            type: "object",
+            required: ["error"],
+            properties: { ok: { type: "boolean" }, instance: { type: "string" }, error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } } },
+          },
         },
       },
-      handler: () => ({ ok: true, version: d.version, sessions: d.hub.openCount, instance: d.instanceId, claims: d.hub.claimed() }),
+      handler: () => {
+        const why = d.unavailable?.();
+        // a load balancer stops sending traffic here until the database is back
+        if (why) return { status: 503, headers: { "retry-after": "2" }, body: { ok: false, instance: d.instanceId, error: { code: "database_unreachable", message: why } } };
+        return { ok: true, version: d.version, sessions: d.hub.openCount, instance: d.instanceId, claims: d.hub.claimed() };
+      },
     },
     {
       method: "POST",

@@ -11,6 +11,7 @@ import crypto from "node:crypto";
 import { FLEET_EVENT, type FleetService, type ServeOptions, type ServeService } from "./api.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
+import { PendingStore } from "./pending.js";
 
 export { HttpError, isRouteReply } from "./api.js";
 
@@ -30,6 +31,11 @@ function packageVersion(dir: string, fallback: string): string {
 function positiveInt(v: string | undefined): number | undefined {
   const n = Number(v);
   return v && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** serve.shutdown_timeout_s in ms (0: no drain; unset: the default) */
+function drainMs(s: number | undefined): number | undefined {
+  return typeof s === "number" && Number.isFinite(s) && s >= 0 ? Math.round(s * 1000) : undefined;
 }
 
 export default {
@@ -62,6 +68,8 @@ export default {
             // tuning for tests and benches: how many bytes a slow SSE client may fall behind, how long shutdown waits
             events: { clientBufferBytes: positiveInt(ctx.env.OC_SERVE_CLIENT_BUFFER_BYTES) },
             shutdownWaitMs: positiveInt(ctx.env.OC_SERVE_SHUTDOWN_MS),
+            drainMs: drainMs(ctx.config.section<{ shutdown_timeout_s?: number }>("serve").shutdown_timeout_s),
+            pending: new PendingStore(ctx.paths.dataDir),
           },
           opts,
         );

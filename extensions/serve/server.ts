@@ -18,6 +18,7 @@ import { Questions } from "./questions.js";
 import { Routes } from "./registry.js";
 import { ErrorBody, SessionIdParams } from "./schemas.js";
 import { SessionHub } from "./sessions.js";
+import type { PendingStore } from "./pending.js";
 
 export interface ServerDeps {
   engine: EngineService;
@@ -36,7 +37,14 @@ export interface ServerDeps {
   fleet?: FleetService;
   /** how long shutdown waits for aborted turns to reach their step boundary (default 5 s) */
   shutdownWaitMs?: number;
+  /** how long a stopping server goes on with accepted turns before it aborts them (serve.shutdown_timeout_s; default 30 s) */
+  drainMs?: number;
+  /** where a stopping server keeps the accepted prompts it could not finish (run at the next start) */
+  pending?: PendingStore;
 }
+
+/** serve.shutdown_timeout_s when unset */
+export const DEFAULT_DRAIN_MS = 30_000;
 
 /** The handle with the server's parts (the serve command and tests look at them). */
 export interface LiveServer extends ServerHandle {
@@ -146,7 +154,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     done: (sessionId, turnId, result, error) =>
       emit(sessionId, "turn_done", { type: "turn_done", sessionId, turnId, reason: result?.reason ?? "error", ...(error ? { error } : {}) }),
     aborted: (sessionId) => questions.rejectAll(sessionId, "the turn was aborted"),
-  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet);
+  }, fleet ? (id, text) => fleet.forwardPrompt(id, text) : undefined, fleet, deps.pending);
   const unsubscribe = deps.engine.subscribe((e: SessionEvent) => emit(e.sessionId, e.type, e));
   // the other instances' events reach this instance's SSE clients (ids from this server's own sequence)
   let unfleet: (() => void) | undefined;
@@ -169,11 +177,14 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   if (answersQuestions) deps.engine.setQuestionHandler((q, signal) => questions.ask(q, signal));
 
   let closing = false;
+  /** while draining, a refused request is told when to come back: when the drain will be over */
+  let drainEnds = 0;
+  const retryAfterS = () => String(Math.max(1, Math.ceil((drainEnds - Date.now()) / 1000)));
   // forceCloseConnections: keep-alive sockets do not hold up close()
   const app = Fastify({ logger: false, forceCloseConnections: true });
   app.setValidatorCompiler(validatorCompiler());
   app.addHook("onRequest", async (request, reply) => {
-    if (closing) return reply.code(503).header("connection", "close").send({ error: { code: "shutting_down", message: "the server is shutting down" } });
+    if (closing) return reply.code(503).header("connection", "close").header("retry-after", retryAfterS()).send({ error: { code: "shutting_down", message: "the server is shutting down (it finishes the prompts it accepted first)" } });
     if (!authorized(request.headers.authorization)) return reply.code(401).header("www-authenticate", REALM).send({ error: { code: "unauthorized", message: "this server needs HTTP basic auth (OC_SERVER_USERNAME / OC_SERVER_PASSWORD)" } });
     // no password: loopback only, and never a browser page's request (DNS rebinding, cross-site)
     const foreign = creds ? undefined : foreignRequest(request.headers);
@@ -206,7 +217,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
 
   // one table for the built-in and the contributed routes: a contributed route that clashes is left out, said in the log
   const table = new Routes();
-  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel })) table.add(r, "serve");
+  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel, unavailable: () => fleet?.unavailable?.() })) table.add(r, "serve");
   for (const r of deps.routes.list()) {
     try {
       table.add(r, r.owner);
@@ -252,6 +263,10 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     },
   );
 
+  // what an earlier stop kept runs first, before any client can send more
+  const resumed = await hub.resumePending((m) => deps.log.warn(m));
+  if (resumed.resumed) deps.log.info(`serve: running ${resumed.resumed} prompt(s) an earlier stop kept`);
+  if (resumed.kept) deps.log.warn(`serve: ${resumed.kept} kept prompt(s) wait for sessions another process holds; a later start runs them`);
   await app.listen({ host, port });
   const addr = app.server.address();
   const bound = typeof addr === "object" && addr ? addr.port : port;
@@ -262,17 +277,25 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
     url: urlOf(host, bound),
     hub,
     events,
+    keepUnfinished: () => {
+      if (!fleet) hub.keepUnfinished();
+    },
     close() {
       closed ??= (async () => {
         closing = true;
+        // in a fleet, this instance's turns go on elsewhere at once; alone, it finishes what it accepted first
+        const drainMs = fleet ? 0 : (deps.drainMs ?? DEFAULT_DRAIN_MS);
+        drainEnds = Date.now() + drainMs;
+        // every request from here gets 503 with Retry-After (a load balancer's /health included); the listener
+        // stays open while the accepted turns finish, so a client is told rather than refused a connection
+        questions.rejectAll(undefined, "the server is shutting down");
+        const r = await hub.shutdown(deps.shutdownWaitMs ?? 5_000, { handOver: fleet !== undefined, drainMs });
         serving = false;
         parents.clear();
-        // no new connections from here; requests on open keep-alive ones get 503 (Fastify's close tolerates the second close)
         app.server.close(() => undefined);
-        questions.rejectAll(undefined, "the server is shutting down");
-        // in a fleet, this instance's turns go on elsewhere: the sessions are let go, not their turns ended
-        const { unfinished } = await hub.shutdown(deps.shutdownWaitMs ?? 5_000, { handOver: fleet !== undefined });
-        if (unfinished) deps.log.warn(`serve: ${unfinished} turn(s) did not reach a step boundary in time`);
+        if (r.drained) deps.log.info(`serve: finished ${r.drained} accepted turn(s) before stopping`);
+        if (r.unfinished) deps.log.warn(`serve: ${r.unfinished} turn(s) did not reach a step boundary in time`);
+        if (r.kept) deps.log.warn(`serve: ${r.kept} accepted prompt(s) not finished within ${drainMs / 1000} s (serve.shutdown_timeout_s) are kept in ${r.keptIn}: the next start runs them`);
         unsubscribe();
         unfleet?.();
         await fleet?.stop();

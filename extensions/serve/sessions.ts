@@ -6,6 +6,7 @@
 import { isSessionBusy, type EngineService, type Row, type Session, type TurnResult } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import { HttpError, type FleetService } from "./api.js";
+import type { PendingPrompt, PendingStore } from "./pending.js";
 
 /** What the hub asks of the fleet (FleetService): the durable record of its turns, and adopting a gone instance's. */
 export type FleetTurns = Pick<FleetService, "turnQueued" | "turnStarted" | "turnFinished" | "adopt">;
@@ -38,8 +39,26 @@ export function takeoverPrompt(interruptedText: string): string {
   );
 }
 
+/** An accepted prompt until its turn ends: what a stopping server keeps when it cannot finish it. */
+interface Accepted {
+  sessionId: string;
+  text: string;
+  acceptedAt: number;
+  /** carried from a kept prompt that had started before an earlier stop */
+  interrupted: boolean;
+  started: boolean;
+  /** run from serve-pending.json at this start */
+  resumed: boolean;
+}
+
 export class SessionHub {
   private readonly held = new Map<string, Held>();
+  /** every accepted turn of this server that has not ended, by turn id, in acceptance order */
+  private readonly accepted = new Map<string, Accepted>();
+  /** kept prompts this start could not run (their session held by another process): kept again */
+  private kept: PendingPrompt[] = [];
+  /** the drain is over (or there was none): running turns are aborted, queued ones are kept, not started */
+  private stopping = false;
   private readonly opening = new Map<string, Promise<Held>>();
   private nextTurn = 1;
   /** set by a fleet shutdown: running and queued turns are left to the next holder */
@@ -54,7 +73,61 @@ export class SessionHub {
     private readonly forward?: (id: string, text: string) => Promise<string>,
     /** fleet mode: each turn recorded from acceptance to its end, so another instance can finish a dead one's */
     private readonly fleet?: FleetTurns,
+    /** where a stopping server keeps what it could not finish (serve-pending.json) */
+    private readonly pending?: PendingStore,
   ) {}
+
+  /**
+   * Run what an earlier stop kept (serve-pending.json), before anything sent to this start: an interrupted
+   * turn is continued with the takeover prompt, the others run as sent, in the order they were accepted.
+   */
+  async resumePending(warn: (m: string) => void): Promise<{ resumed: number; kept: number }> {
+    if (!this.pending) return { resumed: 0, kept: 0 };
+    let resumed = 0;
+    for (const p of this.pending.load(warn)) {
+      try {
+        const h = await this.hold(p.sessionId);
+        await this.enqueue(p.sessionId, h, p.text, { interrupted: p.interrupted, acceptedAt: p.acceptedAt, resumed: true });
+        resumed += 1;
+      } catch (e) {
+        if ((e as { code?: string }).code === "session_not_found") warn(`serve: a kept prompt for session ${p.sessionId} cannot run: the session is not in the store`);
+        else this.kept.push(p); // held elsewhere, or the store is unreadable now: for a later start
+      }
+    }
+    this.savePending(false);
+    return { resumed, kept: this.kept.length };
+  }
+
+  /** Rewrite serve-pending.json: the kept prompts and (`all`) every unfinished accepted turn, else the resumed ones only. */
+  private savePending(all: boolean): void {
+    if (!this.pending) return;
+    const left = [...this.accepted.values()].filter((a) => all || a.resumed);
+    this.pending.save([...this.kept, ...left.map((a) => ({ sessionId: a.sessionId, text: a.text, interrupted: a.interrupted || a.started, acceptedAt: a.acceptedAt }))]);
+  }
+
+  /** A forced exit: keep every accepted turn that has not ended (best effort, synchronous). */
+  keepUnfinished(): number {
+    if (this.handingOver) return 0;
+    try {
+      this.savePending(true);
+      return this.kept.length + this.accepted.size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** The accepted turn ended (or was dropped): forgotten, and the kept file no longer lists it. */
+  private ended(turnId: string): void {
+    const a = this.accepted.get(turnId);
+    this.accepted.delete(turnId);
+    if (a?.resumed && !this.closing) {
+      try {
+        this.savePending(false);
+      } catch {
+        // rewritten again at the next end or at shutdown
+      }
+    }
+  }
 
   /**
    * Take over a session with turns a gone instance left (its claim free, or already ours): claim it, which
@@ -173,10 +246,12 @@ export class SessionHub {
    * Append a turn to the session's queue; its turn id once accepted. In a fleet it is accepted only once
    * recorded (FleetService.turnQueued), so an accepted prompt outlives this process.
    */
-  private async enqueue(id: string, h: Held, text: string): Promise<string> {
+  private async enqueue(id: string, h: Held, text: string, from?: { interrupted: boolean; acceptedAt: number; resumed: boolean }): Promise<string> {
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     if (h.closed) throw new HttpError(409, "session_closing", `session ${id} is being closed`);
     const turnId = `turn_${this.nextTurn++}`;
+    const record: Accepted = { sessionId: id, text, acceptedAt: from?.acceptedAt ?? Date.now(), interrupted: from?.interrupted ?? false, started: false, resumed: from?.resumed ?? false };
+    const sent = record.interrupted ? takeoverPrompt(text) : text;
     const fleet = this.fleet;
     // its place in the queue is taken now (in call order); it waits there until accepted or refused
     let settle!: (accepted: boolean) => void;
@@ -186,26 +261,35 @@ export class SessionHub {
       const ok = await accepted;
       h.queued -= 1;
       if (!ok) return;
-      if (this.closing || h.closed) {
+      if (this.stopping || h.closed) {
         // handed over: left queued for the instance that claims the session next
         if (this.handingOver) return;
+        if (this.stopping && !h.closed) {
+          // kept (serve-pending.json): the next start runs it
+          this.hooks.done(id, turnId, undefined, "the server stopped before this turn started; it is kept and runs when the server starts again");
+          return;
+        }
+        this.ended(turnId);
         await fleet?.turnFinished(id, turnId).catch(() => undefined);
-        this.hooks.done(id, turnId, undefined, this.closing ? "the server shut down before this turn started" : "the session was closed before this turn started");
+        this.hooks.done(id, turnId, undefined, "the session was closed before this turn started");
         return;
       }
       const controller = new AbortController();
       h.running = { turnId, controller };
+      record.started = true;
       try {
         // the engine lets an idle session leave memory (engine.idle_minutes) while this process keeps its
         // claim: reopening gives the live object (a map lookup when it is still in memory)
         h.session = await this.engine.openSession(id);
         await fleet?.turnStarted(id, turnId).catch(() => undefined);
-        const result = await this.engine.prompt(h.session, text, { signal: controller.signal });
+        const result = await this.engine.prompt(h.session, sent, { signal: controller.signal });
         if (!this.handedOver(controller)) this.hooks.done(id, turnId, result, result.error);
       } catch (e) {
         if (!this.handedOver(controller)) this.hooks.done(id, turnId, undefined, (e as Error).message);
       } finally {
         h.running = undefined;
+        // a turn the drain's deadline stopped is kept (continued at the next start); any other end is final
+        if (!(this.stopping && controller.signal.aborted)) this.ended(turnId);
         // awaited: recorded as ended before the claim can be let go (close waits for the tail), so no other
         // instance takes a finished turn for an interrupted one. A turn handed over stays running: the
         // instance that claims the session next continues it
@@ -220,6 +304,7 @@ export class SessionHub {
         throw new HttpError(503, "fleet_unavailable", `the prompt was not accepted: it could not be recorded for the fleet (${(e as Error).message})`);
       }
     }
+    this.accepted.set(turnId, record);
     this.hooks.queued(id, turnId);
     settle(true);
     return turnId;
@@ -278,26 +363,48 @@ export class SessionHub {
   }
 
   /**
-   * Shutdown: refuse new work, abort running turns, wait for them (bounded), close every session. With
-   * `handOver` (a fleet), running turns stop at their step boundary and, like queued ones, are not recorded
-   * as ended: once this process lets the sessions go, another instance claims them and continues.
+   * Shutdown: refuse new work, then drain: running and queued turns go on for up to `drainMs` (none with
+   * `handOver`). Then abort what still runs, wait for it (bounded by `waitMs`), close every session, and keep
+   * every accepted turn that did not end (serve-pending.json): the next start runs it. With `handOver` (a
+   * fleet), running turns stop at their step boundary and, like queued ones, are not recorded as ended: once
+   * this process lets the sessions go, another instance claims them and continues.
    */
-  async shutdown(waitMs: number, opts: { handOver?: boolean } = {}): Promise<{ unfinished: number }> {
+  async shutdown(waitMs: number, opts: { handOver?: boolean; drainMs?: number } = {}): Promise<{ unfinished: number; drained: number; kept: number; keptIn?: string }> {
     this.closing = true;
     this.handingOver = opts.handOver === true;
+    const before = this.accepted.size;
+    if (!this.handingOver && (opts.drainMs ?? 0) > 0) await this.settled(opts.drainMs!);
+    const drained = before - this.accepted.size;
+    this.stopping = true;
     const all = [...this.held.values()];
     for (const h of all) {
       h.running?.controller.abort();
       this.hooks.aborted(h.session.info.id);
     }
     let unfinished = 0;
-    const settled = Promise.all(all.map((h) => h.tail.catch(() => undefined)));
-    await Promise.race([settled, new Promise<void>((r) => setTimeout(r, waitMs).unref())]);
+    await this.settled(waitMs);
     for (const h of all) {
       if (h.running) unfinished += 1;
       await this.engine.closeSession(h.session, "exit").catch(() => undefined);
     }
     this.held.clear();
-    return { unfinished };
+    if (this.handingOver || !this.pending) return { unfinished, drained, kept: 0 };
+    const kept = this.kept.length + this.accepted.size;
+    this.savePending(true);
+    return { unfinished, drained, kept, ...(kept ? { keptIn: this.pending.file } : {}) };
+  }
+
+  /** Wait (at most `ms`) until every held session's turn queue is idle, its tail re-read as it grows. */
+  private async settled(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((r) => (timer = setTimeout(r, ms)));
+    const idle = (async () => {
+      for (;;) {
+        const tails = [...this.held.values()].map((h) => h.tail);
+        await Promise.all(tails.map((t) => t.catch(() => undefined)));
+        if ([...this.held.values()].every((h, i) => h.tail === tails[i]) && tails.length === this.held.size) return;
+      }
+    })();
+    await Promise.race([idle, deadline]).finally(() => clearTimeout(timer));
   }
 }

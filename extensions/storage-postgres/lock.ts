@@ -20,7 +20,13 @@ export interface PgLockOptions {
   connect(applicationName: string): Promise<pg.Client>;
   wait?: boolean;
   pollMs?: number;
+  /** told when the lock's connection was lost and retaken (or could not be: another process took the session meanwhile) */
+  log?: { warn(m: string): void; error(m: string): void };
 }
+
+/** retaking a lost lock: first wait and the longest (doubling) */
+const RETAKE_FIRST_MS = 100;
+const RETAKE_MAX_MS = 5_000;
 
 export class PgSessionBusyError extends Error {
   readonly code = "OC_ERR_SESSION_BUSY";
@@ -65,19 +71,63 @@ export async function acquirePgSessionLock(id: string, opts: PgLockOptions): Pro
     await c.end().catch(() => undefined);
     throw e;
   }
+  let released = false;
+  let conn = c;
+  const streamOf = (x: pg.Client) => (x as unknown as { connection?: { stream?: { unref?(): void; ref?(): void } } }).connection?.stream;
+  /**
+   * The connection ended while the lock was held (the database restarted): PostgreSQL dropped the lock with it.
+   * Retake it on a new connection, with backoff, until the database is back; the session stays open here
+   * meanwhile (its writes wait in the write queue). If another process took it first, say so: this process
+   * no longer has the session to itself.
+   */
+  const watch = (x: pg.Client): void => {
+    streamOf(x)?.unref?.();
+    x.on("end", () => {
+      if (released || conn !== x) return;
+      opts.log?.warn(`session ${id}: the session lock's connection was lost; taking the lock again`);
+      void retake();
+    });
+  };
+  const retake = async (): Promise<void> => {
+    let wait = RETAKE_FIRST_MS;
+    while (!released) {
+      await new Promise((r) => setTimeout(r, wait).unref());
+      if (released) return;
+      let n: pg.Client | undefined;
+      try {
+        n = await opts.connect(holderName());
+        const r = await n.query(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [LOCK_NAMESPACE, id]);
+        if (!(r.rows[0] as { ok: boolean }).ok) {
+          opts.log?.error(`session ${id}: its lock was taken by ${(await whoHolds(n, id).catch(() => undefined)) ?? "another process"} while the database was away; this process no longer holds it alone`);
+          await n.end().catch(() => undefined);
+          return;
+        }
+        if (released) {
+          await n.end().catch(() => undefined);
+          return;
+        }
+        conn = n;
+        watch(n);
+        opts.log?.warn(`session ${id}: the session lock is held again`);
+        return;
+      } catch {
+        await n?.end().catch(() => undefined);
+        wait = Math.min(wait * 2, RETAKE_MAX_MS);
+      }
+    }
+  };
   // held and idle from now on: it must never keep the process alive on its own (the SQLite lock's socket is
   // unref'd too); the process's end closes it, which releases the lock
-  const stream = (c as unknown as { connection?: { stream?: { unref?(): void; ref?(): void } } }).connection?.stream;
-  stream?.unref?.();
-  let released = false;
+  watch(c);
   return {
     async release() {
       if (released) return;
       released = true;
-      stream?.ref?.(); // a release in progress is awaited work: the process waits for it
+      const x = conn;
+      streamOf(x)?.ref?.(); // a release in progress is awaited work: the process waits for it
       // ending the connection releases the lock; unlock first so a pooled server-side proxy cannot keep it
-      await c.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LOCK_NAMESPACE, id]).catch(() => undefined);
-      await c.end().catch(() => undefined);
+      await x.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LOCK_NAMESPACE, id]).catch(() => undefined);
+      await x.end().catch(() => undefined);
     },
   };
 }

@@ -91,7 +91,8 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   async client(applicationName = "oceancode"): Promise<pg.Client> {
     if (this.openError) throw this.openError;
     const c = new pg.Client({ connectionString: this.opts.url, application_name: applicationName, connectionTimeoutMillis: 10_000 });
-    c.on("error", (e) => this.opts.onError(`session lock connection lost: ${this.describe(e)}`));
+    // followed by 'end', where a session lock is retaken (lock.ts)
+    c.on("error", (e) => this.opts.onInfo?.(`session lock connection lost: ${this.describe(e)}`));
     try {
       await c.connect();
     } catch (e) {
@@ -258,7 +259,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
 
   async claim(id: string, wait: boolean): Promise<{ release(): Promise<void> } | { refused: string }> {
     try {
-      const h = await acquirePgSessionLock(id, { wait, connect: (app) => this.client(app) });
+      const h = await acquirePgSessionLock(id, { wait, connect: (app) => this.client(app), log: { warn: (m) => this.opts.onInfo?.(m), error: (m) => this.opts.onError(m) } });
       this.locks.add(h);
       return {
         release: async () => {

@@ -6,6 +6,7 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { JobsService, Refs } from "./api.js";
 import { forgetJobsOf, killJobsOf, runningJobsOf } from "./jobs.js";
+import { endAllGroups } from "./process.js";
 import { createTools, toolsOptions } from "./tools.js";
 
 interface ToolsSection {
@@ -35,5 +36,9 @@ export default {
     };
     ctx.provide("jobs", jobs);
     engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => forgetJobsOf(session.info.id));
+    // the host is ending (a run's last step, a signal, serve stopping): no process group it started outlives it
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id }, async () => {
+      await endAllGroups();
+    });
   },
 };

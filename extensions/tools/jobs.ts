@@ -63,6 +63,16 @@ function installExitHook(): void {
   });
 }
 
+/**
+ * Wait for `p`, at most `ms`. The timer is a ref'd one on purpose: a job's child and pipes are unref'd (a
+ * job never keeps the process alive), so while something waits for a job to end, this timer is what keeps
+ * the event loop running; with an unref'd one node could find nothing pending and exit 0 mid-turn.
+ */
+function boundedWait(p: Promise<unknown>, ms: number): Promise<void> {
+  let t: NodeJS.Timeout | undefined;
+  return Promise.race([p.then(() => undefined), new Promise<void>((r) => (t = setTimeout(r, ms)))]).finally(() => clearTimeout(t));
+}
+
 /** Each session's job table by session id, and each session's parent, so killJobsOf reaches sub-agents' jobs. */
 const tables = new Map<string, JobTable>();
 const parents = new Map<string, string>();
@@ -105,7 +115,7 @@ export async function killJobsOf(sessionId: string, waitMs = 3000): Promise<numb
     j.status = "killed";
     stop(j);
   }
-  await Promise.race([Promise.all(jobs.map((j) => j.done)), new Promise((r) => setTimeout(r, waitMs).unref())]);
+  await boundedWait(Promise.all(jobs.map((j) => j.done)), waitMs);
   return jobs.length;
 }
 
@@ -123,7 +133,7 @@ export async function killSessionJobs(ctx: Pick<ToolContext, "state">): Promise<
     j.status = "killed";
     stop(j);
   }
-  await Promise.all(jobs.map((j) => j.done));
+  await boundedWait(Promise.all(jobs.map((j) => j.done)), 3000);
 }
 
 function stop(job: Job): void {
@@ -316,7 +326,7 @@ export function jobKillTool(): ToolDefinition {
       if (job.status !== "running") return { content: `${job.id} already ended (${statusLine(job)})`, metadata: { job_id: job.id, status: job.status } };
       job.status = "killed";
       stop(job);
-      await Promise.race([job.done, new Promise((r) => setTimeout(r, 3000).unref())]);
+      await boundedWait(job.done, 3000);
       return { content: `${job.id} killed (${statusLine(job)})`, metadata: { job_id: job.id, status: job.status } };
     },
   };

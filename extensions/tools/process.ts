@@ -1,22 +1,91 @@
-/** Start a child in its own process group and kill the whole group (timeouts, aborts, job_kill). */
+/**
+ * Start a child in its own process group and kill the whole group (timeouts, aborts, job_kill). Every group
+ * started here is tracked until it is empty, so a run that is stopped (a signal, the kernel's shutdown) ends
+ * them all (endAllGroups) and a process that exits any other way SIGKILLs what is left (an 'exit' listener).
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { SpawnSpec } from "../engine/api.js";
+
+/** leaders' pids of the groups this process started that may still have a member */
+const groups = new Set<number>();
+let exitHooked = false;
+
+/** Whether the group has a live member (kill 0 probes; a zombie leader reaped by node is no member). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function track(pgid: number): void {
+  groups.add(pgid);
+  if (exitHooked) return;
+  exitHooked = true;
+  // synchronous, last resort: a forced exit (a second signal, process.exit anywhere) leaves no group behind
+  process.on("exit", () => {
+    for (const g of groups) if (groupAlive(g)) signalGroup(g, "SIGKILL");
+    groups.clear();
+  });
+}
+
+/** Forget the group once nothing of it is left (its pid may then be reused by an unrelated group). */
+function untrackIfEmpty(pgid: number): void {
+  if (!groupAlive(pgid)) groups.delete(pgid);
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, sig);
+    return true;
+  } catch {
+    return false; // group already gone
+  }
+}
+
+/** How many groups this process started still have a live member. */
+export function liveGroupCount(): number {
+  for (const g of [...groups]) untrackIfEmpty(g);
+  return groups.size;
+}
+
+/**
+ * End every group this process started: SIGTERM, then SIGKILL to what is left after `graceMs`, then wait
+ * (bounded) until the groups are empty. Resolves to how many groups were alive at the start.
+ */
+export async function endAllGroups(graceMs = 1000): Promise<number> {
+  const alive = [...groups].filter(groupAlive);
+  for (const g of groups) if (!alive.includes(g)) groups.delete(g);
+  if (alive.length === 0) return 0;
+  for (const g of alive) signalGroup(g, "SIGTERM");
+  const gone = async (deadline: number): Promise<boolean> => {
+    while (alive.some(groupAlive)) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  };
+  if (!(await gone(Date.now() + graceMs))) {
+    for (const g of alive) if (groupAlive(g)) signalGroup(g, "SIGKILL");
+    await gone(Date.now() + 2000);
+  }
+  for (const g of alive) untrackIfEmpty(g);
+  return alive.length;
+}
 
 /** SIGTERM to the group, then SIGKILL after a grace period if anything in it is still alive. */
 export function killGroup(child: ChildProcess, graceMs = 1000): void {
   const pid = child.pid;
   if (pid === undefined) return;
-  const send = (sig: NodeJS.Signals): boolean => {
-    try {
-      process.kill(-pid, sig);
-      return true;
-    } catch {
-      return false; // group already gone
-    }
-  };
-  if (!send("SIGTERM")) return;
-  const t = setTimeout(() => send("SIGKILL"), graceMs);
+  if (!signalGroup(pid, "SIGTERM")) return;
+  const t = setTimeout(() => {
+    signalGroup(pid, "SIGKILL");
+    // the SIGKILL has been delivered by the time kill(2) returns; the members are gone once reaped
+    setTimeout(() => untrackIfEmpty(pid), 100).unref();
+  }, graceMs);
   t.unref();
 }
 
@@ -39,6 +108,7 @@ export function startChild(spec: SpawnSpec, onText: (s: string, stream: StreamNa
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  if (child.pid !== undefined) track(child.pid);
   const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
   child.stdout?.on("data", (b: Buffer) => onText(decoders[0]!.write(b), "stdout"));
   child.stderr?.on("data", (b: Buffer) => onText(decoders[1]!.write(b), "stderr"));
@@ -59,10 +129,12 @@ export function startChild(spec: SpawnSpec, onText: (s: string, stream: StreamNa
     });
     child.once("close", (code, signal) => {
       exited ??= { code, signal };
+      if (child.pid !== undefined) untrackIfEmpty(child.pid);
       finish();
     });
     child.once("exit", (code, signal) => {
       exited = { code, signal };
+      if (child.pid !== undefined) untrackIfEmpty(child.pid);
       // a backgrounded grandchild may hold the pipes open: stop waiting for them shortly after exit
       const t = setTimeout(() => {
         child.stdout?.destroy();

@@ -11,6 +11,7 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visible } from "../terminal/sanitize.js";
 import { sanitizingLogger, terminalSafe } from "../terminal/writer.js";
+import { EXIT_PIPE_GONE, flushed, pipeGone, watchPipe } from "../terminal/pipe.js";
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE_LINE, runHostSettings } from "../run/args.js";
 import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "../attach/args.js";
 import type { HostSetting } from "../../kernel/config.js";
@@ -287,8 +288,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// a reader that went away (`oceancode sessions | head`) is no crash: the command finishes, then exits 141
+watchPipe(process.stdout);
+watchPipe(process.stderr);
+
 main(process.argv.slice(2)).then(
-  (code) => {
+  async (code) => {
+    // a pipe's write error comes back asynchronously: only once what was written is flushed is it known
+    if (code === 0) await flushed(process.stdout);
+    if (code === 0 && pipeGone(process.stdout)) code = EXIT_PIPE_GONE;
     process.exitCode = code;
     if (exitWhenDone) exitAfterFlush(code);
   },

@@ -4,6 +4,7 @@
  * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why).
  * Exit codes: 0 done (a bound tripping — spend, clock, steps — is a clean stop: 0 too), 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
+import os from "node:os";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
@@ -12,6 +13,7 @@ import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, Us
 import { commandHelp } from "../cli/help.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
+import { EXIT_PIPE_GONE, safeWrite, watchPipe } from "../terminal/pipe.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let data = "";
@@ -66,6 +68,14 @@ function newSessionModel(kernel: Kernel): string {
 
 /** The exit code of an interrupted run (128 + SIGINT), as shells report a process a ctrl+c stopped. */
 export const EXIT_INTERRUPTED = 130;
+/** The signals that stop a run's turn (each exits 128 + its number: 130, 143, 129). */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** How long a stopped turn may take to reach its end before the run exits without it. */
+const SIGNAL_GRACE_MS = 10_000;
+
+function exitCodeOf(sig: NodeJS.Signals): number {
+  return 128 + (os.constants.signals[sig] ?? 0);
+}
 
 export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promise<number> {
   let args;
@@ -223,14 +233,30 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     return { answer: "once", automatic: true, source: "auto", by: "oceancode run --auto" };
   });
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    io.stderr.write("\noceancode run: interrupted; stopping at the next step boundary (again to force)\n");
+  // SIGINT (ctrl+c), SIGTERM (kill, a supervisor) and SIGHUP (the terminal went away) stop the turn the same
+  // way: the engine aborts it (the bash tool kills its process group), the turn is stored as interrupted, the
+  // session is closed whole, and the exit code is 128 + the signal's number. A second signal forces the exit
+  // (the tools' exit hook SIGKILLs every process group left); so does a turn that has not stopped in time.
+  let stoppedBy: NodeJS.Signals | undefined;
+  let forceTimer: NodeJS.Timeout | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stoppedBy) {
+      safeWrite(io.stderr, `\noceancode run: ${sig} again: exiting now\n`);
+      process.exit(exitCodeOf(sig));
+    }
+    stoppedBy = sig;
+    safeWrite(io.stderr, `\noceancode run: ${sig === "SIGINT" ? "interrupted" : `${sig}`}; stopping the turn and its processes (again to force)\n`);
     controller.abort();
-    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
+    forceTimer = setTimeout(() => {
+      safeWrite(io.stderr, `oceancode run: the turn did not stop within ${SIGNAL_GRACE_MS / 1000} s of ${sig}: exiting now\n`);
+      process.exit(exitCodeOf(sig));
+    }, SIGNAL_GRACE_MS);
+    forceTimer.unref();
   };
-  process.on("SIGINT", onSigint);
+  for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
+  // the reader of stdout went away (`run --format json | head -1`): the turn stops as if interrupted, the
+  // session is stored whole, and the run exits quietly with 141 (128 + SIGPIPE), as a POSIX tool would
+  const stdoutGone = watchPipe(io.stdout, () => controller.abort());
 
   let lastWasText = false;
   /** the last character written of the streamed text (to start a marker on a fresh line) */
@@ -241,6 +267,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     if (held) io.stdout.write(held);
   };
   const onEvent = (e: SessionEvent) => {
+    // nobody reads the stream any more (the EPIPE comes back a tick after the write: the turn stops at the
+    // step boundary after it); the session keeps every event
+    if (stdoutGone()) return;
     if (json) {
       io.stdout.write(`${JSON.stringify(e)}\n`);
       return;
@@ -288,7 +317,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   try {
     result = await engine.prompt(session, prompt, { signal: controller.signal, onEvent });
   } finally {
-    process.off("SIGINT", onSigint);
+    for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+    clearTimeout(forceTimer);
   }
   if (!json) endText();
   if (!json && lastWasText) io.stdout.write("\n");
@@ -301,6 +331,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     io.stderr.write(`oceancode run: session ${session.info.id} was not stored: ${trouble}; ${where}\n`);
     return 1;
   }
+  if (stoppedBy) return exitCodeOf(stoppedBy);
+  if (stdoutGone()) return EXIT_PIPE_GONE;
   if (result.reason === "error" || result.reason === "blocked") return 1;
   // interrupted (SIGINT): told apart from a failure, as a shell tells a ctrl+c'd process
   if (result.reason === "aborted") return EXIT_INTERRUPTED;

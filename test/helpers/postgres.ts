@@ -24,6 +24,10 @@ export interface TestPostgres {
   url(db?: string): string;
   /** a fresh database, for one test's isolation */
   createDatabase(name: string): Promise<string>;
+  /** stop the server (fast: every connection dropped) and keep its data directory, for `restart` */
+  down(): void;
+  /** start it again on the same data directory and port (after `down`) */
+  up(): void;
   stop(): void;
 }
 
@@ -123,7 +127,8 @@ export async function startPostgres(opts: { tls?: boolean } = {}): Promise<TestP
   }
   run(initdb, ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--no-sync"], "initdb");
   const port = await freePort();
-  run(pgctl, ["-D", data, "-l", path.join(dir, "server.log"), "-o", `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200${sslOpts}`, "-w", "start"], "pg_ctl start");
+  const start = () => run(pgctl, ["-D", data, "-l", path.join(dir, "server.log"), "-o", `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200${sslOpts}`, "-w", "start"], "pg_ctl start");
+  start();
   const url = (db = "postgres") => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
   let stopped = false;
   const stop = () => {
@@ -151,6 +156,12 @@ export async function startPostgres(opts: { tls?: boolean } = {}): Promise<TestP
         await c.end();
       }
       return url(name);
+    },
+    down() {
+      run(pgctl, ["-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop (fast)");
+    },
+    up() {
+      start();
     },
     stop,
   };

@@ -47,7 +47,7 @@ describe("storage-postgres over TLS", () => {
       const admin = new pg.Client({ connectionString: server.url(db) });
       await admin.connect();
       try {
-        const fleet = await admin.query("SELECT s.ssl FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.application_name = 'oc fleet tls-a'");
+        const fleet = await admin.query("SELECT s.ssl FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.application_name LIKE 'oc fleet % tls-a'");
         expect(fleet.rows).toEqual([{ ssl: true }]);
       } finally {
         await admin.end();

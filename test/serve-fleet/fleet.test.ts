@@ -99,7 +99,10 @@ describe("serve fleet on one PostgreSQL database", () => {
       expect(users.length).toBe(2);
       expect(users[1]).toContain("[interrupted: the oceancode instance running your previous turn stopped");
       expect(users[1]).toContain("do the long thing");
-      const turns = (await db.query("SELECT instance, state, taken_by FROM fleet_turns WHERE session = $1 ORDER BY id", [id])).rows;
+      // the taker records the turn's end right after its turn_end event: wait for it (bounded), never read it at once
+      const read = async () => (await db.query("SELECT instance, state, taken_by FROM fleet_turns WHERE session = $1 ORDER BY id", [id])).rows;
+      let turns = await read();
+      for (const t0 = Date.now(); turns[1]?.state !== "done" && Date.now() - t0 < 10_000; turns = await read()) await new Promise((r) => setTimeout(r, 50));
       expect(turns[0]).toMatchObject({ instance: "inst-a", state: "taken" });
       expect(["inst-b", "inst-c"]).toContain(turns[0].taken_by);
       expect(turns[1]).toMatchObject({ instance: turns[0].taken_by, state: "done" });
@@ -168,7 +171,11 @@ describe("serve fleet on one PostgreSQL database", () => {
         expect(["inst-1", "inst-2"]).toContain(t.taken_by);
         expect(claims).toContain(t.session);
       }
-      expect(Number((await db.query("SELECT count(*) AS n FROM fleet_turns WHERE state = 'running'")).rows[0].n)).toBe(0);
+      // a turn's end is recorded right after its turn_end event: wait for it (bounded), never read it at once
+      const runningNow = async () => Number((await db.query("SELECT count(*) AS n FROM fleet_turns WHERE state = 'running'")).rows[0].n);
+      let stillRunning = await runningNow();
+      for (const t0 = Date.now(); stillRunning > 0 && Date.now() - t0 < 10_000; stillRunning = await runningNow()) await new Promise((r) => setTimeout(r, 50));
+      expect(stillRunning).toBe(0);
       for (const id of ids) {
         let rows: Array<{ seq: number; turn: number; step: number; role: string; json: string }> = [];
         for (let i = 0; i < 50; i++) {

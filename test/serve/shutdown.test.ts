@@ -1,4 +1,8 @@
-/** SIGTERM mid-turn: the turn stops at a step boundary, the server exits 0, and a restarted server reads every committed step. */
+/**
+ * SIGTERM mid-turn with a drain shorter than the turn (serve.shutdown_timeout_s): at the deadline the turn
+ * stops at a step boundary, the server exits 0, the turn is kept, and a restarted server reads every
+ * committed step and continues the kept turn. (test/faults/serve-drain.test.ts: drains that finish.)
+ */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
 import { SseReader, startServe, type Served } from "./serve-helpers.js";
@@ -17,8 +21,9 @@ afterEach(async () => {
 type Row = { seq: number; role: string; step: number; text?: string };
 
 describe("oceancode serve: graceful shutdown", () => {
-  it("SIGTERM mid-turn aborts at a step boundary, exits 0; after a restart the messages hold every committed step", async () => {
+  it("SIGTERM mid-turn, drain deadline passed: aborts at a step boundary, exits 0; after a restart the messages hold every committed step", async () => {
     sb.write("a.txt", "hello\n");
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ serve: { shutdown_timeout_s: 0.3 } }));
     // ten steps of 300 ms each, each reading a file: SIGTERM arrives after a few
     sb.write("long.json", JSON.stringify({ steps: [{ repeat: 10, text: "step {{n}}", delay_ms: 300, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
     srv = await startServe(["--directory", sb.project], { env: sb.env });
@@ -29,6 +34,7 @@ describe("oceancode serve: graceful shutdown", () => {
     const code = await srv.stop("SIGTERM");
     expect(code).toBe(0);
     expect(srv.stderr()).toContain("oceancode serve: stopped");
+    expect(srv.stderr()).toContain("1 accepted prompt(s) not finished within 0.3 s (serve.shutdown_timeout_s) are kept in");
     await sse.closed; // the stream ends with the server
     const stepsSeen = sse.events.filter((e) => e.event === "step_end").length;
     const end = sse.events.find((e) => e.event === "turn_end");

@@ -16,7 +16,7 @@ export class OceancodeClient extends ClientBase {
     return this.stream("/event", {}, opts);
   }
 
-  /** GET /health — the server is up: its version, its instance id, and the sessions it holds open (claims on) */
+  /** GET /health — the server is up: its version, its instance id, and the sessions it holds open (claims on); 503 while its fleet database is unreachable */
   health(opts: CallOptions = {}): Promise<{
     ok: boolean;
     version: string;
