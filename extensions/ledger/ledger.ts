@@ -75,7 +75,7 @@ export class Ledger implements LedgerService {
     readonly enabled: boolean,
     private readonly log: Logger,
   ) {
-    this.writer = new LedgerWriter(log);
+    this.writer = new LedgerWriter(log, undefined, root);
   }
 
   /** child session id -> its parent's id: a sub-agent's folder is inside its parent's */
