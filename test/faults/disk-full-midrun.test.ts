@@ -3,7 +3,8 @@
  * directory, filled to the last byte after the run's first step ends). The run must end: exit 1 within a
  * bound, saying which disk is full and how many bytes are free; what was stored before is intact (the first
  * turn's transcript byte for byte, every ledger record a whole line, the database's rows); no temp file is
- * left; once space is freed `run -c` goes on with the database holding every row the ledger holds.
+ * left; once space is freed `run -c` goes on with the database holding every row the ledger holds, and the
+ * turn the disk filled in (it finished; only its end record was lost) is indexed as done, not crashed.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -106,6 +107,17 @@ describe("disk full mid-run", () => {
     expect(prompts[prompts.length - 1]).toBe("third");
     const side = jsonLines(path.join(dir, "rows.jsonl")) as Array<{ t: string; row?: { seq: number } }>;
     expect(Math.max(...side.filter((r) => r.t === "row").map((r) => r.row!.seq))).toBe(rows.length);
+    // the turn the disk filled in finished (its answer is stored): its lost end record is not called a crash
+    const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as { turns: Array<{ turn: number; reason?: string; interrupted?: string; steps: number; title: string }> };
+    expect(index.turns.map((t) => [t.turn, t.reason, t.interrupted, t.title])).toEqual([
+      [1, "end_turn", undefined, "first"],
+      [2, "end_turn", undefined, "more"],
+      [3, "end_turn", undefined, "third"],
+    ]);
+    expect(index.turns[1]!.steps).toBe(2);
+    const turn2 = fs.readFileSync(path.join(dir, "transcript", "turn-0002.md"), "utf8");
+    expect(turn2).toContain("late answer");
+    expect(turn2).not.toContain("### crashed");
     const doc = await cli("doctor", "--storage");
     expect(doc.stdout).toContain("ok   storage ledger: the database holds every row the ledger holds");
   }, 120_000);
