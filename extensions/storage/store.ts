@@ -151,7 +151,7 @@ export class SqliteStore implements StorageService, WriteTarget {
       // "database is locked" says nothing of who: name the holder
       if (isLocked(e) && !(e instanceof StorageOpenError)) throw new Error(lockedLine(this.dbPath), { cause: e });
       // "database or disk is full" says neither which disk nor how full
-      const full = e instanceof StorageOpenError ? undefined : fullDisk(e, this.dbPath);
+      const full = e instanceof StorageOpenError ? undefined : fullDisk(e, this.dbPath, { measured: true });
       if (full) throw new Error(full.replace("cannot use the database: ", "cannot write the database: "), { cause: e });
       throw e;
     }
