@@ -61,6 +61,13 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
+/** How a turn whose last stored row is `row` ended, when that row ends a turn: its answer, or the interrupted note. */
+function endOfTurn(row: Row): "end_turn" | "aborted" | undefined {
+  if (row.role === "assistant" && row.toolCalls.length === 0) return "end_turn";
+  if (row.role === "note" && row.kind === "interrupted") return "aborted";
+  return undefined;
+}
+
 function oneLine(text: string, max: number): string {
   const l = text.replace(/\s+/g, " ").trim();
   return l.length > max ? `${l.slice(0, max - 1)}…` : l;
@@ -75,7 +82,7 @@ export class Ledger implements LedgerService {
     readonly enabled: boolean,
     private readonly log: Logger,
   ) {
-    this.writer = new LedgerWriter(log);
+    this.writer = new LedgerWriter(log, undefined, root);
   }
 
   /** child session id -> its parent's id: a sub-agent's folder is inside its parent's */
@@ -316,6 +323,15 @@ export class Ledger implements LedgerService {
         e.endedAt = turnRows[turnRows.length - 1]!.at;
         changed = true;
         if (turn !== last.turn) continue; // it ended (a later turn began); only its index line was lost
+        applyTurnFacts(st.page, turnRows, turn, st.facts);
+        // its stored rows end the turn (an answer with no tool call, or the interrupted note): it finished and
+        // only its end was not recorded (a full disk took the index write); never called a crash
+        const end = endOfTurn(last);
+        if (end) {
+          e.reason = end;
+          if (end === "aborted") e.interrupted = "user";
+          continue;
+        }
         e.reason = "crashed";
         e.interrupted = "crash";
         const cur = st.cur;
@@ -323,7 +339,6 @@ export class Ledger implements LedgerService {
           cur.tail = crashMarker(last.seq, Date.now());
           this.writer.append(cur.file, cur.tail);
         }
-        applyTurnFacts(st.page, turnRows, turn, st.facts);
       }
       if (!changed) return;
       this.putIndex(st);

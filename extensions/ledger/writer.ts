@@ -36,6 +36,48 @@ export function writeAtomicSync(file: string, data: string): void {
   }
 }
 
+/**
+ * Append `text` whole or not at all: a write a full disk cut short is cut back off the file (so the next
+ * append does not land after half a line). `first`: this process has not appended to the file yet; a
+ * .jsonl file left ending mid-line (a crash, a full disk under another process) gets a newline first.
+ */
+async function appendWhole(file: string, text: string, first: boolean): Promise<void> {
+  const fh = await fs.promises.open(file, "a+");
+  let size = -1;
+  try {
+    size = (await fh.stat()).size;
+    if (first && size > 0 && file.endsWith(".jsonl")) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) text = `\n${text}`;
+    }
+    await fh.appendFile(text);
+  } catch (e) {
+    if (size >= 0) await fh.truncate(size).catch(() => undefined);
+    throw e;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A write under `dir` refused for want of room: "the disk holding <dir> is full (N bytes free)", else undefined. */
+export function fullDiskMessage(e: unknown, dir: string): string | undefined {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code !== "ENOSPC" && code !== "EDQUOT") return undefined;
+  let free = 0;
+  // the nearest folder that exists (a folder the full disk kept us from making is not there)
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      const st = fs.statfsSync(d);
+      free = st.bavail * st.bsize;
+      break;
+    } catch {
+      if (path.dirname(d) === d) break;
+    }
+  }
+  return `the disk holding ${dir} is full (${free} bytes free)`;
+}
+
 type Job = () => void | Promise<void>;
 
 /**
@@ -56,6 +98,12 @@ export class LedgerWriter {
   private timer: NodeJS.Timeout | undefined;
   private urgent = 0;
   private madeDirs = new Set<string>();
+  /** whole-file writes that failed (a full disk), with the appends folded into them */
+  private parked = new Map<string, { content: () => string; tail: string[] }>();
+  /** appends that failed (a full disk), written before the next append to their file */
+  private unwritten = new Map<string, string>();
+  /** files appended to by this process (the first append checks the file ends with a whole line) */
+  private appended = new Set<string>();
   private failedOnce = false;
   /** the first write that failed (a full disk, permissions): what is on disk may lack it */
   firstError: string | undefined;
@@ -64,6 +112,8 @@ export class LedgerWriter {
   constructor(
     private readonly log: Logger,
     private readonly minRewriteMs = MIN_REWRITE_MS,
+    /** the ledger's folder, named when a job (not a file write) fails */
+    private readonly root = "",
   ) {}
 
   /** Queue work that runs in order on the writer (rendering, reading full tool outputs). */
@@ -75,6 +125,7 @@ export class LedgerWriter {
   /** Mark a file dirty; `content` is read when the writer flushes (latest state wins). */
   put(file: string, content: () => string): void {
     this.dirty.set(file, content);
+    this.parked.delete(file);
     this.folded.set(file, []); // a new whole state: earlier appends to a waiting write are part of it or gone
     this.kick();
   }
@@ -85,6 +136,13 @@ export class LedgerWriter {
    * cannot land over it.
    */
   append(file: string, text: string): void {
+    const parked = this.parked.get(file);
+    if (parked) {
+      // its whole-file write failed (a full disk): write it again, this text at its end
+      this.parked.delete(file);
+      this.dirty.set(file, parked.content);
+      this.folded.set(file, parked.tail);
+    }
     const folded = this.folded.get(file);
     if (folded) {
       folded.push(text);
@@ -132,19 +190,23 @@ export class LedgerWriter {
         try {
           await j();
         } catch (e) {
-          this.fail(e);
+          this.fail(e, this.root);
         }
       }
       const appends = [...this.appends];
       this.appends.clear();
       for (const [file, parts] of appends) {
+        const text = (this.unwritten.get(file) ?? "") + parts.join("");
         try {
           await this.ensureDir(file);
-          const text = parts.join("");
-          await fs.promises.appendFile(file, text);
+          await appendWhole(file, text, !this.appended.has(file));
+          this.appended.add(file);
+          this.unwritten.delete(file);
           this.bytesWritten += text.length;
         } catch (e) {
-          this.fail(e);
+          // kept for the next append to this file (never retried on its own: a full disk would spin here)
+          this.unwritten.set(file, text);
+          this.fail(e, path.dirname(file));
         }
       }
       let wait = Infinity;
@@ -167,7 +229,9 @@ export class LedgerWriter {
           await writeAtomic(file, text);
           this.bytesWritten += text.length;
         } catch (e) {
-          this.fail(e);
+          // parked, not retried on its own: the next append to the file brings it back (with the append)
+          this.parked.set(file, { content, tail });
+          this.fail(e, path.dirname(file));
         }
         this.lastWrite.set(file, performance.now());
       }
@@ -194,11 +258,12 @@ export class LedgerWriter {
   }
 
   /** Writing is best effort: a full disk never fails a step (logged once). */
-  private fail(e: unknown): void {
+  private fail(e: unknown, dir: string): void {
     if (this.failedOnce) return;
     this.failedOnce = true;
-    this.firstError = e instanceof Error ? e.message : String(e);
-    this.log.error(`ledger: a write failed (${this.firstError}); the session goes on, the ledger may lag`);
+    const full = fullDiskMessage(e, dir);
+    this.firstError = full ?? (e instanceof Error ? e.message : String(e));
+    this.log.error(`ledger: ${full ?? `a write failed (${this.firstError})`}; the session goes on, the ledger lags until there is room`);
   }
 
   /** Forget a directory we created (it was removed by retention). */

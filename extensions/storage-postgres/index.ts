@@ -49,14 +49,16 @@ export default {
     const url = databaseUrl(ctx);
     const scrub = (m: string) => redactText(m, url);
     const pool = globalSetting(ctx.config, "storage.pool_size").value;
+    const dbDays = retentionDays(ctx);
     const s = new PgStore({
+      retentionDays: dbDays,
       url,
       poolSize: typeof pool === "number" && pool >= 1 ? pool : undefined,
       onError: (m) => ctx.log.error(scrub(m)),
       onInfo: (m) => ctx.log.info(scrub(m)),
+      onWarn: (m) => ctx.log.warn(scrub(m)),
     });
     store = s;
-    const dbDays = retentionDays(ctx);
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (engine) {
       const h = engine.hooks;
@@ -75,7 +77,8 @@ export default {
         s.forget(session.info.id);
         await s.settle().catch(() => undefined);
       });
-      h.loadSession.tap({ name }, ({ id }) => s.loadSession(id));
+      // a session this process claimed is caught up from the ledger first when the ledger is ahead
+      h.loadSession.tap({ name }, ({ id }) => s.openSession(id));
       h.latestSession.tap({ name }, ({ cwd }) => s.latestSessionId(cwd));
       // one process per session across every machine on the database: an advisory lock that dies with its connection
       h.claimSession.tap({ name }, ({ id, wait }) => s.claim(id, wait === true));

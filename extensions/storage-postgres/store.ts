@@ -5,8 +5,8 @@
  * database by its redacted URL (`dbPath`), never with the password.
  */
 import pg from "pg";
-import type { Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import { sessionOp, stepOps, writerHealth, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
+import type { Session, SessionInfo, SessionRefusal, SessionTotals, StoredSession } from "../engine/api.js";
+import { catchUpOps, caughtUpLine, reconcileSession, refusalLine, sessionOp, stepOps, titleFrom, writerHealth, type RecoverySource, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
 import { eventRows, latest, list, load, stale } from "./reads.js";
@@ -18,6 +18,10 @@ export interface PgStoreOptions {
   url: string | undefined;
   onError(message: string): void;
   onInfo?(message: string): void;
+  /** database.retention_days: a session older than this that the database no longer has is not brought back from the ledger */
+  retentionDays?: number;
+  /** a session caught up from the ledger on open (default: onError) */
+  onWarn?(message: string): void;
   poolSize?: number;
   maxBatch?: number;
   retryMs?: readonly number[];
@@ -69,6 +73,9 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   private readonly tracked = new Map<string, Tracked>();
   private readonly locks = new Set<PgLockHandle>();
   private readonly participants: RetentionParticipant[] = [];
+  private readonly sources: RecoverySource[] = [];
+  /** sessions this process holds the lock of: only those are reconciled with the ledger on open (a reader never writes) */
+  private readonly claimed = new Set<string>();
   private closed = false;
 
   constructor(private readonly opts: PgStoreOptions) {
@@ -261,9 +268,11 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     try {
       const h = await acquirePgSessionLock(id, { wait, connect: (app) => this.client(app), log: { warn: (m) => this.opts.onInfo?.(m), error: (m) => this.opts.onError(m) } });
       this.locks.add(h);
+      this.claimed.add(id);
       return {
         release: async () => {
           this.locks.delete(h);
+          this.claimed.delete(id);
           await h.release();
         },
       };
@@ -327,6 +336,36 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   }
   loadSession(id: string): Promise<StoredSession | undefined> {
     return this.read((c) => load(c, id));
+  }
+
+  /** the ledger registers itself (its rows.jsonl): what a session's open is reconciled with */
+  registerRecoverySource(source: RecoverySource): void {
+    if (!this.sources.some((x) => x.name === source.name)) this.sources.push(source);
+  }
+
+  /**
+   * The engine's loadSession: a session this process has claimed is reconciled with the ledger first, as
+   * the bundled store does (storage/reconcile.ts): rows only the ledger holds (the database lost its newest
+   * commits: a restore, a failover, writes a full disk or an outage kept out) are queued ahead of anything
+   * the resumed session writes, so the transcript is never rewritten from a database that has less. When
+   * the two cannot be joined the open is refused and nothing is written.
+   */
+  async openSession(id: string): Promise<StoredSession | SessionRefusal | undefined> {
+    const stored = await this.loadSession(id);
+    if (!this.claimed.has(id) || this.sources.length === 0) return stored;
+    const r = await reconcileSession(this.sources, id, stored);
+    if (r.kind === "even") return stored;
+    if (r.kind === "conflict") {
+      return { refused: refusalLine(id, r, { fix: `PostgreSQL has no rebuild in place: compare the ${r.source}'s rows.jsonl with the database (\`oceancode export --md ${id}\`) before resuming, or start a new session` }) };
+    }
+    const days = this.opts.retentionDays ?? 0;
+    if (!stored && days > 0 && r.updatedAt < Date.now() - days * 86_400_000) return undefined; // aged out of the database; its ledger copy stays longer
+    const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
+    this.writer.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
+    await this.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
+    (this.opts.onWarn ?? this.opts.onError)(caughtUpLine(id, r));
+    const info: SessionInfo = stored ? { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) } : r.info;
+    return { info, rows: [...(stored?.rows ?? []), ...r.rows], totals: r.totals };
   }
   latestSessionId(cwd: string): Promise<string | undefined> {
     return this.read((c) => latest(c, cwd));

@@ -307,3 +307,10 @@ export { emptyTotals, eventOf, infoOf, parseObject, parseTotals, summaryOf, titl
 
 /** What a session store queues for its writer as the engine runs (the same in every store); pure. */
 export { sessionOp, stepOps, type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type TrackedSession } from "./session-ops.js";
+
+/**
+ * The ledger and the database reconciled on open (reconcile.ts): whether a recovery source runs past a
+ * store's rows, the writes that catch the store up, and the lines that say so; any store uses them on the
+ * open of a session it has claimed. Pure: no database driver.
+ */
+export { catchUpOps, caughtUpLine, reconcileSession, refusalLine, type Reconcile } from "./reconcile.js";

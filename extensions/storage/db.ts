@@ -46,8 +46,11 @@ export class StorageDamagedError extends StorageOpenError {
   }
 }
 
-/** A full disk under the database (SQLITE_FULL, or an I/O error where statfs finds no room): the message, else undefined. */
-export function fullDisk(e: unknown, file: string): string | undefined {
+/**
+ * A full disk under the database (SQLITE_FULL, or an I/O error where statfs finds no room): the message, else
+ * undefined. With `measured`, SQLITE_FULL counts only when statfs finds less than 1 MiB free too.
+ */
+export function fullDisk(e: unknown, file: string, opts: { measured?: boolean } = {}): string | undefined {
   const code = String((e as { code?: unknown } | null)?.code ?? "");
   const msg = e instanceof Error ? e.message : String(e);
   if (!code.startsWith("SQLITE_FULL") && !code.startsWith("SQLITE_IOERR") && !/disk is full|disk I\/O error/i.test(msg)) return undefined;
@@ -58,7 +61,8 @@ export function fullDisk(e: unknown, file: string): string | undefined {
   } catch {
     free = undefined;
   }
-  if (!code.startsWith("SQLITE_FULL") && !/disk is full/i.test(msg) && (free === undefined || free >= 1024 * 1024)) return undefined;
+  // `measured`: only when statfs agrees (SQLITE_FULL is also a database at its max_page_count)
+  if ((opts.measured || (!code.startsWith("SQLITE_FULL") && !/disk is full/i.test(msg))) && (free === undefined || free >= 1024 * 1024)) return undefined;
   return `${file}: cannot use the database: the disk holding it is full (${free ?? 0} bytes free); free some space, then run again`;
 }
 

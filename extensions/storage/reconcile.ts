@@ -5,7 +5,8 @@
  * the database lacks are written back, in order, after the ones it has. The source is the longer record;
  * the database never cuts it. When the two cannot be joined (the source lacks a row between, or holds a
  * different row where they meet), nothing is written and the caller refuses, naming `storage repair`.
- * Store-agnostic (no driver): the SQLite store uses it on open, in `doctor --storage` and `storage repair`.
+ * Store-agnostic (no driver): the SQLite store uses it on open, in `doctor --storage` and `storage repair`;
+ * storage-postgres on open.
  */
 import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
 import type { RecoverySource } from "./api.js";
@@ -73,14 +74,15 @@ export function catchUpOps(r: Extract<Reconcile, { kind: "ahead" }>, title?: str
 export function caughtUpLine(id: string, r: Extract<Reconcile, { kind: "ahead" }>): string {
   return (
     `session ${id}: the database held ${r.dbLast} row(s), its ${r.source} ${r.sourceLast}: the ${r.rows.length} row(s) only the ${r.source} had ` +
-    `were written back to the database (it had lost its newest writes, e.g. with its -wal file, or a lock kept them out)`
+    `were written back to the database (it had lost its newest writes, e.g. with its -wal file, or a lock or a full disk kept them out)`
   );
 }
 
-/** Why an open is refused, naming the command that fixes it. */
-export function refusalLine(id: string, r: Extract<Reconcile, { kind: "conflict" }>, repair: string): string {
-  return (
-    `session ${id}: its ${r.source} holds rows up to seq ${r.sourceLast}, the database up to seq ${r.dbLast}, and they cannot be joined (${r.why}); ` +
-    `nothing was changed, the ${r.source} is kept whole: run \`${repair} --force\` to rebuild the database from the ${r.source} (the current file is kept beside it)`
-  );
+/**
+ * Why an open is refused, naming the command that fixes it (`repair`), or, for a store with no rebuild
+ * in place (`fix`), what to do instead.
+ */
+export function refusalLine(id: string, r: Extract<Reconcile, { kind: "conflict" }>, repair: string | { fix: string }): string {
+  const fix = typeof repair === "string" ? `run \`${repair} --force\` to rebuild the database from the ${r.source} (the current file is kept beside it)` : repair.fix;
+  return `session ${id}: its ${r.source} holds rows up to seq ${r.sourceLast}, the database up to seq ${r.dbLast}, and they cannot be joined (${r.why}); nothing was changed, the ${r.source} is kept whole: ${fix}`;
 }

@@ -7,7 +7,7 @@
 import type Database from "better-sqlite3";
 import type { Session, SessionInfo, SessionRefusal, SessionTotals, StoredSession } from "../engine/api.js";
 import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "./api.js";
-import { isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
+import { fullDisk, isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
 import { writerHealth } from "./write-queue.js";
 import { eventRows, list, load } from "./reads.js";
@@ -150,6 +150,9 @@ export class SqliteStore implements StorageService, WriteTarget {
       if (isDamage(e)) throw this.damaged(e);
       // "database is locked" says nothing of who: name the holder
       if (isLocked(e) && !(e instanceof StorageOpenError)) throw new Error(lockedLine(this.dbPath), { cause: e });
+      // "database or disk is full" says neither which disk nor how full
+      const full = e instanceof StorageOpenError ? undefined : fullDisk(e, this.dbPath, { measured: true });
+      if (full) throw new Error(full.replace("cannot use the database: ", "cannot write the database: "), { cause: e });
       throw e;
     }
   }

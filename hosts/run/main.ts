@@ -49,6 +49,8 @@ async function ledgerRecord(kernel: Kernel, sessionId: string): Promise<string> 
   if (!ledger?.enabled) return "the ledger is off, so nothing of it is on disk";
   await ledger.settle?.().catch(() => undefined);
   const failed = ledger.writeError?.();
+  // a full disk: the ledger writes whole records or none, so what it held before is intact and a later run -c goes on
+  if (failed && /^the disk holding .* is full/.test(failed)) return `the ledger could not write all of it either (${failed}); what was stored before is kept: free some space, then run -c to go on`;
   if (failed) return `the ledger could not write it either (${failed}), so it is not on disk whole; free space or fix ${ledger.dirOf(sessionId)}, then run again`;
   return `its transcript is in ${ledger.dirOf(sessionId)}/transcript/`;
 }

@@ -4,52 +4,27 @@
  * "writable"); run -c says the disk is full (not "check the file" or "no earlier session"); no zero-byte
  * `.tmp` file is left anywhere; once space is freed the session goes on with database and ledger agreeing.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSandbox, runCliAsync } from "../helpers/cli.js";
+import { fill, mountTmpfs, tmpFiles, unmount } from "./tmpfs.js";
 
 const sb = makeSandbox("oc-disk-full-");
 const data = path.join(sb.home, ".local", "share", "oceancode");
 const filler = path.join(data, "filler");
 const cli = (...args: string[]) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 });
 
-beforeAll(() => {
-  fs.mkdirSync(data, { recursive: true });
-  // 8 MiB: room for a session, then filled to the last byte
-  execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", data]);
-});
+// 8 MiB: room for a session, then filled to the last byte
+beforeAll(() => mountTmpfs(data));
 afterAll(() => {
   try {
-    execFileSync("umount", [data]);
+    unmount(data);
   } finally {
     sb.cleanup();
   }
 });
-
-/** Fill the file system: write until ENOSPC. */
-function fill(): void {
-  const fd = fs.openSync(filler, "a");
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) fs.writeSync(fd, chunk);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
-  }
-  try {
-    for (;;) fs.writeSync(fd, Buffer.alloc(512, 1)); // the last partial chunk
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function tmpFiles(dir: string): string[] {
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.tmp/.test(path.basename(f)));
-}
 
 sb.write("s.json", JSON.stringify({ steps: [{ text: "first answer" }, { text: "third answer" }] }));
 
@@ -61,7 +36,7 @@ describe("disk full", () => {
     const roomy = await cli("doctor");
     expect(roomy.stdout).toMatch(new RegExp(`warn data dir ${data}: writable, only \\d+ bytes free \\(under 256 MiB\\)`)); // an 8 MiB disk is small
 
-    fill();
+    fill(filler);
     const full = await cli("doctor");
     expect(full.code).toBe(1);
     expect(full.stdout).toMatch(new RegExp(`FAIL data dir ${data}: (full: no space left|writable but full: \\d+ bytes free)`));
