@@ -352,20 +352,19 @@ export class PgStore implements StorageService, AsyncWriteTarget {
    */
   async openSession(id: string): Promise<StoredSession | SessionRefusal | undefined> {
     const stored = await this.loadSession(id);
-    if (!this.claimed.has(id) || this.sources.length === 0) return stored;
+    // a session the database does not have is not brought back from the ledger: it may have been deleted
+    if (!stored || !this.claimed.has(id) || this.sources.length === 0) return stored;
     const r = await reconcileSession(this.sources, id, stored);
     if (r.kind === "even") return stored;
     if (r.kind === "conflict") {
       return { refused: refusalLine(id, r, { fix: `PostgreSQL has no rebuild in place: compare the ${r.source}'s rows.jsonl with the database (\`oceancode export --md ${id}\`) before resuming, or start a new session` }) };
     }
-    const days = this.opts.retentionDays ?? 0;
-    if (!stored && days > 0 && r.updatedAt < Date.now() - days * 86_400_000) return undefined; // aged out of the database; its ledger copy stays longer
     const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
     this.writer.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
     await this.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
     (this.opts.onWarn ?? this.opts.onError)(caughtUpLine(id, r));
-    const info: SessionInfo = stored ? { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) } : r.info;
-    return { info, rows: [...(stored?.rows ?? []), ...r.rows], totals: r.totals };
+    const info: SessionInfo = { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) };
+    return { info, rows: [...stored.rows, ...r.rows], totals: r.totals };
   }
   latestSessionId(cwd: string): Promise<string | undefined> {
     return this.read((c) => latest(c, cwd));
