@@ -16,6 +16,7 @@ export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provena
 export { pluginStateIn, readPluginStoreFile, type PluginStoreFile } from "./walk.js";
 export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
+export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "./safe-output.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {

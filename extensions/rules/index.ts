@@ -10,7 +10,7 @@
  * project's master switch (trust.json `everything_off`) is on; instruction files are not capabilities and stay.
  */
 import path from "node:path";
-import { readPluginStoreFile, type ExtensionContext } from "../../kernel/api.js";
+import { readPluginStoreFile, visibleLine, type ExtensionContext } from "../../kernel/api.js";
 import type { TrustService } from "../trust/api.js";
 import type { EngineService, Session } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
@@ -21,9 +21,8 @@ import { nestedReminder } from "./nested.js";
 import { READER_ID, liveRuleItems, rulesReader, worktreeRoot, type RuleItem } from "./sources.js";
 
 const DONE = "rules:done";
-/** C0/C1 controls, zero-width and bidi marks: a warning quotes repo text, so it is shown escaped (the kernel's logger prints as is) */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-export const printable = (s: string): string => s.replace(UNSAFE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+/** A warning quotes repo text: one line through the kernel's safe-output kit (a host's logger may print as is) */
+export const printable = (s: string): string => visibleLine(s);
 const SCOPE = "rules:scope";
 const DIRS = "rules:dirs";
 
