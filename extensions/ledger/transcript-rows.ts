@@ -58,9 +58,11 @@ function results(s: Section): { results: ToolResult[]; whole: boolean } {
   while (parts.length) {
     const m = line(parts.shift(), RESULT);
     const flags = m[3]!;
-    const full = /full output (\d+) bytes/.exec(flags);
-    if (full && !flags.includes("the full copy was not readable")) whole = true;
-    out.push({ callId: m[2]!, name: m[1]!, content: block(parts.shift()), isError: flags.includes(" · error"), ...(full ? { truncated: { fullBytes: Number(full[1]) } } : {}) });
+    const full = /full output (\d+) bytes(?: kept at (.+?); this is what the model saw)?/.exec(flags);
+    // older transcripts inlined the whole output; newer ones keep what the model saw and point at the spill file
+    if (full && flags.includes("the model saw a truncated copy")) whole = true;
+    const truncated = full ? { fullBytes: Number(full[1]), ...(full[2] ? { fullPath: full[2] } : {}) } : undefined;
+    out.push({ callId: m[2]!, name: m[1]!, content: block(parts.shift()), isError: flags.includes(" · error"), ...(truncated ? { truncated } : {}) });
   }
   return { results: out, whole };
 }
