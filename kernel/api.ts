@@ -17,6 +17,9 @@ export { pluginStateIn, readPluginStoreFile, type PluginStoreFile } from "./walk
 export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
 export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "./safe-output.js";
+/** whose a project file is (local or repo tier), and the one way oceancode runs git (inert) */
+export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
+export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {

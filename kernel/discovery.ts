@@ -14,6 +14,7 @@ import { loadRequirements, checkSections, type RequirementsState, type Requireme
 import { registerPoints, checkContributions, type Point } from "./points.js";
 import { declaredEcosystems } from "./ecosystems.js";
 import { repoTrustedOnDisk } from "./trust-file.js";
+import { projectOwnership, type Ownership } from "./ownership.js";
 import { KERNEL_VERSION } from "./version.js";
 import { extensionControl, checkedPins, satisfies, KERNEL_CONFIG_SCHEMA } from "./control.js";
 import type { Paths } from "./paths.js";
@@ -84,10 +85,11 @@ export async function discover(opts: KernelOptions, env: NodeJS.ProcessEnv, walk
     if (root.tier === "repo") return repoTrusted;
     return root.plugin?.enabled === true && root.plugin.trusted === true;
   };
-  const committed = new Set((repoRoot?.tracked ?? []).map((f) => path.resolve(paths.project, f)));
+  // a project config file is tighten-only until trusted unless it is shown to be the user's own
+  const projectOwn = repoTrusted ? new Map<string, Ownership>() : projectOwnership(paths.project, files.project);
   const rawLayers = readLayers(
     files,
-    (file) => !repoTrusted && committed.has(file),
+    (file) => projectOwn.get(path.resolve(file))?.tier === "repo",
     opts.tolerant ? (e) => warnings.push(`${e.code}: ${e.message} (file ignored)`) : undefined,
   );
   const managedDir = path.dirname(files.managed);
@@ -253,9 +255,16 @@ export async function discover(opts: KernelOptions, env: NodeJS.ProcessEnv, walk
     host: opts.hostSettings?.length ? hostLayer(opts.hostSettings) : undefined,
   });
   warnings.push(...config.warnings);
+  // one line per reason the project's own files are the repo tier: on the held line of a config file, else alone
+  const surprising = (o: Ownership | undefined) => (o?.reason && o.kind !== "tracked" ? o.reason : undefined);
+  const said = new Set<string>();
   for (const h of config.held) {
-    warnings.push(`${h.file}: held until you trust this project (oceancode trust repo on): ${h.keys.join(", ")}`);
+    const why = surprising(projectOwn.get(path.resolve(h.file)));
+    if (why) said.add(why);
+    warnings.push(`${h.file}: held until you trust this project (oceancode trust repo on): ${h.keys.join(", ")}${why ? ` [repo tier: ${why}]` : ""}`);
   }
+  const rootWhy = repoTrusted ? undefined : surprising(repoRoot?.ownership);
+  if (rootWhy && !said.has(rootWhy)) warnings.push(`${rootWhy}: the project's .oceancode/ is the repo tier (its extensions, hooks, skills and MCP servers held) until you trust this project (oceancode trust repo on)`);
   return { records, byId, owners, points, config, requirements, files };
 }
 

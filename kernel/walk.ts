@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
+import { ownershipOf, type Ownership } from "./ownership.js";
 import type { Paths } from "./paths.js";
 
 export const TIERS = ["local", "repo", "user", "plugin", "bundled"] as const;
@@ -48,8 +48,8 @@ export interface Root {
   trustedByDefault: boolean;
   /** plugin roots: the plugin's name and whether it is enabled */
   plugin?: { name: string; enabled: boolean; trusted: boolean; source: string };
-  /** a repo-tier .oceancode root: the files in it the checkout tracks (relative to the project) */
-  tracked?: string[];
+  /** a project .oceancode root: whose it is (kernel/ownership.ts); a repo tier one says why */
+  ownership?: Ownership;
   /** bundled roots: where compiled code lives when it differs from `dir` */
   codeDir?: string;
 }
@@ -78,22 +78,6 @@ function isDir(p: string): boolean {
     return fs.statSync(p).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/** The files under `rel` (inside `project`) that the project's own git checkout tracks, relative to the project. */
-function trackedInGit(project: string, rel: string): string[] {
-  if (!fs.existsSync(path.join(project, ".git")) && !hasGitAbove(project)) return [];
-  // required here, not imported: only a project with its own .oceancode/ pays for child_process
-  const { spawnSync } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
-  // run in the project, ls-files prints paths relative to it
-  const r = spawnSync("git", ["-C", project, "ls-files", "--", rel], { encoding: "utf8", timeout: 5000 });
-  return r.status === 0 ? r.stdout.split("\n").filter(Boolean) : [];
-}
-function hasGitAbove(dir: string): boolean {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, ".git"))) return true;
-    if (path.dirname(d) === d) return false;
   }
 }
 
@@ -191,7 +175,7 @@ export class DiscoveryWalk {
   private cachedRoots?: Root[];
   private ecosystems: EcosystemRoots[] = [];
   private foreignPlugins: PluginRootRecord[] = [];
-  private tracked?: string[];
+  private ownership?: Ownership;
   constructor(private readonly opts: WalkOptions) {}
 
   /** Add the roots trusted extensions declare (before that, the walk has only oceancode's own roots). */
@@ -207,12 +191,11 @@ export class DiscoveryWalk {
     const { paths } = this.opts;
     const roots: Root[] = [];
     const projectOc = path.join(paths.project, ".oceancode");
-    // a project .oceancode/ is the local tier unless the checkout itself tracks it (then: repo, untrusted)
+    // a project .oceancode/ is the local tier only when it is shown to be the user's (kernel/ownership.ts)
     const ocIsProjectDir = projectOc !== paths.userOcDir && isDir(projectOc);
     // git runs once per walk, even when addEcosystems() recomputes the roots
-    const tracked = (this.tracked ??= ocIsProjectDir ? trackedInGit(paths.project, ".oceancode") : []);
-    if (ocIsProjectDir && !tracked.length) roots.push({ tier: "local", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: true });
-    if (ocIsProjectDir && tracked.length) roots.push({ tier: "repo", ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: false, tracked });
+    const own = ocIsProjectDir ? (this.ownership ??= ownershipOf(paths.project, projectOc)) : undefined;
+    if (own) roots.push({ tier: own.tier, ecosystem: "oceancode", dir: projectOc, project: paths.project, trustedByDefault: own.tier === "local", ownership: own });
     for (const e of this.ecosystems) {
       const dir = e.repo ? path.join(paths.project, e.repo) : "";
       if (dir && paths.project !== paths.home && isDir(dir)) roots.push({ tier: "repo", ecosystem: e.ecosystem, dir, project: paths.project, trustedByDefault: false });

@@ -12,7 +12,7 @@
  * borrows the project's own objects (read-only, through `objects/info/alternates`), so a first scan writes
  * no object the project already has.
  */
-import { execFile } from "node:child_process";
+import { gitBuffer } from "../../kernel/api.js";
 import fs from "node:fs";
 import path from "node:path";
 import { TreeWatcher } from "./watch.js";
@@ -28,17 +28,8 @@ export interface ShadowChange {
   beforeBlob: string | null;
 }
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GIT_")) env[k] = v;
-  env.GIT_CONFIG_NOSYSTEM = "1";
-  env.GIT_TERMINAL_PROMPT = "0";
-  return env;
-}
-
 export class ShadowRepo {
   private ready: Promise<boolean> | undefined;
-  private readonly env = cleanEnv();
   constructor(
     readonly gitDir: string,
     readonly workTree: string,
@@ -62,14 +53,10 @@ export class ShadowRepo {
 
   private gitNow(args: string[], opts: { buffer?: boolean; bare?: boolean; input?: string } = {}): Promise<Buffer> {
     const where = opts.bare ? [] : ["--git-dir", this.gitDir, "--work-tree", this.workTree];
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        "git",
-        [...where, "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.untrackedCache=true", "-c", "gc.auto=0", "-c", "advice.addIgnoredFile=false", ...args],
-        { cwd: this.workTree, env: this.env, encoding: "buffer", maxBuffer: 1 << 30, windowsHide: true },
-        (err, stdout, stderr) => (err ? reject(new Error(`git ${args[0]}: ${String(stderr).trim() || err.message}`)) : resolve(stdout)),
-      );
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
+    // kernel/git.ts: nothing of the project's git config, hooks or environment runs from here
+    return gitBuffer([...where, "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.untrackedCache=true", "-c", "gc.auto=0", "-c", "advice.addIgnoredFile=false", ...args], {
+      cwd: this.workTree,
+      ...(opts.input !== undefined ? { input: opts.input } : {}),
     });
   }
 
@@ -183,31 +170,22 @@ export class ShadowRepo {
     if (!ids.length) return Promise.resolve(new Map());
     const run = this.chain.then(
       () =>
-        new Promise<Map<string, Buffer>>((resolve, reject) => {
-          const child = execFile(
-            "git",
-            ["--git-dir", this.gitDir, "cat-file", "--batch"],
-            { cwd: this.workTree, env: this.env, encoding: "buffer", maxBuffer: 1 << 30, windowsHide: true },
-            (err, stdout) => {
-              if (err) return reject(new Error(`git cat-file: ${err.message}`));
-              const out = new Map<string, Buffer>();
-              let at = 0;
-              while (at < stdout.length) {
-                const nl = stdout.indexOf(10, at);
-                if (nl < 0) break;
-                const [id, type, size] = stdout.subarray(at, nl).toString().split(" ");
-                if (type !== "blob") {
-                  at = nl + 1;
-                  continue;
-                }
-                const n = Number(size);
-                out.set(id!, Buffer.from(stdout.subarray(nl + 1, nl + 1 + n)));
-                at = nl + 1 + n + 1;
-              }
-              resolve(out);
-            },
-          );
-          child.stdin?.end(`${ids.join("\n")}\n`);
+        gitBuffer(["--git-dir", this.gitDir, "cat-file", "--batch"], { cwd: this.workTree, input: `${ids.join("\n")}\n` }).then((stdout) => {
+          const out = new Map<string, Buffer>();
+          let at = 0;
+          while (at < stdout.length) {
+            const nl = stdout.indexOf(10, at);
+            if (nl < 0) break;
+            const [id, type, size] = stdout.subarray(at, nl).toString().split(" ");
+            if (type !== "blob") {
+              at = nl + 1;
+              continue;
+            }
+            const n = Number(size);
+            out.set(id!, Buffer.from(stdout.subarray(nl + 1, nl + 1 + n)));
+            at = nl + 1 + n + 1;
+          }
+          return out;
         }),
     );
     this.chain = run.catch(() => undefined);

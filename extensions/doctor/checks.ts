@@ -84,16 +84,43 @@ export function requirementsCheck(info: KernelIntrospection): CheckLine {
   }
 }
 
-/** Writable data dir: probe with a real write when it exists, else the nearest existing parent. */
+/** Below this much free space a long session may not fit (a warning); below FULL_BYTES nothing is stored (a FAIL). */
+export const LOW_SPACE_BYTES = 256 * 1024 * 1024;
+export const FULL_BYTES = 1024 * 1024;
+
+const mib = (n: number): string => (n >= 10 * 1024 * 1024 ? `${Math.floor(n / 1048576)} MiB` : `${n} bytes`);
+
+/** Free space where the data dir is (statfs: what an unprivileged writer gets); undefined when it cannot be asked. */
+export function freeBytes(dir: string): number | undefined {
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A writable place is only healthy with room in it: an empty probe file still fits on a full disk. */
+function withSpace(check: string, dir: string, ok: string): CheckLine {
+  const free = freeBytes(dir);
+  if (free === undefined) return line("ok", check, `${ok} (free space unknown)`);
+  if (free < FULL_BYTES) return line("FAIL", check, `${ok} but full: ${mib(free)} free; sessions and their ledger cannot be stored until space is freed`);
+  if (free < LOW_SPACE_BYTES) return line("warn", check, `${ok}, only ${mib(free)} free (under ${mib(LOW_SPACE_BYTES)}): a long session may not fit`);
+  return line("ok", check, `${ok}, ${mib(free)} free`);
+}
+
+/** Writable data dir: probe with a real write when it exists, else the nearest existing parent; and its free space. */
 export function dataDirCheck(dataDir: string): CheckLine {
   const check = `data dir ${dataDir}`;
   if (fs.existsSync(dataDir)) {
     const probe = path.join(dataDir, `.doctor-${process.pid}`);
     try {
-      fs.writeFileSync(probe, "");
+      fs.writeFileSync(probe, "x"); // one byte: a zero-byte file fits on a full disk
       fs.rmSync(probe, { force: true });
-      return line("ok", check, "writable");
+      return withSpace(check, dataDir, "writable");
     } catch (e) {
+      fs.rmSync(probe, { force: true });
+      if ((e as NodeJS.ErrnoException).code === "ENOSPC") return line("FAIL", check, `full: no space left on the device (${mib(freeBytes(dataDir) ?? 0)} free); free some space`);
       return line("FAIL", check, `not writable (${(e as NodeJS.ErrnoException).code ?? String(e)}); fix its permissions or set XDG_DATA_HOME`);
     }
   }
@@ -104,7 +131,7 @@ export function dataDirCheck(dataDir: string): CheckLine {
   }
   try {
     fs.accessSync(parent, fs.constants.W_OK);
-    return line("ok", check, `absent; will be created under ${parent}`);
+    return withSpace(check, parent, `absent; will be created under ${parent}`);
   } catch {
     return line("FAIL", check, `absent and ${parent} is not writable; fix its permissions or set XDG_DATA_HOME`);
   }

@@ -6,7 +6,7 @@
  * (storage and the ledger store them); the new session is then closed, ready for `run --session <id>`.
  * The source is only read: it may be open in another process.
  */
-import { emptyUsage, type EngineHooks, type ForkResult, type Row, type Session, type StoredSession } from "./api.js";
+import { emptyUsage, isRefusal, sessionRefusedError, type EngineHooks, type ForkResult, type Row, type Session, type StoredSession } from "./api.js";
 import type { SessionTable } from "./sessions.js";
 
 export const FORK_ENTRY_ERROR = "OC_ERR_FORK_ENTRY" as const;
@@ -39,7 +39,9 @@ function answerable(rows: Row[]): Row[] {
 }
 
 export async function forkSession(hooks: EngineHooks, table: SessionTable, fromId: string, at?: string): Promise<ForkResult> {
-  const stored: StoredSession | undefined = await hooks.loadSession.call({ id: fromId });
+  const answer = await hooks.loadSession.call({ id: fromId });
+  if (isRefusal(answer)) throw sessionRefusedError(answer);
+  const stored: StoredSession | undefined = answer;
   if (!stored) throw Object.assign(new Error(`no session '${fromId}' (see oceancode sessions --all)`), { code: "OC_ERR_NO_SESSION" });
   const atSeq = at !== undefined ? resolveEntry(stored.rows, at) : undefined;
   const upto = atSeq === undefined ? stored.rows : stored.rows.filter((r) => r.seq <= atSeq);

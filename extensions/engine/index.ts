@@ -1,7 +1,7 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
-import { SESSION_BUSY } from "./api.js";
+import { SESSION_BUSY, SESSION_REFUSED } from "./api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
 function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
@@ -12,7 +12,7 @@ function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry:
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, { [SESSION_BUSY]: "the session is open in another process" });
+    registerErrorCodes(ctx.id, { [SESSION_BUSY]: "the session is open in another process", [SESSION_REFUSED]: "the store will not open the session as it stands (the message says what to run)" });
     const cfg = ctx.config.section<{
       max_retries?: number;
       idle_minutes?: number;

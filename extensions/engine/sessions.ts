@@ -3,7 +3,7 @@
  * process (claimSession), closing, idle eviction and releasing rows that left the window.
  */
 import crypto from "node:crypto";
-import { emptyUsage, sessionBusyError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import { emptyUsage, isRefusal, sessionBusyError, sessionRefusedError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -59,6 +59,10 @@ export class SessionTable {
     if (!stored) {
       await this.release(id);
       throw new Error(`no session '${id}' (see oceancode sessions)`);
+    }
+    if (isRefusal(stored)) {
+      await this.release(id);
+      throw sessionRefusedError(stored);
     }
     const last = stored.rows[stored.rows.length - 1];
     const session: Session = {

@@ -2,7 +2,7 @@
  * One tool call: authorization (engine.authorizeToolCall, the question to the host on an ask, the
  * permission hooks), then the run through engine.executeTool, then engine.toolResult.
  */
-import type { Answer, AuthorizeResult, Decision, Question, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolResult } from "./api.js";
+import type { Answer, AuthorizeResult, Decision, Question, QuestionPreview, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolDefinition, ToolResult } from "./api.js";
 import { toolAllowed, type EngineCore } from "./core.js";
 
 export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
@@ -46,6 +46,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
       rule: decision.rule,
       ...(decision.always ? { always: decision.always } : {}),
       ...(decision.autoApprove === false ? { autoApprove: false } : {}),
+      ...questionPreview(tool, input, cwd),
     };
     let reply: QuestionReply = "reject";
     const handler = core.questionHandler();
@@ -88,7 +89,19 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
   }
   const truncated = out.metadata?.truncated as ToolResult["truncated"] | undefined;
   const images = out.images?.length ? { images: out.images } : {};
-  return finish({ callId: call.id, name: call.name, content: out.content, isError: out.isError === true, ...images, ...(truncated ? { truncated } : {}) });
+  const diff = out.diff && out.isError !== true ? { diff: out.diff } : {};
+  return finish({ callId: call.id, name: call.name, content: out.content, isError: out.isError === true, ...images, ...(truncated ? { truncated } : {}), ...diff });
+}
+
+/** The tool's preview for a question (an edit's diff); a preview that throws is left out, the question still goes. */
+function questionPreview(tool: ToolDefinition, input: Record<string, unknown>, cwd: string): { preview?: QuestionPreview } {
+  if (!tool.preview) return {};
+  try {
+    const preview = tool.preview(input, cwd);
+    return preview ? { preview } : {};
+  } catch {
+    return {};
+  }
 }
 
 function toolState(session: Session): Map<string, unknown> {

@@ -50,6 +50,12 @@ export interface LedgerService {
   dirOf(sessionId: string): string;
   /** Wait until every queued write is on disk. */
   settle(): Promise<void>;
+  /**
+   * The first ledger write of this process that failed (a full disk, permissions), undefined when every
+   * one succeeded: a host names the transcript as the session's record only when this is undefined.
+   * Optional: another ledger implementation may leave it out (a host then cannot tell).
+   */
+  writeError?(): string | undefined;
   /** The tideline reports a cut: every row up to `seq` left the window. */
   markPastTideline(sessionId: string, seq: number): void;
   /** Journal entries of a session (every entry ever written, all branches). */

@@ -107,6 +107,10 @@ export class Ledger implements LedgerService {
     return out.length > limit ? out.slice(out.length - limit) : out;
   }
 
+  writeError(): string | undefined {
+    return this.writer.firstError;
+  }
+
   dirOf(sessionId: string): string {
     const parent = this.parents.get(sessionId);
     return parent ? path.join(this.dirOf(parent), SUBAGENTS_DIR, sessionId) : path.join(this.root, sessionId);

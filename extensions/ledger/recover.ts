@@ -12,7 +12,8 @@ import type { RecoveryItem, RecoverySource } from "../storage/api.js";
 import type { JournalEntry } from "./api.js";
 import { Journal } from "./journal.js";
 import { parseTranscript } from "./parse.js";
-import { readSidecar, SIDECAR_FILE } from "./sidecar.js";
+import { lastWholeSeq, readSidecar, SIDECAR_FILE } from "./sidecar.js";
+import { lastSeqIn } from "./render.js";
 import { headerTime, rowsFromSections } from "./transcript-rows.js";
 
 const ID = /^[A-Za-z0-9_.-]+$/;
@@ -34,6 +35,44 @@ export class LedgerRecovery implements RecoverySource {
       return;
     }
     for (const id of ids.sort()) yield await readLedgerSession(path.join(this.location, id), id);
+  }
+
+  /** a session's folder: <root>/<id>, a sub-agent's inside its parent's */
+  private dir(id: string, parentId?: string): string | undefined {
+    if (!ID.test(id) || (parentId !== undefined && !ID.test(parentId))) return undefined;
+    return parentId ? path.join(this.location, parentId, "subagents", id) : path.join(this.location, id);
+  }
+
+  async lastSeq(id: string, parentId?: string): Promise<number | undefined> {
+    const dir = this.dir(id, parentId);
+    if (!dir) return undefined;
+    await this.settle();
+    const side = await lastWholeSeq(path.join(dir, SIDECAR_FILE));
+    if (side !== undefined) return side;
+    // a ledger from before rows.jsonl: the newest transcript's last row
+    const files = await transcriptFiles(dir);
+    const newest = files[files.length - 1];
+    if (!newest) return undefined;
+    try {
+      return Math.max(0, lastSeqIn(await fs.promises.readFile(newest.file, "utf8")));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async session(id: string, parentId?: string): Promise<RecoveryItem | undefined> {
+    const dir = this.dir(id, parentId);
+    if (!dir || !fs.existsSync(dir)) return undefined;
+    await this.settle();
+    return readLedgerSession(dir, id);
+  }
+
+  async ids(): Promise<string[]> {
+    try {
+      return (await fs.promises.readdir(this.location, { withFileTypes: true })).filter((d) => d.isDirectory() && ID.test(d.name)).map((d) => d.name).sort();
+    } catch {
+      return [];
+    }
   }
 }
 
@@ -125,6 +164,7 @@ export async function readLedgerSession(dir: string, id: string): Promise<Recove
   const gaps: string[] = [];
   const rows = new Map<number, Row>(side?.rows ?? []);
   if (side?.badLines) gaps.push(`${side.badLines} unreadable line(s) of ${SIDECAR_FILE} skipped`);
+  if (side?.torn) gaps.push(`${side.torn} row(s) of a step cut short at the end of ${SIDECAR_FILE} left out (no totals record after them)`);
   const journal = Journal.load(path.join(dir, "journal.jsonl"));
   const hints = new Map(journal.entries.map((e) => [e.seq, e]));
   // the transcripts are read only when rows.jsonl may lack a row the journal knows of (a whole read of

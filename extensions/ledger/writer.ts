@@ -15,14 +15,25 @@ let tmpCounter = 0;
 /** Replace a file atomically: write a temp file beside it, then rename over it. */
 export async function writeAtomic(file: string, data: string): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
-  await fs.promises.writeFile(tmp, data);
-  await fs.promises.rename(tmp, file);
+  try {
+    await fs.promises.writeFile(tmp, data);
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    // a full disk leaves a zero-byte or half temp file: never leave it behind
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
 }
 
 export function writeAtomicSync(file: string, data: string): void {
   const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 type Job = () => void | Promise<void>;
@@ -46,6 +57,8 @@ export class LedgerWriter {
   private urgent = 0;
   private madeDirs = new Set<string>();
   private failedOnce = false;
+  /** the first write that failed (a full disk, permissions): what is on disk may lack it */
+  firstError: string | undefined;
   bytesWritten = 0;
 
   constructor(
@@ -184,7 +197,8 @@ export class LedgerWriter {
   private fail(e: unknown): void {
     if (this.failedOnce) return;
     this.failedOnce = true;
-    this.log.error(`ledger: a write failed (${e instanceof Error ? e.message : String(e)}); the session goes on, the ledger may lag`);
+    this.firstError = e instanceof Error ? e.message : String(e);
+    this.log.error(`ledger: a write failed (${this.firstError}); the session goes on, the ledger may lag`);
   }
 
   /** Forget a directory we created (it was removed by retention). */

@@ -1,20 +1,16 @@
 /**
  * The git a marketplace or a plugin source needs: a shallow clone and a refresh. Only ordinary transports
  * (file, https, http, ssh, git): a spec that starts with `-` or names a `<transport>::` helper is refused,
- * and git never prompts.
+ * and git never prompts (kernel/git.ts: no GIT_* of the parent, no hook or fsmonitor of the clone runs).
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { gitSync } from "../../kernel/api.js";
 import { PluginError, PLUGIN_INVALID } from "./api.js";
 import { isDir, show } from "./files.js";
 
 const REMOTE = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)/;
-
-function env(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "file:https:http:ssh:git" };
-}
 
 /** A local bare repository (HEAD + objects/), or a checkout (.git)? */
 export function isLocalRepo(dir: string): boolean {
@@ -30,7 +26,8 @@ export function gitUrl(spec: string, cwd: string): string | undefined {
 }
 
 function run(args: string[], what: string): void {
-  const r = spawnSync("git", args, { encoding: "utf8", env: env(), timeout: 120_000, stdio: ["ignore", "pipe", "pipe"] });
+  // kernel/git.ts, remote: hooks, fsmonitor and pagers pinned off; the user's own credentials and ssh kept
+  const r = gitSync(args, { remote: true, timeoutMs: 120_000 });
   if (r.error) throw new PluginError(PLUGIN_INVALID, `${what}: git could not run (${r.error.message})`);
   if (r.status !== 0) throw new PluginError(PLUGIN_INVALID, `${what}: git ${args[0]} failed: ${show((r.stderr || r.stdout).trim().split("\n").slice(-2).join(" "))}`);
 }

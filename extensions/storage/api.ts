@@ -86,6 +86,16 @@ export interface RecoverySource {
   readonly location: string;
   /** Every session it holds, one at a time (a source never holds all of them in memory). */
   sessions(): AsyncIterable<RecoveryItem>;
+  /**
+   * The seq of the last whole row it holds of one session, cheaply (the ledger reads the end of
+   * rows.jsonl); 0 for none, undefined when it holds nothing of the session. With `session` it lets a
+   * store find out, when a session is reopened, whether the source is ahead of the database (reconcile).
+   */
+  lastSeq?(id: string, parentId?: string): Promise<number | undefined>;
+  /** One session, as sessions() gives it; undefined when it holds nothing of it. */
+  session?(id: string, parentId?: string): Promise<RecoveryItem | undefined>;
+  /** The ids of the (root) sessions it holds. */
+  ids?(): Promise<string[]>;
 }
 
 export const RECOVERY_EVENT = "onEvent:storage:recover";
@@ -97,6 +107,8 @@ export interface DatabaseCheck {
   status: "absent" | "ok" | "damaged" | "unreadable";
   /** quick_check's first findings, or why the file cannot be read */
   detail: string;
+  /** unreadable because another process holds its lock (SQLITE_BUSY): `detail` names it when it can */
+  locked?: boolean;
   bytes: number;
   walBytes: number;
   /** schema version and session count, when the file could be read */

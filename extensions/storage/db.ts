@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { isLocked, lockedLine } from "./lock-holders.js";
 import { migrate, schemaVersion, SchemaTooNewError, LATEST_VERSION, type MigrationReport } from "./migrations.js";
 
 /** A database that cannot be opened or used at all (not transient: retrying will not help). */
@@ -43,6 +44,22 @@ export class StorageDamagedError extends StorageOpenError {
     );
     this.name = "StorageDamagedError";
   }
+}
+
+/** A full disk under the database (SQLITE_FULL, or an I/O error where statfs finds no room): the message, else undefined. */
+export function fullDisk(e: unknown, file: string): string | undefined {
+  const code = String((e as { code?: unknown } | null)?.code ?? "");
+  const msg = e instanceof Error ? e.message : String(e);
+  if (!code.startsWith("SQLITE_FULL") && !code.startsWith("SQLITE_IOERR") && !/disk is full|disk I\/O error/i.test(msg)) return undefined;
+  let free: number | undefined;
+  try {
+    const st = fs.statfsSync(path.dirname(file));
+    free = st.bavail * st.bsize;
+  } catch {
+    free = undefined;
+  }
+  if (!code.startsWith("SQLITE_FULL") && !/disk is full/i.test(msg) && (free === undefined || free >= 1024 * 1024)) return undefined;
+  return `${file}: cannot use the database: the disk holding it is full (${free ?? 0} bytes free); free some space, then run again`;
 }
 
 export interface OpenedDb {
@@ -96,6 +113,10 @@ export function openDb(file: string, repair = repairCommandFor(file, false)): Op
     if (e instanceof SchemaTooNewError) throw new StorageOpenError(e.message, { cause: e });
     const msg = (e as Error).message;
     if (isDamage(e)) throw new StorageDamagedError(file, msg, repair, { cause: e });
+    // another connection holds the lock (SQLITE_BUSY past busy_timeout): say who, never "check the file"
+    if (isLocked(e)) throw new StorageOpenError(lockedLine(file), { cause: e });
+    const full = fullDisk(e, file);
+    if (full) throw new StorageOpenError(full, { cause: e });
     throw new StorageOpenError(`${file}: cannot use the database (${msg}); check the file, or pass --db <path>`, { cause: e });
   }
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import Database from "better-sqlite3";
 import type { DatabaseCheck } from "./api.js";
 import { isDamage } from "./db.js";
+import { isLocked, lockedLine } from "./lock-holders.js";
 
 function size(file: string): number {
   try {
@@ -16,7 +17,7 @@ function size(file: string): number {
  * Read-only first; a WAL database whose -shm cannot be created that way is opened normally with
  * query_only on (opening may replay the WAL, which is what SQLite does on any open).
  */
-function connect(file: string): Database.Database {
+export function connect(file: string): Database.Database {
   try {
     return new Database(file, { readonly: true, fileMustExist: true });
   } catch (e) {
@@ -35,6 +36,7 @@ export function checkDatabaseFile(file: string, max = 5): DatabaseCheck {
   try {
     db = connect(file);
   } catch (e) {
+    if (isLocked(e)) return { ...base, status: "unreadable", locked: true, detail: lockedLine(file) };
     return { ...base, status: isDamage(e) ? "damaged" : "unreadable", detail: `cannot be opened: ${(e as Error).message}` };
   }
   try {
@@ -53,6 +55,7 @@ export function checkDatabaseFile(file: string, max = 5): DatabaseCheck {
     }
     return { ...base, status: "ok", detail: "quick_check ok", schema, ...(sessions !== undefined ? { sessions } : {}) };
   } catch (e) {
+    if (isLocked(e)) return { ...base, status: "unreadable", locked: true, detail: lockedLine(file) };
     return { ...base, status: isDamage(e) ? "damaged" : "unreadable", detail: `quick_check failed: ${(e as Error).message}` };
   } finally {
     db.close();

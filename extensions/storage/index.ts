@@ -26,10 +26,10 @@ export default {
     const file = db.file;
     for (const f of db.ignoredIn) ctx.log.warn(`${f}: database.path ignored: one database serves every project, so it is read from the user config, $OC_DB or --db only`);
     const repair = repairCommandFor(file, db.isDefault);
-    const s = new SqliteStore({ file, repair, onError: (m) => ctx.log.error(m), onInfo: (m) => ctx.log.info(m) });
-    store = s;
     const retention = globalSetting(ctx.config, "database.retention_days");
     const dbDays = typeof retention.value === "number" && retention.value >= 0 ? retention.value : DEFAULT_RETENTION_DAYS;
+    const s = new SqliteStore({ file, repair, retentionDays: dbDays, onError: (m) => ctx.log.error(m), onWarn: (m) => ctx.log.warn(m), onInfo: (m) => ctx.log.info(m) });
+    store = s;
     for (const f of retention.ignoredIn) {
       ctx.log.warn(`${f}: database.retention_days ignored: retention is one policy for every project, so it is read from the user config only`);
     }
@@ -45,14 +45,16 @@ export default {
       return s.retentionParticipants();
     };
     // what `oceancode sessions`, `migrate` and `doctor --storage` (the storage-commands extension) ask of the provider
-    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants } }), { pins: sqlitePins(s, participants) }));
+    const sources = async () => {
+      await ctx.activate(RECOVERY_EVENT); // the ledger registers itself when it activates
+      return s.recoverySources();
+    };
+    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants }, sources, retentionDays: dbDays }), { pins: sqlitePins(s, participants) }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
         file: (flag) => (flag ? path.resolve(flag) : file),
-        sources: async () => {
-          await ctx.activate(RECOVERY_EVENT); // the ledger registers itself when it activates
-          return s.recoverySources();
-        },
+        sources,
+        retentionDays: dbDays,
       }),
     );
   },

@@ -95,6 +95,7 @@ export async function repairDatabase(o: RepairOptions): Promise<RepairOutcome> {
   const before = checkDatabaseFile(o.file);
   // a healthy file is not rebuilt unasked (the ledger does not keep events); one that cannot be checked neither
   if ((before.status === "ok" || before.status === "unreadable") && !o.force) return { repaired: false, before };
+  if (before.locked) return { repaired: false, before }; // another process holds it: never moved aside under it
   const tmp = `${o.file}.repair-${process.pid}`;
   for (const suf of SIDE_FILES) fs.rmSync(`${tmp}${suf}`, { force: true });
   const salvage = before.status === "absent" ? undefined : new Salvage(o.file);

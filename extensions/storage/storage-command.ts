@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
 import type { DatabaseCheck, RecoverySource } from "./api.js";
 import { repairDatabase, type RepairReport } from "./repair.js";
+import { catchUpAll, type CatchUpReport } from "./reconcile-db.js";
 
 export const STORAGE_USAGE = "usage: oceancode storage repair [--force] [--db <path>]";
 
@@ -11,6 +12,23 @@ export interface StorageCommandDeps {
   file(flag: string | undefined): string;
   /** activate every extension that can give sessions back, then list them */
   sources(): Promise<readonly RecoverySource[]>;
+  /** database.retention_days: a session only the ledger holds, idle past it, aged out (it is not brought back) */
+  retentionDays: number;
+}
+
+/** A healthy file the ledger is ahead of, caught up in place. */
+function printCatchUp(io: CommandIO, file: string, before: DatabaseCheck, r: CatchUpReport, ms: number): void {
+  const out: string[] = [`${file}: ${describeCheck(before)}; the ledger holds rows it lacks: caught up in place (nothing moved aside)`];
+  for (const c of r.caughtUp) out.push(`  ${c.id}  from ${c.source}: ${c.rows} row(s) written back (seq ${c.from}–${c.to}, ${c.turns} turn(s)); events of those steps are not in the ${c.source}`);
+  for (const b of r.busy) out.push(`  - ${b}`);
+  if (r.refused.length) {
+    out.push("not caught up:");
+    for (const l of r.refused) out.push(`  - ${l}`);
+  }
+  const rows = r.caughtUp.reduce((n, c) => n + c.rows, 0);
+  const turns = r.caughtUp.reduce((n, c) => n + c.turns, 0);
+  out.push(`STORAGE_REPAIRED sessions=${r.caughtUp.length} turns=${turns} rows=${rows} events=0 not_recovered=${r.refused.length + r.busy.length} ms=${Math.round(ms)}`);
+  io.stdout.write(`${out.join("\n")}\n`);
 }
 
 function describeCheck(c: DatabaseCheck): string {
@@ -64,9 +82,22 @@ export async function storageCommand(argv: string[], io: CommandIO, deps: Storag
   try {
     const sources = await deps.sources();
     const r = await repairDatabase({ file, sources, force: values.force === true });
+    if (!r.repaired && r.before.locked) {
+      // never rebuilt under a process that holds it: its writes would land in the file moved aside
+      io.stderr.write(`oceancode storage repair: ${r.before.detail}\n`);
+      return 1;
+    }
     if (!r.repaired && r.before.status === "unreadable") {
       io.stderr.write(`oceancode storage repair: ${file}: ${r.before.detail}; fix that first, or pass --force to rebuild it from the ledger anyway\n`);
       return 1;
+    }
+    if (!r.repaired && r.before.status === "ok") {
+      const t0 = performance.now();
+      const c = await catchUpAll(file, sources, deps.retentionDays);
+      if (c.caughtUp.length || c.refused.length || c.busy.length) {
+        printCatchUp(io, file, r.before, c, performance.now() - t0);
+        return c.refused.length ? 1 : 0;
+      }
     }
     if (!r.repaired) {
       io.stdout.write(`${file}: ${describeCheck(r.before)}; nothing to repair (--force rebuilds it from the ledger anyway)\nSTORAGE_OK\n`);

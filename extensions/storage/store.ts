@@ -5,13 +5,16 @@
  * session's length).
  */
 import type Database from "better-sqlite3";
-import type { Session, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
+import type { Session, SessionInfo, SessionRefusal, SessionTotals, StoredSession } from "../engine/api.js";
 import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "./api.js";
 import { isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
 import { writerHealth } from "./write-queue.js";
 import { eventRows, list, load } from "./reads.js";
 import { sessionOp, stepOps, type TrackedSession } from "./session-ops.js";
+import { isLocked, lockedLine } from "./lock-holders.js";
+import { titleFrom } from "./session-rows.js";
+import { catchUpOps, caughtUpLine, reconcileSession, refusalLine } from "./reconcile.js";
 
 export { emptyTotals, titleFrom } from "./session-rows.js";
 
@@ -19,6 +22,10 @@ export interface StoreOptions {
   file: string;
   onError(message: string): void;
   onInfo?(message: string): void;
+  /** something the user should know that is not a failure (a session caught up from its ledger); default onError */
+  onWarn?(message: string): void;
+  /** database.retention_days: a session only a recovery source holds, idle longer than this, aged out of the database (0: never) */
+  retentionDays?: number;
   /** the command named when the file is damaged (default: `oceancode --db <file> storage repair`) */
   repair?: string;
   maxBatch?: number;
@@ -43,6 +50,8 @@ export class SqliteStore implements StorageService, WriteTarget {
   private readonly participants: RetentionParticipant[] = [];
   private readonly sources: RecoverySource[] = [];
   private readonly onExit = () => this.flushNow();
+  /** the last read refused because another process holds the lock, or the disk is full (cleared by a read that works) */
+  private lockedRead: string | undefined;
 
   constructor(private readonly opts: StoreOptions) {
     this.dbPath = opts.file;
@@ -60,7 +69,7 @@ export class SqliteStore implements StorageService, WriteTarget {
     try {
       this.opened = openDb(this.dbPath, this.repair);
     } catch (e) {
-      if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked/i.test(e.message)) this.openError = e;
+      if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked|is full/i.test(e.message)) this.openError = e;
       throw e;
     }
     const m = this.opened.migration;
@@ -86,13 +95,32 @@ export class SqliteStore implements StorageService, WriteTarget {
 
   /** Run a read; a damage error becomes the store's remembered StorageDamagedError. */
   private read<T>(fn: (db: Database.Database) => T): Promise<T> {
-    return this.settled().then((db) => {
-      try {
-        return fn(db);
-      } catch (e) {
-        throw isDamage(e) ? this.damaged(e) : e;
-      }
-    });
+    return this.settled().then(
+      (db) => {
+        try {
+          const out = fn(db);
+          this.lockedRead = undefined;
+          return out;
+        } catch (e) {
+          throw isDamage(e) ? this.damaged(e) : this.lockedOr(e);
+        }
+      },
+      (e: unknown) => {
+        throw this.lockedOr(e);
+      },
+    );
+  }
+
+  /** A lock error is remembered (health() names the holder, so "no earlier session" is never said for it). */
+  private lockedOr(e: unknown): unknown {
+    // a full disk under the file: remembered the same way (transient: the next read that works clears it)
+    if (e instanceof StorageOpenError && /the disk holding it is full/.test(e.message)) {
+      this.lockedRead = e.message;
+      return e;
+    }
+    if (!isLocked(e)) return e;
+    this.lockedRead = e instanceof StorageOpenError ? e.message : lockedLine(this.dbPath);
+    return new StorageOpenError(this.lockedRead, { cause: e });
   }
 
   private prepare(db: Database.Database) {
@@ -119,7 +147,10 @@ export class SqliteStore implements StorageService, WriteTarget {
     try {
       this.commit(ops, onSkip);
     } catch (e) {
-      throw isDamage(e) ? this.damaged(e) : e;
+      if (isDamage(e)) throw this.damaged(e);
+      // "database is locked" says nothing of who: name the holder
+      if (isLocked(e) && !(e instanceof StorageOpenError)) throw new Error(lockedLine(this.dbPath), { cause: e });
+      throw e;
     }
   }
 
@@ -223,7 +254,9 @@ export class SqliteStore implements StorageService, WriteTarget {
   health(): StorageHealth {
     const damaged = this.openError instanceof StorageDamagedError;
     if (this.openError) return { ok: false, damaged, message: this.openError.message };
-    return writerHealth(this.dbPath, this.writer.stats());
+    const w = writerHealth(this.dbPath, this.writer.stats());
+    if (w.ok && this.lockedRead) return { ok: false, damaged: false, message: this.lockedRead };
+    return w;
   }
 
   recordEvent(sessionId: string, kind: string, data: Record<string, unknown>): void {
@@ -284,6 +317,28 @@ export class SqliteStore implements StorageService, WriteTarget {
   }
 
   /** the newest root session in cwd: a sub-agent (child) session is never what --continue resumes */
+  /**
+   * Reopen a session this process has claimed (the engine's loadSession): when a recovery source (the
+   * ledger) holds rows past the database's, the database catches up first — the missing rows are queued
+   * ahead of anything the resumed session writes, and the session comes back whole. When the two cannot
+   * be joined the open is refused, naming `storage repair`; nothing is written. A session the database
+   * lost entirely (and that did not age out) comes back the same way.
+   */
+  async openClaimed(id: string): Promise<StoredSession | SessionRefusal | undefined> {
+    const stored = await this.loadSession(id);
+    const r = await reconcileSession(this.sources, id, stored);
+    if (r.kind === "even") return stored;
+    if (r.kind === "conflict") return { refused: refusalLine(id, r, this.repair) };
+    const days = this.opts.retentionDays ?? 0;
+    if (!stored && days > 0 && r.updatedAt < Date.now() - days * 86_400_000) return undefined; // aged out of the database; its ledger copy stays longer
+    const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
+    this.writer.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
+    await this.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
+    (this.opts.onWarn ?? this.opts.onError)(caughtUpLine(id, r));
+    const info: SessionInfo = stored ? { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) } : r.info;
+    return { info, rows: [...(stored?.rows ?? []), ...r.rows], totals: r.totals };
+  }
+
   async latestSessionId(cwd: string): Promise<string | undefined> {
     return this.read((db) => (db.prepare(`SELECT id FROM sessions WHERE cwd = ? AND parent_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as { id: string } | undefined)?.id);
   }

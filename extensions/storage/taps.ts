@@ -5,6 +5,7 @@
 import type { EngineService } from "../engine/api.js";
 import type { SqliteStore } from "./store.js";
 import { acquireSessionLock, SessionBusyError } from "./lock.js";
+import { isLocked } from "./lock-holders.js";
 
 /** Before every named stage (STAGE_FLOOR is -300). */
 const SESSION_FIRST = -1000;
@@ -23,12 +24,29 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
     store.forget(session.info.id);
     await store.settle().catch(() => undefined);
   });
-  h.loadSession.tap({ name }, ({ id }) => store.loadSession(id));
+  // sessions this process holds the lock of: only those are reconciled with the ledger on open (a reader never writes)
+  const claimed = new Set<string>();
+  h.loadSession.tap({ name }, async ({ id }) => {
+    try {
+      return claimed.has(id) ? await store.openClaimed(id) : await store.loadSession(id);
+    } catch (e) {
+      // locked by another process: say so (never "no session")
+      if (isLocked(e)) return { refused: (e as Error).message };
+      throw e;
+    }
+  });
   h.latestSession.tap({ name }, ({ cwd }) => store.latestSessionId(cwd));
   // one process writes a session at a time: the lock dies with its process, so a kill -9 never leaves it stuck
   h.claimSession.tap({ name }, async ({ id, wait }) => {
     try {
-      return await acquireSessionLock(store.dbPath, id, { wait });
+      const lock = await acquireSessionLock(store.dbPath, id, { wait });
+      claimed.add(id);
+      return {
+        release: () => {
+          claimed.delete(id);
+          return lock.release();
+        },
+      };
     } catch (e) {
       if (e instanceof SessionBusyError) return { refused: e.message };
       throw e;

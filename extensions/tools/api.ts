@@ -17,6 +17,12 @@ export { startTaskJob } from "./jobs.js";
 /** the file walk grep and glob use (.gitignore honoured, .git and node_modules pruned) and their glob matcher */
 export { walkFiles, DEFAULT_SKIP, type WalkOptions } from "./filewalk.js";
 export { globToRegExp } from "./glob-match.js";
+/**
+ * edit and write return `diff` (ToolOutput.diff, carried to ToolResult.diff; never sent to the model) and
+ * give their permission questions a `preview` with the diff the call would make; a host draws it.
+ */
+export { fileDiff, MAX_DIFF_LINES } from "./diff.js";
+export type { FileDiff, DiffHunk, QuestionPreview } from "../engine/api.js";
 
 /**
  * A background job that is no process (a background sub-agent), registered in the session's job table

@@ -8,6 +8,31 @@ import { looksBinary, numberLines } from "./read.js";
 import { toolsState } from "./state.js";
 import { pathMapping } from "./subject.js";
 import { statTarget } from "./write.js";
+import { fileDiff, readForPreview, snippetDiff } from "./diff.js";
+import type { FileDiff, QuestionPreview } from "../engine/api.js";
+
+/** The text after the edit, or undefined when old_string does not apply (the run says why). */
+function applyEdit(text: string, oldS: string, newS: string, all: boolean): string | undefined {
+  const n = countOccurrences(text, oldS);
+  if (n === 0 || (n > 1 && !all)) return undefined;
+  const at = text.indexOf(oldS);
+  return all ? text.split(oldS).join(newS) : text.slice(0, at) + newS + text.slice(at + oldS.length);
+}
+
+/** The permission question's diff: against the file when it may be read for this, else the replaced text alone. */
+function editPreview(opts: ToolsOptions, input: Record<string, unknown>, cwd: string): QuestionPreview | undefined {
+  const raw = input.file_path;
+  const oldS = input.old_string;
+  const newS = input.new_string;
+  if (typeof raw !== "string" || typeof oldS !== "string" || typeof newS !== "string" || !raw) return undefined;
+  const file = toolPath(opts, { cwd }, raw);
+  const text = readForPreview(opts.project, file);
+  if (text === "outside") return { diff: snippetDiff(file, oldS, newS) };
+  if (text === undefined) return undefined;
+  const next = applyEdit(text, oldS, newS, input.replace_all === true);
+  const diff = next === undefined ? undefined : fileDiff(file, text, next);
+  return diff ? { diff } : undefined;
+}
 
 export function countOccurrences(text: string, needle: string): number {
   let n = 0;
@@ -34,6 +59,7 @@ export function editTool(opts: ToolsOptions): ToolDefinition {
       additionalProperties: false,
     },
     ...pathMapping(opts, "file_path"),
+    preview: (input, cwd) => editPreview(opts, input, cwd),
     async run(input, ctx) {
       const file = toolPath(opts, ctx, reqString("edit", input, "file_path", "the file to change"));
       const oldS = reqString("edit", input, "old_string", "the exact text to replace");
@@ -53,7 +79,7 @@ export function editTool(opts: ToolsOptions): ToolDefinition {
       if (n === 0) throw new ToolInputError(`edit: old_string was not found in ${file}; read the file and copy the exact text (whitespace and indentation included)`);
       if (n > 1 && !all) throw new ToolInputError(`edit: old_string matches ${n} times in ${file}; include more surrounding lines to make it unique, or set replace_all: true`);
       const at = text.indexOf(oldS);
-      const next = all ? text.split(oldS).join(newS) : text.slice(0, at) + newS + text.slice(at + oldS.length);
+      const next = applyEdit(text, oldS, newS, all)!;
       fs.writeFileSync(file, next);
       recordRead(state, file, next);
       const firstLine = text.slice(0, at).split("\n").length;
@@ -63,7 +89,12 @@ export function editTool(opts: ToolsOptions): ToolDefinition {
       return {
         content: `Edited ${file}: ${count} replacement${count === 1 ? "" : "s"}\n${snippet}`,
         metadata: { path: file, replacements: count },
+        ...withDiff(fileDiff(file, text, next)),
       };
     },
   };
+}
+
+export function withDiff(diff: FileDiff | undefined): { diff?: FileDiff } {
+  return diff ? { diff } : {};
 }

@@ -73,6 +73,7 @@ export class PagerController implements PagerActions {
   private async openNew(): Promise<void> {
     this.session = await this.engine.createSession({ cwd: this.opts.cwd, model: this.opts.model });
     this.store.sessionId = this.session.info.id;
+    this.store.cwd = this.session.info.cwd;
     this.store.model = this.session.info.model;
     this.store.gaugeTokens = 0;
     this.store.totals = this.session.totals;

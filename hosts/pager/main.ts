@@ -12,6 +12,8 @@ import { DEFAULT_MODEL_ID, type EngineService } from "../../extensions/engine/ap
 import { parseListen, type ServeService, type ServerHandle } from "../../extensions/serve/api.js";
 import { PagerApp } from "./components/app.js";
 import { colorFromEnv } from "./components/theme.js";
+import { linksFromEnv } from "./render/links.js";
+import { loadHighlighter } from "./render/highlight.js";
 import { PagerController, type PagerEngine } from "./controller.js";
 import type { TidelineService } from "./meter.js";
 import type { SkillsLike } from "./skill-entries.js";
@@ -115,7 +117,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const pasteOff = () => out.write(BRACKETED_PASTE_OFF);
   process.once("exit", pasteOff);
   const input = new PagerInput(inp);
-  const app = render(React.createElement(PagerApp, { store: ctl.store, actions: ctl, color: colorFromEnv(io.env), pastes: input.pastes }), {
+  // code colours: the grammars load while the screen comes up (a block before that shows uncoloured)
+  void loadHighlighter().catch(() => undefined);
+  const app = render(React.createElement(PagerApp, { store: ctl.store, actions: ctl, color: colorFromEnv(io.env), links: linksFromEnv(io.env), pastes: input.pastes }), {
     stdout: out,
     stdin: input as unknown as NodeJS.ReadStream, // the parts of a tty stdin that ink uses (tty-input.ts)
     stderr: io.stderr as NodeJS.WriteStream,

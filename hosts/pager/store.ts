@@ -9,10 +9,14 @@
  */
 import type { Answer, FormAnswer, Question, QuestionField, Row, SessionEvent, SessionTotals, ToolCall } from "../../extensions/engine/api.js";
 import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
-import { toolInputSummary, type MeterView } from "./format.js";
+import type { MeterView } from "./format.js";
 import type { CapData, CapTab } from "./capabilities-model.js";
 import type { TodoList } from "../../extensions/todos/api.js";
 import { paneList, type PaneList } from "./todos-pane.js";
+import type { FileDiff } from "../../extensions/engine/api.js";
+import { MarkdownStream } from "./render/stream.js";
+import { safeDiff } from "./render/diff.js";
+import { toolLine } from "./render/tool-line.js";
 
 export interface ToolItem {
   kind: "tool";
@@ -24,10 +28,12 @@ export interface ToolItem {
   output?: string;
   isError?: boolean;
   done: boolean;
+  /** an edit/write's change (display-safe), drawn as a diff */
+  diff?: FileDiff;
 }
 export type Item =
   | { kind: "user"; id: number; text: string }
-  | { kind: "assistant"; id: number; text: string }
+  | { kind: "assistant"; id: number; text: string; /** the streamed answer's renderer (its finished blocks are reused) */ md?: MarkdownStream }
   | ToolItem
   | { kind: "notice"; id: number; level: "info" | "warn" | "error"; text: string }
   | { kind: "reply"; id: number; text: string };
@@ -35,9 +41,9 @@ export type Item =
 /** Distributes Omit over the union so each variant keeps its own fields; a tool's head is derived. */
 export type NewItem = Item extends infer T ? (T extends ToolItem ? Omit<T, "id" | "head"> : T extends Item ? Omit<T, "id"> : never) : never;
 
-/** The one-row header of a tool call, safe to display. */
-export function toolHead(call: ToolCall): string {
-  return visibleLine(`${call.name}(${toolInputSummary(call.name, call.input)})`);
+/** The one-row header of a tool call (render/tool-line.ts), safe to display. */
+export function toolHead(call: ToolCall, cwd?: string): string {
+  return visibleLine(toolLine(call, cwd ? { cwd } : {}));
 }
 
 /** A question with every field made safe to display (the engine's question is left as it is). */
@@ -50,6 +56,7 @@ export function safeQuestion(q: Question): Question {
     ...(q.rule !== undefined ? { rule: visibleLine(q.rule) } : {}),
     ...(q.always !== undefined ? { always: visibleLine(q.always) } : {}),
     ...(q.fields ? { fields: q.fields.map(safeField) } : {}),
+    ...(q.preview ? { preview: q.preview.diff ? { diff: safeDiff(q.preview.diff) } : {} } : {}),
   };
 }
 
@@ -64,10 +71,10 @@ function safeField(f: QuestionField): QuestionField {
   };
 }
 
-function safeItem(item: NewItem, id: number): Item {
+function safeItem(item: NewItem, id: number, cwd: string): Item {
   switch (item.kind) {
     case "tool":
-      return { ...item, id, head: toolHead(item.call), output: item.output === undefined ? undefined : visible(item.output) };
+      return { ...item, id, head: toolHead(item.call, cwd), output: item.output === undefined ? undefined : visible(item.output), ...(item.diff ? { diff: safeDiff(item.diff) } : {}) };
     default:
       return { ...item, id, text: visible(item.text) };
   }
@@ -126,7 +133,11 @@ export class PagerStore {
   readonly tools: ToolItem[] = [];
   /** display-safe streaming text of the current step */
   liveText = "";
+  /** the live text rendered as markdown (finished blocks once, the open tail per frame) */
+  liveMd = new MarkdownStream();
   private liveStream = new VisibleStream();
+  /** the project folder: tool one-liners show paths relative to it */
+  cwd = "";
   liveTools: ToolItem[] = [];
   busy = false;
   sessionId = "";
@@ -171,7 +182,7 @@ export class PagerStore {
 
   /** Put an item in the transcript; its text is made safe to display here. */
   add(item: NewItem): Item {
-    const it = safeItem(item, this.nextId++);
+    const it = safeItem(item, this.nextId++, this.cwd);
     this.done.push(it);
     if (it.kind === "tool") this.tools.push(it);
     return it;
@@ -185,9 +196,15 @@ export class PagerStore {
 
   /** Move the live text and the finished leading tool calls into the transcript. */
   private flush(all: boolean): void {
-    this.liveText += this.liveStream.end();
-    if (this.liveText.trim()) this.add({ kind: "assistant", text: this.liveText.replace(/\s+$/, "") });
+    const tail = this.liveStream.end();
+    this.liveText += tail;
+    this.liveMd.push(tail);
+    if (this.liveText.trim()) {
+      const it = this.add({ kind: "assistant", text: this.liveText.replace(/\s+$/, "") });
+      if (it.kind === "assistant") it.md = this.liveMd;
+    }
     this.liveText = "";
+    this.liveMd = new MarkdownStream();
     while (this.liveTools.length && (all || this.liveTools[0]!.done)) {
       const t = this.liveTools.shift()!;
       this.done.push(t);
@@ -201,17 +218,21 @@ export class PagerStore {
       case "turn_start":
         this.busy = true;
         break;
-      case "text_delta":
-        this.liveText += this.liveStream.push(e.text);
+      case "text_delta": {
+        const safe = this.liveStream.push(e.text);
+        this.liveText += safe;
+        this.liveMd.push(safe);
         break;
+      }
       case "discard":
         // the step's streamed text was thrown away (not stored): it leaves the screen before the retry
         this.liveText = "";
+        this.liveMd = new MarkdownStream();
         this.liveStream = new VisibleStream();
         break;
       case "tool_call_start": {
         if (this.liveText.trim()) this.flush(false);
-        this.liveTools.push({ kind: "tool", id: this.nextId++, call: e.call, head: toolHead(e.call), done: false });
+        this.liveTools.push({ kind: "tool", id: this.nextId++, call: e.call, head: toolHead(e.call, this.cwd), done: false });
         break;
       }
       case "tool_call_end": {
@@ -219,6 +240,7 @@ export class PagerStore {
         if (t) {
           t.output = visible(e.result.content);
           t.isError = e.result.isError;
+          if (e.result.diff) t.diff = safeDiff(e.result.diff);
           t.done = true;
         }
         // finished tools leave the live area in order
@@ -279,8 +301,8 @@ export function lastGauge(rows: readonly Row[]): number {
 /** Items for the tail of a reopened session's history (the last `limit` rows only). */
 export function rowsToItems(rows: readonly Row[], limit = 20): NewItem[] {
   const tail = rows.slice(Math.max(0, rows.length - limit));
-  const results = new Map<string, { content: string; isError: boolean }>();
-  for (const r of tail) if (r.role === "tool") for (const x of r.results) results.set(x.callId, { content: x.content, isError: x.isError });
+  const results = new Map<string, { content: string; isError: boolean; diff?: FileDiff }>();
+  for (const r of tail) if (r.role === "tool") for (const x of r.results) results.set(x.callId, { content: x.content, isError: x.isError, ...(x.diff ? { diff: x.diff } : {}) });
   const out: NewItem[] = [];
   for (const r of tail) {
     if (r.role === "user") out.push({ kind: "user", text: r.text });
@@ -288,7 +310,7 @@ export function rowsToItems(rows: readonly Row[], limit = 20): NewItem[] {
       if (r.text.trim()) out.push({ kind: "assistant", text: r.text.trim() });
       for (const c of r.toolCalls) {
         const res = results.get(c.id);
-        out.push({ kind: "tool", call: c, output: res?.content ?? "", isError: res?.isError ?? false, done: true });
+        out.push({ kind: "tool", call: c, output: res?.content ?? "", isError: res?.isError ?? false, done: true, ...(res?.diff ? { diff: res.diff } : {}) });
       }
     } else if (r.role === "note" && r.kind === "interrupted") out.push({ kind: "notice", level: "warn", text: "stopped: the turn was interrupted here" });
   }

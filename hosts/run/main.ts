@@ -37,6 +37,18 @@ interface StorageLike {
 interface LedgerLike {
   enabled: boolean;
   dirOf(sessionId: string): string;
+  settle?(): Promise<void>;
+  writeError?(): string | undefined;
+}
+
+/** Where a session the database did not keep is on disk: its transcript, only when the ledger really wrote it. */
+async function ledgerRecord(kernel: Kernel, sessionId: string): Promise<string> {
+  const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
+  if (!ledger?.enabled) return "the ledger is off, so nothing of it is on disk";
+  await ledger.settle?.().catch(() => undefined);
+  const failed = ledger.writeError?.();
+  if (failed) return `the ledger could not write it either (${failed}), so it is not on disk whole; free space or fix ${ledger.dirOf(sessionId)}, then run again`;
+  return `its transcript is in ${ledger.dirOf(sessionId)}/transcript/`;
 }
 
 /** Why the session store is not keeping sessions (a damaged or unwritable database), if it says. */
@@ -283,9 +295,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   io.stderr.write(`session: ${session.info.id}\n`);
   const trouble = await storageTrouble(kernel);
   if (trouble) {
-    // never exit 0 for a session that is not stored: say where its transcript is
-    const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
-    const where = ledger?.enabled ? `its transcript is in ${ledger.dirOf(session.info.id)}/transcript/` : "the ledger is off, so nothing of it is on disk";
+    // never exit 0 for a session that is not stored: say where its transcript is (when it really is there)
+    const where = await ledgerRecord(kernel, session.info.id);
     io.stderr.write(`oceancode run: session ${session.info.id} was not stored: ${trouble}; ${where}\n`);
     return 1;
   }

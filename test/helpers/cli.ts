@@ -25,6 +25,12 @@ export function anthropicEnv(sb: Pick<Sandbox, "env">, url: string, extra: NodeJ
   return { ...sb.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: url, OC_RETRY_BASE_MS: "10", ...extra };
 }
 
+/** `git init` in `dir`: what makes a test project's own files the user's (local tier) rather than the repo tier. */
+export function userCheckout(dir: string): void {
+  const r = spawnSync("git", ["init", "-q", dir], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git init ${dir}: ${r.stderr || r.error?.message}`);
+}
+
 /** A temp HOME and project dir, with an env that points every oceancode path inside them. */
 export function makeSandbox(prefix = "oc-test-"): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -32,6 +38,9 @@ export function makeSandbox(prefix = "oc-test-"): Sandbox {
   const project = path.join(root, "project");
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(project, { recursive: true });
+  // a git checkout, as a user's project is: files a test writes there are untracked, so the local tier
+  // (kernel/ownership.ts); a test of a folder with no .git removes it
+  userCheckout(project);
   const env = homeEnv(home, path.join(root, "managed", "managed.json"));
   return {
     home,

@@ -183,7 +183,11 @@ export function openPagerOnFake(s: Sandbox, url: string, env: NodeJS.ProcessEnv 
 export async function askRecorded<R>(p: Pty, requests: readonly R[], text: string, n: number, answer: RegExp, timeoutMs = 30_000): Promise<R> {
   p.send(text);
   p.key("Enter");
-  await p.waitFor(answer, timeoutMs, { inHistory: true });
+  // the answer pattern may already be in the history from an earlier ask: wait for this ask's request
+  // first, so a slow machine cannot read the count before the turn has started
+  const deadline = Date.now() + timeoutMs;
+  while (requests.length < n && Date.now() < deadline) await pause(25);
+  await p.waitFor(answer, Math.max(1_000, deadline - Date.now()), { inHistory: true });
   await p.waitGone("working…", 30_000);
   expect(requests.length, `requests after '${text}'`).toBe(n);
   return requests[n - 1]!;

@@ -9,6 +9,7 @@ import { Kernel } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
 import type { Logger } from "../../kernel/api.js";
 import type { HostSetting } from "../../kernel/config.js";
+import { userCheckout } from "../helpers/cli.js";
 
 export interface ExtSpec {
   id: string;
@@ -77,6 +78,8 @@ export function makeEnv(): TestEnv {
   const bundled = path.join(root, "bundled");
   const managedDir = path.join(root, "managed");
   for (const d of [home, project, bundled, managedDir]) fs.mkdirSync(d, { recursive: true });
+  // a git checkout: the project's own files are then untracked, the local tier (kernel/ownership.ts)
+  userCheckout(project);
   const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH, OC_MANAGED_CONFIG: path.join(managedDir, "managed.json") };
   const logs: string[] = [];
   const log: Logger = {

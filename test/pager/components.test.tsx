@@ -57,7 +57,7 @@ describe("pager transcript", () => {
     const call = { id: "c1", name: "bash", input: { command: "ls -la" } };
     h.ev({ type: "tool_call_start", call });
     await tick();
-    expect(h.app.lastFrame()).toContain("bash(ls -la)");
+    expect(h.app.lastFrame()).toContain("$ ls -la");
     expect(h.app.lastFrame()).toContain("running…");
     h.ev({ type: "tool_call_end", call, result: { callId: "c1", name: "bash", content: "a\nb\nc\nd\ne\nf", isError: false } });
     h.ev({ type: "step_end", turn: 1, step: 1, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, gaugeTokens: 100 });

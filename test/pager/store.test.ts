@@ -25,12 +25,12 @@ describe("PagerStore sanitizes on the way in", () => {
     expect(s.liveText).toBe("one\ntwo ␛]52;c;eA==␇ <U+202E>");
     const call = { id: "c1", name: `bash${ESC}[2J`, input: { command: `echo ${ESC}]0;t\x07\nls` } };
     ev({ type: "tool_call_start", call });
-    expect(s.liveTools[0]!.head).toBe("bash␛[2J(echo ␛]0;t␇␤ls)");
+    expect(s.liveTools[0]!.head).toBe('bash␛[2J(command: "echo ␛]0;t␇ ⏎ ls")');
     ev({ type: "tool_call_end", call, result: { callId: "c1", name: call.name, content: `out\x9b31mred\r\n`, isError: false } });
     ev({ type: "notice", level: "error", text: `hook said ${ESC}P+q${ESC}\\` });
     ev({ type: "turn_end", turn: 1, reason: "end_turn", text: "" });
     const all = texts(s.done.view().slice(0));
-    expect(all).toEqual(["one\ntwo ␛]52;c;eA==␇ <U+202E>", "bash␛[2J(echo ␛]0;t␇␤ls)|out<U+009B>31mred\n", "hook said ␛P+q␛\\"]);
+    expect(all).toEqual(["one\ntwo ␛]52;c;eA==␇ <U+202E>", 'bash␛[2J(command: "echo ␛]0;t␇ ⏎ ls")|out<U+009B>31mred\n', "hook said ␛P+q␛\\"]);
     for (const t of all) expect(t).not.toMatch(ACTIVE);
   });
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
   fake = await startFakeAnthropic();
   fake.respond(() => ({ text: "done" }));
   sb = makeSandbox("oc-rules-");
-  fs.mkdirSync(path.join(sb.project, ".git"));
+  fs.mkdirSync(path.join(sb.project, ".git"), { recursive: true });
   cwd = path.join(sb.project, "pkg", "app");
   fs.mkdirSync(cwd, { recursive: true });
   sb.write(".claude/CLAUDE.md", "USER MEMORY: answer tersely.\n", "home");

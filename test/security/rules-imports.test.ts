@@ -24,7 +24,7 @@ beforeAll(async () => {
   outside = path.join(path.dirname(sb.project), "outside");
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, "loot.md"), "LOOT OUTSIDE THE BOUNDS\n");
-  fs.mkdirSync(path.join(sb.project, ".git"));
+  fs.mkdirSync(path.join(sb.project, ".git"), { recursive: true });
   sb.write(".ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY----- SSH SECRET\n", "home");
   sb.write(".aws/credentials", "[default]\naws_secret_access_key = AWS SECRET\n", "home");
   sb.write("notes.md", "HOME NOTE (importable)\n", "home");

@@ -1,9 +1,9 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): hook payloads, questions and the ENGINE_HOOKS table. */
 import { declareHooks, hook, type HooksOf } from "../../../kernel/hook-decl.js";
-import type { AssistantRow, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
+import type { AssistantRow, FileDiff, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
 import type { ModelInfo, ModelRequest } from "./provider.js";
 import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";
-import type { Session, SessionClaim, SessionClaimRequest, SessionInfo, StoredSession } from "./session.js";
+import type { Session, SessionClaim, SessionClaimRequest, SessionInfo, SessionRefusal, StoredSession } from "./session.js";
 
 // ---------------------------------------------------------------- hook payloads
 
@@ -153,6 +153,12 @@ export interface Question {
    * answers with a FormAnswer; one that cannot answers yes (the defaults are taken) or no.
    */
   fields?: readonly QuestionField[];
+  /** what the call would do, for display (an edit's diff), from the tool's preview() */
+  preview?: QuestionPreview;
+}
+/** A tool's preview of a call for a permission question. */
+export interface QuestionPreview {
+  diff?: FileDiff;
 }
 /** One value a form question asks for. Text from a server: a host makes it display-safe. */
 export interface QuestionField {
@@ -240,8 +246,8 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   forkRows: hook.waterfall<Row[], { from: SessionInfo; atSeq?: number }>("the rows a fork starts from: narrow them to the journal's path"),
   /** parallel: a fork's rows are in place (renumbered); storage and the ledger store them. The session closes after. */
   sessionForked: hook.parallel<{ session: Session; from: { session: string; entry: string } }>("a fork's rows are in place: store them"),
-  /** bail: reopen a stored session by id (storage answers). */
-  loadSession: hook.bail<{ id: string }, StoredSession>("reopen a stored session"),
+  /** bail: reopen a stored session by id (storage answers; a SessionRefusal makes openSession fail with its message). */
+  loadSession: hook.bail<{ id: string }, StoredSession | SessionRefusal>("reopen a stored session"),
   /** bail: the most recent root (not sub-agent) session for a directory (storage answers). */
   latestSession: hook.bail<{ cwd: string }, string>("the latest session id for a directory"),
   /**

@@ -18,6 +18,32 @@ export interface ToolResult {
   images?: Array<{ mediaType: string; data: string }>;
   /** when truncated for the model: the full text's length and where it is kept */
   truncated?: { fullBytes: number; fullPath?: string };
+  /** a file tool's change, for a host to draw as a diff (never sent to the model) */
+  diff?: FileDiff;
+}
+
+/**
+ * A file change for display: the hunks of a unified diff (3 lines of context), bounded in size. A file
+ * that did not exist has one hunk of its first lines, all added.
+ */
+export interface FileDiff {
+  path: string;
+  /** the file did not exist before */
+  created?: boolean;
+  /** lines added and removed in the whole change (also when hunks were cut) */
+  added: number;
+  removed: number;
+  hunks: DiffHunk[];
+  /** hunks or lines were left out to bound the size */
+  truncated?: boolean;
+}
+export interface DiffHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** each starts with " " (context), "-" or "+" */
+  lines: string[];
 }
 
 interface RowBase {

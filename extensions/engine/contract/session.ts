@@ -59,6 +59,27 @@ export interface StoredSession {
   totals: SessionTotals;
 }
 
+/**
+ * A store's answer to loadSession when it will not open the session as it stands (e.g. its ledger runs
+ * past the database and the two cannot be joined): the message says why and what to run. openSession
+ * then fails with OC_ERR_SESSION_REFUSED (or the answer's own code) and nothing of the session is touched.
+ */
+export interface SessionRefusal {
+  refused: string;
+  code?: string;
+}
+
+export const SESSION_REFUSED = "OC_ERR_SESSION_REFUSED" as const;
+
+/** The error openSession throws for a SessionRefusal; recognised by its code. */
+export function sessionRefusedError(r: SessionRefusal): Error & { code: string } {
+  return Object.assign(new Error(r.refused), { code: r.code ?? SESSION_REFUSED });
+}
+
+export function isRefusal(v: StoredSession | SessionRefusal | undefined): v is SessionRefusal {
+  return typeof v === "object" && v !== null && typeof (v as SessionRefusal).refused === "string";
+}
+
 /** What claimSession taps are asked. */
 export interface SessionClaimRequest {
   id: string;

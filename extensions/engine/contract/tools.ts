@@ -1,5 +1,6 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): tools and their registry. */
-import type { ToolCall } from "./rows.js";
+import type { FileDiff, ToolCall } from "./rows.js";
+import type { QuestionPreview } from "./hooks.js";
 import type { ToolSpec } from "./provider.js";
 import type { SessionInfo } from "./session.js";
 
@@ -41,6 +42,8 @@ export interface ToolOutput {
   images?: ToolImage[];
   isError?: boolean;
   metadata?: Record<string, unknown>;
+  /** the file change an edit made, for the host's diff (ToolResult.diff) */
+  diff?: FileDiff;
 }
 
 export interface ToolDefinition extends ToolSpec {
@@ -53,6 +56,8 @@ export interface ToolDefinition extends ToolSpec {
   fromClaudeInput?(input: Record<string, unknown>): Record<string, unknown>;
   /** The string a permission rule's pattern matches: the command for bash, the path for file tools. */
   ruleSubject?(input: Record<string, unknown>, cwd: string): string;
+  /** What a permission question for this input shows besides the subject (an edit's diff); must not throw or change anything. */
+  preview?(input: Record<string, unknown>, cwd: string): QuestionPreview | undefined;
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

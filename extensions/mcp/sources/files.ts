@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
+import { ownershipOf } from "../../../kernel/api.js";
 import { JsoncSyntaxError, lineOfPath, parseJsonc, type JsoncDocument } from "../../../kernel/jsonc.js";
 import type { ServerConfig, ServerTier } from "../api.js";
 import { isObj, parseEntry, printable, SERVER_NAME } from "./shapes.js";
@@ -119,15 +119,11 @@ export function firstExisting(files: string[]): string[] {
   return found ? [found] : [];
 }
 
-/** Is `file` tracked by the git checkout of `project`? (false without git or outside a checkout) */
+/**
+ * Does `file` count as the checkout's (the repo tier)? Yes unless it is shown to be the user's own
+ * (kernel/ownership.ts: a real, unlinked path in the project, not in a nested repository, and git says
+ * untracked); no git, or git failing, is the repo tier.
+ */
 export function gitTracked(project: string, file: string): boolean {
-  let d = project;
-  for (;;) {
-    if (fs.existsSync(path.join(d, ".git"))) break;
-    if (path.dirname(d) === d) return false;
-    d = path.dirname(d);
-  }
-  const { spawnSync } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
-  const r = spawnSync("git", ["-C", project, "ls-files", "--error-unmatch", "--", path.relative(project, file)], { encoding: "utf8", timeout: 5000 });
-  return r.status === 0;
+  return ownershipOf(project, file).tier === "repo";
 }

@@ -3,8 +3,8 @@
  * and Claude Code's per-project switches. Within a tier the order is fixed: oceancode's own config,
  * Claude Code, Cursor, OpenCode.
  *
- *   local:   ~/.claude.json projects[<abs>].mcpServers; .oceancode/oceancode.json(c) `mcp.servers` when git does not track it
- *   project: .oceancode/oceancode.json(c) when tracked; .mcp.json; .cursor/mcp.json; opencode.json(c), .opencode/opencode.json(c) `mcp`
+ *   local:   ~/.claude.json projects[<abs>].mcpServers; .oceancode/oceancode.json(c) `mcp.servers` when shown to be the user's (kernel/ownership.ts)
+ *   project: .oceancode/oceancode.json(c) otherwise (tracked, symlinked, no git…); .mcp.json; .cursor/mcp.json; opencode.json(c), .opencode/opencode.json(c) `mcp`
  *   user:    the user's oceancode.json(c) `mcp.servers`; ~/.claude.json mcpServers; ~/.cursor/mcp.json; ~/.config/opencode/opencode.json(c) `mcp`
  *   plugin:  each enabled plugin's .mcp.json (a disabled plugin's servers are absent)
  */

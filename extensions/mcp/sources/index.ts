@@ -36,7 +36,7 @@ export interface ResolveInput {
   plugins?: PluginSource[];
   /** the verified `mcp` section of the signed requirements.json (undefined: no allow-list) */
   requirements?: McpRequirements;
-  /** is this project file tracked by the checkout? default: git ls-files */
+  /** does this project file count as the checkout's (repo tier)? default: kernel/ownership.ts (fails closed) */
   tracked?: (file: string) => boolean;
   /** one line per unreadable file or skipped entry; default: dropped */
   warn?: Warn;

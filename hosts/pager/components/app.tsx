@@ -6,7 +6,7 @@
 import React, { useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } from "react";
 import { Box, Static, Text, useInput, useStdout } from "ink";
 import type { PagerStore } from "../store.js";
-import { tailRows } from "../format.js";
+import { LiveAnswerView } from "../render/views.js";
 import type { PasteQueue } from "../tty-input.js";
 import { ItemView, ToolCallView } from "./items.js";
 import { ComposerView } from "./composer.js";
@@ -33,13 +33,13 @@ function useTerminalSize(): { columns: number; rows: number } {
   return size;
 }
 
-export function PagerApp({ store, actions, color, pastes }: { store: PagerStore; actions: PagerActions; color: boolean; pastes?: PasteQueue }): React.ReactElement {
+export function PagerApp({ store, actions, color, links = false, pastes }: { store: PagerStore; actions: PagerActions; color: boolean; links?: boolean; pastes?: PasteQueue }): React.ReactElement {
   useSyncExternalStore(store.subscribe, store.getVersion);
   const { columns, rows } = useTerminalSize();
   const ui = useRef<UiState>(initialUi()).current;
   const history = useRef<string[]>([]).current;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const theme = useMemo(() => makeTheme(color), [color]);
+  const theme = useMemo(() => makeTheme(color, links), [color, links]);
   const env: KeyEnv = { store, actions, ui, history, rows, pastes, changed: rerender };
   useInput((input, key) => onKey(env, input, key));
 
@@ -69,9 +69,9 @@ export function PagerApp({ store, actions, color, pastes }: { store: PagerStore;
     const textRows = Math.max(1, liveBudget - toolRows * 2);
     middle = (
       <Box flexDirection="column">
-        {store.liveText ? <Text>{tailRows(store.liveText, textRows, width - 1).join("\n")}</Text> : null}
+        {store.liveText ? <LiveAnswerView md={store.liveMd} rows={textRows} width={width} paint={theme.paint} /> : null}
         {tools.map((t) => (
-          <ToolCallView key={t.id} item={t} width={width} />
+          <ToolCallView key={t.id} item={t} width={width} cwd={store.cwd} />
         ))}
       </Box>
     );
@@ -92,7 +92,7 @@ export function PagerApp({ store, actions, color, pastes }: { store: PagerStore;
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={width}>
-        <Static items={store.done.view()}>{(item) => <ItemView key={item.id} item={item} width={width} />}</Static>
+        <Static items={store.done.view()}>{(item) => <ItemView key={item.id} item={item} width={width} cwd={store.cwd} />}</Static>
         {middle}
         {store.todosOpen ? <TodosPane list={store.todos} width={width} maxRows={paneMax} available={store.todosAvailable} /> : null}
         {bottom}

@@ -5,6 +5,8 @@ import type { Question } from "../../../extensions/engine/api.js";
 import type { PickerState, ToolItem } from "../store.js";
 import { wrapRows } from "../format.js";
 import { useTheme } from "./theme.js";
+import { DiffView } from "../render/views.js";
+import { diffCounts, fullDiff } from "../render/diff.js";
 
 /** What answering `a` saves: "always allow: bash git push *" for the usual "<rule> allow". */
 export function alwaysText(always: string | undefined): string {
@@ -58,6 +60,9 @@ export function QuestionPrompt({ q, width, maxRows, form }: { q: Question; width
   const alwaysShown = always.length > 3 ? [...always.slice(0, 2), `${always[2]!.slice(0, -1)}…`] : always;
   const keep = Math.max(1, maxRows - 5 - alwaysShown.length);
   const shown = subject.slice(0, keep);
+  // an edit's preview: the diff it would make, in the rows the subject leaves (render/diff.ts)
+  const diff = q.preview?.diff;
+  const diffRows = Math.max(0, keep - shown.length - 1);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={t.c("yellow")} paddingX={1}>
       <Text bold color={t.c("yellow")}>{`Allow ${q.tool}?`}</Text>
@@ -65,6 +70,7 @@ export function QuestionPrompt({ q, width, maxRows, form }: { q: Question; width
         <Text key={i}>{l}</Text>
       ))}
       {subject.length > keep ? <Text color={t.c("gray")}>{`… +${subject.length - keep} lines`}</Text> : null}
+      {diff && diff.hunks.length && diffRows > 1 ? <DiffView diff={diff} width={width - 4} paint={t.paint} indent="" maxRows={diffRows - 1} expandHint={false} /> : null}
       <Text wrap="truncate-end">{`why: ${q.reason}${q.rule ? ` (rule: ${q.rule})` : ""}`}</Text>
       {alwaysShown.map((l, i) => (
         <Text key={`a${i}`}>{l}</Text>
@@ -107,12 +113,13 @@ export function Picker({ p, maxRows }: { p: PickerState; maxRows: number }): Rea
 
 export function OutputViewer({ tool, index, count, scroll, width, rows }: { tool: ToolItem; index: number; count: number; scroll: number; width: number; rows: number }): React.ReactElement {
   const t = useTheme();
-  const lines = wrapRows(tool.output ?? "", width - 2);
+  // an edit's whole diff first, then what the model was told
+  const lines = tool.diff && !tool.isError ? [...fullDiff(tool.diff, width - 2, t.paint), "", ...wrapRows(tool.output ?? "", width - 2)] : wrapRows(tool.output ?? "", width - 2);
   const h = Math.max(1, rows - 3);
   const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - h)));
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate-end">{`${tool.head} — output ${index + 1}/${count}`}</Text>
+      <Text bold wrap="truncate-end">{`${tool.head}${tool.diff ? ` ${diffCounts(tool.diff)}` : ""} — output ${index + 1}/${count}`}</Text>
       {lines.slice(top, top + h).map((l, i) => (
         <Text key={top + i} color={tool.isError ? t.c("red") : undefined}>
           {l || " "}

@@ -4,15 +4,18 @@ import { Box, Text } from "ink";
 import type { Item, ToolItem } from "../store.js";
 import { collapse } from "../format.js";
 import { useTheme } from "./theme.js";
+import { AnswerView, DiffView, TodoListView, toolHeadText } from "../render/views.js";
 
 export const EXPAND_KEY = "ctrl+r";
 
-export function ToolCallView({ item, width }: { item: ToolItem; width: number }): React.ReactElement {
+export function ToolCallView({ item, width, cwd }: { item: ToolItem; width: number; cwd?: string }): React.ReactElement {
   const t = useTheme();
-  const head = item.head;
-  const shownHead = head.length > width - 2 ? `${head.slice(0, width - 3)}…` : head;
+  const shownHead = toolHeadText(item, cwd, width);
   let body: React.ReactElement | null = null;
   if (!item.done) body = <Text color={t.c("gray")}>  ⎿ running…</Text>;
+  // rendered bodies (render/views.tsx): an edit's diff, todo_write's checklist
+  else if (!item.isError && item.diff && item.diff.hunks.length) body = <DiffView diff={item.diff} width={width} paint={t.paint} first="  ⎿ " />;
+  else if (!item.isError && item.call.name === "todo_write") body = <TodoListView input={item.call.input} color={t.color} />;
   else {
     const { shown, hidden } = collapse(item.output ?? "", 3);
     body = (
@@ -38,7 +41,7 @@ export function ToolCallView({ item, width }: { item: ToolItem; width: number })
   );
 }
 
-export function ItemView({ item, width }: { item: Item; width: number }): React.ReactElement {
+export function ItemView({ item, width, cwd }: { item: Item; width: number; cwd?: string }): React.ReactElement {
   const t = useTheme();
   switch (item.kind) {
     case "user":
@@ -49,9 +52,9 @@ export function ItemView({ item, width }: { item: Item; width: number }): React.
         </Box>
       );
     case "assistant":
-      return <Text>{item.text}</Text>;
+      return <AnswerView text={item.text} {...(item.md ? { md: item.md } : {})} width={width} paint={t.paint} />;
     case "tool":
-      return <ToolCallView item={item} width={width} />;
+      return <ToolCallView item={item} width={width} {...(cwd ? { cwd } : {})} />;
     case "reply":
       return <Text color={t.c("magenta")}>{item.text}</Text>;
     case "notice": {

@@ -1,0 +1,90 @@
+/**
+ * Issue 28: a full disk, for real: the data directory is a small tmpfs (root mounts it; without the mount
+ * this test fails, it does not skip). doctor reports the free bytes and, on the full disk, FAILs (not
+ * "writable"); run -c says the disk is full (not "check the file" or "no earlier session"); no zero-byte
+ * `.tmp` file is left anywhere; once space is freed the session goes on with database and ledger agreeing.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeSandbox, runCliAsync } from "../helpers/cli.js";
+
+const sb = makeSandbox("oc-disk-full-");
+const data = path.join(sb.home, ".local", "share", "oceancode");
+const filler = path.join(data, "filler");
+const cli = (...args: string[]) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 });
+
+beforeAll(() => {
+  fs.mkdirSync(data, { recursive: true });
+  // 8 MiB: room for a session, then filled to the last byte
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", data]);
+});
+afterAll(() => {
+  try {
+    execFileSync("umount", [data]);
+  } finally {
+    sb.cleanup();
+  }
+});
+
+/** Fill the file system: write until ENOSPC. */
+function fill(): void {
+  const fd = fs.openSync(filler, "a");
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) fs.writeSync(fd, chunk);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
+  }
+  try {
+    for (;;) fs.writeSync(fd, Buffer.alloc(512, 1)); // the last partial chunk
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function tmpFiles(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.tmp/.test(path.basename(f)));
+}
+
+sb.write("s.json", JSON.stringify({ steps: [{ text: "first answer" }, { text: "third answer" }] }));
+
+describe("disk full", () => {
+  it("doctor reports free bytes; run -c on a full disk says the disk is full; no .tmp is left; it goes on once space is freed", async () => {
+    const first = await cli("run", "--model", "scripted/s.json", "first");
+    expect(first.code, first.stderr).toBe(0);
+    const id = /session: (ses_\w+)/.exec(first.stderr)![1]!;
+    const roomy = await cli("doctor");
+    expect(roomy.stdout).toMatch(new RegExp(`warn data dir ${data}: writable, only \\d+ bytes free \\(under 256 MiB\\)`)); // an 8 MiB disk is small
+
+    fill();
+    const full = await cli("doctor");
+    expect(full.code).toBe(1);
+    expect(full.stdout).toMatch(new RegExp(`FAIL data dir ${data}: (full: no space left|writable but full: \\d+ bytes free)`));
+    expect(full.stdout).not.toMatch(/ok {3}data dir .*writable/);
+    const blocked = await cli("run", "-c", "more");
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain("the disk holding it is full");
+    expect(blocked.stderr).toContain("free some space, then run again");
+    expect(blocked.stderr).not.toMatch(/no earlier session|its transcript is in|check the file/);
+    expect(tmpFiles(data)).toEqual([]);
+
+    fs.rmSync(filler);
+    const after = await cli("run", "-c", "third");
+    expect(after.code, after.stderr).toBe(0);
+    expect(tmpFiles(data)).toEqual([]);
+    const db = new Database(path.join(data, "oceancode.db"), { readonly: true });
+    const rows = db.prepare("SELECT seq, role, json FROM rows WHERE session_id = ? ORDER BY seq").all(id) as Array<{ seq: number; role: string; json: string }>;
+    db.close();
+    expect(rows.map((x) => x.seq)).toEqual(rows.map((_, i) => i + 1));
+    const prompts = rows.filter((x) => x.role === "user").map((x) => (JSON.parse(x.json) as { text: string }).text);
+    expect(prompts[0]).toBe("first");
+    expect(prompts[prompts.length - 1]).toBe("third");
+    const doc = await cli("doctor", "--storage");
+    expect(doc.stdout).toContain("ok   storage ledger: the database holds every row the ledger holds");
+  }, 90_000);
+});
