@@ -16,6 +16,7 @@ export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provena
 export { pluginStateIn, readPluginStoreFile, type PluginStoreFile } from "./walk.js";
 export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
+export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "./safe-output.js";
 /** whose a project file is (local or repo tier), and the one way oceancode runs git (inert) */
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
 export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";

@@ -18,6 +18,8 @@ export interface CommandContribution {
   hidden?: boolean;
   /** the command's flags, for --help without loading its code */
   flags?: Array<{ name: string; aliases?: string[]; value?: string; summary: string }>;
+  /** "data": stdout is an exact file format (an export): sanitised on a terminal only, never when redirected */
+  output?: "text" | "data";
 }
 export interface SlashContribution {
   name: string;

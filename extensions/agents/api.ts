@@ -55,6 +55,8 @@ export interface Agent extends AgentSpec {
   file: string;
   /** a narrower copy with the same bare name won the bare name */
   shadowed: boolean;
+  /** its root is trusted without asking (local, user, bundled, a plugin installed with trust); repo: see AgentsService.trusted */
+  rootTrusted?: boolean;
 }
 
 /** The `agents` service. */
@@ -66,6 +68,12 @@ export interface AgentsService {
   resolve(name: string): Agent | undefined;
   /** the `<available_agents>` block for the system prompt */
   listing(): string;
+  /**
+   * Is the agent's file trusted (its root trusted without asking, or the repo tier with `trust repo on`)?
+   * An untrusted agent's text is inert: it cannot choose a model the user has not configured (a
+   * `scripted/<file>` model would let the repo write the tool calls). Absent: treated as not trusted.
+   */
+  trusted?(agent: Agent): boolean;
 }
 
 /** A model named by its provider: `id` is `provider/model` (GET /session/{id}/subagent answers one). */

@@ -138,6 +138,7 @@ export function buildCatalog(found: Found[]): Agent[] {
       ecosystem: root.ecosystem,
       ...(root.plugin ? { plugin: root.plugin.name } : {}),
       shadowed: winners.has(item.name),
+      rootTrusted: root.trustedByDefault,
     });
     winners.add(item.name);
   }

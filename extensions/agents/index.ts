@@ -14,6 +14,7 @@ import { BackgroundChildren, createAgentTool } from "./tool.js";
 import { agentRoutes } from "./routes.js";
 import { subagentModelId } from "./subagent.js";
 import type { RouteRegistry } from "../serve/api.js";
+import type { TrustService } from "../trust/api.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -34,6 +35,8 @@ export default {
       },
       resolve: (name) => resolveIn(service.list(), name),
       listing: () => formatListing(service.list()),
+      // the trust gate's rule: a root trusted without asking, or the repo tier once `trust repo on`
+      trusted: (a) => a.rootTrusted === true || (a.tier === "repo" && ctx.services.tryGet<TrustService>("trust")?.repoTrusted(ctx.paths.project) === true),
     };
     ctx.provide("agents", service);
 
@@ -57,7 +60,8 @@ export default {
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     const background = new BackgroundChildren();
-    engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel())), ctx.id);
+    const configured = (): string[] => [ctx.config.get("model"), configuredModel()].filter((m): m is string => typeof m === "string" && m.trim() !== "");
+    engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel()), { configured, warn: (m) => ctx.log.warn(m) }), ctx.id);
     // the listing goes last in the system prompt: it changes only when the agents found change
     engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
       if (step.session.info.parentId !== undefined) return win;

@@ -58,3 +58,28 @@ export function childModel(spec: string | undefined, parent: string): string {
   if (s.includes("/")) return s;
   return provider ? `${provider}/${s}` : s;
 }
+
+/** The child's model for an agent, and why the agent's own choice was not used (untrusted agents). */
+export interface ChildModelPick {
+  model: string;
+  /** set when an untrusted agent named a model the user has not configured: what it named */
+  refused?: string;
+}
+
+/**
+ * An untrusted agent's `model` is repo text: it may only pick a model the user configured (`configured`:
+ * the session's model, its sub-agent model, the `model` and `subagent.model` config); anything else, a
+ * `scripted/<file>` model above all (the repo would write the tool calls), falls back to `base`.
+ */
+export function pickChildModel(spec: string | undefined, base: string, parent: string, opts: { trusted: boolean; configured: readonly string[] }): ChildModelPick {
+  const wanted = childModel(spec, base);
+  if (opts.trusted || wanted === base) return { model: wanted };
+  const known = new Set([base, parent, ...opts.configured.map((c) => childModel(c, parent))]);
+  return known.has(wanted) ? { model: wanted } : { model: base, refused: wanted };
+}
+
+/** The notice an untrusted agent's refused model gets (in the tool result and the log). */
+export function refusedModelNote(agent: { qualifiedName: string; tier: string; plugin?: string }, refused: string, used: string): string {
+  const where = agent.plugin ? `plugin '${agent.plugin}' is not trusted` : `the ${agent.tier} tier is not trusted here (oceancode trust repo on)`;
+  return `[sub-agent '${agent.qualifiedName}' asked for model '${refused}', which you have not configured, and ${where}: it ran on ${used}]`;
+}

@@ -6,10 +6,12 @@
  */
 import type { EngineService, SessionInfo, TurnEndReason, ToolOutput } from "../engine/api.js";
 import type { Agent } from "./api.js";
-import { childModel, childTools } from "./resolve.js";
+import { childTools, pickChildModel, refusedModelNote } from "./resolve.js";
 
 export interface ChildOutcome {
   sessionId?: string;
+  /** the agent's own model was not used (an untrusted agent naming a model the user has not configured) */
+  notice?: string;
   reason: TurnEndReason;
   text: string;
   steps: number;
@@ -23,21 +25,31 @@ export interface ChildRequest {
   /** the model a child whose agent names none (or `inherit`) runs on; default the parent's */
   base?: string;
   signal: AbortSignal;
+  /** is the agent file trusted? (absent: not trusted) */
+  trusted?: boolean;
+  /** the models the user configured (config `model`, `subagent.model`): what an untrusted agent may pick */
+  configured?: readonly string[];
+  /** told when an untrusted agent's model is refused */
+  warn?: (msg: string) => void;
 }
 
 export async function runChild(engine: EngineService, req: ChildRequest): Promise<ChildOutcome> {
   const { agent, parent } = req;
-  const model = childModel(agent.model, req.base ?? parent.model);
+  const base = req.base ?? parent.model;
+  const pick = pickChildModel(agent.model, base, parent.model, { trusted: req.trusted === true, configured: req.configured ?? [] });
+  const model = pick.model;
+  const notice = pick.refused !== undefined ? refusedModelNote(agent, pick.refused, model) : undefined;
+  if (notice) req.warn?.(notice);
   const { tools } = childTools(agent.tools, engine.tools.list());
   let child;
   try {
     child = await engine.createSession({ cwd: parent.cwd, model, parentId: parent.id, profile: { system: agent.prompt, tools } });
   } catch (e) {
-    return { reason: "error", text: "", steps: 0, error: e instanceof Error ? e.message : String(e) };
+    return { reason: "error", text: "", steps: 0, error: e instanceof Error ? e.message : String(e), ...(notice ? { notice } : {}) };
   }
   try {
     const r = await engine.prompt(child, req.prompt, { signal: req.signal });
-    return { sessionId: child.info.id, reason: r.reason, text: r.text, steps: child.totals.steps, ...(r.error ? { error: r.error } : {}) };
+    return { sessionId: child.info.id, reason: r.reason, text: r.text, steps: child.totals.steps, ...(r.error ? { error: r.error } : {}), ...(notice ? { notice } : {}) };
   } finally {
     await engine.closeSession(child, req.signal.aborted ? "interrupted" : "subagent done").catch(() => undefined);
   }
@@ -45,6 +57,11 @@ export async function runChild(engine: EngineService, req: ChildRequest): Promis
 
 /** The tool result the parent's model reads for a child's outcome. */
 export function outcomeOutput(agent: Agent, o: ChildOutcome): ToolOutput {
+  const out = outcomeBody(agent, o);
+  return o.notice ? { ...out, content: `${o.notice}\n${out.content}` } : out;
+}
+
+function outcomeBody(agent: Agent, o: ChildOutcome): ToolOutput {
   const metadata = { agent: agent.id, ...(o.sessionId ? { session: o.sessionId } : {}), reason: o.reason, steps: o.steps };
   const text = o.text.trim() || "(the sub-agent gave no final text)";
   switch (o.reason) {

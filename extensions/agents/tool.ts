@@ -35,8 +35,15 @@ export class BackgroundChildren {
 
 const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 
+/** What an untrusted agent may pick from, and where its refusal is logged. */
+export interface AgentTrustOptions {
+  /** the models the user configured (config `model`, `subagent.model`) */
+  configured(): string[];
+  warn(msg: string): void;
+}
+
 /** `baseModel`: the parent's sub-agent model (what a child whose agent names none runs on); default the parent's model. */
-export function createAgentTool(engine: EngineService, agents: AgentsService, background: BackgroundChildren, baseModel?: (parent: SessionInfo) => string): ToolDefinition {
+export function createAgentTool(engine: EngineService, agents: AgentsService, background: BackgroundChildren, baseModel?: (parent: SessionInfo) => string, trust?: AgentTrustOptions): ToolDefinition {
   return {
     name: AGENT_TOOL,
     claudeName: AGENT_TOOL_CLAUDE_NAME,
@@ -68,8 +75,9 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
         return { content: `no agent named '${name}'; available: ${names.join(", ")}`, isError: true };
       }
       const prompt = str(input.prompt);
+      const gate = { trusted: agents.trusted?.(agent) === true, configured: trust?.configured() ?? [], ...(trust ? { warn: trust.warn } : {}) };
       if (!prompt.trim()) return { content: "agent: 'prompt' is required: the whole task for the sub-agent", isError: true };
-      if (input.run_in_background !== true) return outcomeOutput(agent, await runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: ctx.signal }));
+      if (input.run_in_background !== true) return outcomeOutput(agent, await runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: ctx.signal, ...gate }));
 
       // imported here: `oceancode inspect` loads this extension and must not load the tools' code
       const { startTaskJob } = await import("../tools/api.js");
@@ -78,7 +86,7 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
       const forget = background.add(ctx.session.id, controller);
       // this turn's interrupt stops it too (later turns: BackgroundChildren.follow)
       ctx.signal.addEventListener("abort", () => controller.abort(), { once: true });
-      void runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: controller.signal })
+      void runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: controller.signal, ...gate })
         .then((o) => {
           const out = outcomeOutput(agent, o);
           if (o.reason === "aborted") {

@@ -10,12 +10,13 @@
  * when the rules would ASK through a catch-all ask rule (see liftable): a deny rule, the shell guard's
  * asks (secrets, persistence, ...), the external-directory ask, the mode and a narrower `ask` rule all
  * keep their say. With no permissions service, only `read`-kind tools are granted. It never returns deny
- * or ask. Known limit: a PreToolUse hook's ask (hooks, stage -150) runs after this tap, so a lifted
+ * or ask. Only a trusted skill grants (SkillsService.trusted: local, user, bundled, a trusted repo or
+ * plugin); an untrusted one's list is repo text and grants nothing. Known limit: a PreToolUse hook's ask (hooks, stage -150) runs after this tap, so a lifted
  * call skips it; its deny (stage -350) still runs first.
  */
 import type { AuthorizeResult, ToolCallContext, ToolResult } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
-import { SKILL_TOOL, type SkillsService } from "../skills/api.js";
+import { SKILL_TOOL, type Skill, type SkillsService } from "../skills/api.js";
 
 /** just before the permissions rules (STAGE_POLICY = -200), after every floor */
 export const STAGE_ALLOWED_TOOLS = -201;
@@ -62,6 +63,12 @@ export function liftable(rule: string, layer: string): boolean {
   return !KEEP_LAYERS.has(layer) && /^\S+ \* ask$/.test(rule) && !rule.startsWith("external_directory");
 }
 
+/** What the model (and the transcript) is told when an untrusted skill's allowed-tools are not applied. */
+export function untrustedNote(skill: Pick<Skill, "qualifiedName" | "tier" | "plugin">): string {
+  const where = skill.plugin ? `plugin '${skill.plugin}' is not trusted (oceancode plugin trust ${skill.plugin})` : `the ${skill.tier} tier is not trusted here (oceancode trust repo on)`;
+  return `[allowed-tools of skill '${skill.qualifiedName}' not applied: ${where}; its tool calls are asked as usual]`;
+}
+
 export class AllowedTools {
   private readonly grants = new Map<string, Grant>();
   constructor(
@@ -75,6 +82,8 @@ export class AllowedTools {
     if (result.name !== SKILL_TOOL || result.isError) return result;
     const skill = this.service.resolve(String(ctx.call.input.skill ?? ""), { by: "model" });
     if (!skill?.allowedTools?.length) return result;
+    // repo text is inert until trusted: an untrusted skill's allowed-tools grant nothing (its calls are asked as usual)
+    if (this.service.trusted?.(skill) !== true) return { ...result, content: `${result.content}\n\n${untrustedNote(skill)}` };
     const id = ctx.session.info.id;
     const prev = this.grants.get(id);
     const patterns = prev && prev.turn === ctx.turn ? [...prev.patterns, ...skill.allowedTools] : [...skill.allowedTools];

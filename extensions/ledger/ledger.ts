@@ -16,7 +16,6 @@ import { Journal } from "./journal.js";
 import { crashMarker, hasCrashMarker } from "./turn-status.js";
 import { infoRecord, readSidecar, resumeRecord, rowRecords, SIDECAR_FILE } from "./sidecar.js";
 import { recoverTranscript, restoreOlderTurns } from "./resume.js";
-import { readFullOutputs } from "./outputs.js";
 
 /** the folder of a session's sub-agent (child) ledgers, inside its own */
 export const SUBAGENTS_DIR = "subagents";
@@ -226,8 +225,8 @@ export class Ledger implements LedgerService {
     if (jtext) this.writer.append(jfile, jtext);
     this.writer.append(path.join(st.dir, SIDECAR_FILE), rowRecords(fresh, session.totals));
     this.writer.job(async () => {
-      const full = await readFullOutputs(fresh);
-      for (const r of fresh) this.appendRow(st, r, full);
+      // a truncated result is written as the model saw it plus its spill file's path: stored once (render.ts)
+      for (const r of fresh) this.appendRow(st, r);
       // facts are taken as rows arrive (upserts are keyed, so the turn-end pass repeats them harmlessly):
       // rows past the tideline may leave memory before their turn ends
       let from = 0;
@@ -240,14 +239,14 @@ export class Ledger implements LedgerService {
     });
   }
 
-  private appendRow(st: SessionLedger, row: Row, full: Map<string, string>): void {
+  private appendRow(st: SessionLedger, row: Row): void {
     if (!st.cur || st.cur.turn !== row.turn) {
       const file = path.join(st.dir, "transcript", turnFileName(row.turn));
       const header = turnHeader(row.turn, st.id, row.at);
       st.cur = { turn: row.turn, file, tail: header };
       this.writer.put(file, () => header);
     }
-    const text = renderRow(row, full);
+    const text = renderRow(row);
     st.cur.tail = text;
     this.writer.append(st.cur.file, text);
     let e = st.turnByNum.get(row.turn);

@@ -1,4 +1,4 @@
-/** Rows to Markdown, verbatim: every text and tool output whole, fenced so nothing can break out. */
+/** Rows to Markdown, verbatim: every text and tool output as the model saw it, fenced so nothing can break out. */
 import path from "node:path";
 import type { Row, ToolResult } from "../engine/api.js";
 import { turnEndedText } from "./api.js";
@@ -20,7 +20,7 @@ export function turnHeader(turn: number, sessionId: string, at: number): string 
   return `# Turn ${turn}\n\nsession \`${sessionId}\` · started ${new Date(at).toISOString()}\n\n`;
 }
 
-/** `full` maps a tool call id to its whole output when the model saw a truncated copy. */
+/** `full` maps a tool call id to a whole output to inline (the ledger passes none: truncated results point at their spill file). */
 export function renderRow(row: Row, full?: Map<string, string>): string {
   switch (row.role) {
     case "user": {
@@ -47,8 +47,15 @@ export function renderRow(row: Row, full?: Map<string, string>): string {
   }
 }
 
+/**
+ * A truncated result is written as the model saw it, with a pointer to its spill file (tools.max_output_bytes
+ * caps that file): the output is stored once, there, never copied into the transcript (a 400 MB output
+ * would otherwise be read into memory and written twice). `whole` (older callers, repairs of old ledgers):
+ * the text to inline instead.
+ */
 function renderResult(r: ToolResult, whole: string | undefined): string {
-  const flags = [r.isError ? "error" : "", r.truncated ? `full output ${r.truncated.fullBytes} bytes${whole === undefined ? " (the full copy was not readable; this is what the model saw)" : "; the model saw a truncated copy"}` : ""].filter(Boolean);
+  const pointer = (t: NonNullable<ToolResult["truncated"]>) => `full output ${t.fullBytes} bytes${t.fullPath ? ` kept at ${t.fullPath}` : ""}; this is what the model saw`;
+  const flags = [r.isError ? "error" : "", r.truncated ? (whole === undefined ? pointer(r.truncated) : `full output ${r.truncated.fullBytes} bytes; the model saw a truncated copy`) : ""].filter(Boolean);
   return `**result** \`${r.name}\` · id \`${r.callId}\`${flags.length ? ` · ${flags.join(" · ")}` : ""}\n\n${block(whole ?? r.content)}\n`;
 }
 

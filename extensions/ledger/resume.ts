@@ -12,7 +12,6 @@ import type { TurnIndexEntry } from "./api.js";
 import type { Ledger, SessionLedger } from "./ledger.js";
 import type { LedgerWriter } from "./writer.js";
 import { lastSeqIn, renderRow, rowHeadings, turnHeader } from "./render.js";
-import { readFullOutputs } from "./outputs.js";
 import { checkTranscript, rowsByTurn } from "./verify.js";
 
 const fileName = (turn: number): string => `turn-${String(turn).padStart(4, "0")}.md`;
@@ -84,8 +83,7 @@ export function restoreOlderTurns(ledger: Ledger, st: SessionLedger, rows: reado
         if (v.sound) continue;
         damaged.push({ file, why: v.why });
       } else damaged.push({ file, why: "missing" });
-      const outputs = await readFullOutputs(list);
-      const content = turnHeader(turn, st.id, list[0]!.at) + list.map((r) => renderRow(r, outputs)).join("");
+      const content = turnHeader(turn, st.id, list[0]!.at) + list.map((r) => renderRow(r)).join("");
       ledger.writer.put(file, () => content);
       if (!st.turnByNum.has(turn)) {
         const e = indexEntry(turn, list);

@@ -2,8 +2,8 @@
  * Rows back from transcript Markdown, for ledgers (or turns) that have no rows.jsonl record. What the
  * Markdown does not keep is filled in from the journal (a row's time and step) or approximated, and
  * reported: a text's trailing newline (render.ts closes every block on a new line either way); a tool
- * result the model saw truncated (the transcript holds the whole output, so the row gets that, and the
- * full copy's path is lost).
+ * result the model saw truncated (a transcript written before the output bound holds the whole output, so
+ * the row gets that and the full copy's path is lost; a newer one holds what the model saw and the path).
  */
 import type { AssistantRow, Row, ToolCall, ToolResult, Usage } from "../engine/api.js";
 import type { JournalEntry } from "./api.js";
@@ -18,7 +18,7 @@ export interface TranscriptRows {
   rows: Row[];
   /** seqs whose section could not be read */
   unreadable: number[];
-  /** rows whose tool result was truncated for the model (the Markdown has the whole output instead) */
+  /** rows whose tool result was truncated for the model and an older transcript holds the whole output instead */
   wholeOutputs: number;
 }
 
@@ -58,9 +58,11 @@ function results(s: Section): { results: ToolResult[]; whole: boolean } {
   while (parts.length) {
     const m = line(parts.shift(), RESULT);
     const flags = m[3]!;
-    const full = /full output (\d+) bytes/.exec(flags);
-    if (full && !flags.includes("the full copy was not readable")) whole = true;
-    out.push({ callId: m[2]!, name: m[1]!, content: block(parts.shift()), isError: flags.includes(" · error"), ...(full ? { truncated: { fullBytes: Number(full[1]) } } : {}) });
+    const full = /full output (\d+) bytes(?: kept at (.+?); this is what the model saw)?/.exec(flags);
+    // older transcripts inlined the whole output; newer ones keep what the model saw and point at the spill file
+    if (full && flags.includes("the model saw a truncated copy")) whole = true;
+    const truncated = full ? { fullBytes: Number(full[1]), ...(full[2] ? { fullPath: full[2] } : {}) } : undefined;
+    out.push({ callId: m[2]!, name: m[1]!, content: block(parts.shift()), isError: flags.includes(" · error"), ...(truncated ? { truncated } : {}) });
   }
   return { results: out, whole };
 }

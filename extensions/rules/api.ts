@@ -33,6 +33,8 @@ export interface InstructionFile {
   importedBy?: string;
   /** a scoped rule's globs */
   scope?: string[];
+  /** a refused import of an untrusted file: the line the block carries in its place */
+  marker?: string;
 }
 
 export interface Memory {

@@ -16,6 +16,7 @@ function what(f: InstructionFile): string {
 }
 
 export function section(f: InstructionFile, maxChars = MAX_FILE_CHARS): string {
+  if (f.marker !== undefined && f.text === undefined) return f.marker;
   let text = (f.text ?? "").replace(/\s+$/, "");
   if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[... truncated: ${f.file} is longer; the first ${maxChars} characters are shown. Read the file for the rest.]`;
   return `Contents of ${f.file} (${what(f)}):\n\n${text}`;
@@ -23,7 +24,7 @@ export function section(f: InstructionFile, maxChars = MAX_FILE_CHARS): string {
 
 /** The block for the files that load (state active, or imported); "" when there are none. */
 export function renderBlock(files: readonly InstructionFile[], maxBlock = MAX_BLOCK_CHARS, maxFile = MAX_FILE_CHARS, header = MEMORY_HEADER): string {
-  const loaded = files.filter((f) => f.text !== undefined && (f.kind === "import" || f.state === "active"));
+  const loaded = files.filter((f) => (f.text !== undefined && (f.kind === "import" || f.state === "active")) || f.marker !== undefined);
   if (!loaded.length) return "";
   const parts: string[] = [];
   let used = 0;

@@ -10,6 +10,12 @@
  * a plugin's own folder for its rules); a secret file (.env, an ssh key, cloud credentials: the shell
  * guard's list) is refused wherever it is. A loop, a missing file, a target out of bounds or past the
  * depth limit is a warning naming the importing file and the target; everything else keeps loading.
+ *
+ * A file from an untrusted tier (the checkout's CLAUDE.md, AGENTS.md and rules before `trust repo on`, an
+ * untrusted plugin's rules) is repo text: it imports only files inside the project (the caller passes
+ * the worktree root as the only bound), never `~/...` or an absolute path, and its imports inherit that.
+ * Every refused import of an untrusted file leaves a marker in the block, so the model knows the text
+ * is not there and does not go looking for it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -56,6 +62,8 @@ export function findImports(text: string): string[] {
 
 export interface ImportContext {
   home: string;
+  /** the importer is untrusted: why (its imports stay inside the project; `~` and absolute paths are refused) */
+  untrusted?: string;
   /** realpaths a target must lie inside (worktree root, home, a plugin's folder) */
   bounds: string[];
   /** the stable id of a file (relative to the worktree, ~/..., else absolute) */
@@ -119,9 +127,20 @@ export function expandImports(
   for (const spec of findImports(text)) {
     const target = resolveSpec(spec, file, ctx.home);
     const warn = (why: string) => warnings.push(`${file}: import @${spec} (${target}) not loaded: ${why}`);
+    const marker = (why: string) => {
+      if (ctx.untrusted) out.push({ kind: "import", file: target, id: ctx.idOf(target), layer: "import", state: `refused (${why})`, importedBy: ctx.idOf(file), marker: `[@${spec} not imported: ${why}]` });
+    };
+    if (ctx.untrusted && (spec === "~" || spec.startsWith("~/") || path.isAbsolute(spec))) {
+      const why = `${ctx.untrusted}: it imports only files inside the project`;
+      warn(why);
+      marker(why);
+      continue;
+    }
     const checked = checkTarget(target, ctx);
     if ("refused" in checked) {
-      warn(checked.refused);
+      const why = ctx.untrusted && checked.refused.includes("outside the project") ? `${checked.refused.replace(" and home directories", "")} (${ctx.untrusted})` : checked.refused;
+      warn(why);
+      marker(why);
       continue;
     }
     if (chain.includes(checked.real)) {

@@ -10,20 +10,19 @@
  * project's master switch (trust.json `everything_off`) is on; instruction files are not capabilities and stay.
  */
 import path from "node:path";
-import { readPluginStoreFile, type ExtensionContext } from "../../kernel/api.js";
+import { readPluginStoreFile, visibleLine, type ExtensionContext } from "../../kernel/api.js";
 import type { TrustService } from "../trust/api.js";
 import type { EngineService, Session } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import { MEMORY_HEADER, type RulesService } from "./api.js";
 import { toolPaths } from "../tools/api.js";
-import { loadMemory } from "./load.js";
+import { loadMemory, untrustedByDefault } from "./load.js";
 import { nestedReminder } from "./nested.js";
 import { READER_ID, liveRuleItems, rulesReader, worktreeRoot, type RuleItem } from "./sources.js";
 
 const DONE = "rules:done";
-/** C0/C1 controls, zero-width and bidi marks: a warning quotes repo text, so it is shown escaped (the kernel's logger prints as is) */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-export const printable = (s: string): string => s.replace(UNSAFE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+/** A warning quotes repo text: one line through the kernel's safe-output kit (a host's logger may print as is) */
+export const printable = (s: string): string => visibleLine(s);
 const SCOPE = "rules:scope";
 const DIRS = "rules:dirs";
 
@@ -45,6 +44,8 @@ export default {
         ctx.log.warn(printable(w));
       }
     };
+    // the checkout's memory files are repo text until `trust repo on` (read fresh: a trust change lands on the next load)
+    const repoUntrusted = (): string | undefined => (ctx.services.tryGet<TrustService>("trust")?.repoTrusted(ctx.paths.project) === true ? undefined : untrustedByDefault("repo"));
     const service: RulesService = {
       load(opts) {
         // plugins toggled and the master switch flipped since the walk (both files under ~/.oceancode only;
@@ -57,7 +58,12 @@ export default {
               ctx.services.tryGet<TrustService>("trust")?.get(ctx.paths.project).everything_off === true,
             )
           : found;
-        const mem = loadMemory({ project: ctx.paths.project, home: ctx.paths.home, walked, ...(opts?.scopeCache ? { scopeCache: opts.scopeCache } : {}) });
+        const trustedPlugins = new Set(found.flatMap((w) => (w.root.plugin?.trusted === true ? [w.root.plugin.name] : [])));
+        const untrustedLayer = (layer: string): string | undefined => {
+          if (layer === "repo") return repoUntrusted();
+          return layer.startsWith("plugin:") && !trustedPlugins.has(layer.slice(7)) ? untrustedByDefault(layer) : undefined;
+        };
+        const mem = loadMemory({ project: ctx.paths.project, home: ctx.paths.home, walked, untrustedLayer, ...(opts?.scopeCache ? { scopeCache: opts.scopeCache } : {}) });
         warn(mem.warnings);
         return mem;
       },
@@ -90,7 +96,8 @@ export default {
       if (!touched.length) return result;
       let reminded = tc.session.ext.get(DIRS) as Set<string> | undefined;
       if (!reminded) tc.session.ext.set(DIRS, (reminded = new Set()));
-      const nested = nestedReminder(touched, { root, cwd: ctx.paths.project, home: ctx.paths.home, reminded });
+      const untrusted = repoUntrusted();
+      const nested = nestedReminder(touched, { root, cwd: ctx.paths.project, home: ctx.paths.home, reminded, ...(untrusted ? { untrusted } : {}) });
       warn(nested.warnings);
       return nested.block ? { ...result, content: `${result.content}\n\n${nested.block}` } : result;
     });

@@ -18,6 +18,18 @@ export interface LoadInput {
   walked: Array<Pick<Discovered<RuleItem>, "item" | "root">>;
   /** one per session: each scope glob is checked once */
   scopeCache?: Map<string, boolean>;
+  /**
+   * Why a layer's files are untrusted ("repo", "plugin:<name>"), or undefined when trusted. Absent: the
+   * repo tier and every plugin are untrusted (fail closed). An untrusted file imports only project files.
+   */
+  untrustedLayer?: (layer: string) => string | undefined;
+}
+
+/** The default: local and user files are the user's; the checkout's and plugins' are not until trusted. */
+export function untrustedByDefault(layer: string): string | undefined {
+  if (layer === "repo") return "the repository is not trusted (oceancode trust repo on)";
+  if (layer.startsWith("plugin:")) return `plugin '${layer.slice(7)}' is not trusted`;
+  return undefined;
 }
 
 function inside(p: string, dir: string): string | undefined {
@@ -51,7 +63,10 @@ export function loadMemory(input: LoadInput): Memory {
       row(c, c.excluded);
       continue;
     }
-    const bounds = c.bound ? [...baseBounds, realBound(c.bound)] : baseBounds;
+    const untrusted = (input.untrustedLayer ?? untrustedByDefault)(c.layer);
+    // an untrusted file stays inside the project (and its plugin's folder), never the home directory
+    const own = untrusted ? [realBound(root)] : baseBounds;
+    const bounds = c.bound ? [...own, realBound(c.bound)] : own;
     const checked = checkTarget(c.file, { home, bounds });
     if ("refused" in checked) {
       row(c, `refused (${checked.refused})`);
@@ -90,7 +105,7 @@ export function loadMemory(input: LoadInput): Memory {
         row(c, "active", { text, scope: fm.scope });
       } else row(c, "active", { text });
     } else row(c, "active", { text });
-    const ctx: ImportContext = { home, bounds, idOf: (f) => idFor(f, c.layer) };
+    const ctx: ImportContext = { home, bounds, idOf: (f) => idFor(f, c.layer), ...(untrusted ? { untrusted } : {}) };
     for (const imp of expandImports(c.file, text, ctx, seen, warnings)) files.push({ ...imp, layer: c.layer });
   }
   return { files, warnings, block: renderBlock(files) };

@@ -21,6 +21,8 @@ export interface NestedOptions {
   home: string;
   /** directories already covered this session (the first block's levels are added on first use) */
   reminded: Set<string>;
+  /** why the worktree's files are untrusted (they import only project files); absent: trusted */
+  untrusted?: string;
 }
 
 function dirOf(p: string): string | undefined {
@@ -44,7 +46,8 @@ export function nestedReminder(touched: readonly string[], opts: NestedOptions):
   const files: InstructionFile[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  const bounds = [realBound(root), realBound(home)];
+  const untrusted = opts.untrusted;
+  const bounds = untrusted ? [realBound(root)] : [realBound(root), realBound(home)];
   const id = (f: string) => path.relative(root, f).split(path.sep).join("/");
   for (const p of touched) {
     const dir = dirOf(path.resolve(p));
@@ -63,7 +66,7 @@ export function nestedReminder(touched: readonly string[], opts: NestedOptions):
         seen.add(checked.real);
         const text = readBounded(checked.real);
         files.push({ kind: "instruction", file: c.file, id: id(c.file), layer: "repo", state: "active", text });
-        files.push(...expandImports(c.file, text, { home, bounds, idOf: id }, seen, warnings));
+        files.push(...expandImports(c.file, text, { home, bounds, idOf: id, ...(untrusted ? { untrusted } : {}) }, seen, warnings));
       }
     }
   }

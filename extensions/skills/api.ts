@@ -143,6 +143,12 @@ export interface SkillsService {
    * appends it at STAGE_ENRICH); omitted: every enabled item, as today.
    */
   listing(only?: readonly string[]): string;
+  /**
+   * Is the item's root trusted (local, user and bundled roots; the repo tier when trust.json says so; a
+   * plugin installed with trust)? Read fresh. An untrusted item's text is inert: its `allowed-tools`
+   * grant nothing. Optional for older implementations: a caller treats its absence as "not trusted".
+   */
+  trusted?(skill: Skill): boolean;
 }
 
 /** The tool's name; its input is Claude Code's `{skill, args}`. */

@@ -75,11 +75,7 @@ export default {
     });
     ctx.provide("skills", service);
 
-    ctx.registerCommand("skill", (argv: string[], io: CommandIO) => {
-      const pluginTrust = new Map(walk().flatMap((f) => (f.root.plugin ? [[f.root.plugin.name, f.root.plugin.trusted] as const] : [])));
-      const repo = trust?.repoTrusted(ctx.paths.project) ?? false;
-      return skillCommand(service, argv, io, (s) => (s.tier === "plugin" ? pluginTrust.get(s.plugin ?? "") === true : s.tier === "repo" ? repo : true));
-    });
+    ctx.registerCommand("skill", (argv: string[], io: CommandIO) => skillCommand(service, argv, io, (s) => service.trusted!(s)));
 
     // /skills: the pager opens its capabilities picker; a host without one gets the list as text
     ctx.registerSlash("skills", (_args, host) => {

@@ -146,6 +146,14 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
       computed = undefined;
     },
     everythingOff: () => deps.trust?.get(deps.project).everything_off === true,
+    trusted(skill) {
+      // the trust gate's rule (extensions/trust decideTrust), over the root the item was read from
+      const root = (found ?? walk()).find((f) => f.root.tier === skill.tier && f.root.ecosystem === skill.ecosystem && f.root.plugin?.name === skill.plugin)?.root;
+      if (!root) return false;
+      if (root.trustedByDefault) return true;
+      if (root.tier === "repo") return deps.trust?.repoTrusted(deps.project) ?? false;
+      return root.plugin?.enabled === true && root.plugin.trusted === true;
+    },
     setEverythingOff(off) {
       needTrust().update(deps.project, (t) => {
         t.everything_off = off;

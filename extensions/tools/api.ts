@@ -76,6 +76,8 @@ export interface ToolsOptions {
   dataDir: string;
   /** `tools.max_output_chars` (default 30000) */
   maxOutputChars: number;
+  /** `tools.max_output_bytes` (default 4 MiB): a spill file keeps at most this much, head and tail */
+  maxOutputBytes?: number;
   /** `tools.bash_timeout_ms` default timeout for bash (120000) */
   bashTimeoutMs: number;
   refs: Refs;

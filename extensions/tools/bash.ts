@@ -96,7 +96,7 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
       }
 
       if (ctx.signal.aborted) return { content: "bash: aborted before the command started", isError: true };
-      const collector = new OutputCollector(fullOutputPath(opts.dataDir, ctx.session.id, ctx.call.id), opts.maxOutputChars);
+      const collector = new OutputCollector(fullOutputPath(opts.dataDir, ctx.session.id, ctx.call.id), opts.maxOutputChars, opts.maxOutputBytes);
       let last = "";
       const streams: Record<StreamName, StreamText> = { stdout: new StreamText(opts.maxOutputChars), stderr: new StreamText(opts.maxOutputChars) };
       const { child, done } = startChild(spec, (s, stream) => {

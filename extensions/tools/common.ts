@@ -58,7 +58,7 @@ export function finishTool(def: ToolDefinition, opts: ToolsOptions): ToolDefinit
         const msg = e instanceof Error ? e.message : String(e);
         out = { content: e instanceof ToolInputError ? msg : `${def.name}: ${msg}`, isError: true };
       }
-      return limitOutput(out, { maxChars: opts.maxOutputChars, dataDir: opts.dataDir, sessionId: ctx.session.id, callId: ctx.call.id });
+      return limitOutput(out, { maxChars: opts.maxOutputChars, maxBytes: opts.maxOutputBytes, dataDir: opts.dataDir, sessionId: ctx.session.id, callId: ctx.call.id });
     },
   };
 }

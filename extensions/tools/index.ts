@@ -11,6 +11,7 @@ import { createTools, toolsOptions } from "./tools.js";
 
 interface ToolsSection {
   max_output_chars?: number;
+  max_output_bytes?: number;
   bash_timeout_ms?: number;
   ripgrep?: boolean;
 }
@@ -25,6 +26,7 @@ export default {
       dataDir: ctx.paths.dataDir,
       refs,
       ...(section.max_output_chars !== undefined ? { maxOutputChars: section.max_output_chars } : {}),
+      ...(section.max_output_bytes !== undefined ? { maxOutputBytes: section.max_output_bytes } : {}),
       ...(section.bash_timeout_ms !== undefined ? { bashTimeoutMs: section.bash_timeout_ms } : {}),
       ...(section.ripgrep !== undefined ? { useRipgrep: section.ripgrep } : {}),
     });

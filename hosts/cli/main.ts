@@ -273,8 +273,10 @@ async function main(argv: string[]): Promise<number> {
       const mod = (await import(host.module)) as { main: HostMain };
       return await mod.main(kernel, args, io, { listen: globals.listen, ...(globals.model !== undefined ? { model: globals.model } : {}) });
     }
-    // an extension command's output is untrusted text too: shown safely on a terminal, exact when redirected
-    const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout), stderr: terminalSafe(io.stderr) };
+    // an extension command's output is untrusted text too: made visible on a terminal and on a pipe; a data
+    // format (manifest "output": "data", e.g. export) is exact when redirected
+    const exact = contributed?.output === "data";
+    const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout, { exactWhenRedirected: exact }), stderr: terminalSafe(io.stderr) };
     const code = await kernel.runCommand(sub, args, cmdIo);
     if (code === undefined) {
       process.stderr.write(`oceancode: unknown command '${visible(sub)}'\n${usageLine()}\n(see oceancode --help)\n`);

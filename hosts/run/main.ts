@@ -11,7 +11,7 @@ import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/ap
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
-import { visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
+import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
 import { EXIT_PIPE_GONE, safeWrite, watchPipe } from "../terminal/pipe.js";
 
@@ -273,7 +273,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     // step boundary after it); the session keeps every event
     if (stdoutGone()) return;
     if (json) {
-      io.stdout.write(`${JSON.stringify(e)}\n`);
+      io.stdout.write(`${safeJson(e)}\n`); // exact once parsed; no raw C1/bidi character for a terminal to act on
       return;
     }
     switch (e.type) {
@@ -314,7 +314,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
         break;
     }
   };
-  if (json) io.stdout.write(`${JSON.stringify({ type: "session", sessionId: session.info.id, model: session.info.model })}\n`);
+  if (json) io.stdout.write(`${safeJson({ type: "session", sessionId: session.info.id, model: session.info.model })}\n`);
   let result;
   try {
     result = await engine.prompt(session, prompt, { signal: controller.signal, onEvent });

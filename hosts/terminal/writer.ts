@@ -1,7 +1,10 @@
 /**
- * Terminal-safe streams and log lines for hosts. Extension commands (`inspect`, `export`, `hooks list` …)
- * write untrusted text (file names, hook commands, transcripts); when their output goes to a terminal it
- * passes through `visible()` here, and when it is redirected it stays exact.
+ * Safe streams and log lines for hosts. Extension commands (`inspect`, `skill list`, `hooks list` …) write
+ * untrusted text (file names, hook commands, skill descriptions); their output passes through `visible()`
+ * here whether it goes to a terminal or a pipe (a piped `skill list` read later with `cat` or `less -R`
+ * would still run the escapes). On a pipe the C1/bidi stand-ins are JSON escapes, so `--json` output stays
+ * valid JSON with the exact strings. A command whose stdout is a data format (`export`: manifest
+ * `"output": "data"`) is exact when redirected and made visible only on a terminal.
  */
 import { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
@@ -14,12 +17,15 @@ interface MaybeTty extends NodeJS.WritableStream {
   rows?: number;
 }
 
-/** `out` itself when it is not a terminal; else a stream that writes visible() text to it. */
-export function terminalSafe(out: NodeJS.WritableStream): NodeJS.WritableStream {
+/**
+ * A stream that writes visible() text to `out`: on a terminal with `<U+XXXX>` stand-ins, on a pipe with
+ * JSON escapes. `exactWhenRedirected` (data formats): `out` itself when it is not a terminal.
+ */
+export function terminalSafe(out: NodeJS.WritableStream, opts: { exactWhenRedirected?: boolean } = {}): NodeJS.WritableStream {
   const tty = out as MaybeTty;
-  if (!tty.isTTY) return out;
+  if (!tty.isTTY && opts.exactWhenRedirected) return out;
   const decoder = new StringDecoder("utf8");
-  const text = new VisibleStream();
+  const text = new VisibleStream({ json: !tty.isTTY });
   const safe = new Writable({
     decodeStrings: false,
     write(chunk: unknown, _enc, cb) {
@@ -34,8 +40,8 @@ export function terminalSafe(out: NodeJS.WritableStream): NodeJS.WritableStream 
       cb();
     },
   });
-  // commands may look at these (a table's width)
-  return Object.assign(safe, { isTTY: true, columns: tty.columns, rows: tty.rows });
+  // commands may look at these (a table's width, colour on a terminal only)
+  return Object.assign(safe, { isTTY: tty.isTTY === true, columns: tty.columns, rows: tty.rows });
 }
 
 /** The kernel's stderr log format, with each message made visible first. */

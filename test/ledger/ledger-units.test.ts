@@ -186,7 +186,7 @@ describe("the writer", () => {
     expect(fs.readFileSync(f, "utf8")).toContain("hello");
   });
 
-  it("inlines the full text of a truncated tool output", async () => {
+  it("writes a truncated tool output as the model saw it, pointing at its spill file (stored once, never copied)", async () => {
     const full = path.join(dir, "full.txt");
     fs.writeFileSync(full, "HEAD middle-of-the-output TAIL");
     const ledger = new Ledger(dir, true, quiet);
@@ -195,8 +195,9 @@ describe("the writer", () => {
     ledger.collect(s);
     await ledger.settle();
     const t = fs.readFileSync(path.join(dir, "ses_t", "transcript", "turn-0001.md"), "utf8");
-    expect(t).toContain("HEAD middle-of-the-output TAIL");
-    expect(t).toContain("the model saw a truncated copy");
+    expect(t).not.toContain("middle-of-the-output");
+    expect(t).toContain("HEAD [truncated] TAIL");
+    expect(t).toContain(`full output 30 bytes kept at ${full}; this is what the model saw`);
   });
 
   it("fences outputs that contain backticks so nothing breaks out", () => {

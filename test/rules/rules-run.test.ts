@@ -75,12 +75,14 @@ describe("memory through run", () => {
     const texts = userTexts(r.req!, 0);
     expect(texts[0]).toBe("first prompt");
     const block = texts.find((t) => t.startsWith(MEMORY)) ?? "";
-    const order = ["USER MEMORY", "PLUGIN ON RULE", "ROOT MEMORY", "STYLE GUIDE", "TEAM NOTES", "PKG AGENTS MEMORY", "APP LOCAL MEMORY", "GENERAL RULE"];
+    // the checkout's CLAUDE.md is untrusted (no `trust repo on`): its @~/ import leaves a marker, not the file
+    const order = ["USER MEMORY", "PLUGIN ON RULE", "ROOT MEMORY", "STYLE GUIDE", "[@~/notes/team.md not imported", "PKG AGENTS MEMORY", "APP LOCAL MEMORY", "GENERAL RULE"];
     const at = order.map((t) => block.indexOf(t));
     expect(at.every((i) => i > 0), block).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(block).toContain(`Contents of ${path.join(sb.project, "CLAUDE.md")} (repo instructions):`);
     expect(block).not.toContain("ROOT AGENTS MIRROR");
+    expect(block).not.toContain("TEAM NOTES");
     expect(block).not.toContain("PYTHON RULE");
     expect(block).not.toContain("PLUGIN OFF RULE");
     expect(JSON.stringify(r.req!.body.system)).not.toContain("MEMORY");
@@ -151,6 +153,7 @@ describe("inspect --json", () => {
       ["plugin:on:~/.claude/plugins/cache/mk/on/1.0.0/rules/p.md", "plugin:on", "active"],
       ["CLAUDE.md", "repo", "active"],
       ["docs/style.md", "repo", "imported by CLAUDE.md"],
+      ["repo:/etc/hostname", "repo", "refused (the repository is not trusted (oceancode trust repo on): it imports only files inside the project)"],
       ["AGENTS.md", "repo", "shadowed by CLAUDE.md"],
       ["pkg/app/.claude/rules/rb.md", "repo", "scoped out (no match for **/*.rb)"],
     ]);

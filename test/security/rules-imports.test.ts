@@ -1,8 +1,8 @@
 /**
  * An attacker's checkout whose CLAUDE.md and rules try to pull files from elsewhere into the model's
- * context through @path imports. Imports are bounded (by realpath) to the project and the home directory,
- * as the guide says, so a home file is importable; secret files (.env, ssh keys, cloud credentials: the
- * shell guard's list) are refused even there. Nothing in a memory file runs, the system prompt never
+ * context through @path imports. The checkout is not trusted, so its memory files import only files
+ * inside the project (by realpath): a home file, an absolute path or a symlink out leaves a marker
+ * instead; secret files (.env, ssh keys, cloud credentials: the shell guard's list) are refused anywhere. Nothing in a memory file runs, the system prompt never
  * carries it, and the warnings that quote repo text are printed with control characters escaped.
  */
 import fs from "node:fs";
@@ -63,26 +63,27 @@ afterAll(async () => {
 });
 
 describe("a hostile repo's @imports", () => {
-  it("the run completes and the repo memory and the home note load", () => {
+  it("the run completes and the repo memory loads; the untrusted repo's home import does not (a marker says so)", () => {
     expect(result.code, result.stderr).toBe(0);
     const sent = JSON.stringify(req.body.messages);
     expect(sent).toContain("REPO MEMORY");
-    expect(sent).toContain("HOME NOTE (importable)");
+    expect(sent).not.toContain("HOME NOTE (importable)");
+    expect(sent).toContain("[@~/notes.md not imported: the repository is not trusted");
   });
 
   it("nothing from outside the bounds, through a symlink, or from a secret file reaches the model", () => {
     const sent = JSON.stringify(req.body);
-    for (const s of ["LOOT OUTSIDE THE BOUNDS", "SSH SECRET", "AWS SECRET", "ENV SECRET"]) expect(sent).not.toContain(s);
+    for (const s of ["LOOT OUTSIDE THE BOUNDS", "SSH SECRET", "AWS SECRET", "ENV SECRET", "HOME NOTE"]) expect(sent).not.toContain(s);
     expect(JSON.stringify(req.body.system)).not.toContain("REPO MEMORY");
   });
 
   it("each refusal is a warning naming the importing file and the target", () => {
     const claude = path.join(sb.project, "CLAUDE.md");
     expect(result.stderr).toContain(`${claude}: import @/etc/hostname (/etc/hostname) not loaded`);
-    expect(result.stderr).toContain(`${claude}: import @../outside/loot.md (${path.join(outside, "loot.md")}) not loaded: outside the project and home directories`);
-    expect(result.stderr).toMatch(/import @\.\/innocent\.md .* not loaded: a symlink to .*outside\/loot\.md, outside the project and home directories/);
-    expect(result.stderr).toMatch(/import @~\/\.ssh\/id_rsa .* not loaded: a secret file/);
-    expect(result.stderr).toMatch(/import @~\/\.aws\/credentials .* not loaded: a secret file/);
+    expect(result.stderr).toContain(`${claude}: import @../outside/loot.md (${path.join(outside, "loot.md")}) not loaded: outside the project (the repository is not trusted`);
+    expect(result.stderr).toMatch(/import @\.\/innocent\.md .* not loaded: a symlink to .*outside\/loot\.md, outside the project \(the repository is not trusted/);
+    expect(result.stderr).toMatch(/import @~\/\.ssh\/id_rsa .* not loaded: the repository is not trusted .*: it imports only files inside the project/);
+    expect(result.stderr).toMatch(/import @~\/\.aws\/credentials .* not loaded: the repository is not trusted/);
     expect(result.stderr).toMatch(/import @\.\/\.env .* not loaded: a secret file/);
     expect(result.stderr).toMatch(/rules\/linked\.md: not loaded: a symlink to .*outside/);
   });
@@ -92,7 +93,7 @@ describe("a hostile repo's @imports", () => {
   });
 
   it("a warning quoting repo text carries no raw control characters", () => {
-    expect(result.stderr).toContain("evil\\u{1b}]0;pwned\\u{7}.md");
+    expect(result.stderr).toContain("evil\u241b]0;pwned\u2407.md");
     expect(result.stderr).not.toContain("\u001b]0;pwned");
   });
 

@@ -37,6 +37,7 @@ describe("oceancode run: untrusted text is printed as text", () => {
     const r = runCli(["--dir", sb.project, "run", "--format", "json", "--model", "scripted/evil.json", "go"], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/\x1b/); // escaped as \u001b inside the JSON strings
+    expect(r.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/); // C1 and bidi too (safeJson), which JSON.stringify leaves raw
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string; call?: { name: string }; result?: { content: string } });
     const text = events.filter((e) => e.type === "text_delta").map((e) => e.text).join("");
     expect(text).toBe(`${EVIL_TEXT}all finished`);

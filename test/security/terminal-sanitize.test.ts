@@ -1,7 +1,7 @@
 /** The host sanitizer: every control and escape sequence family becomes visible text; text stays text. */
 import { describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
-import { hasControls, visible, visibleLine, VisibleStream } from "../../hosts/terminal/sanitize.js";
+import { hasControls, safeJson, visible, visibleLine, VisibleStream } from "../../hosts/terminal/sanitize.js";
 import { sanitizingLogger, terminalSafe } from "../../hosts/terminal/writer.js";
 
 const ESC = "\x1b";
@@ -91,6 +91,16 @@ describe("VisibleStream", () => {
   });
 });
 
+describe("safeJson (kernel/safe-output.ts)", () => {
+  it("escapes what JSON.stringify leaves raw (C1, DEL, bidi, separators) and parses back to the exact value", () => {
+    const value = { a: "\u009b2J\u007f\u202e\u2066\u2028x", b: [`${ESC}]0;t${BEL}`] };
+    const s = safeJson(value, 2);
+    expect(s).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    expect(s).toContain("\\u009b");
+    expect(JSON.parse(s)).toEqual(value);
+  });
+});
+
 describe("terminalSafe / sanitizingLogger (hosts/terminal/writer.ts)", () => {
   function sink(isTTY: boolean): { stream: NodeJS.WritableStream; text: () => string } {
     const parts: string[] = [];
@@ -106,7 +116,7 @@ describe("terminalSafe / sanitizingLogger (hosts/terminal/writer.ts)", () => {
     return { stream, text: () => parts.join("") };
   }
 
-  it("a terminal gets visible text (a UTF-8 character split across writes survives); a pipe gets the exact bytes", async () => {
+  it("a terminal gets visible text (a UTF-8 character split across writes survives); a data format's pipe gets the exact bytes", async () => {
     const tty = sink(true);
     const safe = terminalSafe(tty.stream);
     expect(safe).not.toBe(tty.stream);
@@ -116,7 +126,21 @@ describe("terminalSafe / sanitizingLogger (hosts/terminal/writer.ts)", () => {
     await new Promise<void>((r) => safe.end(r));
     expect(tty.text()).toBe("␛]0;t␇ é\n");
     const pipe = sink(false);
-    expect(terminalSafe(pipe.stream)).toBe(pipe.stream);
+    expect(terminalSafe(pipe.stream, { exactWhenRedirected: true })).toBe(pipe.stream);
+  });
+
+  it("a pipe gets visible text too, with JSON escapes for C1 and bidi: JSON output stays exact once parsed", async () => {
+    const pipe = sink(false);
+    const safe = terminalSafe(pipe.stream);
+    expect(safe).not.toBe(pipe.stream);
+    const value = { name: `x${ESC}]52;c;aGk=${BEL}\u009b31m\u202eevil`, ok: true };
+    safe.write(`${JSON.stringify(value)}\n`);
+    safe.write(`plain ${ESC}[2J line\n`);
+    await new Promise<void>((r) => safe.end(r));
+    const [json, plain] = pipe.text().split("\n");
+    expect(pipe.text()).not.toMatch(/[\u001b\u0007\u0080-\u009f\u202e]/);
+    expect(JSON.parse(json!)).toEqual(value);
+    expect(plain).toBe("plain ␛[2J line");
   });
 
   it("log lines keep the kernel's format with the message made visible", () => {

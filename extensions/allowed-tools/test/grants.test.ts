@@ -45,7 +45,8 @@ describe("liftable", () => {
 
 describe("AllowedTools", () => {
   const skill = { qualifiedName: "git-helper", allowedTools: ["Bash(git status:*)", "Read"] } as Skill;
-  const service = { resolve: (n: string) => (n === "git-helper" ? skill : undefined) } as unknown as SkillsService;
+  let skillTrusted = true;
+  const service = { resolve: (n: string) => (n === "git-helper" ? skill : undefined), trusted: () => skillTrusted } as unknown as SkillsService;
   let decision: PermissionDecision = { action: "ask", reason: "rule", rule: "bash * ask", layer: "global" };
   const perms = { check: async () => decision, modeOf: () => "default" } as unknown as PermissionsService;
   const call = (name: string, input: Record<string, unknown>, turn = 1, kind: "read" | "execute" = "execute"): ToolCallContext =>
@@ -66,6 +67,22 @@ describe("AllowedTools", () => {
     expect(await a.authorize(call("bash", { command: "git status" }))).toMatchObject({ action: "allow", by: "allowed-tools", rule: "Bash(git status:*)" });
     expect(await a.authorize(call("bash", { command: "git push" }))).toBeUndefined();
     expect(await a.authorize(call("bash", { command: "git status" }, 2))).toBeUndefined();
+  });
+
+  it("an untrusted skill (or a skills service that cannot say) grants nothing, and the skill result says so", async () => {
+    skillTrusted = false;
+    try {
+      const a = new AllowedTools(service, () => perms, "allowed-tools");
+      const out = loaded(a);
+      expect(out.content).toContain("allowed-tools of skill 'git-helper' not applied");
+      expect(await a.authorize(call("bash", { command: "git status" }))).toBeUndefined();
+      expect(await a.authorize(call("read", { file_path: "/p/x" }, 1, "read"))).toBeUndefined();
+    } finally {
+      skillTrusted = true;
+    }
+    const legacy = new AllowedTools({ resolve: service.resolve } as unknown as SkillsService, () => perms, "allowed-tools");
+    legacy.observe({ callId: "c", name: "skill", content: "ok", isError: false } as ToolResult, call("skill", { skill: "git-helper" }));
+    expect(await legacy.authorize(call("bash", { command: "git status" }))).toBeUndefined();
   });
 
   it("never reopens a deny, a guard ask or a narrower ask rule; leaves an allow to the later taps", async () => {

@@ -5,6 +5,7 @@
  * A wrong shape is an error naming the JSON path it is about; nothing is guessed.
  */
 import type { ServerConfig } from "../api.js";
+import { visibleLine } from "../../../kernel/api.js";
 
 /** A name tools can be prefixed with (`mcp__<name>__<tool>`) and a terminal can print. */
 export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -13,11 +14,10 @@ export function isObj(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === "object" && !Array.isArray(v);
 }
 
-/** Strip what must never reach a terminal (control characters, escapes); long values are cut. */
+/** One line safe for a terminal (the kernel's safe-output kit: escapes shown as text); long values are cut. */
 export function printable(s: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, "?");
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+  const clean = visibleLine(s.length > max ? s.slice(0, max) : s);
+  return s.length > max ? `${clean}…` : clean;
 }
 
 export type Parsed = { ok: true; config: ServerConfig; off: boolean } | { ok: false; at: string[]; why: string };

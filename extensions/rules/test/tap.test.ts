@@ -91,6 +91,6 @@ describe("the toolResult tap (a directory first touched this session)", () => {
   });
 });
 
-it("printable escapes control, zero-width and bidi characters", () => {
-  expect(printable("a\u001b[31mb\u202ec\u0007")).toBe("a\\u{1b}[31mb\\u{202e}c\\u{7}");
+it("printable shows control and bidi characters as text (the kernel's safe-output kit)", () => {
+  expect(printable("a\u001b[31mb\u202ec\u0007\nd")).toBe("a\u241b[31mb<U+202E>c\u2407\u2424d");
 });
