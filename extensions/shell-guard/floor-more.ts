@@ -51,7 +51,10 @@ function truncation(t: Resolved, ctx: FloorContext, how: string): Finding | unde
   const abs = path.resolve(ctx.cwd, t.value);
   const top = abs.split("/").filter(Boolean)[0];
   if (path.dirname(abs) === ctx.home) return ask(`${how} ${abs}, a file of the home directory`);
-  if (top && SYSTEM_TOP.has(top) && !abs.startsWith(`${ctx.home}/`) && !abs.startsWith("/dev/")) return ask(`${how} the system file ${abs}`);
+  // a project (and the home) may well live under a system top folder (/root when CI runs as root, /opt, /srv):
+  // a file inside it is the project's, not the system's
+  const inside = (dir: string): boolean => abs.startsWith(`${dir.replace(/\/+$/, "")}/`);
+  if (top && SYSTEM_TOP.has(top) && !inside(ctx.home) && !inside(ctx.project) && !abs.startsWith("/dev/")) return ask(`${how} the system file ${abs}`);
   return undefined;
 }
 

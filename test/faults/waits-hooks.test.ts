@@ -18,6 +18,8 @@ import { writeHooks, writeScript, recorded, nodeHook, type Groups } from "../hoo
 let sb: Sandbox;
 beforeAll(() => {
   sb = makeSandbox("oc-waits-hooks-");
+  // the handlers write their own pids for the test to look up in /proc: host pids, so no PID namespace
+  sb.write(".oceancode/oceancode.json", JSON.stringify({ sandbox: { pid_namespace: false } }));
 });
 afterAll(() => sb.cleanup());
 

@@ -53,7 +53,8 @@ export function makeSandbox(prefix = "oc-test-"): Sandbox {
       return file;
     },
     cleanup() {
-      fs.rmSync(root, { recursive: true, force: true });
+      // a child that is still letting go can add a file while the tree goes (ENOTEMPTY): rm retries those
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

@@ -118,7 +118,7 @@ describe("permissions check (real CLI)", () => {
       fs.writeFileSync(path.join(s.project, ".oceancode", "oceancode.json"), JSON.stringify({ refs: { docs: path.join(shared, "docs") } }));
       const out = await check(s, "read", "/etc/hostname");
       expect(out.decision).toBe("ASK");
-      expect(out.stdout).toMatch(/rule: file guard[\s\S]*\/etc\/hostname is outside the project[\s\S]*--auto: rejects/);
+      expect(out.stdout).toMatch(/rule: file guard[\s\S]*\/etc\/hostname is outside the project[\s\S]*--auto: rejected/);
       expect((await check(s, "read", "@docs/guide.md")).decision).toBe("ALLOW");
       const esc = await check(s, "read", "@docs/../secret.txt");
       expect(esc.decision).toBe("ASK");

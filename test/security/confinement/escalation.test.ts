@@ -28,7 +28,7 @@ describe.runIf(HAS_BWRAP)("confinement: escalation, opt-out, no sandbox, hooks a
     const out = await w.run([
       bash("esc", `echo esc > ${w.outside}/esc.txt`, { dangerouslyDisableSandbox: true }),
       bash("named", named, { dangerouslyDisableSandbox: true }),
-      bash("confined", `echo c > ${w.outside}/c.txt`),
+      bash("confined", `echo c >> ${w.outside}/c.txt`),
     ]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.results.get("esc")).toMatch(/Permission denied by oceancode run --auto: .*dangerouslyDisableSandbox.*person/);
@@ -41,7 +41,7 @@ describe.runIf(HAS_BWRAP)("confinement: escalation, opt-out, no sandbox, hooks a
   it("sandbox.enabled false opts out: the write outside lands; /proc of oceancode stays out of sight", async () => {
     w.config({ sandbox: { enabled: false } });
     w.write("proc.sh", 'cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; done; echo listed\n');
-    const out = await w.run([bash("w", `echo opt > ${w.outside}/opt.txt`), bash("proc", "sh proc.sh")]);
+    const out = await w.run([bash("w", `echo opt >> ${w.outside}/opt.txt`), bash("proc", "sh proc.sh")]);
     expect(out.code, out.stderr).toBe(0);
     expect(fs.readFileSync(path.join(w.outside, "opt.txt"), "utf8")).toBe("opt\n");
     expect(out.results.get("proc")).toContain("listed");
