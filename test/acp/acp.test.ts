@@ -234,6 +234,8 @@ describe("oceancode acp", () => {
     c.child.stdin.end();
     expect(await c.exited).toBe(0);
     expect(Date.now() - t0).toBeLessThan(4000);
+    // a confined tool's process dies with its sandbox's PID namespace, a moment after the sandbox itself
+    for (let i = 0; i < 120 && pgrep(marker); i++) await new Promise((r) => setTimeout(r, 25));
     expect(pgrep(marker)).toBe(false);
   }, 60_000);
 

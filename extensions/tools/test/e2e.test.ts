@@ -25,6 +25,18 @@ function run(script: object): { events: Ev[]; code: number | null; stderr: strin
   return { events, code: r.code, stderr: r.stderr };
 }
 
+/** a live process whose command line carries `marker` */
+function running(marker: string): boolean {
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && alive(Number(pid))) return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
+}
+
 const results = (events: Ev[]) => events.filter((e) => e.type === "tool_call_end").map((e) => e.result!);
 
 describe("core tools end to end through oceancode run", () => {
@@ -36,7 +48,8 @@ describe("core tools end to end through oceancode run", () => {
     sb.write(".oceancode/oceancode.json", JSON.stringify({ tools: { max_output_chars: 2000 }, refs: { docs } }));
     sb.write(".env", "API_KEY=do-not-leak\n");
     sb.write("keep.txt", "original\n");
-    const pidFile = path.join(sb.project, "job2.pid");
+    // found by its name in /proc, not by a pid it writes: a confined job's $$ is its sandbox's own pid
+    const marker = `oc-e2e-job-${process.pid}-${Date.now() % 100000}`;
     const { events, code, stderr } = run({
       steps: [
         { tool_calls: [{ name: "read", input: { file_path: ".env" } }] },
@@ -46,7 +59,7 @@ describe("core tools end to end through oceancode run", () => {
         { tool_calls: [{ name: "bash", input: { command: "echo bg-out; sleep 30", run_in_background: true } }] },
         { tool_calls: [{ name: "job_output", input: { job_id: "job_1", wait_ms: 3000 } }] },
         { tool_calls: [{ name: "job_kill", input: { job_id: "job_1" } }] },
-        { tool_calls: [{ name: "bash", input: { command: `echo $$ > ${pidFile}; exec sleep 60`, run_in_background: true } }] },
+        { tool_calls: [{ name: "bash", input: { command: `exec -a ${marker} sleep 60`, run_in_background: true } }] },
         { tool_calls: [{ name: "job_output", input: { job_id: "job_2", wait_ms: 200 } }] },
         { text: "done" },
       ],
@@ -72,7 +85,6 @@ describe("core tools end to end through oceancode run", () => {
     expect(r[5]!.content).toContain("bg-out");
     expect(r[6]!.content).toMatch(/^job_1 killed/);
     // a job still running when the process exits does not outlive it
-    const pid = Number(fs.readFileSync(pidFile, "utf8"));
-    return waitFor(() => !alive(pid), 5000);
+    return waitFor(() => !running(marker), 5000);
   });
 });
