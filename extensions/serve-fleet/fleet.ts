@@ -28,6 +28,16 @@ export const PROMPTS_CHANNEL = "oceancode_prompts";
 export const NOTIFY_LIMIT = 7900;
 /** SSE ids per instance start: fleet_starts (at most 2^22 - 1) times this stays a safe integer */
 export const EVENT_IDS_PER_START = 2 ** 31;
+/** a fleet query answers within this or its connection counts as lost */
+const QUERY_TIMEOUT_MS = 15_000;
+
+/** errors that mean the connection is gone (the server shut down or restarted, the socket dropped, no answer) */
+function connectionGone(e: unknown): boolean {
+  const code = (e as { code?: string } | undefined)?.code ?? "";
+  const msg = e instanceof Error ? e.message : String(e);
+  return /^57P0[123]$|^08/.test(code) || /ECONNRESET|ECONNREFUSED|EPIPE|Connection terminated|not queryable|Query read timeout/i.test(`${code} ${msg}`);
+}
+
 /** reconnect backoff: first wait, and the longest (each wait doubles, with jitter) */
 export const RECONNECT_FIRST_MS = 100;
 export const RECONNECT_MAX_MS = 5_000;
@@ -117,7 +127,13 @@ export class PgFleet implements FleetService {
 
   private async newClient(): Promise<pg.Client> {
     const { default: pgm } = await import("pg");
-    const c = new pgm.Client({ connectionString: this.opts.url, application_name: `${APP_PREFIX}${this.run} ${this.instanceId}`.slice(0, 63), connectionTimeoutMillis: 10_000 });
+    const c = new pgm.Client({
+      connectionString: this.opts.url,
+      application_name: `${APP_PREFIX}${this.run} ${this.instanceId}`.slice(0, 63),
+      connectionTimeoutMillis: 10_000,
+      // every wait has a bound: a query on a connection the server stopped answering fails (and is treated as lost)
+      query_timeout: QUERY_TIMEOUT_MS,
+    });
     // an error on an idle connection (the server restarted) is followed by 'end': handled there
     c.on("error", (e) => this.opts.log.warn(`serve-fleet: connection error: ${this.redact(e.message)}`));
     return c;
@@ -192,6 +208,11 @@ export class PgFleet implements FleetService {
   private q(c: pg.Client, sql: string, params?: unknown[]): Promise<pg.QueryResult> {
     const p = this.chain.then(() => c.query(sql, params));
     this.chain = p.catch(() => undefined);
+    // the connection's 'end' is the usual sign the database went away; a query that fails because the
+    // connection is gone (or answers nothing within query_timeout) is the same sign, so none is missed
+    p.catch((e: unknown) => {
+      if (connectionGone(e)) this.lost(c);
+    });
     return p;
   }
 

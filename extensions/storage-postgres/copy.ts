@@ -36,6 +36,7 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
   const src = new Database(from, { readonly: true, fileMustExist: true });
   const counts: CopyCounts = { sessions: 0, rows: 0, events: 0, pins: 0, skipped: 0 };
   const dst = new pg.Client({ connectionString: to, application_name: "oceancode storage copy", connectionTimeoutMillis: 10_000 });
+  dst.on("error", () => undefined); // a dropped connection fails the query in flight; this keeps it from being an uncaught error
   try {
     const version = src.pragma("user_version", { simple: true }) as number;
     if (version === 0) throw new Error(`${from}: not an oceancode database (schema version 0)`);

@@ -124,6 +124,10 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     this.opening ??= (async () => {
       const pool = new pg.Pool({ connectionString: this.opts.url, max: this.opts.poolSize ?? 4, allowExitOnIdle: true, connectionTimeoutMillis: 10_000, application_name: "oceancode" });
       pool.on("error", (e) => this.opts.onError(`idle connection lost: ${this.describe(e)}`));
+      // a client that is checked out when the server goes away (a restart) emits 'error' on itself, not on the
+      // pool: without a listener that is an uncaught exception that ends the process. The query it was running
+      // fails on its own; the listener only keeps the process alive.
+      pool.on("connect", (client) => client.on("error", () => undefined));
       try {
         const c = await pool.connect();
         try {

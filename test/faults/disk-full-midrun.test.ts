@@ -96,7 +96,12 @@ describe("disk full mid-run", () => {
     fs.rmSync(filler);
     const after = await cli("run", "-c", "--model", "scripted/s.json", "third");
     expect(after.code, after.stderr).toBe(0);
-    expect(after.stdout).toContain("third answer");
+    // Which of the turn's last writes found room is a race the full disk decides (SQLite may reuse its WAL's
+    // pages): when the answer of the step that filled it was stored, the turn finished and "third" gets the
+    // script's next answer; when it was not, the step is lost as a whole and "third" gets that step's answer.
+    // Either way nothing stored before is lost and the session goes on.
+    const answerStored = after.stdout.includes("third answer");
+    if (!answerStored) expect(after.stdout).toContain("late answer");
     expect(tmpFiles(data)).toEqual([]);
     const db = new Database(path.join(data, "oceancode.db"), { readonly: true });
     const rows = db.prepare("SELECT seq, role, json FROM rows WHERE session_id = ? ORDER BY seq").all(id) as Array<{ seq: number; role: string; json: string }>;
@@ -109,15 +114,18 @@ describe("disk full mid-run", () => {
     expect(Math.max(...side.filter((r) => r.t === "row").map((r) => r.row!.seq))).toBe(rows.length);
     // the turn the disk filled in finished (its answer is stored): its lost end record is not called a crash
     const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as { turns: Array<{ turn: number; reason?: string; interrupted?: string; steps: number; title: string }> };
-    expect(index.turns.map((t) => [t.turn, t.reason, t.interrupted, t.title])).toEqual([
-      [1, "end_turn", undefined, "first"],
-      [2, "end_turn", undefined, "more"],
-      [3, "end_turn", undefined, "third"],
-    ]);
-    expect(index.turns[1]!.steps).toBe(2);
-    const turn2 = fs.readFileSync(path.join(dir, "transcript", "turn-0002.md"), "utf8");
-    expect(turn2).toContain("late answer");
-    expect(turn2).not.toContain("### crashed");
+    expect(index.turns[index.turns.length - 1]).toMatchObject({ reason: "end_turn", title: "third" });
+    if (answerStored) {
+      expect(index.turns.map((t) => [t.turn, t.reason, t.interrupted, t.title])).toEqual([
+        [1, "end_turn", undefined, "first"],
+        [2, "end_turn", undefined, "more"],
+        [3, "end_turn", undefined, "third"],
+      ]);
+      expect(index.turns[1]!.steps).toBe(2);
+      const turn2 = fs.readFileSync(path.join(dir, "transcript", "turn-0002.md"), "utf8");
+      expect(turn2).toContain("late answer");
+      expect(turn2).not.toContain("### crashed");
+    }
     const doc = await cli("doctor", "--storage");
     expect(doc.stdout).toContain("ok   storage ledger: the database holds every row the ledger holds");
   }, 120_000);
