@@ -31,7 +31,7 @@ export interface AnthropicUsageFields {
 
 export type AnthropicReply =
   /** a normal answer: text, then tool calls (stop_reason tool_use when any) */
-  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string }
+  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string; /** spread the stream's events over this many ms (a slow turn) */ streamMs?: number }
   /** an HTTP error with Anthropic's error body (or `body` verbatim) */
   | { type: "error"; status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: unknown }
   /** stream message_start and `text`, then destroy the socket (after holding it open `holdMs`) */
@@ -209,6 +209,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     out += sse("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } });
     out += sse("message_stop", { type: "message_stop" });
+    if (msg.streamMs) return trickle(res, out, msg.streamMs);
     res.end(out);
 
     function computeUsage(r: { usage?: Partial<AnthropicUsageFields> }): Omit<AnthropicUsageFields, "output_tokens"> {
@@ -244,4 +245,21 @@ function sse(event: string, data: unknown): string {
 
 function sseHeaders(): http.OutgoingHttpHeaders {
   return { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "request-id": `req_fake_${Date.now()}` };
+}
+
+/** Write an SSE body one event at a time, spread over `ms` (stops when the client goes away). */
+function trickle(res: http.ServerResponse, body: string, ms: number): void {
+  const events = body.split(/(?<=\n\n)/).filter(Boolean);
+  const gap = Math.max(1, Math.floor(ms / Math.max(1, events.length)));
+  let i = 0;
+  const next = (): void => {
+    if (res.destroyed || res.writableEnded) return;
+    if (i >= events.length - 1) {
+      res.end(events[i] ?? "");
+      return;
+    }
+    res.write(events[i++]!);
+    setTimeout(next, gap).unref();
+  };
+  next();
 }
