@@ -253,6 +253,7 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
       // one esc stops the turn (a second is harmless); queued lines come back to the composer unsent
       actions.abort();
       ui.hint = STOPPING;
+      ui.lastEsc = 0; // so the habit's second esc does not clear what comes back to the composer
       pullBack(env, true);
     } else if (twice && comp.value) return clear();
     return env.changed();
