@@ -251,7 +251,7 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
     if (entries) ui.popupDismissed = true;
     else if (store.busy) {
       // one esc stops the turn (a second is harmless); queued lines come back to the composer unsent
-      actions.abort();
+      if (ui.hint !== STOPPING) actions.abort();
       ui.hint = STOPPING;
       ui.lastEsc = 0; // so the habit's second esc does not clear what comes back to the composer
       pullBack(env, true);
