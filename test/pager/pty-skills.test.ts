@@ -1,7 +1,7 @@
 /**
  * Skills in the pager, in a real terminal: typing `/` lists an enabled skill (with its argument hint)
  * beside the built-in commands, and submitting `/review x` sends the skill's expanded body (read back
- * from the request the fake Anthropic server recorded). An unknown `/word` is sent as text with a notice.
+ * from the request the fake Anthropic server recorded). An unknown `/word` is refused in the pager with a did-you-mean (nothing is sent).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
