@@ -36,6 +36,8 @@ export function toMessages(rows: readonly Row[]): MessageParam[] {
       case "user": {
         const blocks: Block[] = [...closeOrphans(), text(row.text)];
         for (const c of row.context ?? []) if (c) blocks.push(text(c));
+        // images the user attached (a pager @image.png) follow the text
+        for (const img of row.images ?? []) blocks.push(imageBlock(img));
         add("user", blocks);
         break;
       }

@@ -25,6 +25,8 @@ import {
   type SessionEvent,
   type SessionProfile,
   type TurnResult,
+  type ToolResult,
+  type UserToolCall,
 } from "./api.js";
 import { createEngineHooks } from "./hooks.js";
 import { Tools, Providers } from "./registries.js";
@@ -34,6 +36,7 @@ import type { EngineOptions } from "./options.js";
 import { SessionTable, releaseRows } from "./sessions.js";
 import { forkSession } from "./fork.js";
 import { runPrompt } from "./turn.js";
+import { runTool } from "./tool-call.js";
 
 export { DEFAULT_MAX_STOP_CONTINUATIONS, stepCap, subagentStepCap, type EngineOptions, type StepCapConfig } from "./options.js";
 export { newSessionId } from "./sessions.js";
@@ -210,4 +213,17 @@ export class Engine implements EngineService {
   prompt(session: Session, text: string, o: PromptOptions = {}): Promise<TurnResult> {
     return runPrompt(this.core, session, text, o);
   }
+
+  /** A user's own tool call (the pager's `!cmd`, `@file`): the same authorize → execute path as a model's. */
+  async runTool(session: Session, call: UserToolCall, o: { signal?: AbortSignal } = {}): Promise<ToolResult> {
+    const model = await this.modelInfo(session.info.model);
+    const signal = o.signal ?? new AbortController().signal;
+    const emit = (e: SessionEvent) => this.emit(e);
+    // step 0 of the last turn: outside any model step, as a hook's context sees it
+    const step = { session, turn: session.totals.turns, signal, step: 0, sessionStep: session.totals.steps, model };
+    const id = `user_${Date.now().toString(36)}_${(this.userCalls++).toString(36)}`;
+    session.lastActive = Date.now();
+    return runTool(this.core, session, step, { id, name: call.name, input: call.input }, emit, signal);
+  }
+  private userCalls = 0;
 }

@@ -48,13 +48,13 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
     session.totals.turns = turn;
     emit({ type: "turn_start", sessionId: sid, turn, text });
     const turnCtx: TurnContext = { session, turn, signal };
-    const input = await core.hooks.userPrompt.call({ text, context: [] }, turnCtx);
+    const input = await core.hooks.userPrompt.call({ text, context: [...(o.context ?? [])] }, turnCtx);
     if (input.blocked) {
       notice("warn", `prompt blocked by ${input.blocked.by}: ${input.blocked.reason}`);
       reason = "blocked";
       return { turn, reason, text: "", error: input.blocked.reason };
     }
-    pushRow<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, turn, step: 0, at: Date.now() });
+    pushRow<UserRow>(session, { role: "user", text: input.text, context: input.context.length ? input.context : undefined, ...(o.images?.length ? { images: o.images } : {}), turn, step: 0, at: Date.now() });
     // stored before the first wait (the model request): a kill from here on never loses the prompt
     await core.hooks.checkpoint.call({ session, turn, step: 0, why: "prompt" });
     let continuations = 0;

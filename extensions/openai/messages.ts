@@ -28,7 +28,8 @@ export function toChatMessages(system: readonly string[], rows: readonly Row[]):
   for (const row of rows) {
     switch (row.role) {
       case "user":
-        user([row.text, ...(row.context ?? []).filter(Boolean)].join("\n\n") || "(empty)");
+        // this route sends text only: an attached image is named, not sent
+        user([row.text, ...(row.context ?? []).filter(Boolean), ...(row.images ?? []).map((i) => `[an ${i.mediaType} image was attached; this provider route takes text only]`)].join("\n\n") || "(empty)");
         break;
       case "note":
         user(row.text || "(empty)");

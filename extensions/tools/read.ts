@@ -1,5 +1,6 @@
 /** `read {file_path, offset?, limit?}`: numbered lines (cat -n style); binary files, directories and .env refused. */
 import fs from "node:fs";
+import path from "node:path";
 import type { ToolDefinition } from "../engine/api.js";
 import type { ToolsOptions } from "./api.js";
 import { reqString, optNumber, toolPath, ToolInputError } from "./common.js";
@@ -11,6 +12,10 @@ export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 /** Bigger files are refused whole; grep or bash head/tail read slices of them. */
 export const READ_MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+/** Images the read tool hands over as images (the types the Messages API takes), up to this size. */
+const IMAGE_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
+export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export function looksBinary(buf: Buffer): boolean {
   return buf.subarray(0, 8192).includes(0);
@@ -67,6 +72,11 @@ export function readTool(opts: ToolsOptions): ToolDefinition {
         throw new ToolInputError(`read: ${file} is ${Math.round(st.size / 1048576)} MB, too large to read whole; use grep, or bash with head/tail/sed -n to read a slice`);
       }
       const buf = fs.readFileSync(file);
+      // an image is handed over as an image (providers that take images send it; the text names it)
+      const mediaType = IMAGE_TYPES[path.extname(file).toLowerCase()];
+      if (mediaType && buf.length <= READ_MAX_IMAGE_BYTES) {
+        return { content: `(image ${file}, ${mediaType}, ${buf.length} bytes)`, images: [{ mediaType, data: buf.toString("base64") }], metadata: { path: file } };
+      }
       if (looksBinary(buf)) return { content: `read: ${file} is a binary file (${st.size} bytes); it cannot be shown as text`, isError: true };
       recordRead(toolsState(ctx), file, buf);
       if (buf.length === 0) return { content: `(${file} is empty)`, metadata: { path: file, lines: 0 } };

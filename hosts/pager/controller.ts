@@ -2,7 +2,7 @@
  * Drives one pager session through services only: the engine (prompt, events, asks), the kernel's
  * slash commands, and the tideline meter when present. The React tree talks to this through PagerActions.
  */
-import type { Answer, EngineService, FormAnswer, Question, Session } from "../../extensions/engine/api.js";
+import type { Answer, EngineService, FormAnswer, Question, Session, UserToolCall } from "../../extensions/engine/api.js";
 import type { HelpSection, PagerSlashHost, PickItem } from "../../extensions/session-commands/api.js";
 import type { SlashHost } from "../../kernel/api.js";
 import type { PagerActions } from "./components/app.js";
@@ -21,9 +21,11 @@ import { todosStatus, type TodosLike } from "./todos-pane.js";
 import { MODE_LABEL, PagerModes, type ModeChange, type ModeSources } from "./modes.js";
 import { fmtTokens } from "./format.js";
 import { progressText } from "./progress.js";
+import { Submitter, type Extra, type SubmitHost } from "./submitter.js";
+import { FileIndex, type FileHit } from "./file-index.js";
 
 /** What the pager drives of an engine: the embedded EngineService, or a serve instance's (oceancode attach). */
-export type PagerEngine = Pick<EngineService, "subscribe" | "setQuestionHandler" | "createSession" | "openSession" | "prompt" | "closeSession" | "checkModel"> & {
+export type PagerEngine = Pick<EngineService, "subscribe" | "setQuestionHandler" | "createSession" | "openSession" | "prompt" | "closeSession" | "checkModel"> & Partial<Pick<EngineService, "runTool">> & {
   models: Pick<EngineService["models"], "resolve">;
 };
 
@@ -232,14 +234,38 @@ export class PagerController implements PagerActions {
     if (this.session) await this.engine.closeSession(this.session, "exit").catch(() => undefined);
   }
 
-  submit(text: string): void {
-    if (text.startsWith("/")) void this.slash(text);
-    else void this.prompt(text);
+  /** type-ahead, `!cmd`, `#note`, unknown `/words`, `@` mentions (submitter.ts) */
+  readonly input: Submitter = new Submitter(this.submitHost());
+
+  submit(text: string, shown?: string): void {
+    void this.input.submit(text, shown);
   }
 
-  async prompt(text: string): Promise<void> {
+  /** the lines waiting to be sent (shown under the composer) */
+  queued(): string[] {
+    return this.input.queued.map((q) => q.shown ?? q.text);
+  }
+
+  unqueue(all: boolean): string[] {
+    return this.input.unqueue(all);
+  }
+
+  private fileIndex?: FileIndex;
+  /** the `@` picker's matches: the project's file list is read on the first `@`, then kept */
+  files(query: string): { hits: FileHit[]; loading: boolean } {
+    if (!this.fileIndex) {
+      const index = (this.fileIndex = new FileIndex(this.opts.cwd));
+      void index.load().then(
+        () => this.store.changed(),
+        () => undefined,
+      );
+    }
+    return { hits: this.fileIndex.search(query), loading: !this.fileIndex.ready };
+  }
+
+  async prompt(text: string, o: { shown?: string; prepare?: (signal: AbortSignal) => Promise<Extra> } = {}): Promise<void> {
     const s = this.store;
-    s.post({ kind: "user", text });
+    s.post({ kind: "user", text: o.shown ?? text });
     const ac = new AbortController();
     this.running = ac;
     s.progress.begin();
@@ -247,7 +273,9 @@ export class PagerController implements PagerActions {
     s.noticesThisPrompt = [];
     s.changed();
     try {
-      const r = await this.engine.prompt(this.session, text, { signal: ac.signal });
+      const extra = o.prepare ? await o.prepare(ac.signal) : undefined;
+      const attach = { ...(extra?.context.length ? { context: extra.context } : {}), ...(extra?.images.length ? { images: extra.images } : {}) };
+      const r = await this.engine.prompt(this.session, text, { signal: ac.signal, ...attach });
       // the engine usually said it already (an error or blocked notice; "stopped" for an abort): once is enough
       const told = r.reason === "aborted" || (r.error !== undefined && s.noticesThisPrompt.some((n) => n.includes(visible(r.error!))));
       if (r.error && !told) s.post({ kind: "notice", level: "error", text: r.error });
@@ -264,26 +292,49 @@ export class PagerController implements PagerActions {
     }
   }
 
-  /**
-   * A built-in slash command runs here; any other `/word…` (a skill or command, a path, an unknown name)
-   * goes to the session as a prompt, where the skills extension runs a typed skill or warns (typed.ts).
-   */
-  async slash(text: string): Promise<void> {
-    const s = this.store;
+  /** A line that starts with `/`: a built-in runs here, a skill goes to the session, an unknown name is refused. */
+  slash(text: string): Promise<void> {
+    return this.input.submit(text);
+  }
+
+  /** Run `text` when it is a built-in slash command (busy or not); false when it is not one. */
+  private async builtin(text: string): Promise<boolean> {
     const p = parseSlash(text);
-    if (p) {
-      try {
-        if (await this.kernel.runSlash(p.name, p.args, this.slashHost())) return;
-      } catch (e) {
-        s.post({ kind: "notice", level: "error", text: `/${p.name}: ${e instanceof Error ? e.message : String(e)}` });
-        return;
-      }
+    if (!p) return false;
+    try {
+      return await this.kernel.runSlash(p.name, p.args, this.slashHost());
+    } catch (e) {
+      this.store.post({ kind: "notice", level: "error", text: `/${p.name}: ${e instanceof Error ? e.message : String(e)}` });
+      return true;
     }
-    if (s.busy) {
-      s.post({ kind: "notice", level: "warn", text: "a turn is running: esc esc to stop it first" });
-      return;
-    }
-    await this.prompt(text);
+  }
+
+  private submitHost(): SubmitHost {
+    const self = this;
+    // read when used: this runs from a field initialiser
+    const run = () => (self.engine as Partial<Pick<EngineService, "runTool">>).runTool;
+    return {
+      get store() {
+        return self.store;
+      },
+      get cwd() {
+        return self.opts.cwd;
+      },
+      session: () => self.session,
+      get runTool() {
+        const r = run();
+        return r ? (session: Session, call: UserToolCall, o: { signal?: AbortSignal }) => r.call(self.engine, session, call, o) : undefined;
+      },
+      prompt: (text, o) => self.prompt(text, o),
+      builtin: (text) => self.builtin(text),
+      names: () => self.slashCommands().map((e) => e.name),
+      pick: (title, items) =>
+        new Promise<string | undefined>((resolve) => {
+          self.store.picker = { title, items, index: 0, resolve, oneKey: true };
+          self.store.changed();
+        }),
+      running: (ac) => (self.running = ac),
+    };
   }
 
   /** called with a finished prompt's duration (the long-turn notification) */

@@ -124,6 +124,8 @@ export interface PickerState {
   items: Array<{ id: string; label: string }>;
   index: number;
   resolve(id: string | undefined): void;
+  /** an item is picked by pressing its id (one key: `1`, `2` …) as well as with enter */
+  oneKey?: boolean;
 }
 
 /** The capabilities picker (/skills, /plugins): the tab, the cursor, and the services' state when last read. */

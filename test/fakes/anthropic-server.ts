@@ -35,7 +35,7 @@ export type AnthropicReply =
    * (and the text block's start) the stream goes quiet that long before the rest, sending a `ping` event
    * every `pingEveryMs` meanwhile when set (a long think with keep-alives) or nothing (a stall that recovers)
    */
-  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string; pauseMs?: number; pingEveryMs?: number }
+  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<AnthropicUsageFields>; stopReason?: string; pauseMs?: number; pingEveryMs?: number; /** spread the stream's events over this many ms (a slow turn) */ streamMs?: number }
   /** accept the request and never answer (no status line): a server that hangs before its headers */
   | { type: "hang" }
   /** stream message_start and `text`, then an event whose data is `data` (not JSON), and end the stream */
@@ -223,6 +223,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     out += sse("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } });
     out += sse("message_stop", { type: "message_stop" });
+    if (msg.streamMs) return trickle(res, out, msg.streamMs);
     if (!msg.pauseMs) return void res.end(out);
     res.write(out.slice(0, pauseAt));
     const pinger = msg.pingEveryMs ? setInterval(() => res.write(sse("ping", { type: "ping" })), msg.pingEveryMs) : undefined;
@@ -265,4 +266,21 @@ function sse(event: string, data: unknown): string {
 
 function sseHeaders(): http.OutgoingHttpHeaders {
   return { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "request-id": `req_fake_${Date.now()}` };
+}
+
+/** Write an SSE body one event at a time, spread over `ms` (stops when the client goes away). */
+function trickle(res: http.ServerResponse, body: string, ms: number): void {
+  const events = body.split(/(?<=\n\n)/).filter(Boolean);
+  const gap = Math.max(1, Math.floor(ms / Math.max(1, events.length)));
+  let i = 0;
+  const next = (): void => {
+    if (res.destroyed || res.writableEnded) return;
+    if (i >= events.length - 1) {
+      res.end(events[i] ?? "");
+      return;
+    }
+    res.write(events[i++]!);
+    setTimeout(next, gap).unref();
+  };
+  next();
 }

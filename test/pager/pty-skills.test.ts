@@ -1,7 +1,7 @@
 /**
  * Skills in the pager, in a real terminal: typing `/` lists an enabled skill (with its argument hint)
  * beside the built-in commands, and submitting `/review x` sends the skill's expanded body (read back
- * from the request the fake Anthropic server recorded). An unknown `/word` is sent as text with a notice.
+ * from the request the fake Anthropic server recorded). An unknown `/word` is refused in the pager with a did-you-mean (nothing is sent).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../helpers/cli.js";
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(!hasTmux())("pager: skills as slash commands", () => {
-  it("/ lists the skill; /review x sends its expanded body; /nosuch is sent as text with a notice", async () => {
+  it("/ lists the skill; /review x sends its expanded body; a /word nothing knows is refused with a did-you-mean, unsent", async () => {
     fake = await startFakeAnthropic();
     fake.respond(() => ({ text: "reviewed it" }));
     sb = makeSandbox("oc-pty-skills-");
@@ -39,10 +39,10 @@ describe.skipIf(!hasTmux())("pager: skills as slash commands", () => {
     expect(fake.requests.length).toBe(1);
     const sent = lastUserText(fake.requests[0]!.body);
     expect(sent).toMatch(/^The user ran the \/review skill \(file .*SKILL\.md; base directory .*\)\. Follow these instructions:\n\nREVIEW BODY for x$/);
-    t.send("/nosuch y");
+    // a name no command or skill has is refused here: nothing is sent; a near skill is offered
+    t.send("/reveiw y");
     t.key("Enter");
-    await t.waitFor("/nosuch is not a skill or command; sent as text", 20_000, { inHistory: true });
-    await t.waitGone("working…", 20_000);
-    expect(lastUserText(fake.requests[1]!.body)).toBe("/nosuch y");
+    await t.waitFor(/unknown command \/reveiw: nothing was sent\. did you mean \/review/, 20_000, { inHistory: true });
+    expect(fake.requests.length).toBe(1);
   }, 60_000);
 });

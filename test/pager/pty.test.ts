@@ -69,7 +69,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     expect(colourCodes(t.styled()).length).toBeGreaterThan(0);
   });
 
-  it("slash commands: /help lists manifests' commands, an unknown one is sent as text with a notice, /models opens the picker", async () => {
+  it("slash commands: /help lists manifests' commands, an unknown one is refused unsent, /models opens the picker", async () => {
     sb = makeSandbox();
     t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
@@ -79,7 +79,8 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
     const help = await t.waitFor("Keys:", 20_000, { inHistory: true });
     expect(help).toContain("/resume");
     await typeLine(t, "/nope");
-    await t.waitFor("/nope is not a skill or command; sent as text");
+    await t.waitFor("unknown command /nope: nothing was sent");
+    expect(t.history()).not.toContain("ok: /nope");
     await typeLine(t, "/models");
     await t.waitFor("MODEL");
     expect(t.screen()).toContain("scripted/echo");

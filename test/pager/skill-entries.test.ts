@@ -79,13 +79,19 @@ describe("PagerController.slash", () => {
     return { ctl, ran, prompted };
   }
 
-  it("a built-in runs; a /word that is not one, or a path, goes to the session as typed", async () => {
+  it("a built-in runs; a path goes to the session as typed; a /word nothing knows is refused here with a did-you-mean", async () => {
     const { ctl, ran, prompted } = make();
     await ctl.slash("/help");
     await ctl.slash("/review src/a.ts");
     await ctl.slash("/usr/bin/x --help");
-    expect(ran).toEqual(["help", "review"]);
-    expect(prompted).toEqual(["/review src/a.ts", "/usr/bin/x --help"]);
-    expect(ctl.store.done.view().slice().filter((i) => i.kind === "notice")).toEqual([]);
+    await ctl.slash("/hepl");
+    // a plugin-qualified name is the skills extension's to resolve (it warns when nothing matches)
+    await ctl.slash("/someplugin:review x");
+    expect(ran).toEqual(["help", "review", "hepl", "someplugin:review"]);
+    expect(prompted).toEqual(["/usr/bin/x --help", "/someplugin:review x"]);
+    const notices = ctl.store.done.view().slice().filter((i) => i.kind === "notice").map((i) => (i as { text: string }).text);
+    expect(notices).toHaveLength(2);
+    expect(notices[0]).toMatch(/^unknown command \/review: nothing was sent/);
+    expect(notices[1]).toMatch(/^unknown command \/hepl: nothing was sent\. did you mean \/help\?/);
   });
 });

@@ -58,6 +58,8 @@ export interface UserRow extends RowBase {
   text: string;
   /** context added by hooks/extensions for the model (not typed by the user) */
   context?: string[];
+  /** images the user attached (a pager `@image.png`), base64, sent after the text */
+  images?: Array<{ mediaType: string; data: string }>;
 }
 export interface AssistantRow extends RowBase {
   role: "assistant";

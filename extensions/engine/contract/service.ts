@@ -84,6 +84,19 @@ export interface CacheTouchedEvent {
 export interface PromptOptions {
   signal?: AbortSignal;
   onEvent?: (e: SessionEvent) => void;
+  /**
+   * Context the host attaches to this prompt's user row, after the typed text (the pager's `@file`
+   * contents and `!cmd` outputs); hooks' userPrompt taps see it first in PromptInput.context.
+   */
+  context?: string[];
+  /** images attached to the user row (an `@image.png`), base64; providers that take images send them */
+  images?: Array<{ mediaType: string; data: string }>;
+}
+
+/** A tool call the user makes from a host (`!cmd` runs bash, `@file` reads), outside any model step. */
+export interface UserToolCall {
+  name: string;
+  input: Record<string, unknown>;
 }
 
 export interface TurnResult {
@@ -136,6 +149,14 @@ export interface EngineService {
   latestSessionId(cwd: string): Promise<string | undefined>;
   /** Run one user prompt to the end of its turn (and any continuations). */
   prompt(session: Session, text: string, opts?: PromptOptions): Promise<TurnResult>;
+  /**
+   * Run one tool call the user asked for (the pager's `!cmd` is bash, an `@file` is read or ls) exactly
+   * as a model's call runs: engine.authorizeToolCall (rules, modes, guards; an ask goes to the host's
+   * question handler), executeTool with its childProcess (the sandbox), then toolResult. No model request
+   * is made and no row is stored: the host attaches what it wants to keep to its next prompt
+   * (PromptOptions.context). tool_call_start / tool_call_end are sent like a step's.
+   */
+  runTool(session: Session, call: UserToolCall, opts?: { signal?: AbortSignal }): Promise<ToolResult>;
   /**
    * A new session from another one's history up to `at` (`r<seq>`, `<seq>` or `turn:<n>`; default: all
    * of it, along the journal's active path). Stored and closed: open it with openSession. The source is

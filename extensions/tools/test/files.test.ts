@@ -47,6 +47,16 @@ describe("read", () => {
     expect(m.content).toContain("does not exist");
   });
 
+  it("an image file is handed over as an image (base64), not refused as binary", async () => {
+    h = harness();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]);
+    h.file("shot.png", png);
+    const r = await h.call("read", { file_path: "shot.png" });
+    expect(r.isError).toBeFalsy();
+    expect(r.content).toMatch(/\(image .*shot\.png, image\/png, 10 bytes\)/);
+    expect(r.images).toEqual([{ mediaType: "image/png", data: png.toString("base64") }]);
+  });
+
   it("never reads .env, *.env or *.env.* files; .env.example reads", async () => {
     h = harness();
     for (const name of [".env", "prod.env", ".env.local", "config/app.env.production"]) {

@@ -16,6 +16,8 @@ import { ThemeContext, makeTheme } from "./theme.js";
 import { CapabilitiesPicker } from "./capabilities.js";
 import { TodosPane, todosPaneRows } from "./todos-pane.js";
 import { initialUi, onKey, popupEntries, TURN_HINTS, type KeyEnv, type PagerActions, type UiState } from "./keys.js";
+import { mentionView } from "./mention-keys.js";
+import { MENTION_ROWS, MentionPopup, QueuedView, queueRows } from "./input-views.js";
 
 export { ESC_ESC_MS, filterSlash, type PagerActions } from "./keys.js";
 
@@ -60,7 +62,9 @@ export function PagerApp({ store, actions, color, links = false, pastes }: { sto
   const meter = actions.meter();
   const statusRows = 1 + statusRowCount(meter, width);
   const composerRows = Math.min(6, Math.max(1, comp.value.split("\n").length)) + 2;
-  const popupRows = entries ? Math.min(8, Math.max(1, entries.length)) : 0;
+  const mention = popupOpen ? undefined : mentionView(ui, actions);
+  const queued = actions.queued?.() ?? [];
+  const popupRows = (entries ? Math.min(8, Math.max(1, entries.length)) : 0) + (mention ? Math.min(MENTION_ROWS, Math.max(1, mention.hits.length)) : 0) + queueRows(queued);
   // the todos pane (ctrl+t) takes at most a third of the terminal
   const paneMax = Math.max(5, Math.floor(rows / 3));
   const paneRows = store.todosOpen ? todosPaneRows(store.todos, paneMax) : 0;
@@ -92,6 +96,8 @@ export function PagerApp({ store, actions, color, links = false, pastes }: { sto
       <Box flexDirection="column">
         <ComposerView s={comp} maxRows={6} active={!store.viewer} />
         {popupOpen ? <SlashPopup entries={entries} index={Math.min(ui.popupIndex, Math.max(0, entries.length - 1))} maxRows={8} width={width} /> : null}
+        {mention ? <MentionPopup v={mention} width={width} /> : null}
+        <QueuedView queued={queued} width={width} />
       </Box>
     );
 

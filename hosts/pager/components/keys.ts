@@ -11,13 +11,20 @@ import { knownCommand, splitTyped } from "../input.js";
 import type { PasteQueue } from "../tty-input.js";
 import type { SlashEntry } from "./dialogs.js";
 import { capabilitiesKey, type CapabilitiesActions } from "./capabilities-keys.js";
+import { mentionKey, type MentionActions } from "./mention-keys.js";
+import { isLargePaste, PasteChips } from "../paste-chips.js";
+import { visible } from "../../terminal/sanitize.js";
 
 /** Two escapes within this many ms make an "esc esc". */
 export const ESC_ESC_MS = 800;
 
-export interface PagerActions extends CapabilitiesActions {
-  /** a prompt, or a `/command args` line */
-  submit(text: string): void;
+export interface PagerActions extends CapabilitiesActions, MentionActions {
+  /** a prompt, or a `/command args` line; `shown` is what the transcript echoes (paste chips kept) */
+  submit(text: string, shown?: string): void;
+  /** the type-ahead queue, oldest first */
+  queued?(): string[];
+  /** take the last queued line (or all of them) back out, for the composer */
+  unqueue?(all: boolean): string[];
   /** stop the running turn (esc esc) */
   abort(): void;
   exit(): void;
@@ -46,9 +53,14 @@ export interface UiState {
   popupDismissed: boolean;
   hint?: string;
   lastEsc: number;
+  /** the `@` picker's highlight, and the word whose picker esc closed */
+  mentionIndex?: number;
+  mentionDismissed?: number;
+  /** large pastes shown as chips in the composer */
+  chips: PasteChips;
 }
 
-export const initialUi = (): UiState => ({ comp: C.emptyComposer(), popupIndex: 0, popupDismissed: false, lastEsc: 0 });
+export const initialUi = (): UiState => ({ comp: C.emptyComposer(), popupIndex: 0, popupDismissed: false, lastEsc: 0, chips: new PasteChips() });
 
 export interface KeyEnv {
   store: PagerStore;
@@ -86,7 +98,15 @@ function typed(env: KeyEnv, text: string): void {
   ui.popupDismissed = false;
   ui.popupIndex = 0;
   ui.hint = undefined;
+  ui.mentionIndex = 0;
   setComp(env, C.insert(ui.comp, text));
+}
+
+/** A bracketed paste: a large one goes in as a chip (sent whole), a small one as typed text. */
+function pasted(env: KeyEnv, raw: string): void {
+  const text = visible(raw.replace(/\r\n?/g, "\n"));
+  if (!isLargePaste(text)) return typed(env, text);
+  typed(env, env.ui.chips.add(text));
 }
 
 function submit(env: KeyEnv, text: string): void {
@@ -94,9 +114,11 @@ function submit(env: KeyEnv, text: string): void {
   if (!trimmed) return;
   const h = env.history;
   if (h[h.length - 1] !== text) h.push(text);
-  Object.assign(env.ui, { comp: C.emptyComposer(h.length), popupDismissed: false, popupIndex: 0, hint: undefined });
+  Object.assign(env.ui, { comp: C.emptyComposer(h.length), popupDismissed: false, popupIndex: 0, hint: undefined, mentionIndex: 0, mentionDismissed: undefined });
   env.changed();
-  env.actions.submit(trimmed);
+  const whole = env.ui.chips.expand(trimmed);
+  if (whole === trimmed) env.actions.submit(trimmed);
+  else env.actions.submit(whole, trimmed);
 }
 
 /** Enter: a typed `/<known command>` runs; else the popup's pick (a built-in runs, a skill fills the composer); else send. */
@@ -114,10 +136,7 @@ function enter(env: KeyEnv, mods: { shift: boolean; meta: boolean }): void {
     return submit(env, `/${e.name}`);
   }
   if (C.enterMeansNewline(ui.comp)) return setComp(env, C.backslashNewline(ui.comp));
-  if (env.store.busy && !ui.comp.value.trim().startsWith("/")) {
-    ui.hint = "a turn is running: esc esc to stop it first";
-    return env.changed();
-  }
+  // while a turn runs the line is queued (type-ahead) and sent when it ends
   submit(env, ui.comp.value);
 }
 
@@ -168,7 +187,10 @@ function modalKey(env: KeyEnv, input: string, key: Key): boolean {
   if (p) {
     if (key.upArrow) p.index = Math.max(0, p.index - 1);
     else if (key.downArrow) p.index = Math.min(p.items.length - 1, p.index + 1);
-    else if (key.return || key.escape) {
+    else if (p.oneKey && p.items.some((i) => i.id === input)) {
+      store.picker = undefined;
+      p.resolve(input);
+    } else if (key.return || key.escape) {
       store.picker = undefined;
       p.resolve(key.return ? p.items[p.index]?.id : undefined);
     } else return true;
@@ -197,7 +219,7 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
   // 0. a bracketed paste goes into the composer (never into a prompt, picker or viewer), and is not sent
   if (input === "[200~" && env.pastes?.waiting) {
     const text = env.pastes.take() ?? "";
-    if (!store.question && !store.picker && !store.viewer && !store.capabilities) typed(env, text);
+    if (!store.question && !store.picker && !store.viewer && !store.capabilities) pasted(env, text);
     return;
   }
   // 1-3. permission prompt, picker, output viewer
@@ -232,6 +254,8 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
     }
     return;
   }
+  // the @ file picker takes its keys first (esc closes it, tab completes)
+  if (mentionKey(ui, actions, key, env.changed)) return;
   const entries = popupEntries(ui, () => actions.slashCommands());
   if (key.escape) {
     const now = Date.now();
@@ -239,8 +263,11 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
     ui.lastEsc = twice ? 0 : now;
     if (entries) ui.popupDismissed = true;
     else if (store.busy) {
-      ui.hint = twice ? STOPPING : PRESS_AGAIN;
-      if (twice) actions.abort();
+      // one esc stops the turn (a second is harmless); queued lines come back to the composer unsent
+      if (ui.hint !== STOPPING) actions.abort();
+      ui.hint = STOPPING;
+      ui.lastEsc = 0; // so the habit's second esc does not clear what comes back to the composer
+      pullBack(env, true);
     } else if (twice && comp.value) return clear();
     return env.changed();
   }
@@ -258,6 +285,7 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
   }
   // 6. composer editing
   if (key.return) return enter(env, { shift: key.shift, meta: key.meta });
+  if (key.upArrow && !comp.value && actions.queued?.().length) return pullBack(env, false);
   if (key.upArrow) return setComp(env, C.vertical(comp, -1) ?? C.browse(comp, env.history, -1));
   if (key.downArrow) return setComp(env, C.vertical(comp, 1) ?? C.browse(comp, env.history, 1));
   if (key.leftArrow) return setComp(env, C.move(comp, -1));
@@ -276,4 +304,13 @@ export function onKey(env: KeyEnv, input: string, key: Key): void {
     else if (part.kind === "newline") typed(env, "\n");
     else enter(env, { shift: false, meta: false });
   }
+}
+
+/** Queued lines back into the composer (the last one, or all), before what is typed there. */
+function pullBack(env: KeyEnv, all: boolean): void {
+  const back = env.actions.unqueue?.(all) ?? [];
+  if (!back.length) return;
+  const rest = env.ui.comp.value;
+  const value = [...back, ...(rest ? [rest] : [])].join("\n");
+  setComp(env, { ...env.ui.comp, value, cursor: value.length });
 }
