@@ -150,6 +150,11 @@ export interface JevService {
   label(row: Omit<JevLabelRow, "type" | "at">): void;
   /** The global budgets the points read (additive). */
   settings(): JevSettings;
+  /**
+   * Work a point does off the critical path (shadow mode): a closing session waits for it, bounded, so
+   * its decision row lands. Present when the jev extension runs the service.
+   */
+  track?(work: Promise<unknown>): void;
 }
 
 /** The layer's budgets, from the global config only (additive). */

@@ -45,12 +45,19 @@ export default {
     const jev = createService(cfg, log);
     // shadow asks run off the critical path; a closing session waits briefly for them so their rows land
     const inflight = new Set<Promise<unknown>>();
+    const track = (p: Promise<unknown>): void => {
+      const tracked = p.then(
+        () => new Promise((r) => setImmediate(r)),
+        () => undefined,
+      );
+      inflight.add(tracked);
+      void tracked.finally(() => inflight.delete(tracked));
+    };
+    jev.track = track;
     const ask = jev.ask.bind(jev);
     jev.ask = (req) => {
       const p = ask(req);
-      const tracked = p.then(() => new Promise((r) => setImmediate(r)));
-      inflight.add(tracked);
-      void tracked.finally(() => inflight.delete(tracked));
+      track(p);
       return p;
     };
     ctx.services.tryGet<EngineService>("engine")?.hooks.sessionEnd.tap({ name: "jev" }, async () => {

@@ -95,7 +95,9 @@ export function installOutput(ctx: ExtensionContext, jev: JevService): void {
     };
     // shadow: reading and splitting the output happen off the critical path too
     if (mode === "shadow") {
-      void work().catch(() => undefined);
+      // tracked from the start (the file read comes before the ask): a session that ends meanwhile waits for it
+      const shadowed = work().catch(() => undefined);
+      jev.track?.(shadowed);
       return result;
     }
     return work();

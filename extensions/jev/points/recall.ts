@@ -137,8 +137,11 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
           }
         };
         // shadow: reading the ledger happens off the critical path too
-        if (mode === "shadow") void work().catch(() => undefined);
-        else await work();
+        if (mode === "shadow") {
+          // tracked from the start (the ledger read comes before the ask): a session that ends meanwhile waits for it
+          const shadowed = work().catch(() => undefined);
+          jev.track?.(shadowed);
+        } else await work();
       }
     }
     return notes.length ? { ...win, rows: placeNotes(win.rows, notes) } : win;
