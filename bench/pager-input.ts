@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { PassThrough, Writable } from "node:stream";
+import { fakeStdin, stats } from "./tty-fakes.js";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import React from "react";
@@ -31,20 +32,6 @@ class FakeTty extends Writable {
   }
 }
 
-function fakeStdin(): NodeJS.ReadStream {
-  const s = new PassThrough() as unknown as NodeJS.ReadStream & { isTTY: boolean; setRawMode(b: boolean): unknown; ref(): unknown; unref(): unknown };
-  s.isTTY = true;
-  s.setRawMode = () => s;
-  s.ref = () => s;
-  s.unref = () => s;
-  return s;
-}
-
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-  return { mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), p50: q(0.5), p95: q(0.95), max: s[s.length - 1] ?? 0 };
-};
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 async function keyToEcho(keys: number, deltaMs: number): Promise<void> {

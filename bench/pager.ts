@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
+import { fakeStdin, stats } from "./tty-fakes.js";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import React from "react";
@@ -34,20 +35,6 @@ class FakeTty extends Writable {
   }
 }
 
-function fakeStdin(): NodeJS.ReadStream {
-  const s = new PassThrough() as unknown as NodeJS.ReadStream & { isTTY: boolean; setRawMode(b: boolean): unknown; ref(): unknown; unref(): unknown };
-  s.isTTY = true;
-  s.setRawMode = () => s;
-  s.ref = () => s;
-  s.unref = () => s;
-  return s;
-}
-
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-  return { mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), p50: q(0.5), p95: q(0.95) };
-};
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 async function main(): Promise<void> {

@@ -20,6 +20,7 @@ export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput,
 /** whose a project file is (local or repo tier), and the one way oceancode runs git (inert) */
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
 export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";
+export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {

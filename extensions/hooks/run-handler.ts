@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import type { HandlerSpec } from "./api.js";
+import { groupRegistry, signalGroup } from "../../kernel/api.js";
 
 export interface RawResult {
   /** command: the exit code (null when killed); http: 0 for 2xx, 1 otherwise */
@@ -31,35 +32,12 @@ export interface SpawnPlan {
 export const MAX_OUTPUT = 1 << 20; // keep at most 1 MiB of each stream
 
 /** Process groups of hook handlers still running; killed when this process exits. */
-const live = new Set<number>();
-let exitHook = false;
-function track(pid: number): void {
-  live.add(pid);
-  if (exitHook) return;
-  exitHook = true;
-  process.on("exit", () => {
-    for (const p of live) killGroup(p);
-  });
-}
-function killGroup(pid: number): boolean {
-  try {
-    process.kill(-pid, "SIGKILL");
-    return true;
-  } catch {
-    return false;
-  }
-}
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const live = groupRegistry();
+const killGroup = (pgid: number): boolean => signalGroup(pgid, "SIGKILL");
+
 /** Handler process groups still running (tests, doctor). */
 export function liveHandlerGroups(): number[] {
-  return [...live];
+  return live.tracked();
 }
 
 /** The first MAX_OUTPUT bytes of a stream, and how many bytes came in all. */
@@ -92,7 +70,7 @@ export function runCommand(plan: SpawnPlan, stdin: string, timeoutMs: number, si
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       // a group with members left (a handler's `cmd &`) stays tracked, so the exit still ends it
-      if (child.pid && !groupAlive(child.pid)) live.delete(child.pid);
+      if (child.pid) live.untrackIfEmpty(child.pid);
       resolve({
         exitCode,
         stdout: out.text(),
@@ -110,7 +88,7 @@ export function runCommand(plan: SpawnPlan, stdin: string, timeoutMs: number, si
       resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, error: (e as Error).message, ms: performance.now() - t0 });
       return;
     }
-    if (child.pid) track(child.pid);
+    if (child.pid) live.track(child.pid);
     const killTree = () => {
       if (!child.pid || !killGroup(child.pid)) child.kill("SIGKILL");
     };

@@ -6,7 +6,7 @@
  */
 import pg from "pg";
 import type { Session, SessionInfo, SessionRefusal, SessionTotals, StoredSession } from "../engine/api.js";
-import { catchUpOps, caughtUpLine, reconcileSession, refusalLine, sessionOp, stepOps, titleFrom, writerHealth, type RecoverySource, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
+import { catchUp, reconcileSession, refusalLine, sessionOp, stepOps, writerHealth, type RecoverySource, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
 import { redactText, redactUrl } from "./api.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
 import { eventRows, latest, list, load, stale } from "./reads.js";
@@ -363,12 +363,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
     if (r.kind === "conflict") {
       return { refused: refusalLine(id, r, { fix: `PostgreSQL has no rebuild in place: compare the ${r.source}'s rows.jsonl with the database (\`oceancode export --md ${id}\`) before resuming, or start a new session` }) };
     }
-    const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
-    this.writer.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
-    await this.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
-    (this.opts.onWarn ?? this.opts.onError)(caughtUpLine(id, r));
-    const info: SessionInfo = { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) };
-    return { info, rows: [...stored.rows, ...r.rows], totals: r.totals };
+    return catchUp(id, stored, r, { enqueueGroup: (ops) => this.writer.enqueueGroup(ops), settle: () => this.settle(), warn: this.opts.onWarn ?? this.opts.onError });
   }
   latestSessionId(cwd: string): Promise<string | undefined> {
     return this.read((c) => latest(c, cwd));

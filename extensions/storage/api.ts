@@ -313,4 +313,4 @@ export { sessionOp, stepOps, type DeleteWriteOp, type RowWriteOp, type SessionWr
  * store's rows, the writes that catch the store up, and the lines that say so; any store uses them on the
  * open of a session it has claimed. Pure: no database driver.
  */
-export { catchUpOps, caughtUpLine, reconcileSession, refusalLine, type Reconcile } from "./reconcile.js";
+export { catchUp, catchUpOps, caughtUpLine, reconcileSession, refusalLine, type CatchUpTarget, type Reconcile } from "./reconcile.js";

@@ -11,6 +11,7 @@
 import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
 import type { RecoverySource } from "./api.js";
 import { sessionOp, type RowWriteOp, type SessionWriteOp } from "./session-ops.js";
+import { titleFrom } from "./session-rows.js";
 
 export type Reconcile =
   /** nothing to do: the source is not ahead (or holds nothing of the session) */
@@ -68,6 +69,26 @@ export function catchUpOps(r: Extract<Reconcile, { kind: "ahead" }>, title?: str
   const ops: Array<SessionWriteOp | RowWriteOp> = [{ ...sessionOp(r.info, r.totals, title), updatedAt: Math.max(r.updatedAt, r.rows[r.rows.length - 1]!.at) }];
   for (const row of r.rows) ops.push({ t: "row", sessionId: r.info.id, seq: row.seq, turn: row.turn, step: row.step, role: row.role, json: JSON.stringify(row) });
   return ops;
+}
+
+/** What a store needs to catch its database up on open: its write queue, a settle, and a line for the user. */
+export interface CatchUpTarget {
+  enqueueGroup(ops: ReadonlyArray<SessionWriteOp | RowWriteOp>): void;
+  settle(): Promise<void>;
+  warn(line: string): void;
+}
+
+/**
+ * Catch the database up to a source that is ahead (`r`): the missing rows are queued as one group ahead of
+ * anything the resumed session writes, and the session comes back whole (the stored rows, then the source's).
+ */
+export async function catchUp(id: string, stored: StoredSession, r: Extract<Reconcile, { kind: "ahead" }>, t: CatchUpTarget): Promise<StoredSession> {
+  const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
+  t.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
+  await t.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
+  t.warn(caughtUpLine(id, r));
+  const info: SessionInfo = { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) };
+  return { info, rows: [...stored.rows, ...r.rows], totals: r.totals };
 }
 
 /** What a catch-up did, for the user (once per session). */

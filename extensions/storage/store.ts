@@ -13,8 +13,7 @@ import { writerHealth } from "./write-queue.js";
 import { eventRows, list, load } from "./reads.js";
 import { sessionOp, stepOps, type TrackedSession } from "./session-ops.js";
 import { isLocked, lockedLine } from "./lock-holders.js";
-import { titleFrom } from "./session-rows.js";
-import { catchUpOps, caughtUpLine, reconcileSession, refusalLine } from "./reconcile.js";
+import { catchUp, reconcileSession, refusalLine } from "./reconcile.js";
 
 export { emptyTotals, titleFrom } from "./session-rows.js";
 
@@ -335,12 +334,7 @@ export class SqliteStore implements StorageService, WriteTarget {
     const r = await reconcileSession(this.sources, id, stored);
     if (r.kind === "even") return stored;
     if (r.kind === "conflict") return { refused: refusalLine(id, r, this.repair) };
-    const first = r.rows.find((x) => x.role === "user" && x.text.trim()) as { text: string } | undefined;
-    this.writer.enqueueGroup(catchUpOps(r, first ? titleFrom(first.text) : undefined));
-    await this.settle().catch(() => undefined); // a writer that fails retries; the rows stay queued ahead of the session's own
-    (this.opts.onWarn ?? this.opts.onError)(caughtUpLine(id, r));
-    const info: SessionInfo = { ...stored.info, model: r.info.model, overrides: r.info.overrides, ...(r.info.title ? { title: r.info.title } : {}) };
-    return { info, rows: [...stored.rows, ...r.rows], totals: r.totals };
+    return catchUp(id, stored, r, { enqueueGroup: (ops) => this.writer.enqueueGroup(ops), settle: () => this.settle(), warn: this.opts.onWarn ?? this.opts.onError });
   }
 
   async latestSessionId(cwd: string): Promise<string | undefined> {

@@ -6,50 +6,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { SpawnSpec } from "../engine/api.js";
+import { groupAlive, groupRegistry, signalGroup } from "../../kernel/api.js";
 
-/** leaders' pids of the groups this process started that may still have a member */
-const groups = new Set<number>();
-let exitHooked = false;
-
-/** Whether the group has a live member (kill 0 probes; a zombie leader reaped by node is no member). */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function track(pgid: number): void {
-  groups.add(pgid);
-  if (exitHooked) return;
-  exitHooked = true;
-  // synchronous, last resort: a forced exit (a second signal, process.exit anywhere) leaves no group behind
-  process.on("exit", () => {
-    for (const g of groups) if (groupAlive(g)) signalGroup(g, "SIGKILL");
-    groups.clear();
-  });
-}
-
-/** Forget the group once nothing of it is left (its pid may then be reused by an unrelated group). */
-function untrackIfEmpty(pgid: number): void {
-  if (!groupAlive(pgid)) groups.delete(pgid);
-}
-
-function signalGroup(pgid: number, sig: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, sig);
-    return true;
-  } catch {
-    return false; // group already gone
-  }
-}
+/** the groups this process started that may still have a member (killed at exit whatever happens) */
+const groups = groupRegistry();
+const untrackIfEmpty = (pgid: number): void => groups.untrackIfEmpty(pgid);
 
 /** How many groups this process started still have a live member. */
 export function liveGroupCount(): number {
-  for (const g of [...groups]) untrackIfEmpty(g);
-  return groups.size;
+  for (const g of groups.tracked()) untrackIfEmpty(g);
+  return groups.tracked().length;
 }
 
 /**
@@ -57,8 +23,8 @@ export function liveGroupCount(): number {
  * (bounded) until the groups are empty. Resolves to how many groups were alive at the start.
  */
 export async function endAllGroups(graceMs = 1000): Promise<number> {
-  const alive = [...groups].filter(groupAlive);
-  for (const g of groups) if (!alive.includes(g)) groups.delete(g);
+  const alive = groups.tracked().filter(groupAlive);
+  for (const g of groups.tracked()) if (!alive.includes(g)) groups.forget(g);
   if (alive.length === 0) return 0;
   for (const g of alive) signalGroup(g, "SIGTERM");
   const gone = async (deadline: number): Promise<boolean> => {
@@ -108,7 +74,7 @@ export function startChild(spec: SpawnSpec, onText: (s: string, stream: StreamNa
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  if (child.pid !== undefined) track(child.pid);
+  if (child.pid !== undefined) groups.track(child.pid);
   const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
   child.stdout?.on("data", (b: Buffer) => onText(decoders[0]!.write(b), "stdout"));
   child.stderr?.on("data", (b: Buffer) => onText(decoders[1]!.write(b), "stderr"));
