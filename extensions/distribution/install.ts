@@ -120,6 +120,7 @@ export async function runUpdate(r: UpdateRequest): Promise<UpdateOutcome> {
       r.say(`sha256 ok (${rep.sha256})`);
       r.say(`signature ok (key ${rep.keyId}, trusted comment: ${rep.trustedComment})`);
     } catch (e) {
+      if (e instanceof VerifyError && e.what !== "sha256") r.say("sha256 ok");
       if (e instanceof VerifyError) return { code: 1, result: "refused", message: `refused ${manifest.version}: ${e.message}; nothing was unpacked` };
       throw e;
     }
