@@ -1,5 +1,5 @@
 /**
- * The distribution extension's published contract: the release manifest's shape, the pinned release
+ * The published contract `oceancode/api/distribution`: the release manifest's shape, the pinned release
  * key, where versions are installed, and the service other extensions may use to verify an asset.
  */
 import path from "node:path";
