@@ -15,6 +15,7 @@ import { EXIT_PIPE_GONE, flushed, pipeGone, watchPipe } from "../terminal/pipe.j
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE_LINE, runHostSettings } from "../run/args.js";
 import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "../attach/args.js";
 import type { HostSetting } from "../../kernel/config.js";
+import { runCurrentVersion } from "./launcher.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
 // Node >= 22.1 caches compiled code on disk between runs; Node 20 has no such API (feature-detected)
@@ -289,6 +290,10 @@ async function main(argv: string[]): Promise<number> {
     await kernel.shutdown().catch(() => undefined);
   }
 }
+
+// an update switched <data dir>/versions/current to another version: that one runs (hosts/cli/launcher.ts)
+const switched = await runCurrentVersion(process.argv.slice(2), packageVersion);
+if (switched !== undefined) process.exit(switched);
 
 // a reader that went away (`oceancode sessions | head`) is no crash: the command finishes, then exits 141
 watchPipe(process.stdout);
