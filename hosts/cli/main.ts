@@ -65,7 +65,7 @@ const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
 const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model", "--resume": "resume" };
 
 function usageLine(): string {
-  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-c/--continue | --resume <id>] [-v] [<command> [args…] | -p <prompt> [run's flags]]";
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-c/--continue | --resume <id>] [-v] [-p <prompt>] [<command> [args…]]";
 }
 
 /** Is this `oceancode [flags] -p …`: a -p/--print before any command word (values of value flags skipped)? */
