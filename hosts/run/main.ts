@@ -1,6 +1,7 @@
 /**
- * `oceancode run`: one headless turn. Boots the session extensions, opens or resumes a session, streams
- * events (text, or one JSON event per line with --format json), answers asks (--auto approves those that
+ * `oceancode run` (and `oceancode -p`): one headless turn, or one per stdin line with --input-format stream-json.
+ * Boots the session extensions, opens or resumes a session, streams events (text, one JSON event per line with
+ * --format json, or Claude Code's shapes with --output-format: hosts/run/claude-stream.ts), answers asks (--auto approves those that
  * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why).
  * Exit codes: 0 done (a bound tripping — spend, clock, steps — is a clean stop: 0 too), 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
@@ -8,7 +9,7 @@ import os from "node:os";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
-import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
@@ -16,54 +17,9 @@ import { sanitizingLogger } from "../terminal/writer.js";
 import { EXIT_PIPE_GONE, safeWrite, watchPipe } from "../terminal/pipe.js";
 import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-stream.js";
 import { claudeInitFacts } from "./claude-facts.js";
-import { StreamInputReader, type StreamInput } from "./stream-input.js";
+import { StreamInputReader } from "./stream-input.js";
+import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
 
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  let data = "";
-  stdin.setEncoding("utf8");
-  for await (const chunk of stdin) data += chunk as string;
-  return data;
-}
-
-/** The stderr verdict on an ask, matching what the question handler answered. */
-function questionOutcome(q: Question, auto: boolean): string {
-  if (!auto) return "rejected (run without --auto; rerun with --auto to approve)";
-  if (q.autoApprove === false) return "rejected: --auto never approves this ask (only a person can, or an exact allow rule for the command)";
-  return "approved by --auto";
-}
-
-/** Sub-services a run may use when their extensions are present (types are structural, never imported code). */
-interface TidelineLike {
-  parseSpec?(text: string): unknown;
-}
-interface StorageLike {
-  health?(): { ok: boolean; message?: string };
-}
-interface LedgerLike {
-  enabled: boolean;
-  dirOf(sessionId: string): string;
-  settle?(): Promise<void>;
-  writeError?(): string | undefined;
-}
-
-/** Where a session the database did not keep is on disk: its transcript, only when the ledger really wrote it. */
-async function ledgerRecord(kernel: Kernel, sessionId: string): Promise<string> {
-  const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
-  if (!ledger?.enabled) return "the ledger is off, so nothing of it is on disk";
-  await ledger.settle?.().catch(() => undefined);
-  const failed = ledger.writeError?.();
-  // a full disk: the ledger writes whole records or none, so what it held before is intact and a later run -c goes on
-  if (failed && /^the disk holding .* is full/.test(failed)) return `the ledger could not write all of it either (${failed}); what was stored before is kept: free some space, then run -c to go on`;
-  if (failed) return `the ledger could not write it either (${failed}), so it is not on disk whole; free space or fix ${ledger.dirOf(sessionId)}, then run again`;
-  return `its transcript is in ${ledger.dirOf(sessionId)}/transcript/`;
-}
-
-/** Why the session store is not keeping sessions (a damaged or unwritable database), if it says. */
-async function storageTrouble(kernel: Kernel): Promise<string | undefined> {
-  if (!kernel.hasService("storage")) return undefined;
-  const h = (await kernel.service<StorageLike>("storage")).health?.();
-  return h && !h.ok ? (h.message ?? "the session database did not take every write") : undefined;
-}
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
 function newSessionModel(kernel: Kernel): string {
@@ -78,24 +34,6 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** How long a stopped turn may take to reach its end before the run exits without it. */
 const SIGNAL_GRACE_MS = 10_000;
 
-/** The next stdin message, or an end when the run is stopped while it waits for one. */
-function nextOrAbort(input: StreamInputReader, signal: AbortSignal): Promise<StreamInput> {
-  if (signal.aborted) return Promise.resolve({ kind: "end" });
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve({ kind: "end" });
-    signal.addEventListener("abort", onAbort, { once: true });
-    input.next().then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e as Error);
-      },
-    );
-  });
-}
 
 function exitCodeOf(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 0);
