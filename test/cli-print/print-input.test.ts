@@ -4,7 +4,10 @@
  * errors, and a blocked prompt that stores no session (#52).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
+import fs from "node:fs";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { CLI, makeSandbox, runCli, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
 import { expectShape, lines, RESULT } from "./shapes.js";
 
 let sb: Sandbox;
@@ -95,5 +98,27 @@ describe("oceancode -p", () => {
     expect(r.stderr).not.toMatch(/session: ses_/);
     expect(lines(r.stdout)[0]).toMatchObject({ type: "result", is_error: true, terminal_reason: "blocked" });
     expect(storedSessions()).toHaveLength(before);
+  });
+
+  it("SIGINT: the stream ends with an interrupted error result and run's exit code 130", async () => {
+    sb.write("slow.json", JSON.stringify({ steps: [{ text: "slow", delay_ms: 20000 }] }));
+    // the scripted model records each request as it starts: once it has, the turn is live
+    const rec = path.join(sb.project, "..", "print-rec.jsonl");
+    const child = spawn(process.execPath, [CLI, "--dir", sb.project, "-p", "--output-format", "stream-json", "--model", "scripted/slow.json", "go"], {
+      env: { ...sb.env, OC_SCRIPTED_RECORD: rec },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    for (let waited = 0; !fs.existsSync(rec) && waited < 15_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(rec), err).toBe(true);
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    expect(code).toBe(130);
+    const got = lines(out);
+    expect(got[0]).toMatchObject({ type: "system", subtype: "init" });
+    expect(got.at(-1)).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true, terminal_reason: "aborted", session_id: got[0]!.session_id });
   });
 });
