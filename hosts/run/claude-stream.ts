@@ -27,7 +27,7 @@ export interface ClaudeUsage {
   cache_creation_input_tokens: number;
 }
 
-export type ClaudeResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+export type ClaudeResultSubtype = "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
 
 export interface ClaudePermissionDenial {
   tool_name: string;
@@ -86,8 +86,9 @@ export function resultKind(r: TurnResult): { subtype: ClaudeResultSubtype; isErr
     case "max_tokens":
       return { subtype: "success", isError: false, stopReason: "max_tokens", terminal: "max_tokens" };
     case "step_cap":
-      // a bound stopped the run cleanly (run exits 0): Claude's max-turns subtype, not an error
-      return { subtype: "error_max_turns", isError: false, stopReason: null, terminal: r.stoppedBy ?? "steps" };
+      // a bound stopped the run cleanly (run's exit code stays 0, docs/run.md), but Claude's result for a turn or
+      // budget limit is an error (is_error true, an `errors` line), and scripts written for claude -p test that
+      return { subtype: r.stoppedBy === "budget" ? "error_max_budget_usd" : "error_max_turns", isError: true, stopReason: null, terminal: r.stoppedBy ?? "steps" };
     default:
       return { subtype: "error_during_execution", isError: true, stopReason: null, terminal: r.reason };
   }
@@ -231,7 +232,7 @@ export class ClaudeStream {
     const after = this.session.totals;
     const usage = usageDiff(after.usage, this.before.usage);
     const cost = after.costUsd - this.before.costUsd;
-    const error = failure ?? r.error;
+    const error = failure ?? r.error ?? (r.reason === "step_cap" ? `Reached the ${r.stoppedBy ?? "steps"} bound of this run` : undefined);
     const text = kind.isError && !r.text ? (error ?? r.reason) : r.text;
     const out: ClaudeResult = {
       type: "result",
