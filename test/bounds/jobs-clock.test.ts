@@ -42,6 +42,12 @@ afterEach(async () => {
 });
 
 /** Whether a process group still has a live member. */
+/** true once the group is gone, polled (bounded): a killed group's last member is reaped a moment later on a loaded machine */
+async function groupGone(pid: number, withinMs = 5_000): Promise<boolean> {
+  for (const t0 = Date.now(); Date.now() - t0 < withinMs; await new Promise((r) => setTimeout(r, 20))) if (!groupAlive(pid)) return true;
+  return !groupAlive(pid);
+}
+
 function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
@@ -96,7 +102,7 @@ describe("background jobs and the run's clock", () => {
     const s = await engine.createSession({ cwd: sb!.project, model: "scripted/script.json" });
     await engine.prompt(s, "start a watcher");
     const pid = startedPid(events);
-    expect(groupAlive(pid)).toBe(false);
+    expect(await groupGone(pid)).toBe(true);
     expect(jobs.running(s.info.id)).toEqual([]);
     expect(events.some((e) => e.type === "notice" && e.text === "1 background job ended with the run (it has a 5 min clock)")).toBe(true);
   }, 30_000);
@@ -105,7 +111,7 @@ describe("background jobs and the run's clock", () => {
     const { engine, events } = await boot();
     const s = await engine.createSession({ cwd: sb!.project, model: "scripted/script.json", overrides: { max_minutes: 10 } });
     await engine.prompt(s, "start a watcher");
-    expect(groupAlive(startedPid(events))).toBe(false);
+    expect(await groupGone(startedPid(events))).toBe(true);
   }, 30_000);
 
   it("a sub-agent's job dies with its root's run when the run has a clock", async () => {
@@ -119,7 +125,7 @@ describe("background jobs and the run's clock", () => {
     const r = await engine.prompt(s, "have a sub-agent start a watcher");
     expect(r.reason).toBe("end_turn");
     const pid = startedPid(events);
-    expect(groupAlive(pid)).toBe(false);
+    expect(await groupGone(pid)).toBe(true);
   }, 30_000);
 
   // an end-state check only: `run` is a process that exits, and the tools' exit hook kills every job left
@@ -131,6 +137,6 @@ describe("background jobs and the run's clock", () => {
     expect(r.code, r.stderr).toBe(0);
     const evs = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as SessionEvent);
     const pid = startedPid(evs);
-    expect(groupAlive(pid)).toBe(false);
+    expect(await groupGone(pid)).toBe(true);
   }, 60_000);
 });

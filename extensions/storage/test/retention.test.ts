@@ -97,7 +97,8 @@ beforeAll(() => {
 });
 beforeEach(() => {
   // every test starts from the same seven sessions, unaged, with no config
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // maxRetries: a holder the last test released may still be closing its ledger files (ENOTEMPTY under load)
+  fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   fs.cpSync(snapshot, dataDir, { recursive: true });
   fs.rmSync(userConfig, { force: true });
   fs.rmSync(path.join(sb.project, ".oceancode"), { recursive: true, force: true });
