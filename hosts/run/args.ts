@@ -1,5 +1,6 @@
 /** `oceancode run` flag parsing: flags go before the prompt; a flag after it is prompt text (with a warning). */
 import type { FlagDoc } from "../cli/help.js";
+import { flagHint } from "../cli/suggest.js";
 import type { HostSetting } from "../../kernel/config.js";
 
 export interface RunArgs {
@@ -28,7 +29,7 @@ export class UsageError extends Error {}
 
 /** run's flags, one entry each: the parser and `oceancode run --help` both read this table. */
 export const RUN_FLAGS: FlagDoc[] = [
-  { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "the model (else $OC_MODEL, else the model config key, else anthropic/claude-sonnet-4-6)" },
+  { name: "--model", aliases: ["-m"], value: "<name>", summary: "the model: provider/model, a bare id (claude-sonnet-4-6, gpt-5) or an alias (sonnet, opus, haiku) (else $OC_MODEL, else the model config key, else anthropic/claude-sonnet-4-6)" },
   { name: "--format", value: "text|json", summary: "json: one JSON event per line on stdout (default: text)" },
   { name: "--continue", aliases: ["-c"], summary: "resume the latest session of this directory" },
   { name: "--session", aliases: ["-s"], value: "<id>", summary: "resume a session by id" },
@@ -122,7 +123,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
       out.help = true;
       continue;
     }
-    throw new UsageError(`unknown flag '${a}'`);
+    throw new UsageError(`unknown flag '${a}'${flagHint(a, RUN_FLAGS)}`);
   }
   for (; i < argv.length; i++) {
     const a = argv[i]!;
