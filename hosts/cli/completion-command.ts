@@ -6,8 +6,8 @@
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
-import { declaredFlags, flagsFromUsage, GLOBAL_FLAGS, type CommandDoc, type FlagDoc } from "./help.js";
-import { COMPLETION_DOC, COMPLETION_HELP, COMPLETION_USAGE, completionScript, SHELLS, type CompletionCommand, type Shell } from "./completion.js";
+import { commandHelp, declaredFlags, flagsFromUsage, GLOBAL_FLAGS, type CommandDoc, type FlagDoc } from "./help.js";
+import { COMPLETION_DOC, COMPLETION_INSTALL, COMPLETION_USAGE, completionScript, SHELLS, type CompletionCommand, type Shell } from "./completion.js";
 import { didYouMean } from "./suggest.js";
 
 
@@ -42,7 +42,7 @@ export async function completionCommand(kernel: Kernel, sub: "completion" | "__c
     return 0;
   }
   if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(`${COMPLETION_HELP}\n`);
+    io.stdout.write(`${commandHelp(COMPLETION_DOC, [])}\n\n${COMPLETION_INSTALL}\n`);
     return 0;
   }
   const shell = args[0];

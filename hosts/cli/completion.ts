@@ -20,11 +20,9 @@ export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
 export const COMPLETION_USAGE = "oceancode completion bash|zsh|fish";
-export const COMPLETION_DOC: CommandDoc = { name: "completion", usage: COMPLETION_USAGE, summary: "print a shell completion script (bash, zsh, fish)" };
-export const COMPLETION_HELP = [
-  `usage: ${COMPLETION_USAGE}`,
-  "print a shell completion script (commands, flags, model names, session ids)",
-  "",
+export const COMPLETION_DOC: CommandDoc = { name: "completion", usage: COMPLETION_USAGE, summary: "print a shell completion script (bash, zsh, fish): commands, flags, model names, session ids" };
+/** What `completion --help` adds after the flags: one install line per shell. */
+export const COMPLETION_INSTALL = [
   "Install:",
   "  bash   source <(oceancode completion bash)          # in ~/.bashrc",
   "  zsh    source <(oceancode completion zsh)           # in ~/.zshrc, after compinit",

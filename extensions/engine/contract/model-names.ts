@@ -121,7 +121,7 @@ export class ModelNames {
     const provider = id.slice(0, slash);
     const rest = id.slice(slash + 1);
     const near = nearestMany(provider, this.providerIds, 2);
-    if (!near.length) return this.providerIds.length ? ` (the installed providers: ${this.providerIds.join(", ")})` : "";
+    if (!near.length) return "";
     return ` (did you mean ${near.map((p) => `${p}/${rest}`).join(", ")}?)`;
   }
 }
