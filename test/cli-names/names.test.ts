@@ -71,6 +71,19 @@ describe("-m: aliases and bare ids resolve through the provider manifests", () =
     expect(sessionModel(b.stdout)).toBe("anthropic/claude-sonnet-4-6");
   });
 
+  it("the model config key takes a name too (`\"model\": \"sonnet\"`): no config warning, the full id", async () => {
+    const own = makeSandbox("oc-names-config-");
+    try {
+      own.write(".oceancode/oceancode.jsonc", JSON.stringify({ model: "sonnet", subagent: { model: "haiku" } }));
+      const r = await runCliAsync(["run", "--format", "json", "hi"], { cwd: own.project, env: { ...env(), ...own.env } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/warning|OC_ERR_CONFIG/);
+      expect(sessionModel(r.stdout)).toBe("anthropic/claude-sonnet-4-6");
+    } finally {
+      own.cleanup();
+    }
+  });
+
   it("scripted/<file>.json is a documented model: no 'unknown model' notice (finding 32)", () => {
     sb.write("s.json", JSON.stringify({ steps: [{ text: "from the script" }] }));
     const r = runCli(["run", "-m", "scripted/s.json", "hi"], { cwd: sb.project, env: env() });
