@@ -13,5 +13,7 @@ export default defineConfig({
     // a fresh module registry (the suite passes in any order), so the workers keep theirs between files.
     isolate: false,
     maxWorkers: Math.max(4, availableParallelism()),
+    // the failing tests again as the last lines: CI shows only the tail of the log
+    reporters: ["default", "./test/helpers/failure-tail.ts"],
   },
 });

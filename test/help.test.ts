@@ -68,8 +68,10 @@ describe("--help of every command", () => {
     expect(own).toEqual([
       "-m, --model <name>",
       "--format text|json",
+      "--output-format text|json|stream-json",
+      "--input-format text|stream-json",
       "-c, --continue",
-      "-s, --session <id>",
+      "-s, -r, --session, --resume <id>",
       "--wait",
       "--auto",
       "--tideline, --shelve <pct>%|<limit>|default",

@@ -44,9 +44,10 @@ export const RECONNECT_MAX_MS = 5_000;
 /**
  * After this instance reconnects, it takes nothing over for this long: the other instances are reconnecting
  * too (and re-taking their session locks), and a turn whose holder is merely slower to come back is not a
- * gone instance's.
+ * gone instance's. Longer than the longest reconnect wait (RECONNECT_MAX_MS, jittered up to 1.25x) plus a
+ * connect on a loaded machine: with 3 s, an instance still in its 5 s backoff lost its sessions to a faster one.
  */
-export const TAKEOVER_GRACE_MS = 3_000;
+export const TAKEOVER_GRACE_MS = 2 * RECONNECT_MAX_MS;
 /** the fleet connection's application_name: the run in it tells a live holder (its connection is there) from a gone one */
 const APP_PREFIX = "oc fleet ";
 

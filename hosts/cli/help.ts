@@ -30,6 +30,7 @@ export const GLOBAL_FLAGS: FlagDoc[] = [
   { name: "--listen", value: "<host:port>", summary: "the pager also serves the HTTP API of oceancode serve there (off loopback only with OC_SERVER_PASSWORD)" },
   { name: "--continue", aliases: ["-c"], summary: "the pager reopens this directory's latest session" },
   { name: "--resume", aliases: ["-r"], value: "[<id>]", summary: "the pager reopens this session (its id: oceancode sessions); no id: pick one of this directory's" },
+  { name: "--print", aliases: ["-p"], value: "<prompt>", summary: "headless, as oceancode run (its flags before or after the prompt; the prompt may come on stdin)" },
   { name: "--tui", value: "pager", summary: "accepted (the pager is the only terminal UI)" },
   { name: "--verbose", aliases: ["-v"], summary: "info log lines, and stacks with errors" },
   { name: "--version", aliases: ["-V"], summary: "print the version and exit" },

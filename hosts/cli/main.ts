@@ -17,13 +17,14 @@ import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "../attach/args.
 import type { HostSetting } from "../../kernel/config.js";
 import { didYouMean, flagHint, mistypedFlag } from "./suggest.js";
 import { COMPLETION_DOC } from "./completion.js";
+import { runCurrentVersion } from "./launcher.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
 // Node >= 22.1 caches compiled code on disk between runs; Node 20 has no such API (feature-detected)
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 /** A host module (run, pager, serve, acp) exports `main`. */
-type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string; continue?: boolean; resume?: string; version?: string }) => Promise<number>;
+type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string; continue?: boolean; resume?: string; version?: string; print?: boolean }) => Promise<number>;
 
 const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
   { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
@@ -31,6 +32,8 @@ const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = 
 ];
 /** run's flags that take a value: the word after one is not the prompt */
 const RUN_VALUE_FLAGS = valueFlagNames(RUN_FLAGS);
+/** every spelling of run's flags (before -p they are run's, as claude takes them) */
+const RUN_FLAG_NAMES = new Set(RUN_FLAGS.flatMap((f) => [f.name, ...(f.aliases ?? [])]));
 
 interface Globals {
   verbose: boolean;
@@ -49,6 +52,8 @@ interface Globals {
   continue?: boolean;
   /** -r/--resume [id]: the pager reopens this session; "" opens the picker over this directory's sessions */
   resume?: string;
+  /** -p/--print: headless, as `run` (Claude Code's habit) */
+  print?: boolean;
 }
 
 const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
@@ -65,16 +70,31 @@ const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model",
 const RESUME_FLAGS = new Set(["-r", "--resume"]);
 
 function usageLine(): string {
-  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <name>] [-c/--continue | -r/--resume [<id>]] [-v] [<command> [args…]]";
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <name>] [-c/--continue | -r/--resume [<id>]] [-v] [-p <prompt>] [<command> [args…]]";
+}
+
+/** Is this `oceancode [flags] -p …`: a -p/--print before any command word (values of value flags skipped)? */
+function printMode(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "-p" || a === "--print") return true;
+    if (a === "--" || !a.startsWith("-")) return false;
+    if (!a.includes("=") && (Object.hasOwn(GLOBAL_VALUE_FLAGS, a) || Object.hasOwn(LEADING_VALUE_FLAGS, a) || RUN_VALUE_FLAGS.has(a))) i++;
+  }
+  return false;
 }
 
 /**
  * Pull the global flags out of argv. For `run`, scanning stops at the first word that is not a flag
- * (flags after the prompt are prompt text).
+ * (flags after the prompt are prompt text). `-p`/`--print` is `run` in print mode: run's flags before it
+ * (-c, --resume, --output-format …) are handed to run, and flags after the prompt stay flags.
  */
 export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; rest: string[]; error?: string } {
   const globals: Globals = { verbose: false, help: false, version: false };
   const rest: string[] = [];
+  /** run's flags given before -p */
+  const lead: string[] = [];
+  const print = printMode(argv);
   let sub: string | undefined;
   let stop = false;
   for (let i = 0; i < argv.length; i++) {
@@ -89,6 +109,19 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
     }
     const eq = a.indexOf("=");
     const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    if (print && !sub) {
+      if (a === "-p" || a === "--print") {
+        sub = "run";
+        globals.print = true;
+        continue;
+      }
+      // before -p, run's own flags (and the pager's -c/--resume, which are run's --continue/--session here)
+      if (flag !== "--model" && flag !== "-m" && flag !== "--help" && flag !== "-h" && RUN_FLAG_NAMES.has(flag)) {
+        lead.push(a);
+        if (eq < 0 && RUN_VALUE_FLAGS.has(flag) && i + 1 < argv.length) lead.push(argv[++i]!);
+        continue;
+      }
+    }
     const key = Object.hasOwn(GLOBAL_VALUE_FLAGS, flag) ? GLOBAL_VALUE_FLAGS[flag] : !sub && Object.hasOwn(LEADING_VALUE_FLAGS, flag) ? LEADING_VALUE_FLAGS[flag] : undefined;
     if (key) {
       const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
@@ -123,13 +156,13 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
       sub = a;
       continue;
     }
-    if (sub === "run" && !a.startsWith("-")) stop = true;
+    if (sub === "run" && !globals.print && !a.startsWith("-")) stop = true;
     if (sub === "run" && (a === "--help" || a === "-h")) globals.help = true;
     rest.push(a);
     // run's value flags: their value is not the first word of the prompt
     if (sub === "run" && RUN_VALUE_FLAGS.has(a) && i + 1 < argv.length) rest.push(argv[++i]!);
   }
-  return { globals, sub, rest };
+  return { globals, sub, rest: [...lead, ...rest] };
 }
 
 /**
@@ -144,7 +177,7 @@ export function hostSettings(globals: Globals, sub: string | undefined, args: st
   if (globals.db) out.push({ key: "database.path", value: path.resolve(globals.db), flag: "--db" });
   if (sub === "run") {
     try {
-      out.push(...runHostSettings(parseRunArgs(args)));
+      out.push(...runHostSettings(parseRunArgs(args, { print: globals.print })));
     } catch {
       // a usage error: run reports it itself
     }
@@ -286,7 +319,7 @@ async function main(argv: string[]): Promise<number> {
     if (host) {
       exitWhenDone = true;
       const mod = (await import(host.module)) as { main: HostMain };
-      return await mod.main(kernel, args, io, { listen: globals.listen, ...(globals.model !== undefined ? { model: globals.model } : {}) });
+      return await mod.main(kernel, args, io, { listen: globals.listen, version: packageVersion(), ...(globals.model !== undefined ? { model: globals.model } : {}), ...(globals.print ? { print: true } : {}) });
     }
     // an extension command's output is untrusted text too: made visible on a terminal and on a pipe; a data
     // format (manifest "output": "data", e.g. export) is exact when redirected
@@ -311,6 +344,10 @@ async function main(argv: string[]): Promise<number> {
     await kernel.shutdown().catch(() => undefined);
   }
 }
+
+// an update switched <data dir>/versions/current to another version: that one runs (hosts/cli/launcher.ts)
+const switched = await runCurrentVersion(process.argv.slice(2), packageVersion);
+if (switched !== undefined) process.exit(switched);
 
 // a reader that went away (`oceancode sessions | head`) is no crash: the command finishes, then exits 141
 watchPipe(process.stdout);

@@ -1,4 +1,7 @@
-/** `oceancode run` flag parsing: flags go before the prompt; a flag after it is prompt text (with a warning). */
+/**
+ * `oceancode run` flag parsing: flags go before the prompt; a flag after it is prompt text (with a warning).
+ * `oceancode -p` (print mode, Claude Code's habit) takes the same flags on both sides of the prompt.
+ */
 import type { FlagDoc } from "../cli/help.js";
 import { flagHint } from "../cli/suggest.js";
 import type { HostSetting } from "../../kernel/config.js";
@@ -6,6 +9,10 @@ import type { HostSetting } from "../../kernel/config.js";
 export interface RunArgs {
   model?: string;
   format: "text" | "json";
+  /** --output-format: Claude Code's shapes (json: one result object; stream-json: its events); absent: run's own --format */
+  outputFormat?: OutputFormat;
+  /** --input-format stream-json: user messages as JSON lines on stdin, one turn each */
+  inputFormat: "text" | "stream-json";
   continue: boolean;
   session?: string;
   auto: boolean;
@@ -25,18 +32,22 @@ export interface RunArgs {
   help?: boolean;
 }
 
+export type OutputFormat = "text" | "json" | "stream-json";
+
 export class UsageError extends Error {}
 
 /** run's flags, one entry each: the parser and `oceancode run --help` both read this table. */
 export const RUN_FLAGS: FlagDoc[] = [
   { name: "--model", aliases: ["-m"], value: "<name>", summary: "the model: provider/model, a bare id (claude-sonnet-4-6, gpt-5) or an alias (sonnet, opus, haiku) (else $OC_MODEL, else the model config key, else anthropic/claude-sonnet-4-6)" },
-  { name: "--format", value: "text|json", summary: "json: one JSON event per line on stdout (default: text)" },
+  { name: "--format", value: "text|json", summary: "json: one JSON event per line on stdout, oceancode's own events (default: text)" },
+  { name: "--output-format", value: "text|json|stream-json", summary: "Claude Code's -p shapes: text the final answer, json one result object, stream-json its events per line" },
+  { name: "--input-format", value: "text|stream-json", summary: "stream-json: user messages as JSON lines on stdin, one turn each (needs --output-format stream-json)" },
   { name: "--continue", aliases: ["-c"], summary: "resume the latest session of this directory" },
-  { name: "--session", aliases: ["-s"], value: "<id>", summary: "resume a session by id" },
+  { name: "--session", aliases: ["-s", "--resume", "-r"], value: "<id>", summary: "resume a session by id" },
   { name: "--wait", summary: "when another process has the session open, wait for it instead of refusing" },
   { name: "--auto", summary: "approve rule asks (never the shell guard's); without it every ask is rejected" },
   { name: "--tideline", aliases: ["--shelve"], value: "<pct>%|<limit>|default", summary: "the session's tideline" },
-  { name: "--max-steps", value: "<n>", summary: "steps per root turn (over $OC_MAX_STEPS and engine.max_steps; kept by --continue)" },
+  { name: "--max-steps", value: "<n>", summary: "steps per root turn; at the cap the work goes on in a fresh turn by design, so bound the run with --max-usd or --max-minutes (over $OC_MAX_STEPS and engine.max_steps; kept by --continue)" },
   { name: "--max-usd", value: "<dollars>", summary: "stop cleanly at a step boundary once the session has spent this much (over $OC_MAX_USD; kept by --continue)" },
   { name: "--max-minutes", value: "<minutes>", summary: "stop cleanly at a step boundary after this long (over $OC_MAX_MINUTES; kept by --continue)" },
   { name: "--agent", value: "plan|build", summary: "the session's agent: plan is read-only plan mode (writes only under .oceancode/plans/; kept by --continue), build edits and runs" },
@@ -79,10 +90,77 @@ export function runHostSettings(args: RunArgs): HostSetting[] {
   return out;
 }
 
-export function parseRunArgs(argv: string[]): RunArgs {
-  const out: RunArgs = { format: "text", continue: false, auto: false, wait: false, prompt: "", warnings: [] };
+/** One flag at argv[i] into `out`; returns the index of its last word (its value's, for a value flag). */
+function applyFlag(argv: readonly string[], i: number, out: RunArgs): number {
+  const a = argv[i]!;
+  const eq = a.indexOf("=");
+  const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+  if (flag === "--window") throw new UsageError("--window was removed: use --tideline");
+  if (VALUE_FLAGS.has(flag)) {
+    const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
+    if (v === undefined) throw new UsageError(`${flag} needs a value`);
+    const name = CANONICAL.get(flag);
+    if (name === "--model") out.model = v;
+    else if (name === "--format") {
+      if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json (got '${v}')`);
+      out.format = v;
+    } else if (name === "--output-format") {
+      if (v !== "text" && v !== "json" && v !== "stream-json") throw new UsageError(`--output-format must be text, json or stream-json (got '${v}')`);
+      out.outputFormat = v;
+    } else if (name === "--input-format") {
+      if (v !== "text" && v !== "stream-json") throw new UsageError(`--input-format must be text or stream-json (got '${v}')`);
+      out.inputFormat = v;
+    } else if (name === "--session") out.session = v;
+    else if (name === "--tideline") out.tideline = v;
+    else if (name === "--max-steps") out.maxSteps = v;
+    else if (name === "--max-usd") out.maxUsd = v;
+    else if (name === "--max-minutes") out.maxMinutes = v;
+    else if (name === "--agent") {
+      if (v !== "plan" && v !== "build") throw new UsageError(`--agent must be plan or build (got '${v}')`);
+      out.agent = v;
+    }
+    return i;
+  }
+  if (BOOL_FLAGS.has(flag)) {
+    const name = CANONICAL.get(flag);
+    if (name === "--continue") out.continue = true;
+    else if (name === "--wait") out.wait = true;
+    else out.auto = true;
+    return i;
+  }
+  if (flag === "--help" || flag === "-h") {
+    out.help = true;
+    return i;
+  }
+  throw new UsageError(`unknown flag '${a}'${flagHint(a, RUN_FLAGS)}`);
+}
+
+/** A word print mode reads as a flag wherever it is (`-5 degrees` and `-` stay prompt text). */
+function looksLikeFlag(a: string): boolean {
+  return /^--?[A-Za-z]/.test(a);
+}
+
+/**
+ * run's argv. `print` (oceancode -p): flags on both sides of the prompt, as claude -p takes them; an unknown
+ * flag is a usage error wherever it is, and `--` ends the flags. Otherwise run's rule: the first word that is
+ * not a flag starts the prompt, and a flag after it is prompt text (with a warning).
+ */
+export function parseRunArgs(argv: string[], opts: { print?: boolean } = {}): RunArgs {
+  const out: RunArgs = { format: "text", inputFormat: "text", continue: false, auto: false, wait: false, prompt: "", warnings: [] };
   const words: string[] = [];
   let i = 0;
+  if (opts.print) {
+    for (; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (a === "--") {
+        words.push(...argv.slice(i + 1));
+        break;
+      }
+      if (looksLikeFlag(a)) i = applyFlag(argv, i, out);
+      else words.push(a);
+    }
+    i = argv.length;
+  }
   for (; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--") {
@@ -90,40 +168,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
       break;
     }
     if (!a.startsWith("-") || a === "-") break;
-    const eq = a.indexOf("=");
-    const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    if (flag === "--window") throw new UsageError("--window was removed: use --tideline");
-    if (VALUE_FLAGS.has(flag)) {
-      const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      const name = CANONICAL.get(flag);
-      if (name === "--model") out.model = v;
-      else if (name === "--format") {
-        if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json (got '${v}')`);
-        out.format = v;
-      } else if (name === "--session") out.session = v;
-      else if (name === "--tideline") out.tideline = v;
-      else if (name === "--max-steps") out.maxSteps = v;
-      else if (name === "--max-usd") out.maxUsd = v;
-      else if (name === "--max-minutes") out.maxMinutes = v;
-      else if (name === "--agent") {
-        if (v !== "plan" && v !== "build") throw new UsageError(`--agent must be plan or build (got '${v}')`);
-        out.agent = v;
-      }
-      continue;
-    }
-    if (BOOL_FLAGS.has(flag)) {
-      const name = CANONICAL.get(flag);
-      if (name === "--continue") out.continue = true;
-      else if (name === "--wait") out.wait = true;
-      else out.auto = true;
-      continue;
-    }
-    if (flag === "--help" || flag === "-h") {
-      out.help = true;
-      continue;
-    }
-    throw new UsageError(`unknown flag '${a}'${flagHint(a, RUN_FLAGS)}`);
+    i = applyFlag(argv, i, out);
   }
   for (; i < argv.length; i++) {
     const a = argv[i]!;
@@ -136,5 +181,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
   }
   out.prompt = words.join(" ");
   if (out.continue && out.session) throw new UsageError("--continue and --session are mutually exclusive");
+  if (out.outputFormat !== undefined && out.format === "json") throw new UsageError("--format json and --output-format are two output formats: give one (--format json is oceancode's own events, --output-format Claude Code's shapes)");
+  // as claude -p: messages on stdin as JSON lines answer with events as JSON lines
+  if (out.inputFormat === "stream-json" && out.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   return out;
 }

@@ -1,6 +1,7 @@
 /**
- * `oceancode run`: one headless turn. Boots the session extensions, opens or resumes a session, streams
- * events (text, or one JSON event per line with --format json), answers asks (--auto approves those that
+ * `oceancode run` (and `oceancode -p`): one headless turn, or one per stdin line with --input-format stream-json.
+ * Boots the session extensions, opens or resumes a session, streams events (text, one JSON event per line with
+ * --format json, or Claude Code's shapes with --output-format: hosts/run/claude-stream.ts), answers asks (--auto approves those that
  * allow an automatic approver, never the shell guard's; otherwise rejects and tells the model why).
  * Exit codes: 0 done (a bound tripping — spend, clock, steps — is a clean stop: 0 too), 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
@@ -8,59 +9,17 @@ import os from "node:os";
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
-import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Question, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
 import { EXIT_PIPE_GONE, safeWrite, watchPipe } from "../terminal/pipe.js";
+import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-stream.js";
+import { claudeInitFacts } from "./claude-facts.js";
+import { StreamInputReader } from "./stream-input.js";
+import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
 
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  let data = "";
-  stdin.setEncoding("utf8");
-  for await (const chunk of stdin) data += chunk as string;
-  return data;
-}
-
-/** The stderr verdict on an ask, matching what the question handler answered. */
-function questionOutcome(q: Question, auto: boolean): string {
-  if (!auto) return "rejected (run without --auto; rerun with --auto to approve)";
-  if (q.autoApprove === false) return "rejected: --auto never approves this ask (only a person can, or an exact allow rule for the command)";
-  return "approved by --auto";
-}
-
-/** Sub-services a run may use when their extensions are present (types are structural, never imported code). */
-interface TidelineLike {
-  parseSpec?(text: string): unknown;
-}
-interface StorageLike {
-  health?(): { ok: boolean; message?: string };
-}
-interface LedgerLike {
-  enabled: boolean;
-  dirOf(sessionId: string): string;
-  settle?(): Promise<void>;
-  writeError?(): string | undefined;
-}
-
-/** Where a session the database did not keep is on disk: its transcript, only when the ledger really wrote it. */
-async function ledgerRecord(kernel: Kernel, sessionId: string): Promise<string> {
-  const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
-  if (!ledger?.enabled) return "the ledger is off, so nothing of it is on disk";
-  await ledger.settle?.().catch(() => undefined);
-  const failed = ledger.writeError?.();
-  // a full disk: the ledger writes whole records or none, so what it held before is intact and a later run -c goes on
-  if (failed && /^the disk holding .* is full/.test(failed)) return `the ledger could not write all of it either (${failed}); what was stored before is kept: free some space, then run -c to go on`;
-  if (failed) return `the ledger could not write it either (${failed}), so it is not on disk whole; free space or fix ${ledger.dirOf(sessionId)}, then run again`;
-  return `its transcript is in ${ledger.dirOf(sessionId)}/transcript/`;
-}
-
-/** Why the session store is not keeping sessions (a damaged or unwritable database), if it says. */
-async function storageTrouble(kernel: Kernel): Promise<string | undefined> {
-  if (!kernel.hasService("storage")) return undefined;
-  const h = (await kernel.service<StorageLike>("storage")).health?.();
-  return h && !h.ok ? (h.message ?? "the session database did not take every write") : undefined;
-}
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
 function newSessionModel(kernel: Kernel): string {
@@ -75,14 +34,21 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** How long a stopped turn may take to reach its end before the run exits without it. */
 const SIGNAL_GRACE_MS = 10_000;
 
+
 function exitCodeOf(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 0);
 }
 
-export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promise<number> {
+/** How a host calls run: `print` is `oceancode -p` (flags on both sides of the prompt, Claude's text output). */
+export interface RunOptions {
+  print?: boolean;
+  version?: string;
+}
+
+export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: RunOptions = {}): Promise<number> {
   let args;
   try {
-    args = parseRunArgs(argv);
+    args = parseRunArgs(argv, { print: opts.print });
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr.write(`oceancode run: ${e.message}\n${RUN_USAGE}\n`);
@@ -96,7 +62,21 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   }
   for (const w of args.warnings) io.stderr.write(`oceancode run: warning: ${visible(w)}\n`);
   let prompt = args.prompt;
-  if (!io.stdin.isTTY) {
+  // --input-format stream-json: stdin is the messages; the first is read (and checked) before anything runs
+  let input: StreamInputReader | undefined;
+  if (args.inputFormat === "stream-json") {
+    if (prompt.trim()) {
+      io.stderr.write(`oceancode run: --input-format stream-json reads the messages from stdin: give no prompt word\n${RUN_USAGE}\n`);
+      return 2;
+    }
+    input = new StreamInputReader(io.stdin);
+    const first = await input.next();
+    if (first.kind !== "message") {
+      io.stderr.write(`oceancode run: ${first.kind === "bad" ? `stdin line ${first.line}: ${first.error}` : "no message on stdin (one JSON line per user message)"}\n${RUN_USAGE}\n`);
+      return 2;
+    }
+    prompt = first.text;
+  } else if (!io.stdin.isTTY) {
     const piped = await readStdin(io.stdin);
     if (piped.trim()) prompt = prompt ? `${prompt}\n\n${piped}` : piped;
   }
@@ -129,6 +109,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   if (args.model !== undefined && kernel.config.sourceOf("model")?.layer === "requirements") args.model = kernel.config.get("model") as string;
 
   const json = args.format === "json";
+  /** Claude Code's output shapes (--output-format, or -p's default text: the final answer only) */
+  const claude = args.outputFormat ?? (opts.print ? "text" : undefined);
   // Text mode writes for a person at a terminal: untrusted text (model text, tool names and inputs, results,
   // notices, log lines) is made visible first (hosts/terminal). --format json keeps the exact text on
   // stdout (JSON escapes it); stderr is for people in both formats.
@@ -203,6 +185,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     // another process holds the session: a usage-level refusal the caller can retry (or pass --wait)
     return isSessionBusy(e) ? 2 : 1;
   }
+  const resumed = Boolean(args.session || args.continue);
   if (args.model && (args.session || args.continue)) session.info.model = args.model;
   if (args.tideline !== undefined && (args.session || args.continue)) session.info.overrides.tideline = args.tideline;
   if (args.maxSteps !== undefined && (args.session || args.continue)) session.info.overrides.max_steps = Number(args.maxSteps);
@@ -212,24 +195,45 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     else delete session.info.overrides.agent;
   }
 
+  // Claude Code's shapes: stream-json writes each message as one line when it is made; json and text print
+  // the result (the whole object, or its final answer) at the end
+  let stdoutGone: () => boolean = () => false;
+  let stream: ClaudeStream | undefined;
+  if (claude) {
+    const model = await engine.describeModel(session.info.model).catch(() => undefined);
+    const info = model ?? { id: session.info.model, provider: "", name: session.info.model.split("/").slice(1).join("/"), contextWindow: 0, maxOutputTokens: 0, price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, known: false };
+    stream = new ClaudeStream(session, info, (m: ClaudeMessage) => {
+      if (claude === "stream-json" && !stdoutGone()) io.stdout.write(`${safeJson(m)}\n`);
+    });
+    if (claude === "stream-json") stream.init(await claudeInitFacts(kernel, engine, session, { auto: args.auto, env: io.env, version: opts.version ?? "" }));
+  }
+  /** json: the result object; text: its final answer (an error's words are on stderr already) */
+  const printResult = (r: ClaudeResult) => {
+    if (claude === "json") io.stdout.write(`${safeJson(r)}\n`);
+    else if (claude === "text" && !r.is_error && r.result) io.stdout.write(`${visible(r.result)}${r.result.endsWith("\n") ? "" : "\n"}`);
+  };
+
   // `run "/undo"`, `run -c "/limits usd 5"`: a registered slash command runs against the session instead of
   // a prompt (a skill's `/name` is not one: it goes to the model as typed). Refusals exit 1.
-  const slash = /^\/([A-Za-z0-9:_-]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  const slash = input ? null : /^\/([A-Za-z0-9:_-]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
   if (slash) {
-    let failed = false;
+    let failed: string | undefined;
+    const replies: string[] = [];
+    stream?.beginPrompt();
     const handled = await kernel.runSlash(slash[1]!, (slash[2] ?? "").trim(), {
       sessionId: session.info.id,
       cwd: kernel.paths.project,
-      reply: (t: string) => io.stdout.write(`${visible(t)}\n`),
+      reply: (t: string) => (stream ? replies.push(t) : io.stdout.write(`${visible(t)}\n`)),
       fail: (t: string) => {
-        failed = true;
+        failed = t;
         io.stderr.write(`oceancode run: ${visible(t)}\n`);
       },
     });
     if (handled) {
+      if (stream) printResult(stream.result({ turn: session.totals.turns, reason: failed === undefined ? "end_turn" : "error", text: replies.join("\n"), ...(failed !== undefined ? { error: failed } : {}) }));
       await engine.closeSession(session, "exit");
       io.stderr.write(`session: ${session.info.id}\n`);
-      return failed ? 1 : 0;
+      return failed !== undefined ? 1 : 0;
     }
   }
 
@@ -267,7 +271,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
   // the reader of stdout went away (`run --format json | head -1`): the turn stops as if interrupted, the
   // session is stored whole, and the run exits quietly with 141 (128 + SIGPIPE), as a POSIX tool would
-  const stdoutGone = watchPipe(io.stdout, () => controller.abort());
+  stdoutGone = watchPipe(io.stdout, () => controller.abort());
 
   let lastWasText = false;
   /** the last character written of the streamed text (to start a marker on a fresh line) */
@@ -283,6 +287,13 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
     if (stdoutGone()) return;
     if (json) {
       io.stdout.write(`${safeJson(e)}\n`); // exact once parsed; no raw C1/bidi character for a terminal to act on
+      return;
+    }
+    if (stream) {
+      // stdout carries Claude's shapes; notices and ask verdicts are for people, on stderr
+      stream.onEvent(e);
+      if (e.type === "notice") io.stderr.write(`oceancode: ${e.level === "info" ? "" : `${e.level}: `}${visible(e.text)}\n`);
+      else if (e.type === "question") io.stderr.write(`oceancode: ${visibleLine(`${e.question.tool} asks (${e.question.reason})`)}: ${questionOutcome(e.question, args.auto)}\n`);
       return;
     }
     switch (e.type) {
@@ -325,16 +336,41 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   };
   if (json) io.stdout.write(`${safeJson({ type: "session", sessionId: session.info.id, model: session.info.model })}\n`);
   let result;
+  /** a turn of several (--input-format stream-json) failed, or a later stdin line was bad */
+  let failed = false;
+  let blocked = true;
   try {
-    result = await engine.prompt(session, prompt, { signal: controller.signal, onEvent });
+    for (let text = prompt; ; ) {
+      stream?.beginPrompt();
+      result = await engine.prompt(session, text, { signal: controller.signal, onEvent });
+      if (result.reason === "error" || result.reason === "blocked") failed = true;
+      if (result.reason !== "blocked") blocked = false;
+      if (stream) printResult(stream.result(result));
+      if (!input || stoppedBy || stdoutGone() || result.reason === "aborted") break;
+      // the next message is read only now: each is one turn of this session, in order, until EOF
+      const next = await nextOrAbort(input, controller.signal);
+      if (next.kind === "end" || controller.signal.aborted) break;
+      if (next.kind === "bad") {
+        // what ran is stored; the bad line ends the stream with an error result naming it
+        const why = `stdin line ${next.line}: ${next.error}`;
+        io.stderr.write(`oceancode run: ${visible(why)}\n`);
+        stream?.beginPrompt();
+        printResult(stream!.result({ turn: session.totals.turns, reason: "error", text: "", error: why }, why));
+        failed = true;
+        break;
+      }
+      text = next.text;
+    }
   } finally {
     for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
     clearTimeout(forceTimer);
   }
-  if (!json) endText();
-  if (!json && lastWasText) io.stdout.write("\n");
+  if (!json && !stream) endText();
+  if (!json && !stream && lastWasText) io.stdout.write("\n");
   await engine.closeSession(session, "exit");
-  io.stderr.write(`session: ${session.info.id}\n`);
+  // a new session whose every prompt a hook blocked was never stored: no id to hand out
+  if (!resumed && blocked && session.rows.length === 0) io.stderr.write("oceancode run: the prompt was blocked, so no session was stored\n");
+  else io.stderr.write(`session: ${session.info.id}\n`);
   const trouble = await storageTrouble(kernel);
   if (trouble) {
     // never exit 0 for a session that is not stored: say where its transcript is (when it really is there)
@@ -344,7 +380,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO): Promi
   }
   if (stoppedBy) return exitCodeOf(stoppedBy);
   if (stdoutGone()) return EXIT_PIPE_GONE;
-  if (result.reason === "error" || result.reason === "blocked") return 1;
+  if (failed) return 1;
   // interrupted (SIGINT): told apart from a failure, as a shell tells a ctrl+c'd process
   if (result.reason === "aborted") return EXIT_INTERRUPTED;
   return 0;

@@ -132,7 +132,10 @@ describe("the fleet: configured by storage.url, and through a PostgreSQL restart
       200,
     );
     // every turn of both sessions is recorded once, and ended
-    const turns = await sql<{ session: string; state: string }>("SELECT session, state FROM fleet_turns WHERE session = ANY($1) ORDER BY id", [ids]);
+    // a turn's end is recorded just after its answer's rows: wait for it (bounded), never read it at once
+    const turnsNow = () => sql<{ session: string; state: string }>("SELECT session, state FROM fleet_turns WHERE session = ANY($1) ORDER BY id", [ids]);
+    await waitFor("every fleet turn ended", async () => (await turnsNow()).every((t) => t.state === "done"), 15_000, 100);
+    const turns = await turnsNow();
     expect(turns.filter((t) => t.state !== "done")).toEqual([]);
     expect(turns.length).toBe(5);
     // the sessions stayed where they were (the restart made no instance take the other's)

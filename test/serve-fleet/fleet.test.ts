@@ -156,7 +156,12 @@ describe("serve fleet on one PostgreSQL database", () => {
     const held0 = (await inst[0]!.api<Health>("GET", "/health")).body.claims;
     expect(held0.length).toBe(10);
     await fx.kill(inst[0]!);
-    for (const id of ids) await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "finished", 60_000);
+    for (const id of ids) {
+      await sse.waitFor((e) => turnEndOf(id)(e) && e.data.text === "finished", 60_000).catch((err: Error) => {
+        const mine = sse.events.filter((e) => e.data.sessionId === id).map((e) => `${e.event}${e.data.step !== undefined ? `#${String(e.data.step)}` : ""}${e.event === "turn_end" ? `(${String(e.data.text)}/${String(e.data.reason ?? e.data.status ?? "")})` : ""}`);
+        throw new Error(`${id} (held by inst-0: ${held0.includes(id)}): ${err.message.slice(0, 60)}; its events: ${mine.join(", ")}`);
+      });
+    }
     const claims = [...(await inst[1]!.api<Health>("GET", "/health")).body.claims, ...(await inst[2]!.api<Health>("GET", "/health")).body.claims];
 
     const db = new pg.Client({ connectionString: fx.url });
