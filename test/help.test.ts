@@ -66,7 +66,7 @@ describe("--help of every command", () => {
     expect(r.stdout.split("\n").slice(0, 2)).toEqual(["usage: oceancode run [flags] <message…>", "one headless session turn, then exit"]);
     const own = section(r.stdout, "Flags:").map((l) => l.trim().split(/\s{2,}/)[0]);
     expect(own).toEqual([
-      "-m, --model <provider/model>",
+      "-m, --model <name>",
       "--format text|json",
       "--output-format text|json|stream-json",
       "--input-format text|stream-json",

@@ -27,13 +27,13 @@ const ledgerDirs = () => {
 const lines = (s: string) => s.split("\n").filter((l) => l !== "");
 
 describe("a failed start creates no session", () => {
-  it("an unknown provider or a model not written provider/model: exit 2, one line, nothing stored", () => {
+  it("an unknown provider or a short name no manifest lists: exit 2, one line, nothing stored", () => {
     const bogus = oc(["run", "-m", "bogus/x", "hi"]);
     expect(bogus.code).toBe(2);
     expect(lines(bogus.stderr)).toEqual(["oceancode run: no provider 'bogus' for model 'bogus/x' (is its extension installed and enabled? see oceancode inspect)"]);
     const bare = oc(["run", "-m", "nomodel", "hi"]);
     expect(bare.code).toBe(2);
-    expect(lines(bare.stderr)).toEqual(["oceancode run: model 'nomodel' must be written provider/model (e.g. anthropic/claude-sonnet-4-5, scripted/echo)"]);
+    expect(lines(bare.stderr)).toEqual(["oceancode run: unknown model 'nomodel'; write provider/model for one the catalogue does not list (oceancode completion lists the known names)"]);
     // the global -m before the command is handed to run: the same refusal
     expect(oc(["-m", "bogus/x", "run", "hi"]).code).toBe(2);
     expect(stored()).toEqual([]);

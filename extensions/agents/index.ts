@@ -6,13 +6,14 @@
  * sessions get neither: they cannot start agents (no nesting, as in Claude Code).
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
+import type { EngineService, ModelNameEntry } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import type { Agent, AgentsService } from "./api.js";
 import { agentsReader, buildCatalog, formatListing, READER_ID, resolveIn, type AgentItem } from "./catalog.js";
 import { BackgroundChildren, createAgentTool } from "./tool.js";
 import { agentRoutes } from "./routes.js";
 import { subagentModelId } from "./subagent.js";
+import { modelAliases } from "./resolve.js";
 import type { RouteRegistry } from "../serve/api.js";
 import type { TrustService } from "../trust/api.js";
 
@@ -55,13 +56,14 @@ export default {
 
     const configuredModel = () => ctx.config.get("subagent.model");
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
-    if (routes) for (const r of agentRoutes(configuredModel)) routes.add(r, ctx.id);
+    const aliases = modelAliases(ctx.contributions<string[]>("providers"), ctx.contributions<ModelNameEntry[]>("models"));
+    if (routes) for (const r of agentRoutes(configuredModel, aliases)) routes.add(r, ctx.id);
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     const background = new BackgroundChildren();
     const configured = (): string[] => [ctx.config.get("model"), configuredModel()].filter((m): m is string => typeof m === "string" && m.trim() !== "");
-    engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel()), { configured, warn: (m) => ctx.log.warn(m) }), ctx.id);
+    engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel(), aliases), { configured, warn: (m) => ctx.log.warn(m), aliases }), ctx.id);
     // the listing goes last in the system prompt: it changes only when the agents found change
     engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
       if (step.session.info.parentId !== undefined) return win;

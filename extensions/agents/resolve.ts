@@ -2,7 +2,8 @@
  * What a child session gets from its agent: the tool allow-list (the agent's selection matched against
  * the registered tools) and the model (aliases mapped onto the parent's provider).
  */
-import type { ToolDefinition } from "../engine/api.js";
+import type { PointContribution } from "../../kernel/api.js";
+import { ModelNames, type ModelNameEntry, type ToolDefinition } from "../engine/api.js";
 import { AGENT_TOOL, type ToolSelection } from "./api.js";
 
 /** Claude Code's and OpenCode's names for tools oceancode spells differently (lower case). */
@@ -37,24 +38,29 @@ export function childTools(sel: ToolSelection, registered: ReadonlyArray<Pick<To
   return { tools: tools.map((t) => t.name), unknown };
 }
 
-/** Claude Code's model aliases, for a parent on the anthropic provider. */
-export const ANTHROPIC_ALIASES: Readonly<Record<string, string>> = {
-  opus: "claude-opus-4-8",
-  sonnet: "claude-sonnet-4-6",
-  haiku: "claude-haiku-4-5",
-};
+/**
+ * Model aliases (lower case) -> full ids. One source: the provider manifests' contributes.models (the
+ * anthropic manifest lists Claude Code's sonnet, opus, haiku), read with ModelNames.
+ */
+export type ModelAliases = ReadonlyMap<string, string>;
+const NO_ALIASES: ModelAliases = new Map();
+
+/** The aliases the live provider manifests list. */
+export function modelAliases(providers: ReadonlyArray<PointContribution<string[]>>, models: ReadonlyArray<PointContribution<ModelNameEntry[]>>): ModelAliases {
+  return new Map(ModelNames.fromContributions(providers, models).aliases());
+}
 
 /**
- * The child's model id (`provider/model`): absent or `inherit` -> the parent's; an alias -> that family on
- * the parent's provider when it is anthropic, else the parent's model (the alias names a Claude family the
+ * The child's model id (`provider/model`): absent or `inherit` -> the parent's; an alias -> its model when
+ * that is on the parent's provider, else the parent's model (the alias names a family the parent's
  * provider does not serve); `provider/model` as written; a bare id on the parent's provider.
  */
-export function childModel(spec: string | undefined, parent: string): string {
+export function childModel(spec: string | undefined, parent: string, aliases: ModelAliases = NO_ALIASES): string {
   const s = spec?.trim();
   if (!s || s === "inherit") return parent;
   const provider = parent.slice(0, Math.max(0, parent.indexOf("/")));
-  const alias = ANTHROPIC_ALIASES[s.toLowerCase()];
-  if (alias) return provider === "anthropic" ? `anthropic/${alias}` : parent;
+  const alias = aliases.get(s.toLowerCase());
+  if (alias) return alias.startsWith(`${provider}/`) ? alias : parent;
   if (s.includes("/")) return s;
   return provider ? `${provider}/${s}` : s;
 }
@@ -71,10 +77,10 @@ export interface ChildModelPick {
  * the session's model, its sub-agent model, the `model` and `subagent.model` config); anything else, a
  * `scripted/<file>` model above all (the repo would write the tool calls), falls back to `base`.
  */
-export function pickChildModel(spec: string | undefined, base: string, parent: string, opts: { trusted: boolean; configured: readonly string[] }): ChildModelPick {
-  const wanted = childModel(spec, base);
+export function pickChildModel(spec: string | undefined, base: string, parent: string, opts: { trusted: boolean; configured: readonly string[]; aliases?: ModelAliases }): ChildModelPick {
+  const wanted = childModel(spec, base, opts.aliases);
   if (opts.trusted || wanted === base) return { model: wanted };
-  const known = new Set([base, parent, ...opts.configured.map((c) => childModel(c, parent))]);
+  const known = new Set([base, parent, ...opts.configured.map((c) => childModel(c, parent, opts.aliases))]);
   return known.has(wanted) ? { model: wanted } : { model: base, refused: wanted };
 }
 

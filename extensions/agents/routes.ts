@@ -6,6 +6,7 @@
 import type { JsonSchema, RouteDefinition } from "../serve/api.js";
 import type { ModelRef } from "./api.js";
 import { modelRef, subagentModelId } from "./subagent.js";
+import type { ModelAliases } from "./resolve.js";
 
 const sessionParams: JsonSchema = { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"] };
 const modelRefSchema: JsonSchema = {
@@ -17,7 +18,7 @@ const modelRefSchema: JsonSchema = {
 const answer: JsonSchema = { type: "object", properties: { model: { anyOf: [modelRefSchema, { type: "null" }] } }, required: ["model"], additionalProperties: false };
 
 /** `configured`: the `subagent.model` config value, read at each request (config may be reloaded). */
-export function agentRoutes(configured: () => unknown): RouteDefinition[] {
+export function agentRoutes(configured: () => unknown, aliases?: ModelAliases): RouteDefinition[] {
   return [
     {
       method: "GET",
@@ -27,7 +28,7 @@ export function agentRoutes(configured: () => unknown): RouteDefinition[] {
       schema: { params: sessionParams, response: { 200: answer } },
       handler: async (req): Promise<{ model: ModelRef | null }> => {
         const session = await req.session(req.params.id!);
-        return { model: modelRef(subagentModelId(session.info, configured())) };
+        return { model: modelRef(subagentModelId(session.info, configured(), aliases)) };
       },
     },
   ];

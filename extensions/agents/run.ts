@@ -6,7 +6,7 @@
  */
 import type { EngineService, SessionInfo, TurnEndReason, ToolOutput } from "../engine/api.js";
 import type { Agent } from "./api.js";
-import { childTools, pickChildModel, refusedModelNote } from "./resolve.js";
+import { childTools, pickChildModel, refusedModelNote, type ModelAliases } from "./resolve.js";
 
 export interface ChildOutcome {
   sessionId?: string;
@@ -29,6 +29,8 @@ export interface ChildRequest {
   trusted?: boolean;
   /** the models the user configured (config `model`, `subagent.model`): what an untrusted agent may pick */
   configured?: readonly string[];
+  /** model aliases (sonnet -> anthropic/claude-sonnet-4-6), from the provider manifests */
+  aliases?: ModelAliases;
   /** told when an untrusted agent's model is refused */
   warn?: (msg: string) => void;
 }
@@ -36,7 +38,7 @@ export interface ChildRequest {
 export async function runChild(engine: EngineService, req: ChildRequest): Promise<ChildOutcome> {
   const { agent, parent } = req;
   const base = req.base ?? parent.model;
-  const pick = pickChildModel(agent.model, base, parent.model, { trusted: req.trusted === true, configured: req.configured ?? [] });
+  const pick = pickChildModel(agent.model, base, parent.model, { trusted: req.trusted === true, configured: req.configured ?? [], ...(req.aliases ? { aliases: req.aliases } : {}) });
   const model = pick.model;
   const notice = pick.refused !== undefined ? refusedModelNote(agent, pick.refused, model) : undefined;
   if (notice) req.warn?.(notice);

@@ -5,15 +5,15 @@
  */
 import type { SessionInfo } from "../engine/api.js";
 import type { ModelRef } from "./api.js";
-import { childModel } from "./resolve.js";
+import { childModel, type ModelAliases } from "./resolve.js";
 
 /** The session override's key (per-session settings survive --continue). */
 export const SUBAGENT_OVERRIDE = "subagent";
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
-export function subagentModelId(session: SessionInfo, configured: unknown): string {
-  return childModel(text(session.overrides[SUBAGENT_OVERRIDE]) ?? text(configured), session.model);
+export function subagentModelId(session: SessionInfo, configured: unknown, aliases?: ModelAliases): string {
+  return childModel(text(session.overrides[SUBAGENT_OVERRIDE]) ?? text(configured), session.model, aliases);
 }
 
 /** `provider/model` as a ModelRef; null when the id names no provider (nothing a client can show). */

@@ -7,6 +7,7 @@
 import type { SessionInfo, ToolDefinition } from "../engine/api.js";
 import { AGENT_TOOL, AGENT_TOOL_CLAUDE_NAME, type AgentsService } from "./api.js";
 import { outcomeOutput, runChild } from "./run.js";
+import type { ModelAliases } from "./resolve.js";
 import type { EngineService } from "../engine/api.js";
 
 /** Background children by parent session id: aborted when a turn of the parent is interrupted or it closes. */
@@ -40,6 +41,8 @@ export interface AgentTrustOptions {
   /** the models the user configured (config `model`, `subagent.model`) */
   configured(): string[];
   warn(msg: string): void;
+  /** model aliases from the provider manifests */
+  aliases?: ModelAliases;
 }
 
 /** `baseModel`: the parent's sub-agent model (what a child whose agent names none runs on); default the parent's model. */
@@ -75,7 +78,7 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
         return { content: `no agent named '${name}'; available: ${names.join(", ")}`, isError: true };
       }
       const prompt = str(input.prompt);
-      const gate = { trusted: agents.trusted?.(agent) === true, configured: trust?.configured() ?? [], ...(trust ? { warn: trust.warn } : {}) };
+      const gate = { trusted: agents.trusted?.(agent) === true, configured: trust?.configured() ?? [], ...(trust ? { warn: trust.warn } : {}), ...(trust?.aliases ? { aliases: trust.aliases } : {}) };
       if (!prompt.trim()) return { content: "agent: 'prompt' is required: the whole task for the sub-agent", isError: true };
       if (input.run_in_background !== true) return outcomeOutput(agent, await runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: ctx.signal, ...gate }));
 

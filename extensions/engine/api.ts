@@ -19,3 +19,4 @@ export * from "./contract/session.js";
 export * from "./contract/hooks.js";
 export * from "./contract/service.js";
 export * from "./contract/approval.js";
+export * from "./contract/model-names.js";

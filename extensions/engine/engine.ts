@@ -8,6 +8,7 @@
  * run one tool call), options.ts (options, the step cap).
  */
 import {
+  ModelNames,
   ProviderError,
   providerErrorCode,
   type EngineHooks,
@@ -60,7 +61,10 @@ export class Engine implements EngineService {
   constructor(private readonly opts: EngineOptions) {
     this.tools = new Tools(opts.declared?.tools, (m) => opts.log.warn(m), opts.declared?.optionalTools);
     this.providers = new Providers(opts.declared?.providers, (m) => opts.log.warn(m));
-    this.models = new Catalogue((id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`));
+    this.models = new Catalogue(
+      (id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`),
+      (id) => this.describedByProvider(id),
+    );
     this.sessions = new SessionTable(this.hooks, (id) => this.describeModel(id));
     this.core = {
       hooks: this.hooks,
@@ -86,7 +90,9 @@ export class Engine implements EngineService {
   // ------------------------------------------------------------ sessions (sessions.ts)
 
   createSession(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
-    return this.sessions.create(o);
+    // the session keeps the full id (`sonnet` is stored as anthropic/claude-sonnet-4-6); a name that does not
+    // resolve is kept as typed and refused at its first prompt (hosts check with checkModel first)
+    return this.sessions.create({ ...o, model: this.fullId(o.model) });
   }
 
   openSession(id: string, opts: { wait?: boolean } = {}): Promise<Session> {
@@ -164,16 +170,49 @@ export class Engine implements EngineService {
       this.providerLoads.set(model.provider, load);
     }
     p = await load;
-    if (!p) throw new ProviderError("bad_request", `no provider '${model.provider}' for model '${model.id}' (is its extension installed and enabled? see oceancode inspect)`);
+    if (!p) {
+      const near = this.modelNames().providerHint(model.id);
+      throw new ProviderError("bad_request", `no provider '${model.provider}' for model '${model.id}'${near || " (is its extension installed and enabled? see oceancode inspect)"}`);
+    }
     return p;
   }
 
   async describeModel(id: string): Promise<ModelInfo> {
-    return this.modelInfo(id);
+    return this.modelInfo(this.fullId(id));
   }
 
-  async checkModel(id: string): Promise<string | undefined> {
-    const model = await this.modelInfo(id);
+  /** The names manifests list, with what loaded providers catalogue and registered. */
+  modelNames(): ModelNames {
+    const base = this.opts.names ?? new ModelNames([], []);
+    return base.with(this.providers.ids(), this.models.list().map((m) => m.id));
+  }
+
+  resolveModel(name: string): string {
+    return this.modelNames().resolve(name).id;
+  }
+
+  /** resolveModel, or the name as typed when it does not resolve (its use says why). */
+  private fullId(name: string): string {
+    try {
+      return this.resolveModel(name);
+    } catch {
+      return name;
+    }
+  }
+
+  /** A loaded provider's own entry for a model its catalogue does not list (never throws). */
+  private describedByProvider(id: string): Omit<ModelInfo, "known"> | undefined {
+    const slash = id.indexOf("/");
+    if (slash <= 0) return undefined;
+    try {
+      return this.providers.get(id.slice(0, slash))?.describe?.(id.slice(slash + 1));
+    } catch {
+      return undefined; // e.g. a scripted file that cannot be read: its use says so
+    }
+  }
+
+  async checkModel(typed: string): Promise<string | undefined> {
+    const model = await this.modelInfo(this.resolveModel(typed));
     try {
       this.maxSteps();
       // a bad $OC_MAX_SUBAGENT_STEPS is a usage error at the first prompt, not a failure deep in a sub-agent
@@ -196,7 +235,8 @@ export class Engine implements EngineService {
 
   private async modelInfo(id: string): Promise<ModelInfo> {
     const slash = id.indexOf("/");
-    if (slash <= 0) throw new ProviderError("bad_request", `model '${id}' must be written provider/model (e.g. anthropic/claude-sonnet-4-5, scripted/echo)`);
+    if (slash <= 0) this.resolveModel(id); // throws the usage error naming the nearest known names
+    if (slash <= 0) throw new ProviderError("bad_request", `model '${id}' must be written provider/model (e.g. anthropic/claude-sonnet-4-6, scripted/echo)`);
     const providerId = id.slice(0, slash);
     const p = this.providers.get(providerId) ?? (await this.provider({ provider: providerId, id } as ModelInfo));
     const described = p.describe?.(id.slice(slash + 1));

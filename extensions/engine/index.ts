@@ -1,7 +1,7 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
-import { SESSION_BUSY, SESSION_REFUSED } from "./api.js";
+import { ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
 function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
@@ -29,6 +29,7 @@ export default {
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
       maxStopContinuations: cfg.max_stop_continuations,
+      names: ModelNames.fromContributions(ctx.contributions<string[]>("providers"), ctx.contributions<ModelNameEntry[]>("models")),
       declared: {
         tools: declared(ctx.contributions<Array<{ name: string }>>("tools"), (t) => t.name),
         providers: declared(ctx.contributions<string[]>("providers"), (p) => p),

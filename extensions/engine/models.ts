@@ -10,7 +10,14 @@ export const DEFAULT_MODEL: Omit<ModelInfo, "id" | "provider" | "name" | "known"
 export class Catalogue implements ModelCatalog {
   private readonly byId = new Map<string, Omit<ModelInfo, "known">>();
   private readonly warned = new Set<string>();
-  constructor(private readonly onUnknown: (id: string) => void) {}
+  /**
+   * `describe`: a loaded provider's own entry for an id the catalogue does not list (a scripted file's
+   * context window), so such a model is known and no "using defaults" notice is queued for it.
+   */
+  constructor(
+    private readonly onUnknown: (id: string) => void,
+    private readonly describe?: (id: string) => Omit<ModelInfo, "known"> | undefined,
+  ) {}
 
   add(info: Omit<ModelInfo, "known">): void {
     this.byId.set(info.id, info);
@@ -19,6 +26,8 @@ export class Catalogue implements ModelCatalog {
   resolve(id: string): ModelInfo {
     const known = this.byId.get(id);
     if (known) return { ...known, known: true };
+    const described = this.describe?.(id);
+    if (described) return { ...described, known: true };
     const slash = id.indexOf("/");
     const provider = slash > 0 ? id.slice(0, slash) : id;
     const name = slash > 0 ? id.slice(slash + 1) : id;

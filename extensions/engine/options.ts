@@ -1,4 +1,5 @@
 /** What the engine is configured with: its options, and the step cap read from the config. */
+import type { ModelNames } from "./contract/model-names.js";
 
 export interface EngineOptions {
   /** fire an activation event (providers load lazily on "onEvent:provider:<id>") */
@@ -18,6 +19,8 @@ export interface EngineOptions {
    */
   maxStopContinuations?: number;
   /** what manifests declare (contributes.tools / contributes.providers): name -> extension */
+  /** the model names provider manifests list (contributes.models, contributes.providers) */
+  names?: ModelNames;
   declared?: { tools: ReadonlyMap<string, string>; providers: ReadonlyMap<string, string>; optionalTools?: ReadonlySet<string> };
 }
 

@@ -71,6 +71,10 @@ export class Providers implements ProviderRegistry {
   get(id: string): Provider | undefined {
     return this.byId.get(id);
   }
+  /** The registered provider ids. */
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
   /** After its activation event fired: a declared provider that did not register is named. */
   checkLoaded(id: string): void {
     const ext = this.declared?.get(id);

@@ -109,15 +109,27 @@ export default {
       const e = engine();
       if (!e) return h.reply("/models: the engine is not loaded");
       if (!h.setModel) return cannot(h, "/models");
-      const models = e.models.list();
+      // the catalogue of loaded providers, then what the other provider manifests list (finding 23: no provider need load)
+      const loaded = e.models.list();
+      const listed = ctx
+        .contributions<Array<{ id: string }>>("models")
+        .flatMap((c) => c.value.map((m) => m.id))
+        .filter((id) => !loaded.some((m) => m.id === id));
+      const models = [...loaded.map((m) => ({ id: m.id, label: `${m.id}  ${Math.round(m.contextWindow / 1000)}k ctx${m.known ? "" : " (defaults)"}` })), ...listed.map((id) => ({ id, label: id }))];
       let chosen: string | undefined = args.trim() || undefined;
       if (!chosen) {
         if (!h.pick) return h.reply(models.map((m) => m.id).join("\n"));
-        const items = models.map((m) => ({ id: m.id, label: `${m.id}  ${Math.round(m.contextWindow / 1000)}k ctx${m.known ? "" : " (defaults)"}` }));
-        chosen = await h.pick("MODEL — pick the model for your next message", items, h.currentModel?.());
+        chosen = await h.pick("MODEL — pick the model for your next message", models, h.currentModel?.());
         if (!chosen) return h.reply("model unchanged");
       }
-      if (!chosen.includes("/")) return h.reply(`/models: '${chosen}' is not a provider/model id (e.g. anthropic/claude-sonnet-4-5)`);
+      // `/models opus`: aliases and bare ids as -m takes them; a mistyped one names the nearest
+      try {
+        chosen = e.resolveModel(chosen);
+        const unready = await e.checkModel(chosen);
+        if (unready) h.reply(`/models: ${unready}`);
+      } catch (err) {
+        return h.reply(`/models: ${(err as Error).message}`);
+      }
       h.setModel(chosen);
       h.reply(`model: ${chosen} (from your next message on)`);
     });

@@ -10,6 +10,7 @@ import type { CommandIO } from "../../kernel/api.js";
 import { OceancodeClient } from "../../extensions/serve/client/index.js";
 import { visibleLine } from "../terminal/sanitize.js";
 import { commandHelp } from "../cli/help.js";
+import { flagHint } from "../cli/suggest.js";
 import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "./args.js";
 import { RemoteEngine } from "./remote-engine.js";
 
@@ -31,7 +32,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     if (a === "--session") {
       session = argv[++i];
       if (!session) return usage("--session needs a session id");
-    } else if (a.startsWith("-")) return usage(`unknown option '${a}'`);
+    } else if (a.startsWith("-")) return usage(`unknown option '${a}'${flagHint(a, ATTACH_FLAGS)}`);
     else if (url === undefined) url = a;
     else return usage(`unexpected argument '${a}'`);
   }

@@ -15,6 +15,8 @@ import { EXIT_PIPE_GONE, flushed, pipeGone, watchPipe } from "../terminal/pipe.j
 import { parseRunArgs, RUN_FLAGS, RUN_USAGE_LINE, runHostSettings } from "../run/args.js";
 import { ATTACH_FLAGS, ATTACH_SUMMARY, ATTACH_USAGE_LINE } from "../attach/args.js";
 import type { HostSetting } from "../../kernel/config.js";
+import { didYouMean, flagHint, mistypedFlag } from "./suggest.js";
+import { COMPLETION_DOC } from "./completion.js";
 import { runCurrentVersion } from "./launcher.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
@@ -48,7 +50,7 @@ interface Globals {
   version: boolean;
   /** -c/--continue: the pager reopens this directory's latest session */
   continue?: boolean;
-  /** --resume <id>: the pager reopens this session */
+  /** -r/--resume [id]: the pager reopens this session; "" opens the picker over this directory's sessions */
   resume?: string;
   /** -p/--print: headless, as `run` (Claude Code's habit) */
   print?: boolean;
@@ -63,10 +65,12 @@ const GLOBAL_VALUE_FLAGS: Record<string, keyof Globals> = {
   "--tui": "tui",
 };
 /** value flags that are global only before the command word (after it they are the command's own) */
-const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model", "--resume": "resume" };
+const LEADING_VALUE_FLAGS: Record<string, keyof Globals> = { "--model": "model", "-m": "model" };
+/** -r/--resume [id]: the pager's; without an id (or with a flag next) the picker opens ("" below) */
+const RESUME_FLAGS = new Set(["-r", "--resume"]);
 
 function usageLine(): string {
-  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <provider/model>] [-c/--continue | --resume <id>] [-v] [-p <prompt>] [<command> [args…]]";
+  return "usage: oceancode [--db <path>] [--directory <dir>] [--listen <host:port>] [--tui pager] [-m/--model <name>] [-c/--continue | -r/--resume [<id>]] [-v] [-p <prompt>] [<command> [args…]]";
 }
 
 /** Is this `oceancode [flags] -p …`: a -p/--print before any command word (values of value flags skipped)? */
@@ -134,6 +138,11 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
       globals.help = true;
       continue;
     }
+    if (!sub && (RESUME_FLAGS.has(flag) || a.startsWith("--resume="))) {
+      const next = argv[i + 1];
+      globals.resume = a.startsWith("--resume=") ? a.slice("--resume=".length) : next !== undefined && !next.startsWith("-") ? argv[++i]! : "";
+      continue;
+    }
     if (!sub && (a === "-c" || a === "--continue")) {
       globals.continue = true;
       continue;
@@ -143,7 +152,7 @@ export function splitGlobals(argv: string[]): { globals: Globals; sub?: string; 
       continue;
     }
     if (!sub) {
-      if (a.startsWith("-")) return { globals, sub, rest, error: `unknown option '${a}'` };
+      if (a.startsWith("-")) return { globals, sub, rest, error: `unknown option '${a}'${flagHint(a, GLOBAL_FLAGS)}` };
       sub = a;
       continue;
     }
@@ -213,7 +222,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if ((globals.continue || globals.resume !== undefined) && sub) {
-    process.stderr.write(`oceancode: ${globals.continue ? "-c/--continue" : "--resume"} is the pager's (oceancode ${globals.continue ? "-c" : "--resume <id>"}); for ${visible(sub)} put it after the command if it takes one\n${usageLine()}\n`);
+    process.stderr.write(`oceancode: ${globals.continue ? "-c/--continue" : "-r/--resume"} is the pager's (oceancode ${globals.continue ? "-c" : "-r [<id>]"}); for ${visible(sub)} put it after the command if it takes one\n${usageLine()}\n`);
     return 2;
   }
   if (globals.tui !== undefined && globals.tui !== "pager") {
@@ -272,6 +281,7 @@ async function main(argv: string[]): Promise<number> {
     const all = [
       { name: "(none)", usage: "oceancode", summary: "open Ocean pager on a fresh session" },
       ...HOST_COMMANDS,
+      COMPLETION_DOC,
       ...kernel.commands().filter((c) => !c.hidden),
     ];
     const width = Math.max(...all.map((c) => c.name.length));
@@ -301,6 +311,11 @@ async function main(argv: string[]): Promise<number> {
       }
       return await pager.main(kernel, rest, io, { listen: globals.listen, model: globals.model, version: packageVersion(), ...(globals.continue ? { continue: true } : {}), ...(globals.resume !== undefined ? { resume: globals.resume } : {}) });
     }
+    if (sub === "completion" || sub === "__complete") {
+      exitWhenDone = true;
+      const { completionCommand } = await import("./completion-command.js");
+      return await completionCommand(kernel, sub, rest, io, HOST_COMMANDS);
+    }
     if (host) {
       exitWhenDone = true;
       const mod = (await import(host.module)) as { main: HostMain };
@@ -310,9 +325,16 @@ async function main(argv: string[]): Promise<number> {
     // format (manifest "output": "data", e.g. export) is exact when redirected
     const exact = contributed?.output === "data";
     const cmdIo: CommandIO = { ...io, stdout: terminalSafe(io.stdout, { exactWhenRedirected: exact }), stderr: terminalSafe(io.stderr) };
+    // a flag one slip away from one the manifest declares (`--jsno`): said before the command runs
+    const slip = contributed && flags && declaredFlags(contributed) ? mistypedFlag(args, flags) : undefined;
+    if (slip) {
+      process.stderr.write(`oceancode ${visible(sub)}: unknown flag '${visible(slip.arg)}'${slip.hint}\nusage: ${visible(contributed!.usage.replace(/^usage: /, ""))}\n`);
+      return 2;
+    }
     const code = await kernel.runCommand(sub, args, cmdIo);
     if (code === undefined) {
-      process.stderr.write(`oceancode: unknown command '${visible(sub)}'\n${usageLine()}\n(see oceancode --help)\n`);
+      const names = [...HOST_COMMANDS.map((h) => h.name), COMPLETION_DOC.name, ...kernel.commands().filter((c) => !c.hidden).map((c) => c.name)];
+      process.stderr.write(`oceancode: unknown command '${visible(sub)}'${visible(didYouMean(sub, names))}\n${usageLine()}\n(see oceancode --help)\n`);
       return 2;
     }
     return code;

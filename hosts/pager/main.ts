@@ -25,6 +25,7 @@ import type { PlanModeService } from "../../extensions/plan-mode/api.js";
 import type { TrustService } from "../../extensions/trust/api.js";
 import { FOCUS_OFF, FOCUS_ON, FocusFilter, notification, notifySettings } from "./focus.js";
 import { exitHint, headerText } from "./chrome-text.js";
+import { resumeTarget } from "./resume-target.js";
 
 /** Resize: clear the screen and its scrollback, then print the transcript again at the new width. */
 const CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H";
@@ -84,9 +85,10 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   }
   const local = await kernel.service<EngineService>("engine");
   const engine: PagerEngine = opts.remote ? opts.remote.engine(local) : local;
-  const model = pagerModel(kernel.config.get("model"), opts.model);
+  let model = pagerModel(kernel.config.get("model"), opts.model);
   let unready: string | undefined;
   try {
+    model = local.resolveModel(model); // `-m sonnet`: the header and the session show the full id
     // a model no installed provider serves is a usage error, said before the screen is taken; a missing key
     // is not: keys are read before every request, so one stored meanwhile (oceancode key) is used. It is
     // said once, at the start, with the command that fixes it
@@ -125,8 +127,13 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const planMode = !opts.remote && kernel.hasService("plan-mode") ? await kernel.service<PlanModeService>("plan-mode").catch(() => undefined) : undefined;
   const pagerCfg = kernel.config.section<Record<string, unknown>>("pager") ?? {};
   const modes = { ...(permissions ? { permissions } : {}), ...(planMode ? { planMode } : {}), cycleBypass: pagerCfg.cycle_bypass === true };
-  // -c / --resume: the session to reopen, found before the screen is taken (none: said, exit 1)
+  // -c / -r: the session to reopen, found before the screen is taken (none: said, exit 1; an unknown id: usage, exit 2)
   let resumeId = opts.resume;
+  if (resumeId !== undefined && !opts.remote) {
+    const found = await resumeTarget(kernel, io, resumeId, inp, out);
+    if (typeof found === "number") return found;
+    resumeId = found;
+  }
   if (opts.continue && !resumeId) {
     resumeId = opts.remote ? undefined : await local.latestSessionId(io.project);
     if (!resumeId) {

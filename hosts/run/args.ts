@@ -3,6 +3,7 @@
  * `oceancode -p` (print mode, Claude Code's habit) takes the same flags on both sides of the prompt.
  */
 import type { FlagDoc } from "../cli/help.js";
+import { flagHint } from "../cli/suggest.js";
 import type { HostSetting } from "../../kernel/config.js";
 
 export interface RunArgs {
@@ -37,7 +38,7 @@ export class UsageError extends Error {}
 
 /** run's flags, one entry each: the parser and `oceancode run --help` both read this table. */
 export const RUN_FLAGS: FlagDoc[] = [
-  { name: "--model", aliases: ["-m"], value: "<provider/model>", summary: "the model (else $OC_MODEL, else the model config key, else anthropic/claude-sonnet-4-6)" },
+  { name: "--model", aliases: ["-m"], value: "<name>", summary: "the model: provider/model, a bare id (claude-sonnet-4-6, gpt-5) or an alias (sonnet, opus, haiku) (else $OC_MODEL, else the model config key, else anthropic/claude-sonnet-4-6)" },
   { name: "--format", value: "text|json", summary: "json: one JSON event per line on stdout, oceancode's own events (default: text)" },
   { name: "--output-format", value: "text|json|stream-json", summary: "Claude Code's -p shapes: text the final answer, json one result object, stream-json its events per line" },
   { name: "--input-format", value: "text|stream-json", summary: "stream-json: user messages as JSON lines on stdin, one turn each (needs --output-format stream-json)" },
@@ -131,7 +132,7 @@ function applyFlag(argv: readonly string[], i: number, out: RunArgs): number {
     out.help = true;
     return i;
   }
-  throw new UsageError(`unknown flag '${a}'`);
+  throw new UsageError(`unknown flag '${a}'${flagHint(a, RUN_FLAGS)}`);
 }
 
 /** A word print mode reads as a flag wherever it is (`-5 degrees` and `-` stay prompt text). */

@@ -117,6 +117,15 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
+  // `-m sonnet`, `-m gpt-5`: the full provider/model id from here on (a mistyped name: usage, no session)
+  if (args.model !== undefined) {
+    try {
+      args.model = engine.resolveModel(args.model);
+    } catch (e) {
+      io.stderr.write(`oceancode run: ${visible((e as Error).message)}\n`);
+      return 2;
+    }
+  }
   const overrides: Record<string, unknown> = {};
   if (args.tideline !== undefined) {
     if (kernel.hasService("tideline")) {

@@ -147,14 +147,14 @@ describe.skipIf(!hasTmux())("pager chrome: live progress and the end", () => {
 });
 
 describe.skipIf(!hasTmux())("pager chrome: -c and --resume", () => {
-  it("-c with no earlier session and --resume of an unknown id are said before the screen is taken (exit 1); before a command they are refused (exit 2)", async () => {
+  it("-c with no earlier session (exit 1) and --resume of an unknown id (a usage error, exit 2) are said before the screen is taken; before a command they are refused (exit 2)", async () => {
     sb = makeSandbox("oc-pty-chrome-");
     t = openPager(sb, { OC_MODEL: "scripted/echo" }, ["-c"]);
     expect(await exited(t)).toBe(1);
     expect(t.screen().replace(/\n/g, "")).toContain("oceancode: -c: no earlier session in");
     t.close();
     t = openPager(sb, { OC_MODEL: "scripted/echo" }, ["--resume", "ses_nope"]);
-    expect(await exited(t)).toBe(1);
+    expect(await exited(t)).toBe(2);
     expect(t.screen()).toContain("no session 'ses_nope'");
     const r = runCli(["--dir", sb.project, "-c", "run", "hi"], { env: { ...sb.env, OC_MODEL: "scripted/echo" } });
     expect(r.code).toBe(2);

@@ -1,7 +1,11 @@
 /** Agent files of every ecosystem translated into one shape; tool selections and model aliases resolved. */
 import { describe, expect, it } from "vitest";
 import { translate, toolList } from "../frontmatter.js";
-import { childModel, childTools } from "../resolve.js";
+import { childModel as childModelWith, childTools } from "../resolve.js";
+import { bundledAliases } from "./manifest-aliases.js";
+
+const ALIASES = bundledAliases();
+const childModel = (spec: string | undefined, parent: string) => childModelWith(spec, parent, ALIASES);
 
 const F = "/p/.claude/agents/x.md";
 

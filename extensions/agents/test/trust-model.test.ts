@@ -1,14 +1,16 @@
 /** An untrusted agent's `model` is repo text: it may only name a model the user configured. */
 import { describe, expect, it } from "vitest";
 import { pickChildModel, refusedModelNote } from "../resolve.js";
+import { bundledAliases } from "./manifest-aliases.js";
 
 const parent = "anthropic/claude-sonnet-4-5";
-const untrusted = { trusted: false, configured: ["openai/gpt-5", "haiku"] };
+const aliases = bundledAliases();
+const untrusted = { trusted: false, configured: ["openai/gpt-5", "haiku"], aliases };
 
 describe("pickChildModel", () => {
   it("a trusted agent's model is used as written (aliases on the parent's provider)", () => {
-    expect(pickChildModel("scripted/x.json", parent, parent, { trusted: true, configured: [] })).toEqual({ model: "scripted/x.json" });
-    expect(pickChildModel("opus", parent, parent, { trusted: true, configured: [] }).model).toBe("anthropic/claude-opus-4-8");
+    expect(pickChildModel("scripted/x.json", parent, parent, { trusted: true, configured: [], aliases })).toEqual({ model: "scripted/x.json" });
+    expect(pickChildModel("opus", parent, parent, { trusted: true, configured: [], aliases }).model).toBe("anthropic/claude-opus-4-8");
   });
 
   it("an untrusted agent naming a scripted file, an unknown model or an unconfigured alias falls back to the base model", () => {

@@ -138,6 +138,14 @@ export interface EngineService {
    * id or it is not written provider/model (a usage error). prompt() asks the same before it records anything.
    */
   checkModel(id: string): Promise<string | undefined>;
+  /**
+   * A model name as a person types it (`sonnet`, `gpt-5`, `claude-sonnet-4-5-20250929`, `provider/model`)
+   * as its full `provider/model` id, over the provider manifests' contributes.models and the loaded
+   * catalogue, without loading a provider. A provider/model id of a provider nobody lists is returned as
+   * written (checkModel then says no provider serves it). Throws a usage error (ProviderError bad_request)
+   * naming the nearest known names when a short name matches nothing.
+   */
+  resolveModel(name: string): string;
   /** The model's catalogue entry, loading its provider first (unknown models get defaults). */
   describeModel(id: string): Promise<ModelInfo>;
   /**

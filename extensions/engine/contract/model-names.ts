@@ -1,0 +1,127 @@
+/**
+ * Model names as people type them: `provider/model`, a bare id (`claude-sonnet-4-6`, `gpt-5`) or an alias
+ * (`sonnet`, `opus`, `haiku`, Claude Code's), resolved over what the provider manifests list in
+ * `contributes.models` (read without activating a provider) plus what loaded providers catalogue. Pure: the
+ * engine resolves session models with it, the CLI host completes and checks names with it.
+ */
+import type { PointContribution } from "../../../kernel/api.js";
+import { nearestMany } from "../../../kernel/nearest.js";
+import { DEFAULT_MODEL_ID, ProviderError } from "./provider.js";
+
+/** One entry of a provider manifest's `contributes.models`: a full id and the short names that mean it. */
+export interface ModelNameEntry {
+  /** `provider/model`, as the provider's catalogue lists it */
+  id: string;
+  /** other names a person may type for it (`sonnet`): unique across every provider */
+  aliases?: string[];
+}
+
+/** How a typed name was read. */
+export interface ResolvedModelName {
+  /** the full `provider/model` id */
+  id: string;
+  /** full: written provider/model; bare: a listed id without its provider; alias: a short name */
+  via: "full" | "bare" | "alias";
+  /** provider/model spelled with a provider no manifest or loaded provider names (the engine still tries it) */
+  unknownProvider?: boolean;
+}
+
+/** Claude Code's `default`: the model a session gets when none is configured. */
+const DEFAULT_ALIAS = "default";
+
+export class ModelNames {
+  private readonly providerIds: string[];
+  private readonly ids: string[];
+  private readonly aliasMap = new Map<string, string>();
+
+  constructor(providers: readonly string[], models: readonly ModelNameEntry[]) {
+    this.providerIds = [...new Set(providers)];
+    this.ids = [...new Set(models.map((m) => m.id))];
+    for (const m of models) for (const a of m.aliases ?? []) if (!this.aliasMap.has(a.toLowerCase())) this.aliasMap.set(a.toLowerCase(), m.id);
+  }
+
+  /** From the engine's contribution points (`providers`, `models`), as manifests declare them. */
+  static fromContributions(providers: ReadonlyArray<PointContribution<string[]>>, models: ReadonlyArray<PointContribution<ModelNameEntry[]>>): ModelNames {
+    return new ModelNames(
+      providers.flatMap((c) => c.value),
+      models.flatMap((c) => c.value),
+    );
+  }
+
+  /** These names plus more (a loaded provider's catalogue, a provider registered without a manifest entry). */
+  with(providers: readonly string[], ids: readonly string[]): ModelNames {
+    const aliases = [...this.aliasMap].map(([a, id]) => ({ id, aliases: [a] }));
+    return new ModelNames([...this.providerIds, ...providers], [...this.ids.map((id) => ({ id })), ...ids.map((id) => ({ id })), ...aliases]);
+  }
+
+  providers(): string[] {
+    return [...this.providerIds];
+  }
+
+  /** Every listed full id, in manifest order. */
+  listed(): string[] {
+    return [...this.ids];
+  }
+
+  /** alias -> full id */
+  aliases(): Array<[alias: string, id: string]> {
+    return [...this.aliasMap];
+  }
+
+  /** The name as typed, read as a full id; throws a usage error (bad_request) naming the nearest known names. */
+  resolve(typed: string): ResolvedModelName {
+    const name = typed.trim();
+    if (!name) throw new ProviderError("bad_request", "the model name is empty (e.g. sonnet, gpt-5, anthropic/claude-sonnet-4-6)");
+    const slash = name.indexOf("/");
+    if (slash === 0) throw new ProviderError("bad_request", `model '${typed}' names no provider (write provider/model, e.g. anthropic/claude-sonnet-4-6)`);
+    if (slash > 0) {
+      const provider = name.slice(0, slash);
+      const rest = name.slice(slash + 1);
+      if (!this.providerIds.includes(provider)) return { id: name, via: "full", unknownProvider: true };
+      // `anthropic/sonnet`: an alias under its own provider
+      const aliased = this.aliasMap.get(rest.toLowerCase());
+      if (aliased?.startsWith(`${provider}/`) && !this.ids.includes(name)) return { id: aliased, via: "alias" };
+      return { id: name, via: "full" };
+    }
+    const lower = name.toLowerCase();
+    const alias = this.aliasMap.get(lower);
+    if (alias) return { id: alias, via: "alias" };
+    const bare = this.ids.filter((id) => id.slice(id.indexOf("/") + 1).toLowerCase() === lower);
+    if (bare.length === 1) return { id: bare[0]!, via: "bare" };
+    if (bare.length > 1) throw new ProviderError("bad_request", `model '${typed}' is served by more than one provider: write one of ${bare.join(", ")}`);
+    if (lower === DEFAULT_ALIAS) return { id: DEFAULT_MODEL_ID, via: "alias" };
+    throw new ProviderError("bad_request", `unknown model '${typed}'${this.hint(name)}; write provider/model for one the catalogue does not list (oceancode completion lists the known names)`);
+  }
+
+  /** " (did you mean a, b?)" for a mistyped bare name, or "". */
+  hint(name: string): string {
+    const near = this.nearestIds(name);
+    return near.length ? ` (did you mean ${near.join(", ")}?)` : "";
+  }
+
+  /** The listed full ids nearest a mistyped name (bare, alias or full), nearest first. */
+  nearestIds(name: string, max = 3): string[] {
+    const byName = new Map<string, string>();
+    for (const id of this.ids) {
+      byName.set(id, id);
+      if (!byName.has(id.slice(id.indexOf("/") + 1))) byName.set(id.slice(id.indexOf("/") + 1), id);
+    }
+    for (const [a, id] of this.aliasMap) if (!byName.has(a)) byName.set(a, id);
+    const ids = nearestMany(name, [...byName.keys()], max * 2).map((n) => byName.get(n)!);
+    return [...new Set(ids)].slice(0, max);
+  }
+
+  /**
+   * For `provider/model` with a provider nobody serves: " (did you mean anthropic/claude-x?)" with the nearest
+   * provider (the model part kept, or read as that provider's alias or listed id), or "".
+   */
+  providerHint(id: string): string {
+    const slash = id.indexOf("/");
+    if (slash <= 0) return "";
+    const provider = id.slice(0, slash);
+    const rest = id.slice(slash + 1);
+    const near = nearestMany(provider, this.providerIds, 2);
+    if (!near.length) return "";
+    return ` (did you mean ${near.map((p) => `${p}/${rest}`).join(", ")}?)`;
+  }
+}
