@@ -33,6 +33,12 @@ export async function renderExport(id: string, format: "md" | "atif", src: Expor
     return { format, text: exportMarkdown(stored, dir && fs.existsSync(path.join(dir, "transcript")) ? dir : undefined) };
   }
   const { exportAtif } = await import("./atif.js");
+  // the catalogue knows a model's prices once its provider has loaded: load the session's providers first, so
+  // the CLI's export (nothing loaded yet) and the server's (providers loaded) give the same costs
+  if (engine) {
+    const models = new Set([stored.info.model, ...stored.rows.flatMap((r) => (r.role === "assistant" && r.model ? [r.model] : []))]);
+    for (const m of models) await engine.describeModel(m).catch(() => undefined);
+  }
   const cost = engine
     ? (model: string, u: Parameters<EngineService["models"]["cost"]>[1]) => {
         const m = engine.models.resolve(model);

@@ -142,11 +142,12 @@ export function startPty(o: PtyOptions): Pty {
       }
     },
     history,
-    waitFor(text, timeoutMs = 15_000, opts = {}) {
+    // 30 s bounds: a met condition returns at once; only a loaded machine (CI's two cores with the whole suite) comes near them
+    waitFor(text, timeoutMs = 30_000, opts = {}) {
       const read = opts.inHistory ? history : screen;
       return poll(() => matches(read(), text), JSON.stringify(String(text)), timeoutMs, read);
     },
-    waitGone(text, timeoutMs = 15_000) {
+    waitGone(text, timeoutMs = 30_000) {
       return poll(() => !matches(screen(), text), `${String(text)} to disappear`, timeoutMs, screen);
     },
     resize(c, r) {

@@ -7,7 +7,11 @@ import type { Sandbox } from "../helpers/cli.js";
 import type { Session } from "../../extensions/engine/api.js";
 import type { StorageService } from "../../extensions/storage/api.js";
 import type { ModelRef } from "../../extensions/agents/api.js";
+import fs from "node:fs";
+import path from "node:path";
 import { agentRoutes } from "../../extensions/agents/routes.js";
+import { modelAliases } from "../../extensions/agents/resolve.js";
+import type { ModelNameEntry } from "../../extensions/engine/api.js";
 import { boot, mount, problems, request, routeOf, shutdown, type Booted } from "./helpers.js";
 
 let b: Booted | undefined;
@@ -18,9 +22,16 @@ afterEach(async () => {
 
 const withConfig = (model: string) => (sb: Sandbox) => void sb.write(".oceancode/oceancode.json", JSON.stringify({ subagent: { model } }));
 
+/** The aliases the agents extension reads: the first-party provider manifests' contributions, as the kernel hands them over. */
+function firstPartyAliases() {
+  const manifests = ["anthropic", "openai", "scripted"].map((id) => ({ id, m: JSON.parse(fs.readFileSync(path.join("extensions", id, "manifest.json"), "utf8")) as { contributes: { providers?: string[]; models?: ModelNameEntry[] } } }));
+  const of = <T,>(k: "providers" | "models") => manifests.map(({ id, m }) => ({ extension: id, tier: "bundled" as const, value: (m.contributes[k] ?? []) as T }));
+  return modelAliases(of<string[]>("providers"), of<ModelNameEntry[]>("models"));
+}
+
 /** The route as the extension builds it, reading the config value the kernel resolved for it. */
 async function subagentOf(s: Session, configured: unknown): Promise<{ model: ModelRef | null }> {
-  const r = routeOf(agentRoutes(() => configured), "GET", "/session/:id/subagent");
+  const r = routeOf(agentRoutes(() => configured, firstPartyAliases()), "GET", "/session/:id/subagent");
   const out = await r.handler(request(b!.engine, { params: { id: s.info.id } }));
   expect(problems(r.schema!.response![200]!, out)).toEqual([]);
   return out as { model: ModelRef | null };
