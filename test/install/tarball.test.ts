@@ -77,11 +77,15 @@ describe("npm install -g ./oceancode-<version>.tgz", () => {
     expect(version.status, version.stderr).toBe(0);
     expect(version.stdout).toBe(`oceancode ${pkg.version}\n`);
 
-    fs.writeFileSync(path.join(elsewhere, "hello.json"), JSON.stringify({ steps: [{ text: "installed from the tarball" }] }));
-    const run = oceancode(["run", "--model", "scripted/hello.json", "hi"]);
+    // a bash call under --auto: the shell guard parses it with the tree-sitter grammar the installed package
+    // resolves from its own dependencies, and the sandbox runs it
+    const bash = { name: "bash", input: { command: "echo from-installed > out.txt", description: "write a file" } };
+    fs.writeFileSync(path.join(elsewhere, "hello.json"), JSON.stringify({ steps: [{ text: "", tool_calls: [bash] }, { text: "installed from the tarball" }] }));
+    const run = oceancode(["run", "--auto", "--model", "scripted/hello.json", "hi"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe("installed from the tarball\n");
-    expect(run.stderr).toMatch(/^session: ses_\w+\n$/);
+    expect(run.stderr).toMatch(/session: ses_\w+\n$/);
+    expect(fs.readFileSync(path.join(elsewhere, "out.txt"), "utf8")).toBe("from-installed\n");
     // the session went to the throwaway HOME's data dir, and nothing was written into the installed package
     const sessions = oceancode(["sessions", "--json"]);
     expect((JSON.parse(sessions.stdout) as Array<{ cwd: string }>).map((s) => s.cwd)).toEqual([fs.realpathSync(elsewhere)]);
