@@ -198,13 +198,23 @@ export function bundledFromIndex(root: Root): ManifestEntry[] | undefined {
     const e = index.entries[i]!;
     if (e.folder !== f.folder) return undefined;
     try {
-      if (fs.statSync(path.join(f.dir, "manifest.json")).mtimeMs !== e.mtimeMs) return undefined;
+      const file = path.join(f.dir, "manifest.json");
+      if (fs.statSync(file).mtimeMs !== e.mtimeMs && !sameContent(file, e.manifest)) return undefined;
     } catch {
       return undefined;
     }
     out.push({ name: e.manifest.id, dir: f.dir, codeDir: f.codeDir, manifest: e.manifest, prevalidated: true });
   }
   return out;
+}
+
+/**
+ * An installed package (npm extracts its tarball with new mtimes) keeps manifests identical to the index's
+ * but never the same mtimes: the index still holds when the file parses to the same manifest. Parsing is
+ * cheap; validating (the validator module) is what the index saves.
+ */
+function sameContent(file: string, indexed: Manifest): boolean {
+  return JSON.stringify(JSON.parse(fs.readFileSync(file, "utf8"))) === JSON.stringify(indexed);
 }
 
 /** The kernel's own walk reader: extension folders under <root>/extensions/<id>/. */

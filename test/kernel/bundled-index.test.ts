@@ -46,6 +46,16 @@ describe("bundled manifest index", () => {
     expect(bundledFromIndex(root2)).toBeUndefined();
   });
 
+  it("still holds when only the mtimes changed, as after npm extracts the packed tarball", () => {
+    const root = setup();
+    const file = path.join(dir, "extensions", "alpha", "manifest.json");
+    const indexFile = path.join(dir, "dist", "extensions", "index.json");
+    const index = JSON.parse(fs.readFileSync(indexFile, "utf8")) as { entries: Array<{ manifest: unknown }> };
+    fs.writeFileSync(indexFile, JSON.stringify({ entries: index.entries.map((e) => ({ ...e, manifest: JSON.parse(fs.readFileSync(file, "utf8")) as unknown })) }));
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    expect(bundledFromIndex(root)?.map((e) => [e.name, e.prevalidated])).toEqual([["alpha", true]]);
+  });
+
   it("is never used for other tiers", () => {
     const root = setup();
     expect(bundledFromIndex({ ...root, tier: "user" })).toBeUndefined();
