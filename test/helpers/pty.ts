@@ -87,7 +87,7 @@ export function startPty(o: PtyOptions): Pty {
     .map(([k, v]) => `export ${k}=${shq(String(v))}`)
     .join("; ");
   const prog = [o.command ?? process.execPath, ...o.args].map(shq).join(" ");
-  const script = `env -i /bin/sh -c ${shq(`${exports}; cd ${shq(o.cwd ?? process.cwd())}; ${prog}; echo $? > ${shq(statusFile)}; sleep 600`)}`;
+  const script = `env -i /bin/sh -c ${shq(`${exports}; cd ${shq(o.cwd ?? process.cwd())}; ${prog}; echo $? > ${shq(statusFile + ".tmp")}; mv ${shq(statusFile + ".tmp")} ${shq(statusFile)}; sleep 600`)}`;
   const tmux = (...a: string[]) => execFileSync("tmux", ["-S", sock, ...a], { encoding: "utf8" });
   execFileSync("tmux", ["-S", sock, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), script], { env: { PATH: process.env.PATH, HOME: os.tmpdir(), TERM: "xterm-256color" } });
   tmux("set-option", "-t", name, "status", "off");
@@ -119,7 +119,9 @@ export function startPty(o: PtyOptions): Pty {
   };
   const exitStatus = () => {
     try {
-      return Number(fs.readFileSync(statusFile, "utf8").trim());
+      // written under another name and renamed: never read half-written (an empty read was exit 0)
+      const text = fs.readFileSync(statusFile, "utf8").trim();
+      return text === "" ? undefined : Number(text);
     } catch {
       return undefined;
     }
