@@ -13,6 +13,7 @@ import { CHANNELS, CURRENT_LINK, type Channel, type ReleaseArtifact, type Releas
 import { fetchBytes, resolveUrl } from "./fetch.js";
 import { verifyAsset, VerifyError } from "./verify.js";
 import { currentVersion, installedBin, switchCurrent } from "./versions.js";
+import { nativeBindingEnv } from "./native-binding.js";
 
 export const INSTALL_RECORD = ".oc-install.json";
 
@@ -130,7 +131,9 @@ export async function runUpdate(r: UpdateRequest): Promise<UpdateOutcome> {
     fs.mkdirSync(target, { recursive: true });
     placed = true;
     // npm installs the tarball's dependencies (and runs better-sqlite3's build) the way a global install does
-    const npm = spawnSync("npm", ["install", "--prefix", target, "--no-audit", "--no-fund", "--omit=dev", "--prefer-offline", tgz], { env: { ...env, npm_config_update_notifier: "false" }, encoding: "utf8", timeout: 600_000 });
+    // on a closed network the native binding comes from this install's own (same versions) or a compile (nodedir)
+    const native = nativeBindingEnv(env, download);
+    const npm = spawnSync("npm", ["install", "--prefix", target, "--no-audit", "--no-fund", "--omit=dev", "--prefer-offline", tgz], { env: { ...env, ...native, npm_config_update_notifier: "false" }, encoding: "utf8", timeout: 600_000 });
     if (npm.status !== 0) throw new Error(`npm install failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? "").trim().split("\n").slice(-3).join(" / ")}`);
     const bin = installedBin(target);
     if (!bin || bin.version !== manifest.version) throw new Error(`the installed package is not oceancode ${manifest.version}`);

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { packBinding } from "../../extensions/distribution/native-binding.js";
 
 /** The clone: the nearest package.json up from here (test/fakes/ in source, dist/test/fakes/ compiled) */
 export const PACKAGE_ROOT = ((): string => {
@@ -50,12 +51,7 @@ function npmConfig(key: string): string | undefined {
  * (`better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`), made from the clone's compiled one.
  */
 export function localPrebuild(dir: string): string {
-  const pkgDir = path.join(PACKAGE_ROOT, "node_modules", "better-sqlite3");
-  const { version } = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { version: string };
-  fs.mkdirSync(dir, { recursive: true });
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  const r = spawnSync("tar", ["czf", path.join(dir, name), "-C", pkgDir, "build/Release/better_sqlite3.node"], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`tar of the better-sqlite3 binding failed: ${r.stderr}`);
+  if (!packBinding(path.join(PACKAGE_ROOT, "node_modules", "better-sqlite3"), dir)) throw new Error("no compiled better-sqlite3 binding in the clone to pack");
   return dir;
 }
 
