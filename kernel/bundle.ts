@@ -75,7 +75,7 @@ const BANNER = [
   `const __ocRoot = import.meta.url.slice(0, import.meta.url.lastIndexOf("/dist/") + 1);`,
 ].join("\n");
 
-const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "web-tree-sitter", "tree-sitter-bash", "esbuild", "vitest", "vitest/*", "typescript", "react-devtools-core", "oceancode", "oceancode/*"];
+const EXTERNAL = ["better-sqlite3", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "pg", "pg-native", "web-tree-sitter", "tree-sitter-bash", "esbuild", "vitest", "vitest/*", "typescript", "react-devtools-core", "oceancode", "oceancode/*"];
 
 const started = performance.now();
 fs.rmSync(path.join(root, "dist", "chunks"), { recursive: true, force: true }); // no stale chunk from an older build
