@@ -21,7 +21,7 @@ export interface SandboxLimits {
   sliceMs: number;
 }
 
-export const DEFAULT_LIMITS: SandboxLimits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 512 * 1024, sliceMs: 2000 };
+export const DEFAULT_LIMITS: SandboxLimits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024, sliceMs: 2000 };
 
 /** A host op: takes the script's JSON argument, resolves to a JSON-able value. */
 export type HostOp = (arg: unknown) => Promise<unknown>;
@@ -152,7 +152,19 @@ export interface RunScriptOptions {
  */
 export async function runScript(source: string, file: string, opts: RunScriptOptions): Promise<unknown> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
-  const vm = await newVm(limits);
+  try {
+    return await runInVm(source, file, opts, limits);
+  } catch (e) {
+    if (e instanceof ScriptError) throw e;
+    // the WebAssembly instance itself gave out (its own stack): this run's instance is dropped, the host goes on
+    if (e instanceof RangeError) throw new ScriptError(`the script overflowed its ${Math.round(limits.stackBytes / 1024)} KB stack (unbounded recursion?)`);
+    throw new ScriptError(`the sandbox failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function runInVm(source: string, file: string, opts: RunScriptOptions, limitsIn: SandboxLimits): Promise<unknown> {
+  const limits = limitsIn;
+    const vm = await newVm(limits);
   const { ctx, runtime } = vm;
   let wake: () => void = () => undefined;
   let woken = new Promise<void>((r) => (wake = r));
