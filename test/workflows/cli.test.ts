@@ -3,10 +3,11 @@
  * (three requests, chained text, bodies in order, the run store, `runs`), budget exhaustion, validate-only,
  * a discovered script shadowing a built-in, a script calling api.session, and the .rhai warning.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, CLI, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { lastUserText, startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 
 const MODEL = "anthropic/claude-haiku-4-5";
@@ -151,5 +152,24 @@ describe("scripts", () => {
     const unknown = await wf(["pause", "wf-nope-0000"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no run 'wf-nope-0000'");
+  });
+
+  it("SIGTERM during a run: terminal body cancelled, exit 2", async () => {
+    const file = sb.write("sleeper.mjs", 'export const meta = { name: "sleeper" };\nexport default async function main(api) { await api.progress("sleeping"); await api.sleep(60000); return "woke"; }\n');
+    const child = spawn(process.execPath, [CLI, "--dir", sb.project, "workflow", "run", file], { env: anthropicEnv(sb, fake.url), cwd: sb.project, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const sleeping = new Promise<void>((resolve) =>
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('"progress":"sleeping"')) resolve();
+      }),
+    );
+    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    await sleeping;
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    clearTimeout(guard);
+    expect(code).toBe(2);
+    expect(lines(out).pop()).toMatchObject({ status: "cancelled", terminal: true });
   });
 });
