@@ -154,6 +154,16 @@ describe("scripts", () => {
     expect(unknown.stderr).toContain("no run 'wf-nope-0000'");
   });
 
+  it("a script cannot swallow a spent budget: it ends budget_limited however it catches", async () => {
+    fake.reset();
+    fake.respond(() => ({ text: "ok" }));
+    const file = sb.write("greedy.mjs", 'export const meta = { name: "greedy" };\nexport default async function main(api) { for (let i = 0; i < 6; i++) { try { await api.session({ prompt: "p" + i }); } catch (e) {} } return "swallowed"; }\n');
+    const r = await wf(["run", file, "-m", MODEL, "--budget", "2"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(lines(r.stdout).pop()).toMatchObject({ status: "budget_limited", terminal: true, budget: { limit: 2, spent: 2 } });
+    expect(fake.requests.length).toBe(2);
+  });
+
   it("SIGTERM during a run: terminal body cancelled, exit 2", async () => {
     const file = sb.write("sleeper.mjs", 'export const meta = { name: "sleeper" };\nexport default async function main(api) { await api.progress("sleeping"); await api.sleep(60000); return "woke"; }\n');
     const child = spawn(process.execPath, [CLI, "--dir", sb.project, "workflow", "run", file], { env: anthropicEnv(sb, fake.url), cwd: sb.project, stdio: ["ignore", "pipe", "pipe"] });

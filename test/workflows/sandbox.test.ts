@@ -67,4 +67,15 @@ describe("sandbox attacks", () => {
     expect(await compileCheck("export default async function main(api) {\n  return (;\n}", "bad.mjs")).toMatch(/^bad\.mjs:2:\d+: SyntaxError/);
     expect(await compileCheck(script("return 1"), "ok.mjs")).toBeUndefined();
   });
+
+  it("the examples under examples/workflows compile and declare a name", async () => {
+    const ex = path.resolve(__dirname, "..", "..", "examples", "workflows");
+    const files = fs.readdirSync(ex).filter((f) => f.endsWith(".mjs"));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const f of files) {
+      const src = fs.readFileSync(path.join(ex, f), "utf8");
+      expect(await compileCheck(src, f)).toBeUndefined();
+      expect((await readMeta(src, f)).name).toMatch(/\S/);
+    }
+  });
 });
