@@ -143,6 +143,9 @@ export interface LaunchOptions {
   budget?: number | null;
   model?: string;
   auto?: boolean;
+  /** session bounds for each session the run starts (the bounds extension enforces them) */
+  maxUsd?: number;
+  maxMinutes?: number;
   signal?: AbortSignal;
   /** each body as it is appended */
   onBody?(body: RunBody): void;

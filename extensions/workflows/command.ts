@@ -10,7 +10,7 @@ import { exitCodeOf } from "./api.js";
 import type { Workflows } from "./service.js";
 
 export const WORKFLOW_USAGE = [
-  "usage: oceancode workflow run <name|path> [--args <json>] [--budget <n>] [--validate-only] [-m <provider/model>] [--auto]",
+  "usage: oceancode workflow run <name|path> [--args <json>] [--budget <n>] [--validate-only] [-m <provider/model>] [--auto] [--max-usd <n>] [--max-minutes <n>]",
   "       oceancode workflow runs [--all] [--directory <dir>]",
   "       oceancode workflow list",
   "       oceancode workflow pause|resume|stop <run_id> [--budget <n>]",
@@ -45,6 +45,8 @@ export async function workflowCommand(argv: string[], io: CommandIO, wf: Workflo
         "validate-only": { type: "boolean" },
         model: { type: "string", short: "m" },
         auto: { type: "boolean" },
+        "max-usd": { type: "string" },
+        "max-minutes": { type: "string" },
         all: { type: "boolean" },
         directory: { type: "string" },
         dir: { type: "string" },
@@ -58,6 +60,15 @@ export async function workflowCommand(argv: string[], io: CommandIO, wf: Workflo
   }
   const budget = budgetOf(values.budget as string | undefined);
   if (budget === "bad") return bad(`--budget must be a whole number above 0 (model calls), got '${String(values.budget)}'`);
+
+  const bounds: { maxUsd?: number; maxMinutes?: number } = {};
+  for (const [flag, key] of [["max-usd", "maxUsd"], ["max-minutes", "maxMinutes"]] as const) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0) return bad(`--${flag} must be a number above 0 (got '${String(raw)}')`);
+    bounds[key] = n;
+  }
 
   switch (sub) {
     case "runs": {
@@ -152,6 +163,7 @@ export async function workflowCommand(argv: string[], io: CommandIO, wf: Workflo
       budget,
       ...(model ? { model } : {}),
       auto,
+      ...bounds,
       signal: controller.signal,
       onBody: (b) => io.stdout.write(`${safeJson(b)}\n`),
       log: (t) => io.stderr.write(`[workflow] ${visible(t)}\n`),

@@ -40,10 +40,11 @@ export function budgetSpent(r: LiveRun): boolean {
 }
 
 /** The engine as a run sees it: sessions it creates or opens are the run's. */
-function runEngine(engine: EngineService, run: LiveRun): EngineService {
+function runEngine(engine: EngineService, run: LiveRun, overrides: Record<string, unknown>): EngineService {
   const own = {
     createSession: async (opts: Parameters<EngineService["createSession"]>[0]) => {
-      const s = await engine.createSession(opts);
+      // the run's session bounds (--max-usd, --max-minutes) hold for every session it starts
+      const s = await engine.createSession({ ...opts, overrides: { ...overrides, ...(opts.overrides ?? {}) } });
       run.sessions.add(s.info.id);
       return s;
     },
@@ -68,6 +69,8 @@ export interface StartRun {
   args: unknown;
   budget: number | null;
   model?: string;
+  /** session overrides for every session the run creates (max_usd, max_minutes) */
+  overrides?: Record<string, unknown>;
   store: RunStore;
   engine: EngineService;
   signal?: AbortSignal;
@@ -124,7 +127,7 @@ export async function startRun(req: StartRun): Promise<RunBody> {
       budget: { limit: req.budget, spent: () => run.spent },
       signal: controller.signal,
       emit: (f) => run.emit(f),
-      engine: runEngine(req.engine, run),
+      engine: runEngine(req.engine, run, req.overrides ?? {}),
     };
     outcome = await req.execute(ctx, run);
     if (controller.signal.aborted && outcome.status !== "cancelled") outcome = { status: "cancelled", error: "the run was stopped" };

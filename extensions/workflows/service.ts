@@ -134,6 +134,7 @@ export class Workflows implements WorkflowsService {
       args: opts.args ?? null,
       budget: opts.budget ?? null,
       model,
+      overrides: { ...(opts.maxUsd !== undefined ? { max_usd: opts.maxUsd } : {}), ...(opts.maxMinutes !== undefined ? { max_minutes: opts.maxMinutes } : {}) },
       store: this.store,
       engine,
       signal: opts.signal,

@@ -76,6 +76,9 @@ describe("workflow run pipeline", () => {
     expect(badArgs.stderr).toContain('steps[0] needs a non-empty "prompt"');
     const badBudget = await wf(["run", "pipeline", "--budget", "zero", "--args", '{"steps":[{"prompt":"x"}]}']);
     expect(badBudget.code).toBe(2);
+    const badBound = await wf(["run", "pipeline", "--max-usd", "0", "--args", '{"steps":[{"prompt":"x"}]}']);
+    expect(badBound.code).toBe(2);
+    expect(badBound.stderr).toContain("--max-usd must be a number above 0");
     expect(fake.requests.length).toBe(0);
     expect(good.stdout + badArgs.stdout).toBe("");
   });
