@@ -155,7 +155,7 @@ export interface WorkflowsService {
   readonly version: number;
   registerBuiltin(def: BuiltinWorkflow): void;
   /** built-ins first, then project, then user scripts (shadowing and duplicates dropped with warnings) */
-  list(project: string): { entries: WorkflowEntry[]; warnings: string[] };
+  list(project: string): Promise<{ entries: WorkflowEntry[]; warnings: string[] }>;
   /** Launch a run in this process; resolves to its terminal body. */
   launch(target: string, project: string, opts: LaunchOptions): Promise<RunBody>;
   /** Control a run live in this process (serve wiring uses these). false: no such live run here. */

@@ -31,8 +31,9 @@ export async function workflowCommand(argv: string[], io: CommandIO, wf: Workflo
   };
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
+    if (sub === undefined) return bad("a subcommand is required (run, runs, list, pause, resume, stop)");
     io.stdout.write(`${WORKFLOW_USAGE}\n`);
-    return sub === undefined ? 2 : 0;
+    return 0;
   }
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];

@@ -132,7 +132,7 @@ export async function startRun(req: StartRun): Promise<RunBody> {
     outcome = await req.execute(ctx, run);
     if (controller.signal.aborted && outcome.status !== "cancelled") outcome = { status: "cancelled", error: "the run was stopped" };
   } catch (e) {
-    if (e instanceof BudgetSpent || budgetSpent(run)) outcome = { status: "budget_limited", error: `the budget of ${run.limit} model calls is spent` };
+    if (e instanceof BudgetSpent || budgetSpent(run)) outcome = { status: "budget_limited", error: `the budget of ${run.limit} model call${run.limit === 1 ? "" : "s"} is spent` };
     else if (e instanceof PauseRun) outcome = { status: e.status, ...e.fields };
     else if (controller.signal.aborted) outcome = { status: "cancelled", error: "the run was stopped" };
     else outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };

@@ -45,9 +45,8 @@ export class Workflows implements WorkflowsService {
     return this.builtins.get(name);
   }
 
-  /** Sync view for the interface: built-ins only when discovery has not run; use discover() for scripts. */
-  list(_project: string): { entries: WorkflowEntry[]; warnings: string[] } {
-    return { entries: [...this.builtins.values()].map((b) => ({ name: b.name, description: b.description, source: "builtin", trusted: true })), warnings: [] };
+  list(project: string): Promise<{ entries: WorkflowEntry[]; warnings: string[] }> {
+    return this.discover(project);
   }
 
   discover(project: string): ReturnType<typeof discover> {
