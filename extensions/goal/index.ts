@@ -1,0 +1,36 @@
+/** Goal mode: the `oceancode goal` command, and the `goal` built-in of the workflows service when it is there. */
+import path from "node:path";
+import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
+import type { EngineService } from "../engine/api.js";
+import { goalCommand } from "./cli.js";
+import { registerGoalBuiltin, type WorkflowsLike } from "./builtin.js";
+import { runsRoot } from "./store.js";
+
+const int = (v: unknown, dflt: number): number => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : dflt);
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const skeptics = () => int(ctx.config.get("goal.skeptics"), 2);
+    const maxRounds = () => int(ctx.config.get("goal.max_rounds"), 8);
+    const engine = async () => {
+      // the providers, tools and guards a session needs (as run boots them)
+      await ctx.activate("onSession");
+      return ctx.services.get<EngineService>("engine");
+    };
+    ctx.registerCommand("goal", (argv: string[], io: CommandIO) =>
+      goalCommand(argv, io, {
+        engine,
+        configuredModel: () => {
+          const m = ctx.config.get("model");
+          return typeof m === "string" && m ? m : undefined;
+        },
+        skeptics: skeptics(),
+        maxRounds: maxRounds(),
+        hasPlanMode: () => ctx.services.has("plan-mode"),
+        runsRoot: runsRoot(ctx.paths.dataDir),
+      }),
+    );
+    const workflows = ctx.services.tryGet<WorkflowsLike>("workflows");
+    if (workflows) registerGoalBuiltin(workflows, { skeptics, maxRounds, hasPlanMode: () => ctx.services.has("plan-mode"), project: () => path.resolve(ctx.paths.project) });
+  },
+};
