@@ -74,6 +74,15 @@ describe("oceancode goal: stops", () => {
     expect(c.bodies.at(-1)).toMatchObject({ status: "back_off_paused", terminal: true });
   });
 
+  it("runs goal.skeptics skeptics per round (config)", async () => {
+    const o = await setup({ skeptic: () => upholdAll });
+    o.sb.write(".config/oceancode/oceancode.json", JSON.stringify({ goal: { skeptics: 1 } }), "home");
+    const r = await runGoal(o.sb, o.fake, ["x"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(o.fake.requests.map(roleOf)).toEqual(["planner", "worker", "skeptic"]);
+    expect(r.bodies.at(-1)).toMatchObject({ status: "complete", round: 1, budget: { limit: null, spent: 3 } });
+  });
+
   it("refuses bad usage with exit 2 before anything runs", async () => {
     const o = await setup({ skeptic: () => upholdAll });
     const env = anthropicEnv(o.sb, o.fake.url);
