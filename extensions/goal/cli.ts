@@ -5,9 +5,9 @@
  */
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection } from "../engine/api.js";
-import { exitCodeOf, type GoalBody, type GoalOutcome, type RunStatus } from "./api.js";
-import { GoalLoop, type GoalState } from "./loop.js";
-import { GoalRunStore, newRunId } from "./store.js";
+import { exitCodeOf, type GoalOutcome } from "./api.js";
+import { GoalLoop } from "./loop.js";
+import { GoalRecorder } from "./run.js";
 
 export const GOAL_USAGE = 'usage: oceancode goal "<objective>" [--budget <n>] [-m <provider/model>] [--auto] [--db <path>] [--directory <dir>] [-v]';
 
@@ -63,29 +63,6 @@ export interface GoalDeps {
   runsRoot: string;
 }
 
-/** The body of one moment of a run. */
-function body(runId: string, objective: string, seq: number, s: GoalState, status: RunStatus, outcome?: GoalOutcome): GoalBody {
-  return {
-    type: "goal_updated",
-    run_id: runId,
-    workflow: "goal",
-    seq,
-    at: new Date().toISOString(),
-    status,
-    terminal: status !== "running",
-    budget: s.budget,
-    phase: s.phase,
-    round: s.round,
-    deliverables: s.deliverables,
-    gaps: s.gaps,
-    sessions: s.sessions,
-    objective,
-    ...(s.progress !== undefined ? { progress: s.progress } : {}),
-    ...(outcome?.error !== undefined ? { error: outcome.error } : {}),
-    ...(outcome?.result !== undefined ? { result: outcome.result } : {}),
-  };
-}
-
 export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps): Promise<number> {
   let args: GoalArgs;
   const usage = (msg: string) => {
@@ -120,25 +97,13 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
     return usage((e as Error).message);
   }
 
-  const runId = newRunId();
-  const store = new GoalRunStore(deps.runsRoot);
+  const rec = new GoalRecorder(deps.runsRoot, args.objective, (b) => io.stdout.write(`${JSON.stringify(b)}\n`));
   try {
-    store.create({ run_id: runId, workflow: "goal", kind: "goal", project: io.project, started_at: new Date().toISOString(), pid: process.pid });
+    rec.start(io.project);
   } catch (e) {
     io.stderr.write(`oceancode goal: cannot write the run store under ${deps.runsRoot}: ${(e as Error).message}\n`);
     return 2;
   }
-  let seq = 0;
-  let storeTrouble: string | undefined;
-  const write = (b: GoalBody) => {
-    const line = JSON.stringify(b);
-    io.stdout.write(`${line}\n`);
-    try {
-      store.append(b);
-    } catch (e) {
-      storeTrouble ??= (e as Error).message;
-    }
-  };
 
   // the worker's asks: as run --auto does (only those that allow an automatic approver), else rejected
   engine.setQuestionHandler(async (q): Promise<AutomaticApproval | Rejection> => {
@@ -154,7 +119,7 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
   };
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const s of signals) process.on(s, onSignal);
-  const loop = new GoalLoop(engine, { objective: args.objective, project: io.project, model, budget: args.budget, skeptics: deps.skeptics, maxRounds: deps.maxRounds, signal: controller.signal }, (s) => write(body(runId, args.objective, ++seq, s, "running")));
+  const loop = new GoalLoop(engine, { objective: args.objective, project: io.project, model, budget: args.budget, skeptics: deps.skeptics, maxRounds: deps.maxRounds, signal: controller.signal }, (s) => rec.record(s));
   let outcome: GoalOutcome;
   try {
     outcome = await loop.run();
@@ -162,9 +127,9 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
     for (const s of signals) process.off(s, onSignal);
     engine.setQuestionHandler(undefined);
   }
-  write(body(runId, args.objective, ++seq, loop.snapshot(), outcome.status, outcome));
-  if (storeTrouble) io.stderr.write(`oceancode goal: warning: the run store under ${deps.runsRoot} is incomplete: ${storeTrouble}\n`);
+  rec.record(loop.snapshot(), outcome.status, outcome);
+  if (rec.trouble) io.stderr.write(`oceancode goal: warning: the run store under ${deps.runsRoot} is incomplete: ${rec.trouble}\n`);
   if (outcome.status !== "complete" && outcome.error) io.stderr.write(`oceancode goal: ${outcome.status}: ${outcome.error}\n`);
-  io.stderr.write(`run: ${runId}\n`);
+  io.stderr.write(`run: ${rec.runId}\n`);
   return exitCodeOf(outcome.status);
 }

@@ -5,6 +5,7 @@ import type { EngineService } from "../engine/api.js";
 import { goalCommand } from "./cli.js";
 import { registerGoalBuiltin, type WorkflowsLike } from "./builtin.js";
 import { runsRoot } from "./store.js";
+import { orchestrateSlash } from "./slash.js";
 
 const int = (v: unknown, dflt: number): number => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : dflt);
 
@@ -28,6 +29,21 @@ export default {
         maxRounds: maxRounds(),
         hasPlanMode: () => ctx.services.has("plan-mode"),
         runsRoot: runsRoot(ctx.paths.dataDir),
+      }),
+    );
+    ctx.registerSlash(
+      "orchestrate",
+      orchestrateSlash({
+        engine: () => ctx.services.get<EngineService>("engine"),
+        configuredModel: () => {
+          const m = ctx.config.get("model");
+          return typeof m === "string" && m ? m : undefined;
+        },
+        skeptics,
+        maxRounds,
+        hasPlanMode: () => ctx.services.has("plan-mode"),
+        runsRoot: runsRoot(ctx.paths.dataDir),
+        project: path.resolve(ctx.paths.project),
       }),
     );
     const workflows = ctx.services.tryGet<WorkflowsLike>("workflows");
