@@ -33,9 +33,21 @@ export function describeBody(b: GoalBody): string {
   return `${head}${why}${gaps} (${budget})`;
 }
 
-export function orchestrateSlash(deps: OrchestrateDeps): (args: string, host: SlashHost) => Promise<void> {
+export interface Orchestrate {
+  handler(args: string, host: SlashHost): Promise<void>;
+  /** stop a goal still running (the host is shutting down): it ends cancelled, its terminal body recorded */
+  stop(): Promise<void>;
+}
+
+export function orchestrateSlash(deps: OrchestrateDeps): Orchestrate {
   let live: { ctl: AbortController; last?: GoalBody; done: Promise<void> } | undefined;
-  return async (args: string, host: SlashHost) => {
+  const stop = async () => {
+    const l = live;
+    if (!l) return;
+    l.ctl.abort();
+    await l.done;
+  };
+  const handler = async (args: string, host: SlashHost) => {
     const fail = (t: string) => (host.fail ? host.fail(t) : host.reply(t));
     const words = args.trim() ? args.trim().split(/\s+/) : [];
     if (words.length === 0) {
@@ -44,9 +56,7 @@ export function orchestrateSlash(deps: OrchestrateDeps): (args: string, host: Sl
     }
     if (words.length === 1 && words[0] === "stop") {
       if (!live) return fail("no goal is running here");
-      live.ctl.abort();
-      await live.done;
-      return;
+      return stop();
     }
     if (live) return fail("a goal is already running here: /orchestrate shows it, /orchestrate stop stops it");
     let parsed;
@@ -97,4 +107,5 @@ export function orchestrateSlash(deps: OrchestrateDeps): (args: string, host: Sl
     await state.done;
     if (outcomeStatus !== "complete") fail(`goal ended ${outcomeStatus}`);
   };
+  return { handler, stop };
 }
