@@ -4,6 +4,8 @@
  * workflows extension reads, so `oceancode workflow runs --all` lists it.
  */
 
+import type { Session } from "../engine/api.js";
+
 export type RunStatus =
   | "running"
   | "complete"
@@ -78,6 +80,8 @@ export interface GoalOptions {
   /** work rounds before the run pauses (config goal.max_rounds, default 8) */
   maxRounds: number;
   signal: AbortSignal;
+  /** called with each session the run creates, before its first prompt (a host marks its sessions) */
+  onSession?(session: Session): void;
 }
 
 /** How a goal run ended (the terminal body's status and its error or result). */

@@ -4,8 +4,9 @@
  * the run store. Exit: 0 complete; 2 failed, interrupted, budget_limited (and usage errors); 3 a pause.
  */
 import type { CommandIO } from "../../kernel/api.js";
+import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../jev/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection } from "../engine/api.js";
-import { exitCodeOf, type GoalOutcome } from "./api.js";
+import { exitCodeOf, type GoalOptions, type GoalOutcome } from "./api.js";
 import { GoalLoop } from "./loop.js";
 import { GoalRecorder } from "./run.js";
 
@@ -119,7 +120,18 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
   };
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const s of signals) process.on(s, onSignal);
-  const loop = new GoalLoop(engine, { objective: args.objective, project: io.project, model, budget: args.budget, skeptics: deps.skeptics, maxRounds: deps.maxRounds, signal: controller.signal }, (s) => rec.record(s));
+  const options: GoalOptions = {
+    objective: args.objective,
+    project: io.project,
+    model,
+    budget: args.budget,
+    skeptics: deps.skeptics,
+    maxRounds: deps.maxRounds,
+    signal: controller.signal,
+    // headless, as run is: the Jev layer reads this (a reply is no label; under --auto an unsafe-act advice rejects)
+    onSession: (s) => s.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark),
+  };
+  const loop = new GoalLoop(engine, options, (s) => rec.record(s));
   let outcome: GoalOutcome;
   try {
     outcome = await loop.run();

@@ -79,6 +79,7 @@ export class GoalLoop {
     const s = await this.engine.createSession({ cwd: this.opts.project, model: this.opts.model, profile: { system }, ...(readOnly ? { overrides: { agent: "plan" } } : {}) });
     this.ours.add(s.info.id);
     open.push(s);
+    this.opts.onSession?.(s);
     return s;
   }
 

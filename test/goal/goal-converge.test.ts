@@ -86,5 +86,7 @@ describe("oceancode goal: converging", () => {
     expect(typeof meta.pid).toBe("number");
     expect(Number.isNaN(Date.parse(String(meta.started_at)))).toBe(false);
     expect(lines).toEqual(run.stdout.trim().split("\n"));
+    // the key the sessions used is nowhere in what the run stored
+    expect(JSON.stringify({ meta, lines })).not.toContain("sk-test");
   });
 });
