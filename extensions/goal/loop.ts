@@ -132,7 +132,21 @@ export class GoalLoop {
     const panel = await Promise.all(Array.from({ length: this.opts.skeptics }, () => this.session(SKEPTIC_SYSTEM, true, open)));
     this.state.sessions.skeptics.push(...panel.map((s) => s.info.id));
     this.update({ phase: "verify", progress: `round ${round}: ${panel.length} skeptics verifying` });
-    const verdicts = await Promise.all(panel.map((s) => this.ask(s, skepticPrompt(this.opts.objective, deliverables, round))));
+    // one skeptic's stop (a failed request, the budget) stops the others; every prompt has ended before the sessions close
+    let first: unknown;
+    const settled = await Promise.allSettled(
+      panel.map((s) =>
+        this.ask(s, skepticPrompt(this.opts.objective, deliverables, round)).catch((e: unknown) => {
+          if (first === undefined) {
+            first = e;
+            for (const c of this.live) c.abort();
+          }
+          throw e;
+        }),
+      ),
+    );
+    if (first !== undefined) throw first;
+    const verdicts = settled.map((r) => (r.status === "fulfilled" ? r.value : ""));
     const seen = new Set<string>();
     const out: Refutation[] = [];
     for (const v of verdicts) {

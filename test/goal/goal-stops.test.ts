@@ -60,7 +60,14 @@ describe("oceancode goal: stops", () => {
     const bad = await setup({ planner: () => ({ text: "no json here, sorry" }), skeptic: () => upholdAll });
     const err = await setup({ planner: () => ({ type: "error", status: 400, message: "bad request from fake" }), skeptic: () => upholdAll });
     const busy = await setup({ planner: () => ({ type: "error", status: 429 }), skeptic: () => upholdAll });
-    const [a, b, c] = await Promise.all([runGoal(bad.sb, bad.fake, ["x"]), runGoal(err.sb, err.fake, ["x"]), runGoal(busy.sb, busy.fake, ["x"])]);
+    // one skeptic's request fails while the other's is slow: the panel stops at once, the failure is the outcome
+    const panel = await setup({ skeptic: (_r, n) => (n === 1 ? { type: "error", status: 400, message: "skeptic request refused" } : { ...upholdAll, pauseMs: 20_000 }) });
+    const t0 = Date.now();
+    const [a, b, c, d] = await Promise.all([runGoal(bad.sb, bad.fake, ["x"]), runGoal(err.sb, err.fake, ["x"]), runGoal(busy.sb, busy.fake, ["x"]), runGoal(panel.sb, panel.fake, ["x"])]);
+    expect(d.code, d.stderr).toBe(2);
+    expect(d.bodies.at(-1)).toMatchObject({ status: "failed", terminal: true, phase: "verify" });
+    expect(String(d.bodies.at(-1)!.error)).toContain("skeptic request refused");
+    expect(Date.now() - t0).toBeLessThan(15_000);
     expect(a.code, a.stderr).toBe(2);
     expect(a.bodies.at(-1)).toMatchObject({ status: "failed", terminal: true, phase: "plan" });
     expect(String(a.bodies.at(-1)!.error)).toContain("not a usable plan");
