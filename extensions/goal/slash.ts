@@ -79,11 +79,11 @@ export function orchestrateSlash(deps: OrchestrateDeps): Orchestrate {
     const project = (host as { cwd?: unknown }).cwd;
     const cwd = typeof project === "string" && project ? project : deps.project;
     const ctl = new AbortController();
+    const state: { ctl: AbortController; last?: GoalBody; done: Promise<void> } = { ctl, done: Promise.resolve() };
     const rec = new GoalRecorder(deps.runsRoot, parsed.objective, (b) => {
-      if (state) state.last = b;
+      state.last = b;
       host.reply(describeBody(b));
     });
-    const state: { ctl: AbortController; last?: GoalBody; done: Promise<void> } = { ctl, done: Promise.resolve() };
     try {
       rec.start(cwd);
     } catch (e) {
@@ -99,6 +99,7 @@ export function orchestrateSlash(deps: OrchestrateDeps): Orchestrate {
         rec.record(loop.snapshot(), outcome.status, outcome);
         host.reply(`goal run ${rec.runId}${rec.trouble ? ` (run store incomplete: ${rec.trouble})` : ""}`);
       })
+      .catch((e: unknown) => host.reply(`goal: ${e instanceof Error ? e.message : String(e)}`))
       .finally(() => {
         live = undefined;
       });
