@@ -6,17 +6,9 @@
 
 import type { Session } from "../engine/api.js";
 
-export type RunStatus =
-  | "running"
-  | "complete"
-  | "failed"
-  | "cancelled"
-  | "budget_limited"
-  | "user_paused"
-  | "back_off_paused"
-  | "no_progress_paused"
-  | "infra_paused"
-  | "blocked";
+/** The run statuses and run.json are the workflows contract's: a goal run is a run of the shared store. */
+export type { RunMeta, RunStatus } from "../workflows/api.js";
+import type { RunStatus } from "../workflows/api.js";
 
 export type GoalPhase = "plan" | "work" | "verify";
 
@@ -54,16 +46,8 @@ export interface GoalBody {
   progress?: string;
   error?: string;
   result?: unknown;
-}
-
-/** run.json: written once at the start of a run. */
-export interface RunMeta {
-  run_id: string;
-  workflow: string;
-  kind: "workflow" | "goal";
-  project: string;
-  started_at: string;
-  pid: number;
+  /** a RunBody of the shared store (its open shape) */
+  [field: string]: unknown;
 }
 
 /** What a goal run is given. */

@@ -1,34 +1,12 @@
 /**
- * The seam with the workflows extension (built in parallel): when its service is there, goal registers as the
- * built-in `goal`, so `workflow run goal --args '{"objective":"…"}'` runs this same loop. The shapes below are
- * the subset of `oceancode/api/workflows` goal uses, written structurally so goal builds without it.
+ * The seam with the workflows extension: when its service is there, goal registers as the built-in `goal`, so
+ * `workflow run goal --args '{"objective":"…"}'` runs this same loop (the workflows runner writes that run's store).
  */
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
-import type { GoalOutcome } from "./api.js";
+import type { WorkflowsService } from "../workflows/api.js";
 import { GoalLoop } from "./loop.js";
 
-export interface BuiltinRunContextLike {
-  runId: string;
-  args: unknown;
-  project: string;
-  model?: string;
-  budget: { limit: number | null; spent(): number };
-  signal: AbortSignal;
-  emit(fields: Record<string, unknown>): void;
-  engine: EngineService;
-}
-
-export interface BuiltinWorkflowLike {
-  name: string;
-  description: string;
-  kind: "workflow" | "goal";
-  validate?(args: unknown): string | undefined;
-  run(ctx: BuiltinRunContextLike): Promise<GoalOutcome>;
-}
-
-export interface WorkflowsLike {
-  registerBuiltin?(def: BuiltinWorkflowLike): void;
-}
+export type WorkflowsLike = Pick<WorkflowsService, "registerBuiltin">;
 
 function objectiveOf(args: unknown): string | undefined {
   const o = typeof args === "object" && args !== null ? (args as { objective?: unknown }).objective : undefined;
@@ -36,7 +14,7 @@ function objectiveOf(args: unknown): string | undefined {
 }
 
 export function registerGoalBuiltin(workflows: WorkflowsLike, cfg: { skeptics(): number; maxRounds(): number; hasPlanMode(): boolean; project(): string }): void {
-  workflows.registerBuiltin?.({
+  workflows.registerBuiltin({
     name: "goal",
     description: "Plan -> Work -> Verify: converge only when a cold panel of skeptics fails to refute every deliverable",
     kind: "goal",

@@ -62,6 +62,8 @@ export interface GoalDeps {
   maxRounds: number;
   hasPlanMode(): boolean;
   runsRoot: string;
+  /** the data dir: the run store is under it (workflows' RunStore) */
+  dataDir: string;
 }
 
 export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps): Promise<number> {
@@ -98,7 +100,7 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
     return usage((e as Error).message);
   }
 
-  const rec = new GoalRecorder(deps.runsRoot, args.objective, (b) => io.stdout.write(`${JSON.stringify(b)}\n`));
+  const rec = new GoalRecorder(deps.dataDir, args.objective, (b) => io.stdout.write(`${JSON.stringify(b)}\n`));
   try {
     rec.start(io.project);
   } catch (e) {

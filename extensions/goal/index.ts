@@ -3,9 +3,10 @@ import path from "node:path";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import { goalCommand } from "./cli.js";
-import { registerGoalBuiltin, type WorkflowsLike } from "./builtin.js";
+import { registerGoalBuiltin } from "./builtin.js";
+import type { WorkflowsService } from "../workflows/api.js";
 import { orchestrateSlash } from "./slash.js";
-import { runsRoot } from "./store.js";
+import { runsDir } from "./store.js";
 
 const int = (v: unknown, dflt: number): number => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : dflt);
 
@@ -18,21 +19,22 @@ export default {
       return typeof m === "string" && m ? m : undefined;
     };
     const hasPlanMode = () => ctx.services.has("plan-mode");
-    const root = runsRoot(ctx.paths.dataDir);
+    const root = runsDir(ctx.paths.dataDir);
+    const dataDir = ctx.paths.dataDir;
     const project = path.resolve(ctx.paths.project);
     const engine = async () => {
       // the providers, tools and guards a session needs (as run boots them)
       await ctx.activate("onSession");
       return ctx.services.get<EngineService>("engine");
     };
-    ctx.registerCommand("goal", (argv: string[], io: CommandIO) => goalCommand(argv, io, { engine, configuredModel, skeptics: skeptics(), maxRounds: maxRounds(), hasPlanMode, runsRoot: root }));
+    ctx.registerCommand("goal", (argv: string[], io: CommandIO) => goalCommand(argv, io, { engine, configuredModel, skeptics: skeptics(), maxRounds: maxRounds(), hasPlanMode, runsRoot: root, dataDir }));
 
-    const orchestrate = orchestrateSlash({ engine: () => ctx.services.get<EngineService>("engine"), configuredModel, skeptics, maxRounds, hasPlanMode, runsRoot: root, project });
+    const orchestrate = orchestrateSlash({ engine: () => ctx.services.get<EngineService>("engine"), configuredModel, skeptics, maxRounds, hasPlanMode, runsRoot: root, dataDir, project });
     ctx.registerSlash("orchestrate", (args, host) => orchestrate.handler(args, host));
     // a goal still running in the background when the host exits ends cancelled, recorded (before the engine closes)
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: -100 }, () => orchestrate.stop());
 
-    const workflows = ctx.services.tryGet<WorkflowsLike>("workflows");
+    const workflows = ctx.services.tryGet<WorkflowsService>("workflows");
     if (workflows) registerGoalBuiltin(workflows, { skeptics, maxRounds, hasPlanMode, project: () => project });
   },
 };

@@ -1,7 +1,7 @@
 /** One goal run's records: its id, run.json, and each body (numbered) appended to updates.jsonl and handed to a sink. */
 import type { GoalBody, GoalOutcome, RunStatus } from "./api.js";
 import type { GoalState } from "./loop.js";
-import { GoalRunStore, newRunId } from "./store.js";
+import { newRunId, RunStore } from "./store.js";
 
 export function goalBody(runId: string, objective: string, seq: number, s: GoalState, status: RunStatus, outcome?: GoalOutcome): GoalBody {
   return {
@@ -28,16 +28,16 @@ export function goalBody(runId: string, objective: string, seq: number, s: GoalS
 export class GoalRecorder {
   readonly runId = newRunId();
   private seq = 0;
-  private readonly store: GoalRunStore;
+  private readonly store: RunStore;
   /** the first store write that failed (the run goes on; the host says so at the end) */
   trouble?: string;
 
   constructor(
-    runsRoot: string,
+    dataDir: string,
     private readonly objective: string,
     private readonly sink: (b: GoalBody) => void,
   ) {
-    this.store = new GoalRunStore(runsRoot);
+    this.store = new RunStore(dataDir);
   }
 
   /** run.json; throws when the store cannot be written (before anything runs). */

@@ -20,6 +20,8 @@ export interface OrchestrateDeps {
   maxRounds(): number;
   hasPlanMode(): boolean;
   runsRoot: string;
+  /** the data dir: the run store is under it (workflows' RunStore) */
+  dataDir: string;
   project: string;
 }
 
@@ -80,7 +82,7 @@ export function orchestrateSlash(deps: OrchestrateDeps): Orchestrate {
     const cwd = typeof project === "string" && project ? project : deps.project;
     const ctl = new AbortController();
     const state: { ctl: AbortController; last?: GoalBody; done: Promise<void> } = { ctl, done: Promise.resolve() };
-    const rec = new GoalRecorder(deps.runsRoot, parsed.objective, (b) => {
+    const rec = new GoalRecorder(deps.dataDir, parsed.objective, (b) => {
       state.last = b;
       host.reply(describeBody(b));
     });

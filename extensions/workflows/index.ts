@@ -43,6 +43,10 @@ export default {
     });
     wf.registerBuiltin(pipelineBuiltin(defaultModel));
     ctx.provide("workflows", wf);
-    ctx.registerCommand("workflow", (argv: string[], io: CommandIO) => workflowCommand(argv, io, wf, engine));
+    // the extensions that register built-ins (goal) listen to onEvent:workflows: woken before any name resolves
+    ctx.registerCommand("workflow", async (argv: string[], io: CommandIO) => {
+      await ctx.activate("onEvent:workflows");
+      return workflowCommand(argv, io, wf, engine);
+    });
   },
 };
