@@ -4,6 +4,7 @@
  * converges only when no skeptic refutes any deliverable with a verdict that cites evidence.
  */
 import type { EngineService, Session, SessionEvent } from "../engine/api.js";
+import { isProviderBackOff } from "../workflows/api.js";
 import type { Deliverable, GoalOptions, GoalOutcome, GoalPhase, GoalSessions } from "./api.js";
 import { gapKey, gapText, parsePlan, parseVerdict, PLANNER_SYSTEM, plannerPrompt, SKEPTIC_SYSTEM, skepticPrompt, WORKER_SYSTEM, workerFirstPrompt, workerGapsPrompt, type Refutation } from "./prompts.js";
 
@@ -26,9 +27,7 @@ class Stop extends Error {
 }
 
 /** A provider error the engine gave up retrying because the provider asks us to back off. */
-function backOff(error: string | undefined): boolean {
-  return /^(rate_limited|overloaded)\b/.test(error ?? "");
-}
+const backOff = isProviderBackOff;
 
 export class GoalLoop {
   private readonly state: GoalState;

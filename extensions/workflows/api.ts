@@ -165,3 +165,4 @@ export interface WorkflowsService {
 }
 
 export { RunStore, newRunId, runsDir } from "./store.js";
+export { isProviderBackOff } from "./errors.js";

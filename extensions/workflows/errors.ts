@@ -20,9 +20,17 @@ export class BudgetSpent extends OcError {
 }
 
 /** Thrown by a host op that ends the run with a pause (api.ask in a headless run). */
+/**
+ * A turn's error that is the provider's back-off (rate limited or overloaded after the engine's own retries): the
+ * run pauses `back_off_paused` (exit 3) instead of failing, so it can be resumed once the provider recovers.
+ */
+export function isProviderBackOff(error: string | undefined): boolean {
+  return /^(rate_limited|overloaded)\b/.test(error ?? "");
+}
+
 export class PauseRun extends Error {
   constructor(
-    readonly status: "user_paused",
+    readonly status: "user_paused" | "back_off_paused",
     readonly fields: Record<string, unknown>,
   ) {
     super(status);

@@ -1,7 +1,7 @@
 /** One session turn for a run (api.session / api.resume / the pipeline's steps): what it said, touched and cost. */
 import type { EngineService, Session, SessionEvent } from "../engine/api.js";
 import type { SessionOutcome, SessionSpec } from "./api.js";
-import { BudgetSpent, WorkflowError } from "./errors.js";
+import { BudgetSpent, isProviderBackOff, PauseRun, WorkflowError } from "./errors.js";
 
 /** Tools whose `path`/`file_path` input is a file they change. */
 const WRITING_TOOLS = new Set(["write", "edit", "multi_edit", "apply_patch"]);
@@ -67,6 +67,7 @@ export async function turn(h: TurnHost, session: Session, prompt: string): Promi
   const r = await h.engine.prompt(session, prompt, { signal: h.signal, onEvent });
   if (h.budgetSpent() && (r.reason === "error" || r.reason === "aborted")) throw new BudgetSpent();
   if (r.reason === "aborted") throw new WorkflowError("the session's turn was interrupted");
+  if (r.reason === "error" && isProviderBackOff(r.error)) throw new PauseRun("back_off_paused", { error: `session ${session.info.id}: ${r.error}` });
   if (r.reason === "error" || r.reason === "blocked") throw new WorkflowError(`session ${session.info.id}: ${r.error ?? r.reason}`);
   return { sessionId: session.info.id, text: r.text, todos, filesTouched: [...files], costUsd: session.totals.costUsd - costBefore };
 }

@@ -57,6 +57,16 @@ describe("workflow run pipeline", () => {
     expect(lines(runs.stdout).find((b) => b.run_id === last.run_id)).toEqual(last);
   });
 
+  it("pauses back_off_paused (exit 3) when the provider keeps asking to back off, failing nothing", async () => {
+    fake.reset();
+    fake.respond(() => ({ type: "error", status: 429 }));
+    const r = await wf(["run", "pipeline", "-m", MODEL, "--args", JSON.stringify({ steps: [{ prompt: "say A" }, { prompt: "say B" }] })]);
+    expect(r.code, r.stderr).toBe(3);
+    const last = lines(r.stdout).at(-1)!;
+    expect(last).toMatchObject({ status: "back_off_paused", terminal: true });
+    expect(String(last.error)).toMatch(/rate_limited/);
+  });
+
   it("ends budget_limited (exit 2) when the budget of model calls is spent, refusing the next request", async () => {
     fake.reset();
     fake.respond(() => ({ text: "ok" }));
