@@ -121,12 +121,17 @@ export function workflowRoutes(deps: RouteDeps): RouteDefinition[] {
           : "Stop a run live in this server: it ends cancelled",
     schema: {
       params: runParams,
-      ...(action === "resume" ? { body: { type: "object", properties: { budget }, additionalProperties: false } } : {}),
       response: { 200: controlAnswer, ...errors(404, 409) },
     },
     handler: (req) => {
       const id = req.params.id!;
-      if (!act(id, (req.body ?? {}) as { budget?: number })) notHere(id);
+      // checked here, not by a body schema: a bodiless POST is the common case
+      const b = req.body ?? {};
+      const lift = typeof b === "object" && b !== null ? (b as { budget?: unknown }).budget : undefined;
+      if (typeof b !== "object" || b === null || Array.isArray(b) || Object.keys(b).some((k) => action !== "resume" || k !== "budget") || (lift !== undefined && !(Number.isInteger(lift) && (lift as number) > 0))) {
+        throw new HttpError(400, "invalid_request", action === "resume" ? 'resume takes no body or {"budget": <positive integer>}' : `${action} takes no body`);
+      }
+      if (!act(id, lift !== undefined ? { budget: lift as number } : {})) notHere(id);
       return { run_id: id, action };
     },
   });
