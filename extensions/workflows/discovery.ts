@@ -7,7 +7,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { WorkflowEntry } from "./api.js";
-import { readMeta } from "./sandbox.js";
 
 export const PORTING_DOC = "docs/workflows.md (\"Porting from Rhai\")";
 /** the deepest folder level walked under a workflows root, and the most files read from one */
@@ -62,6 +61,7 @@ export async function discover(opts: { project: string; userOcDir: string; built
       try {
         const st = fs.statSync(file);
         if (st.size > MAX_BYTES) throw new Error(`larger than ${MAX_BYTES / 1024} KB`);
+        const { readMeta } = await import("./sandbox.js"); // loaded only when there are scripts to read
         meta = await readMeta(fs.readFileSync(file, "utf8"), file);
       } catch (e) {
         warnings.push(`workflow ${file} skipped: ${(e as Error).message}`);

@@ -1,4 +1,5 @@
 /** The workflows extension: the `workflows` service, the `pipeline` built-in, the budget gate on model requests, and `oceancode workflow`. */
+import path from "node:path";
 import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { TrustService } from "../trust/api.js";
@@ -8,6 +9,9 @@ import { workflowCommand } from "./command.js";
 import { budgetSpent, runOfSession } from "./run.js";
 import { BudgetSpent } from "./errors.js";
 import { WORKFLOW_CODES } from "./errors.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { RunFeed } from "./feed.js";
+import { workflowRoutes } from "./routes.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -43,6 +47,18 @@ export default {
     });
     wf.registerBuiltin(pipelineBuiltin(defaultModel));
     ctx.provide("workflows", wf);
+    // serve's routes (the extension activates with onSession, which `oceancode serve` fires before it listens)
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) {
+      const feed = new RunFeed(wf.store);
+      for (const r of workflowRoutes({ wf, feed, project: path.resolve(ctx.paths.project), wake: () => ctx.activate("onEvent:workflows"), log: (t) => ctx.log.warn(t) })) routes.add(r, ctx.id);
+      // runs a client launched end cancelled, recorded, when the server stops (before the engine closes)
+      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: -100 }, async () => {
+        const ending = [...feed.launched.entries()];
+        for (const [id] of ending) wf.stop(id);
+        await Promise.race([Promise.all(ending.map(([, done]) => done)), new Promise((r) => setTimeout(r, 5_000).unref())]);
+      });
+    }
     // the extensions that register built-ins (goal) listen to onEvent:workflows: woken before any name resolves
     ctx.registerCommand("workflow", async (argv: string[], io: CommandIO) => {
       await ctx.activate("onEvent:workflows");

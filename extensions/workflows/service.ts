@@ -6,7 +6,8 @@ import type { BuiltinWorkflow, LaunchOptions, RunBody, RunOutcome, WorkflowEntry
 import { WORKFLOWS_API_VERSION } from "./api.js";
 import { RunStore } from "./store.js";
 import { discover, PORTING_DOC } from "./discovery.js";
-import { runScript, compileCheck, type SandboxLimits, DEFAULT_LIMITS } from "./sandbox.js";
+// the QuickJS sandbox loads when a script is checked or run: the extension activates with every session (serve routes)
+import type { SandboxLimits } from "./sandbox.js";
 import { hostOps } from "./host-ops.js";
 import { pauseRun, resumeRun, startRun, stopRun, type LiveRun } from "./run.js";
 import { BudgetSpent, PauseRun, WorkflowError } from "./errors.js";
@@ -82,6 +83,7 @@ export class Workflows implements WorkflowsService {
   /** --validate-only: compile a script or check a built-in's args; undefined, or the usage error. */
   async validate(t: Target, args: unknown): Promise<string | undefined> {
     if (t.kind === "builtin") return t.def.validate?.(args);
+    const { compileCheck, DEFAULT_LIMITS } = await import("./sandbox.js");
     return compileCheck(t.source, t.file, this.deps.limits ?? DEFAULT_LIMITS);
   }
 
@@ -121,6 +123,7 @@ export class Workflows implements WorkflowsService {
                 }
               };
             }
+            const { runScript } = await import("./sandbox.js");
             const result = await runScript(t.source, t.file, { args: opts.args ?? null, ops, limits: this.deps.limits, halted: () => halt.signal.aborted || ctx.signal.aborted, onHalt });
             if (fatal) throw fatal;
             if (ctx.signal.aborted) return { status: "cancelled", error: "the run was stopped" };
