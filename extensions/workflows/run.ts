@@ -52,6 +52,12 @@ function runEngine(engine: EngineService, run: LiveRun, overrides: Record<string
       run.sessions.add(id);
       return engine.openSession(id, o);
     },
+    // a paused run (the control seam) starts no new turn until resumed or stopped: built-ins (pipeline, goal)
+    // prompt through here, as a script's host calls wait on the same gate
+    prompt: async (...a: Parameters<EngineService["prompt"]>) => {
+      while (run.gate && !run.controller.signal.aborted) await run.gate.promise;
+      return engine.prompt(...a);
+    },
   };
   return new Proxy(engine, {
     get(target, key, recv) {

@@ -54,6 +54,30 @@ function waiter(bodies: RunBody[]) {
 }
 
 describe("live runs", () => {
+  it("a paused built-in (pipeline) starts no next turn until resumed", async () => {
+    const bodies: RunBody[] = [];
+    let runId = "";
+    const done = wf.launch("pipeline", sb.project, {
+      model: "scripted/echo",
+      args: { steps: [{ prompt: "one" }, { prompt: "two" }, { prompt: "three" }] },
+      // paused from the body's own callback: before the pipeline can move on to step 2
+      onBody: (b) => {
+        bodies.push(b);
+        runId = b.run_id;
+        if (b.progress === "step 1/3 done") expect(wf.pause(b.run_id)).toBe(true);
+      },
+    });
+    // while another run goes start to end here, the paused one starts no turn
+    for (const t0 = Date.now(); !bodies.some((b) => b.status === "user_paused") && Date.now() - t0 < 10_000; ) await new Promise((r) => setTimeout(r, 10));
+    const other = await wf.launch("pipeline", sb.project, { model: "scripted/echo", args: { steps: [{ prompt: "a" }, { prompt: "b" }] } });
+    expect(other.status).toBe("complete");
+    expect(bodies.some((b) => String(b.progress).startsWith("step 2"))).toBe(false);
+    expect(wf.resume(runId, {})).toBe(true);
+    const last = await done;
+    expect(last).toMatchObject({ status: "complete", terminal: true });
+    expect(bodies.filter((b) => String(b.progress).match(/^step \d\/3 done$/)).length).toBe(3);
+  });
+
   it("pause holds host calls, resume releases them, stop ends the run cancelled", async () => {
     const file = sb.write("ticker.mjs", 'export const meta = { name: "ticker" };\nexport default async function main(api) { for (let i = 1; ; i++) { await api.progress("tick " + i); await api.sleep(20); } }\n');
     const bodies: RunBody[] = [];

@@ -39,7 +39,8 @@ describe("sandbox attacks", () => {
   ])("%s ends with a clear error", async (_name, body, pattern) => {
     const r = await run(body);
     expect(r.error).toMatch(pattern);
-    expect(r.ms).toBeLessThan(10_000);
+    // bounded by the sandbox (2 s slices, 64 MB), not by this machine: loose for a loaded CI (one took 12.9 s there)
+    expect(r.ms).toBeLessThan(30_000);
     expect(fs.readFileSync(canary, "utf8")).toBe("canary-7f3a");
   });
 
