@@ -6,7 +6,7 @@ import path from "node:path";
 
 /** The project's release key (minisign public key; extensions/distribution/release-key.pub holds the same). */
 export const PINNED_RELEASE_KEY = "RWRg/mmAKCtIBuIeLtdVdLuJAH4KGFt+rYgJXueYja0mOons0Sp0xC58";
-export const PINNED_RELEASE_KEY_ID = "06482B288069FE60";
+export const PINNED_RELEASE_KEY_ID = "6482B288069FE60";
 
 export type Channel = "stable" | "next";
 export const CHANNELS: readonly Channel[] = ["stable", "next"];

@@ -35,7 +35,8 @@ export class MinisignError extends Error {}
 
 /** minisign shows a key id as the hex of its 8 bytes read little-endian. */
 export function keyIdHex(keyId: Buffer): string {
-  return Buffer.from(keyId).reverse().toString("hex").toUpperCase();
+  // as minisign prints it (`%" PRIX64`: the little-endian id in upper-case hex, no leading zeros)
+  return Buffer.from(keyId).reverse().toString("hex").toUpperCase().replace(/^0+(?=.)/, "");
 }
 
 function publicKeyObject(pk: Buffer): crypto.KeyObject {

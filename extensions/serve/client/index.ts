@@ -16,6 +16,21 @@ export class OceancodeClient extends ClientBase {
     return this.stream("/event", {}, opts);
   }
 
+  /** POST /goal — Launch goal mode (Plan -> Work -> Verify) on an objective in the server's process; its goal_updated bodies at /workflow/runs/:id/event */
+  goalRun(input: {
+    body: {
+      objective: string;
+      /** model calls the run may make (each model request of its sessions counts 1) */
+      budget?: number;
+      /** provider/model of the run's sessions */
+      model?: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    run_id: string;
+  }> {
+    return this.call("POST", "/goal", { body: input.body }, opts);
+  }
+
   /** GET /health — the server is up: its version, its instance id, and the sessions it holds open (claims on); 503 while its fleet database is unreachable */
   health(opts: CallOptions = {}): Promise<{
     ok: boolean;
@@ -618,5 +633,118 @@ export class OceancodeClient extends ClientBase {
     removed: Array<string>;
   }> {
     return this.call("POST", "/session/{id}/undo", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /workflow/run — Launch a workflow (a built-in or a discovered script, by name) in the server's process; its bodies at /workflow/runs/:id/event */
+  workflowRun(input: {
+    body: {
+      workflow: string;
+      args?: unknown;
+      /** model calls the run may make (each model request of its sessions counts 1) */
+      budget?: number;
+      /** provider/model of the run's sessions */
+      model?: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    run_id: string;
+  }> {
+    return this.call("POST", "/workflow/run", { body: input.body }, opts);
+  }
+
+  /** GET /workflow/runs/{id}/event — One run's bodies as SSE (event workflow_updated or goal_updated, id = seq): the stored ones, then live; the stream ends after the terminal body */
+  workflowRunEvents(input: {
+    id: string;
+  }, opts: CallOptions & { lastEventId?: string; reconnect?: boolean } = {}): AsyncGenerator<ServerSentEvent<unknown>> {
+    return this.stream("/workflow/runs/{id}/event", { "id": input["id"] }, opts);
+  }
+
+  /** GET /workflow/runs/{id} — One run: its run.json and every body so far */
+  workflowRunGet(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    meta: {
+      run_id: string;
+      workflow: string;
+      kind: "workflow" | "goal";
+      project: string;
+      started_at: string;
+      pid: number;
+    };
+    bodies: Array<{
+      type: "workflow_updated" | "goal_updated";
+      run_id: string;
+      workflow: string;
+      seq: number;
+      at: string;
+      status: string;
+      terminal: boolean;
+      budget: {
+        limit?: number | null;
+        spent?: number;
+      };
+    }>;
+    live: boolean;
+  }> {
+    return this.call("GET", "/workflow/runs/{id}", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /workflow/runs/{id}/pause — Pause a run live in this server: its next host call or model request waits (a user_paused body) */
+  workflowRunPause(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    run_id: string;
+    action: string;
+  }> {
+    return this.call("POST", "/workflow/runs/{id}/pause", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /workflow/runs/{id}/resume — Resume a paused run live in this server; budget lifts its limit of model calls */
+  workflowRunResume(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    run_id: string;
+    action: string;
+  }> {
+    return this.call("POST", "/workflow/runs/{id}/resume", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** GET /workflow/runs — The runs of this server's project (every project's with all=true), oldest first, each with its latest body */
+  workflowRuns(input: {
+    all?: boolean;
+  } = {}, opts: CallOptions = {}): Promise<Array<{
+    run_id: string;
+    workflow: string;
+    kind: "workflow" | "goal";
+    project: string;
+    started_at: string;
+    pid: number;
+    status: string;
+    terminal: boolean;
+    live: boolean;
+    latest?: {
+      type: "workflow_updated" | "goal_updated";
+      run_id: string;
+      workflow: string;
+      seq: number;
+      at: string;
+      status: string;
+      terminal: boolean;
+      budget: {
+        limit?: number | null;
+        spent?: number;
+      };
+    };
+  }>> {
+    return this.call("GET", "/workflow/runs", { query: { "all": input["all"] } }, opts);
+  }
+
+  /** POST /workflow/runs/{id}/stop — Stop a run live in this server: it ends cancelled */
+  workflowRunStop(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    run_id: string;
+    action: string;
+  }> {
+    return this.call("POST", "/workflow/runs/{id}/stop", { path: { "id": input["id"] } }, opts);
   }
 }
