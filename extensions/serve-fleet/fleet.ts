@@ -40,14 +40,16 @@ function connectionGone(e: unknown): boolean {
 
 /** reconnect backoff: first wait, and the longest (each wait doubles, with jitter) */
 export const RECONNECT_FIRST_MS = 100;
-export const RECONNECT_MAX_MS = 5_000;
+export const RECONNECT_MAX_MS = 2_000;
 /**
  * After this instance reconnects, it takes nothing over for this long: the other instances are reconnecting
  * too (and re-taking their session locks), and a turn whose holder is merely slower to come back is not a
- * gone instance's. Longer than the longest reconnect wait (RECONNECT_MAX_MS, jittered up to 1.25x) plus a
- * connect on a loaded machine: with 3 s, an instance still in its 5 s backoff lost its sessions to a faster one.
+ * gone instance's. Five times the longest reconnect wait (RECONNECT_MAX_MS, jittered up to 1.25x): a holder
+ * whose attempts fail while the database is still starting up gets three or four more tries before anything
+ * of its is taken (with 3 s, then 10 s over a 5 s backoff, an instance that missed one attempt lost its
+ * sessions to a faster one: the fleet-restart test under load).
  */
-export const TAKEOVER_GRACE_MS = 2 * RECONNECT_MAX_MS;
+export const TAKEOVER_GRACE_MS = 5 * RECONNECT_MAX_MS;
 /** the fleet connection's application_name: the run in it tells a live holder (its connection is there) from a gone one */
 const APP_PREFIX = "oc fleet ";
 

@@ -138,7 +138,9 @@ describe("serve fleet on one PostgreSQL database", () => {
 
   it("30 sessions over three instances, prompted and streamed through different ones; one instance killed mid-turn, the others finish its sessions; every session's rows an in-order prefix with no duplicate step", async () => {
     fx.sb.write("a.txt", "alpha\n");
-    fx.sb.write("eight.json", JSON.stringify({ steps: [{ repeat: 8, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }] }));
+    // `after`: a taken-over turn continues at the session's next step, which is past the script's end when the
+    // kill landed in its last step (the interrupted step counts): it must still answer "finished"
+    fx.sb.write("eight.json", JSON.stringify({ steps: [{ repeat: 8, text: "step {{n}}", delay_ms: 400, tool_calls: [{ name: "read", input: { file_path: "a.txt" } }] }, { text: "finished" }], after: { text: "finished" } }));
     const inst = [await start("inst-0"), await start("inst-1"), await start("inst-2")];
     const sse = await SseReader.open(`${inst[2]!.url}/event`);
     const ids: string[] = [];
