@@ -44,12 +44,14 @@ export const RECONNECT_MAX_MS = 2_000;
 /**
  * After this instance reconnects, it takes nothing over for this long: the other instances are reconnecting
  * too (and re-taking their session locks), and a turn whose holder is merely slower to come back is not a
- * gone instance's. Five times the longest reconnect wait (RECONNECT_MAX_MS, jittered up to 1.25x): a holder
- * whose attempts fail while the database is still starting up gets three or four more tries before anything
- * of its is taken (with 3 s, then 10 s over a 5 s backoff, an instance that missed one attempt lost its
- * sessions to a faster one: the fleet-restart test under load).
+ * gone instance's. Three attempts of the slowest kind (the longest wait, RECONNECT_MAX_MS jittered to 1.25x,
+ * plus a connect that times out, FLEET_CONNECT_TIMEOUT_MS) fit in it: a holder whose attempts fail or hang
+ * while the database is still restarting keeps its sessions (with 3 s, then 10 s and a 10 s connect timeout,
+ * an instance that missed an attempt lost its sessions to a faster one: the fleet-restart test under load).
  */
-export const TAKEOVER_GRACE_MS = 5 * RECONNECT_MAX_MS;
+export const TAKEOVER_GRACE_MS = 15_000;
+/** one fleet connect attempt's bound (three attempts of the slowest kind, wait + connect, fit in the grace) */
+export const FLEET_CONNECT_TIMEOUT_MS = 3_000;
 /** the fleet connection's application_name: the run in it tells a live holder (its connection is there) from a gone one */
 const APP_PREFIX = "oc fleet ";
 
@@ -133,7 +135,8 @@ export class PgFleet implements FleetService {
     const c = new pgm.Client({
       connectionString: this.opts.url,
       application_name: `${APP_PREFIX}${this.run} ${this.instanceId}`.slice(0, 63),
-      connectionTimeoutMillis: 10_000,
+      // short: a connect attempt that hangs (the server mid-restart) must not outlast the others' takeover grace
+      connectionTimeoutMillis: FLEET_CONNECT_TIMEOUT_MS,
       // every wait has a bound: a query on a connection the server stopped answering fails (and is treated as lost)
       query_timeout: QUERY_TIMEOUT_MS,
     });

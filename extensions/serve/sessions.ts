@@ -145,12 +145,21 @@ export class SessionHub {
       await this.adoptLeft(id, had);
       return "taken";
     }
+    let h: Held;
     try {
-      await this.hold(id);
-      return "taken";
+      h = await this.hold(id); // claims, and adopts what the gone holder left
     } catch (e) {
       return (e as { code?: string }).code === "session_not_found" ? "gone" : "busy";
     }
+    await h.adopting;
+    if (!h.running && h.queued === 0 && this.held.get(id) === h) {
+      // the holder was only slow to come back (after a database restart): its turns ended before we could adopt
+      // any, so nothing runs here; let the claim go, or both instances would think they hold the session
+      h.closed = true;
+      this.held.delete(id);
+      await this.engine.closeSession(h.session, "exit").catch(() => undefined);
+    }
+    return "taken";
   }
 
   /** Queue the turns gone instances left for a session this server just claimed (or holds); serialized per session. */

@@ -138,9 +138,12 @@ describe("the fleet: configured by storage.url, and through a PostgreSQL restart
     const turns = await turnsNow();
     expect(turns.filter((t) => t.state !== "done")).toEqual([]);
     expect(turns.length).toBe(5);
-    // the sessions stayed where they were (the restart made no instance take the other's)
+    // each session is held by exactly one instance. Where: its own, unless that instance's reconnect took longer
+    // than the other's takeover grace (15 s: three attempts of the slowest kind); then the other took its turns
+    // over as a gone instance's (docs/storage-postgres.md), which is allowed: never both, never neither
     const claims = await Promise.all([a, b].map(async (s) => (await s.api<{ claims: string[] }>("GET", "/health")).body.claims));
-    expect(claims).toEqual([[ids[0]], [ids[1]]]);
+    const why = `a: ${a.stderr().slice(-1500)}\nb: ${b.stderr().slice(-1500)}`;
+    expect([...claims[0]!, ...claims[1]!].sort(), why).toEqual([...ids].sort());
     for (const x of sses) x.close();
   }, 120_000);
 });
