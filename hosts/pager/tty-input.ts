@@ -45,6 +45,27 @@ export interface TtyIn extends NodeJS.EventEmitter {
 }
 
 /** Length of the longest suffix of `s` that is a proper prefix of `marker`. */
+/**
+ * A control key (ctrl+t, ctrl+o, ctrl+r…) that arrived in one chunk with the text typed after it (a busy machine,
+ * type-ahead, automation) is handed over on its own: ink reads a chunk as one key, so "\x14/plan" was typed as
+ * text with a visible ␔. Enter, newline, tab and escape sequences stay where they are.
+ */
+const CONTROL_KEY = /[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f]/;
+export function splitControls(text: string): string[] {
+  if (!CONTROL_KEY.test(text) || text.length === 1) return [text];
+  const out: string[] = [];
+  let run = "";
+  for (const ch of text) {
+    if (CONTROL_KEY.test(ch)) {
+      if (run) out.push(run);
+      out.push(ch);
+      run = "";
+    } else run += ch;
+  }
+  if (run) out.push(run);
+  return out;
+}
+
 function partialSuffix(s: string, marker: string): number {
   for (let n = Math.min(marker.length - 1, s.length); n > 0; n--) if (marker.startsWith(s.slice(s.length - n))) return n;
   return 0;
@@ -141,7 +162,7 @@ export class PagerInput extends Readable {
    */
   private deliver(text: string): void {
     if (/^\x1b\x1b+$/.test(text)) this.queue.push(...text);
-    else this.queue.push(text);
+    else this.queue.push(...splitControls(text));
     if (!this.gapTimer) this.drain();
   }
 
@@ -150,7 +171,8 @@ export class PagerInput extends Readable {
     while (this.queue.length) {
       const next = this.queue.shift()!;
       this.push(next);
-      if (next === "\x1b" && this.queue.length) {
+      // a key ink must read alone (escape, a control key) gets a gap before what follows: a stream read would join them
+      if ((next === "\x1b" || (next.length === 1 && CONTROL_KEY.test(next))) && this.queue.length) {
         this.gapTimer = setTimeout(() => this.drain(), ESC_GAP_MS);
         return;
       }

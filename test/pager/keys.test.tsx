@@ -59,6 +59,15 @@ describe("typing arrives in chunks", () => {
     expect(h.app.lastFrame()).toContain("Type a message");
   });
 
+  it("a control key in one chunk with the text after it is a key, not text (no ␔ in the message)", async () => {
+    const h = harness();
+    cleanup = h.app.unmount;
+    await tick();
+    h.type("\x14hello\r");
+    for (const t0 = Date.now(); h.submitted.length === 0 && Date.now() - t0 < 5_000; ) await tick();
+    expect(h.submitted).toEqual(["hello"]);
+  });
+
   it("CR LF counts once; a lone LF (ctrl+j) is a newline", async () => {
     const h = harness();
     cleanup = h.app.unmount;
