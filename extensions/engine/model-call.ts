@@ -3,7 +3,7 @@
  * provider's stream, retries with backoff, the prompt-too-long retry, and the assistant row it stores.
  */
 import os from "node:os";
-import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type TurnEndReason, type Usage } from "./api.js";
+import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type TurnEndReason, type Usage, type ModelCallRecord } from "./api.js";
 import { pushRow, toolAllowed, type EngineCore } from "./core.js";
 import { outputTokenCap, type EngineOptions } from "./options.js";
 import { isRetryable, backoffMs, sleep } from "./retry.js";
@@ -29,8 +29,14 @@ export async function runModel(
     const calls: ToolCall[] = [];
     let usage: Usage = emptyUsage();
     let stopReason = "end_turn";
+    const startedAt = Date.now();
+    let firstTokenAt: number | undefined;
+    const observe = (outcome: ModelCallRecord["outcome"], extra: Partial<ModelCallRecord> = {}) =>
+      // observers only: a slow or failing tap never holds the step (the hook fails open)
+      core.hooks.afterModelCall.call({ ctx, attempt, provider: ctx.model.provider, model: ctx.model.id, startedAt, firstTokenAt, endedAt: Date.now(), outcome, request, text, ...extra });
     try {
       for await (const ev of provider.stream(request, ctx.signal)) {
+        if (firstTokenAt === undefined && (ev.type === "text_delta" || ev.type === "tool_call")) firstTokenAt = Date.now();
         if (ev.type === "text_delta") {
           text += ev.text;
           deltas += 1;
@@ -45,6 +51,7 @@ export async function runModel(
         // what the user saw is kept: the streamed text is stored as the step's (cut off) answer;
         // tool calls that had not run are dropped
         if (text) pushRow<AssistantRow>(session, { role: "assistant", text, toolCalls: [], model: ctx.model.id, turn: ctx.turn, step: ctx.step, at: Date.now() });
+        await observe("aborted", { errorCode: "aborted" });
         return { kind: "error", reason: "aborted", message: "interrupted" };
       }
       // the text streamed so far is not stored: hosts take it back before the retry notice or the error
@@ -55,6 +62,7 @@ export async function runModel(
       if (code === "prompt_too_long" && !tooLongRetried) {
         tooLongRetried = true;
         discard("retry");
+        await observe("retry", { errorCode: code });
         emit({ type: "notice", sessionId: sid, level: "warn", text: "the provider refused the request as too long; cutting the window and retrying once" });
         await core.hooks.promptTooLong.call(ctx);
         continue;
@@ -63,6 +71,7 @@ export async function runModel(
       const described = code ? `${code}${d.status ? ` (${d.status})` : ""}: ${d.message}` : e instanceof Error ? e.message : String(e);
       if (isRetryable(e) && attempt < core.opts.maxRetries) {
         const wait = backoffMs(e, attempt);
+        await observe("retry", { errorCode: code ?? "other" });
         attempt += 1;
         discard("retry");
         emit({ type: "notice", sessionId: sid, level: "warn", text: `${described}; retry ${attempt}/${core.opts.maxRetries} in ${Math.round(wait)} ms` });
@@ -75,6 +84,7 @@ export async function runModel(
       }
       const msg = described;
       discard("error");
+      await observe("error", { errorCode: code ?? "other" });
       return { kind: "error", reason: "error", message: msg };
     }
     const assistant = pushRow<AssistantRow>(session, {
@@ -94,7 +104,9 @@ export async function runModel(
       cacheReadTokens: t.usage.cacheReadTokens + usage.cacheReadTokens,
       cacheWriteTokens: t.usage.cacheWriteTokens + usage.cacheWriteTokens,
     };
-    t.costUsd += core.models.cost(ctx.model, usage);
+    const costUsd = core.models.cost(ctx.model, usage);
+    t.costUsd += costUsd;
+    await observe("ok", { usage, costUsd, stopReason });
     return { kind: "ok", assistant, usage, stopReason };
   }
 }

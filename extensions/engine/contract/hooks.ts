@@ -103,6 +103,33 @@ export interface StepRecord {
  * model request; `step` 0) and a step's assistant row with its tool calls (before they run: a hung MCP
  * call, a long bash). Stores enqueue what is new, as at afterStep.
  */
+/**
+ * One provider request of a step, after it settled (engine.afterModelCall): what observers (metrics,
+ * traces) need. Times are Date.now() milliseconds; a retried request is one record per attempt.
+ */
+export interface ModelCallRecord {
+  ctx: StepContext;
+  /** 0 for the first attempt of this step's request, 1.. for retries */
+  attempt: number;
+  /** the provider id (`anthropic`, `openai`, `scripted`, ...) and the model id */
+  provider: string;
+  model: string;
+  startedAt: number;
+  /** when the first text delta or tool call arrived; absent when none did */
+  firstTokenAt?: number;
+  endedAt: number;
+  /** "ok": answered; "retry": failed and will be retried; "error": failed, the turn ends; "aborted": interrupted */
+  outcome: "ok" | "retry" | "error" | "aborted";
+  /** the provider error code (providerErrorCode) when it failed */
+  errorCode?: string;
+  usage?: Usage;
+  costUsd?: number;
+  stopReason?: string;
+  /** the request sent and the text answered: content, for observers that may export it only when allowed */
+  request: ModelRequest;
+  text: string;
+}
+
 export interface CheckpointRecord {
   session: Session;
   turn: number;
@@ -270,6 +297,8 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
   /** parallel: rows to store before a wait (the prompt; a step's tool calls before they run). Storage and the ledger enqueue them. */
   checkpoint: hook.parallel<CheckpointRecord>("rows to store before a wait: the prompt, a step's tool calls before they run"),
+  /** parallel: one provider request settled (ok, retry, error, aborted): metrics and traces. Fails open. */
+  afterModelCall: hook.parallel<ModelCallRecord>("a provider request settled: timing, usage, outcome"),
   /** parallel: a step ended (storage write-behind, ledger transcript, gauge). */
   afterStep: hook.parallel<StepRecord>("a step ended"),
   /**
