@@ -1,0 +1,43 @@
+/**
+ * The published logging contract `oceancode/api/obs`: the structured logger every extension logs
+ * through and the service behind it. Types only here; the implementation is the obs extension's.
+ */
+
+/** Log levels, lowest first. */
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(["trace", "debug", "info", "warn", "error"]);
+
+/** Fields a log line carries beside its message: where in a session it was written, and anything else. */
+export interface LogFields {
+  session?: string;
+  turn?: number;
+  step?: number;
+  [key: string]: unknown;
+}
+
+export interface StructuredLogger {
+  trace(msg: string, fields?: LogFields): void;
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  /** a logger whose lines also carry `fields` */
+  child(fields: LogFields): StructuredLogger;
+}
+
+/** Service "obs". */
+export interface ObsService {
+  /** a logger whose lines carry `ext` (an extension id) and `fields` */
+  logger(ext: string, fields?: LogFields): StructuredLogger;
+  /** the last lines logged at any level (JSON lines, already redacted), oldest first, at most `n` */
+  recentLines(n?: number): string[];
+  /** the shared redactor: secret values of the environment, API keys, URL passwords → *** */
+  redact(text: string): string;
+  /** write out what is buffered (before an exit or a crash report) */
+  flush(): void;
+  /** the file level and the log file (absent: no file) */
+  readonly level: LogLevel;
+  readonly file?: string;
+}
+
+export const OBS_SERVICE = "obs";
