@@ -33,6 +33,8 @@ export interface ObsService {
   recentLines(n?: number): string[];
   /** the shared redactor: secret values of the environment, API keys, URL passwords → *** */
   redact(text: string): string;
+  /** every line from now on (a JSON line, redacted) as it is logged; returns the unsubscribe (the HTTP log tail) */
+  subscribe(listener: (line: string) => void): () => void;
   /** write out what is buffered (before an exit or a crash report) */
   flush(): void;
   /** the file level and the log file (absent: no file) */

@@ -9,7 +9,7 @@ export default {
       const line = (lvl: "debug" | "info" | "warn" | "error") => (msg: string) => ctx.log[lvl](`[${ext}] ${msg}`);
       return { trace: line("debug"), debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error"), child: (f) => make(ext, { ...base, ...f }) };
     };
-    const service: ObsService = { logger: make, recentLines: () => [], redact: (t) => t, flush: () => {}, level: cfg.log_level ?? "info", file: cfg.log_file };
+    const service: ObsService = { logger: make, recentLines: () => [], subscribe: () => () => {}, redact: (t) => t, flush: () => {}, level: cfg.log_level ?? "info", file: cfg.log_file };
     ctx.provide("obs", service);
   },
 };
