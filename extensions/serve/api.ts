@@ -134,6 +134,11 @@ export interface ServeService {
    * starts) and finds what it needs (serve-fleet: a PostgreSQL store). The last one given is used.
    */
   useFleet(fleet: FleetService): void;
+  /**
+   * Run `fn` each time a server starts, before its routes are mounted (after the fleet activation): an
+   * extension that serves routes only when a server runs (metrics: GET /metrics) adds them here.
+   */
+  onStart?(fn: () => void | Promise<void>): void;
   /** The running server's counts (metrics read them at each scrape); undefined while no server runs. */
   stats?(): ServeStats | undefined;
 }

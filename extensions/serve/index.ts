@@ -52,6 +52,7 @@ export default {
         if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
         const { startServer } = await import("./server.js");
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
+        for (const fn of starting) await fn();
         const server = await startServer(
           {
             engine,
@@ -77,6 +78,9 @@ export default {
         live = server; // the last server started (after its close, its counts are 0)
         return server;
       },
+      onStart(fn) {
+        starting.push(fn);
+      },
       stats(): ServeStats | undefined {
         if (!live) return undefined;
         const takeovers = fleet?.takeovers?.();
@@ -84,6 +88,7 @@ export default {
       },
     };
     let live: LiveServer | undefined;
+    const starting: Array<() => void | Promise<void>> = [];
     let fleet: FleetService | undefined;
     ctx.provide("serve", service);
     ctx.registerCommand("serve", (argv, io) =>
