@@ -122,10 +122,11 @@ export function createMetrics(sources: Sources): Metrics {
       if (ttftSeconds !== undefined) ttft.observe({ provider }, ttftSeconds);
     },
     tokens(provider, input, output, cacheRead, cacheWrite) {
-      if (input > 0) tokens.inc({ provider, kind: "input" }, input);
-      if (output > 0) tokens.inc({ provider, kind: "output" }, output);
-      if (cacheRead > 0) tokens.inc({ provider, kind: "cache_read" }, cacheRead);
-      if (cacheWrite > 0) tokens.inc({ provider, kind: "cache_write" }, cacheWrite);
+      // every kind, zero included: a provider's series are there from its first answer
+      tokens.inc({ provider, kind: "input" }, input);
+      tokens.inc({ provider, kind: "output" }, output);
+      tokens.inc({ provider, kind: "cache_read" }, cacheRead);
+      tokens.inc({ provider, kind: "cache_write" }, cacheWrite);
     },
     cost(provider, usd) {
       cost.inc({ provider }, usd);
