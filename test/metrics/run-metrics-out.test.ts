@@ -95,6 +95,23 @@ describe("run --metrics-out", () => {
     }
   });
 
+  it("counts hook failures from the kernel's hook error log, by hook", () => {
+    // a user extension whose afterStep tap throws on every step (the engine goes on: the hook fails open)
+    const dir = path.join(sb.home, ".oceancode", "extensions", "boom");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ id: "boom", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }));
+    fs.writeFileSync(path.join(dir, "index.js"), 'export default { activate(ctx) { ctx.services.get("engine").hooks.afterStep.tap({ name: "boom" }, () => { throw new Error("boom"); }); } };\n');
+    try {
+      const r = run(["--metrics-out", path.join(sb.home, "hooks.prom"), "-m", "scripted/ok.json", "read the notes"]);
+      expect(r.code, r.stderr).toBe(0);
+      const text = fs.readFileSync(path.join(sb.home, "hooks.prom"), "utf8");
+      const fams = parseProm(text);
+      expect(sample(text, fams, "oceancode_hook_errors_total", { hook: "engine.afterStep" })).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("--metrics-out needs a value", () => {
     const r = run(["--metrics-out"]);
     expect(r.code).toBe(2);
