@@ -112,6 +112,21 @@ describe("run --metrics-out", () => {
     }
   });
 
+  it("counts an MCP server that fails its handshake", () => {
+    const cfg = sb.write(".claude.json", JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/bin", args: [] } } }), "home");
+    try {
+      const r = run(["--metrics-out", path.join(sb.home, "mcp.prom"), "-m", "scripted/echo", "hi"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/MCP server "broken" failed/);
+      const text = fs.readFileSync(path.join(sb.home, "mcp.prom"), "utf8");
+      const fams = parseProm(text);
+      expect(sample(text, fams, "oceancode_mcp_errors_total", { kind: "connect" })).toBe(1);
+      expect(sample(text, fams, "oceancode_mcp_errors_total", { kind: "call" })).toBe(0);
+    } finally {
+      fs.rmSync(cfg);
+    }
+  });
+
   it("--metrics-out needs a value", () => {
     const r = run(["--metrics-out"]);
     expect(r.code).toBe(2);
