@@ -127,6 +127,25 @@ describe("run --metrics-out", () => {
     }
   });
 
+  it("an ask that run without --auto rejects: decided ask, answered by the host, denied", () => {
+    const cfg = sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
+    sb.write("ask.json", JSON.stringify({ steps: [{ text: "trying", tool_calls: [{ name: "bash", input: { command: "touch never-made" } }] }, { text: "ok then" }] }));
+    try {
+      const r = run(["--metrics-out", path.join(sb.home, "ask.prom"), "-m", "scripted/ask.json", "go"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(fs.existsSync(path.join(sb.project, "never-made"))).toBe(false);
+      const text = fs.readFileSync(path.join(sb.home, "ask.prom"), "utf8");
+      const fams = parseProm(text);
+      expect(sample(text, fams, "oceancode_permission_decisions_total", { decision: "ask" })).toBe(1);
+      expect(sample(text, fams, "oceancode_permission_answers_total", { answered_by: "host", verdict: "deny" })).toBe(1);
+      expect(sample(text, fams, "oceancode_tool_calls_total", { tool: "bash", outcome: "denied" })).toBe(1);
+      // a denied call never ran: no latency observed for it
+      expect(sample(text, fams, "oceancode_tool_duration_seconds", { tool: "bash" })).toBeUndefined();
+    } finally {
+      fs.rmSync(cfg);
+    }
+  });
+
   it("--metrics-out needs a value", () => {
     const r = run(["--metrics-out"]);
     expect(r.code).toBe(2);
