@@ -313,7 +313,8 @@ export class Kernel {
   /** One log line: the structured sink (obs) sees it at every level, the display shows `[ext] text`. */
   readonly logLine = (level: LogLevelName, msg: string, fields: LogRecordFields = {}): void => {
     const text = this.logSink ? this.logSink(level, msg, fields) : msg;
-    this.log[level === "trace" ? "debug" : level](typeof fields.ext === "string" ? `[${fields.ext}] ${text}` : text, fields);
+    // trace is for the log file only: -v shows debug and up, as it always has
+    if (level !== "trace") this.log[level](typeof fields.ext === "string" ? `[${fields.ext}] ${text}` : text, fields);
   };
 
   attachLogSink(sink: LogSink): boolean {
