@@ -49,3 +49,16 @@ describe("redact", () => {
     expect(["PWD", "OLDPWD", "PATH", "SSH_AUTH_SOCK", "XDG_SESSION_ID"].some(secretName)).toBe(false);
   });
 });
+
+describe("examples/operations/obs-logging.jsonc", () => {
+  it("is a valid obs section (the schema the kernel validates it with)", async () => {
+    const fs = await import("node:fs");
+    const { parseJsonc } = await import("../../kernel/jsonc.js");
+    const { compileSchema } = await import("../../kernel/schema.js");
+    const doc = parseJsonc(fs.readFileSync(new URL("../../examples/operations/obs-logging.jsonc", import.meta.url), "utf8")).value as { obs: unknown };
+    const schema = JSON.parse(fs.readFileSync(new URL("../../extensions/obs/config.schema.json", import.meta.url), "utf8")) as object;
+    const ok = compileSchema("test:obs", schema);
+    expect(ok(doc.obs), JSON.stringify(ok.errors)).toBe(true);
+    expect(doc.obs).toMatchObject({ log_level: "debug", log_rotate_bytes: 10485760, log_keep: 5 });
+  });
+});
