@@ -8,8 +8,8 @@
  *    off (no file: ring only), file at info, file at debug.
  * 2. Per step, a scripted marathon-like `oceancode run` (N steps of an in-process tool call, ls, so no
  *    sandbox spawn drowns the figure; the fake Anthropic server at 0 ms): the mean and p95 of the time
- *    between steps with no log file, the file at info and the file at debug, and the lines and bytes each
- *    file took. A user-tier probe extension takes the step times inside the run's own process.
+ *    between steps with the obs extension disabled, no log file, the file at info and the file at debug,
+ *    and the lines and bytes each file took (OC_BENCH_ROUNDS interleaved rounds, default 3; medians). A user-tier probe extension takes the step times inside the run's own process.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -52,7 +52,7 @@ export default { activate(ctx) {
 } };
 `;
 
-async function marathon(label: string, obs: Record<string, unknown> | undefined): Promise<{ label: string; mean: number; p95: number; bytes: number; lines: number; code: number | null; wall: number }> {
+async function marathon(label: string, obs: Record<string, unknown> | undefined, config: Record<string, unknown> = {}): Promise<{ label: string; mean: number; p95: number; bytes: number; lines: number; code: number | null; wall: number }> {
   const dir = fs.mkdtempSync(path.join(tmp, "run-"));
   const home = path.join(dir, "home");
   const project = path.join(dir, "project");
@@ -61,10 +61,8 @@ async function marathon(label: string, obs: Record<string, unknown> | undefined)
   fs.writeFileSync(path.join(home, ".oceancode", "extensions", "obs-bench-probe", "manifest.json"), JSON.stringify({ id: "obs-bench-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }));
   fs.writeFileSync(path.join(home, ".oceancode", "extensions", "obs-bench-probe", "index.js"), PROBE);
   const log = path.join(dir, "oc.log");
-  if (obs) {
-    fs.mkdirSync(path.join(home, ".config", "oceancode"), { recursive: true });
-    fs.writeFileSync(path.join(home, ".config", "oceancode", "oceancode.json"), JSON.stringify({ obs: { ...obs, log_file: log } }));
-  }
+  fs.mkdirSync(path.join(home, ".config", "oceancode"), { recursive: true });
+  fs.writeFileSync(path.join(home, ".config", "oceancode", "oceancode.json"), JSON.stringify({ ...config, ...(obs ? { obs: { ...obs, log_file: log } } : {}) }));
   const fake = await startFakeAnthropic();
   for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(project, `file-${i}.txt`), "x\n");
   let n = 0;
@@ -103,17 +101,19 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`obs-logging: per step, ${steps} steps of an ls call through oceancode run (fake server at 0 ms; time between steps, past the first 5)\n`);
   const runs = [];
-  // interleaved twice, so a busy machine's drift lands on every variant alike
-  for (let round = 0; round < 2; round++) {
-    runs.push(await marathon("no file", undefined));
-    runs.push(await marathon("file at info", { log_level: "info" }));
-    runs.push(await marathon("file at debug", { log_level: "debug" }));
-  }
-  for (const label of ["no file", "file at info", "file at debug"]) {
+  const variants: Array<[string, Record<string, unknown> | undefined, Record<string, unknown>?]> = [
+    ["obs disabled", undefined, { extensions: { disabled: ["obs"] } }],
+    ["no file", undefined],
+    ["file at info", { log_level: "info" }],
+    ["file at debug", { log_level: "debug" }],
+  ];
+  // interleaved rounds, the median per variant: a busy machine's drift lands on every variant alike
+  const rounds = Number(process.env.OC_BENCH_ROUNDS ?? "3");
+  for (let round = 0; round < rounds; round++) for (const [label, obs, config] of variants) runs.push(await marathon(label, obs, config));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+  for (const [label] of variants) {
     const rs = runs.filter((r) => r.label === label);
-    const mean = rs.reduce((a, r) => a + r.mean, 0) / rs.length;
-    const p95 = rs.reduce((a, r) => a + r.p95, 0) / rs.length;
-    process.stdout.write(`  ${label.padEnd(13)} mean ${mean.toFixed(2)} ms/step  p95 ${p95.toFixed(2)} ms  log ${rs[0]!.lines} lines ${(rs[0]!.bytes / 1024).toFixed(1)} KB  exit ${rs.map((r) => r.code).join(",")}  wall ${rs.map((r) => r.wall.toFixed(1)).join("/")} s\n`);
+    process.stdout.write(`  ${label.padEnd(13)} median of ${rs.length} runs: mean ${median(rs.map((r) => r.mean)).toFixed(2)} ms/step  p95 ${median(rs.map((r) => r.p95)).toFixed(2)} ms  log ${rs[0]!.lines} lines ${(rs[0]!.bytes / 1024).toFixed(1)} KB  exit ${rs.map((r) => r.code).join(",")}\n`);
   }
   fs.rmSync(tmp, { recursive: true, force: true });
 }

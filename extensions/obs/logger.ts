@@ -62,7 +62,9 @@ export class LogCore {
   constructor(private readonly o: LogCoreOptions) {
     this.fileRank = RANK[o.fileLevel];
     const dest = { write: (line: string) => this.dispatch(line) };
-    this.pino = pino({ level: "trace", base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, dest);
+    this.pino = pino({ level: "trace", base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) },
+      // errors are already plain and redacted (scrub): pino's own err serializer would re-type them "Object"
+      serializers: { err: (v: unknown) => v } }, dest);
   }
 
   /** One line from any extension: returns the redacted message (what the display shows). */
