@@ -312,7 +312,12 @@ export class Kernel {
   private logSink?: LogSink;
   /** One log line: the structured sink (obs) sees it at every level, the display shows `[ext] text`. */
   readonly logLine = (level: LogLevelName, msg: string, fields: LogRecordFields = {}): void => {
-    const text = this.logSink ? this.logSink(level, msg, fields) : msg;
+    let text = msg;
+    try {
+      if (this.logSink) text = this.logSink(level, msg, fields);
+    } catch {
+      // a failing sink never breaks the caller; the line is still shown
+    }
     // trace is for the log file only: -v shows debug and up, as it always has
     if (level !== "trace") this.log[level](typeof fields.ext === "string" ? `[${fields.ext}] ${text}` : text, fields);
   };
