@@ -1,7 +1,7 @@
 /**
  * The structured log through the compiled CLI (throwaway HOMEs, the fake Anthropic server, a user-tier
  * probe extension that logs canary secrets at every level from inside a step):
- *  - obs.log_file at debug: JSON lines with time, level, ext, session, turn, step, msg (engine and probe lines);
+ *  - obs.log_file at debug: JSON lines with time, level, ext, session, turn, step, msg (engine, hooks and probe lines);
  *  - rotation at obs.log_rotate_bytes keeps obs.log_keep files, every line whole;
  *  - the shared redactor in every sink: the file, stderr (-v), the recent-lines ring: no canary byte survives;
  *  - -v unchanged: a warning shows without -v, info only with -v;
@@ -50,8 +50,10 @@ afterAll(async () => {
   }
 });
 
-async function start(obs: Record<string, unknown> | undefined, flags: string[], extra: NodeJS.ProcessEnv = {}): Promise<Case> {
+async function start(obs: Record<string, unknown> | undefined, flags: string[], extra: NodeJS.ProcessEnv = {}, hook = false): Promise<Case> {
   const sb = makeSandbox("oc-obs-logs-");
+  // a PreToolUse hook on every tool: the hooks extension's line about it is written inside the step
+  if (hook) sb.write(".oceancode/settings.json", JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `${JSON.stringify(process.execPath)} -e ""` }] }] } }));
   const fake = await startFakeAnthropic();
   open.push({ sb, fake });
   sb.write(".oceancode/extensions/logprobe/manifest.json", JSON.stringify({ id: "logprobe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine", "obs"], activation: ["onSession"] }), "home");
@@ -79,7 +81,7 @@ describe("obs: the structured log through the CLI", () => {
     open.push({ sb: notDir, fake: { close: async () => {} } as FakeAnthropicServer });
     const blocker = notDir.write("a-file", "not a directory\n");
     cases = await Promise.all([
-      start({ log_level: "debug" }, ["-v"]),
+      start({ log_level: "debug" }, ["-v"], {}, true),
       start({ log_level: "debug", log_rotate_bytes: 4096, log_keep: 2 }, [], { PROBE_FILLER: "40" }),
       start(undefined, [], { OC_LOG_FILE: path.join(blocker, "oc.log") }),
     ]);
@@ -89,7 +91,7 @@ describe("obs: the structured log through the CLI", () => {
     }
   }, 120_000);
 
-  it("the file at debug: JSON lines with time, level, ext, session, turn, step and msg; engine and probe lines inside the step", () => {
+  it("the file at debug: JSON lines with time, level, ext, session, turn, step and msg; engine, hooks and probe lines inside the step", () => {
     const lines = parse(fs.readFileSync(cases[0].log, "utf8"));
     for (const l of lines) {
       expect(Number.isNaN(Date.parse(l.time)), l.time).toBe(false);
@@ -101,6 +103,8 @@ describe("obs: the structured log through the CLI", () => {
     const tool = lines.find((l) => l.ext === "engine" && l.msg === "tool ls ok");
     expect(tool, JSON.stringify(lines)).toMatchObject({ level: "debug", turn: 1, step: 1, tool: "ls" });
     expect(String(tool!.session)).toMatch(/^ses_/);
+    const hook = lines.find((l) => l.ext === "hooks" && l.msg.startsWith("hook PreToolUse("));
+    expect(hook, JSON.stringify(lines.filter((l) => l.ext === "hooks"))).toMatchObject({ level: "info", session: tool!.session, turn: 1, step: 1 });
     const probe = lines.filter((l) => l.ext === "logprobe");
     expect(probe.map((l) => `${l.level}@${String(l.step)}`)).toEqual(["warn@1", "info@1", "debug@1", "warn@2", "info@2", "debug@2"]);
     for (const l of probe) expect(l.session).toBe(tool!.session);
