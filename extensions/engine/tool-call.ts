@@ -41,6 +41,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
   emit({ type: "tool_call_start", sessionId: sid, call });
   const finish = async (raw: ToolResult): Promise<ToolResult> => {
     const result = await core.hooks.toolResult.call(raw, ctx);
+    core.opts.log.debug(`tool ${call.name} ${result.isError ? "failed" : "ok"}`, { tool: call.name, callId: call.id });
     emit({ type: "tool_call_end", sessionId: sid, call, result });
     return result;
   };
