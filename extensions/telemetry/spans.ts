@@ -20,6 +20,8 @@ interface TurnState {
 /** Where a hook payload belongs: the session, and the turn and step when it says. */
 interface Where {
   sid: string;
+  /** a sub-agent's session: its parent's id */
+  parentSid?: string;
   turn?: number;
   step?: number;
   /** the payload is a StepContext (a step has begun): its span may be opened */
@@ -30,10 +32,10 @@ type Redact = (text: string) => string;
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 
-function sessionId(x: Record<string, unknown>): string | undefined {
+function sessionInfo(x: Record<string, unknown>): { id: string; parentId?: string } | undefined {
   const s = x.session;
-  if (!isObj(s) || !isObj(s.info)) return undefined;
-  return typeof s.info.id === "string" ? s.info.id : undefined;
+  if (!isObj(s) || !isObj(s.info) || typeof s.info.id !== "string") return undefined;
+  return { id: s.info.id, ...(typeof s.info.parentId === "string" ? { parentId: s.info.parentId } : {}) };
 }
 
 /** The session, turn and step a hook's arguments name (a payload itself, its `ctx`, or its `ctx.ctx`). */
@@ -42,9 +44,9 @@ export function whereOf(args: readonly unknown[]): Where | undefined {
     if (!isObj(a)) continue;
     for (const c of [a, a.ctx, isObj(a.ctx) ? a.ctx.ctx : undefined]) {
       if (!isObj(c)) continue;
-      const sid = sessionId(c);
-      if (sid === undefined) continue;
-      const w: Where = { sid };
+      const info = sessionInfo(c);
+      if (info === undefined) continue;
+      const w: Where = { sid: info.id, ...(info.parentId !== undefined ? { parentSid: info.parentId } : {}) };
       if (typeof c.turn === "number") w.turn = c.turn;
       if (typeof c.step === "number") w.step = c.step;
       if (w.step !== undefined && isObj(c.model) && typeof c.sessionStep === "number") w.stepCtx = c as unknown as StepContext;
@@ -58,6 +60,8 @@ export class SpanTracker {
   private readonly turns = new Map<string, TurnState>();
   /** per session: the highest turn whose span ended */
   private readonly endedTurn = new Map<string, number>();
+  /** per session: the tool call running now (a sub-agent's turns are its children: one trace) */
+  private readonly runningTool = new Map<string, Span>();
 
   constructor(
     private readonly tracer: Tracer,
@@ -85,11 +89,13 @@ export class SpanTracker {
   }
 
   /** The turn's state; opened (a root span) at first sight unless `open` is false or it already ended. */
-  turn(sid: string, turn: number, open = true): TurnState | undefined {
+  turn(sid: string, turn: number, open = true, parentSid?: string): TurnState | undefined {
     const k = this.key(sid, turn);
     const have = this.turns.get(k);
     if (have || !open || turn <= (this.endedTurn.get(sid) ?? 0)) return have;
-    const span = this.tracer.startSpan(SPAN_NAMES.turn, { kind: SpanKind.INTERNAL, root: true, attributes: { "session.id": sid, "oceancode.turn": turn } }, ROOT_CONTEXT);
+    const caller = parentSid !== undefined ? this.runningTool.get(parentSid) : undefined;
+    const attributes = { "session.id": sid, "oceancode.turn": turn, ...(parentSid !== undefined ? { "oceancode.parent_session.id": parentSid } : {}) };
+    const span = this.tracer.startSpan(SPAN_NAMES.turn, { kind: SpanKind.INTERNAL, attributes }, this.under(caller));
     const ts: TurnState = { span, steps: new Map(), endedStep: 0 };
     this.turns.set(k, ts);
     return ts;
@@ -97,7 +103,7 @@ export class SpanTracker {
 
   /** The step's span, opened (under its turn) at first sight of its StepContext. */
   step(ctx: StepContext): Span | undefined {
-    const ts = this.turn(ctx.session.info.id, ctx.turn);
+    const ts = this.turn(ctx.session.info.id, ctx.turn, true, ctx.session.info.parentId);
     if (!ts) return undefined;
     const have = ts.steps.get(ctx.step);
     if (have || ctx.step <= ts.endedStep) return have;
@@ -124,9 +130,9 @@ export class SpanTracker {
 
   /** engine.userPrompt: the prompt's size (or, with content, its text). */
   prompt(session: Session, turn: number, text: string): void {
-    const ts = this.turn(session.info.id, turn);
+    const ts = this.turn(session.info.id, turn, true, session.info.parentId);
     if (!ts) return;
-    this.put(ts.span, { "oceancode.prompt.size": text.length, "oceancode.prompt": this.logContent ? text : undefined, "oceancode.parent_session.id": session.info.parentId });
+    this.put(ts.span, { "oceancode.prompt.size": text.length, "oceancode.prompt": this.logContent ? text : undefined });
   }
 
   /** engine.afterModelCall: one span per provider attempt, with its own start and end. */
@@ -172,6 +178,9 @@ export class SpanTracker {
       "oceancode.tool.input": input,
       "oceancode.tool.input_size": input?.length ?? safeSize(ctx.call.input),
     });
+    const sid = ctx.session.info.id;
+    const outer = this.runningTool.get(sid);
+    this.runningTool.set(sid, span);
     try {
       const out = await next(ctx);
       this.put(span, { "oceancode.tool.outcome": out.isError ? "error" : "ok", "oceancode.tool.output_size": out.content.length, "oceancode.tool.output": this.logContent ? out.content : undefined });
@@ -182,6 +191,8 @@ export class SpanTracker {
       this.fail(span, e);
       throw e;
     } finally {
+      if (outer) this.runningTool.set(sid, outer);
+      else this.runningTool.delete(sid);
       span.end();
     }
   }
@@ -239,7 +250,7 @@ export class SpanTracker {
     // a wrap surrounds the tool run, which has its own span (oceancode.tool_call)
     if (taps === 0 || kind === "wrap") return undefined;
     const w = whereOf(args);
-    const ts = w === undefined ? this.only() : w.turn !== undefined ? this.turn(w.sid, w.turn) : this.only(w.sid);
+    const ts = w === undefined ? this.only() : w.turn !== undefined ? this.turn(w.sid, w.turn, true, w.parentSid) : this.only(w.sid);
     if (!ts) return undefined;
     const parent = (w?.stepCtx ? this.step(w.stepCtx) : w?.step !== undefined ? ts.steps.get(w.step) : undefined) ?? ts.span;
     const span = this.tracer.startSpan(SPAN_NAMES.hook, { attributes: { "oceancode.hook.name": hook, "oceancode.hook.kind": kind, "oceancode.hook.taps": taps } }, trace.setSpan(ROOT_CONTEXT, parent));

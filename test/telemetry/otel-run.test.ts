@@ -36,11 +36,11 @@ interface Run {
 let sb: Sandbox;
 let n = 0;
 /** `oceancode run` on the script, async (the collector lives in this process), with the import recorder. */
-function run(env: NodeJS.ProcessEnv, home = sb.env): Promise<Run> {
+function run(env: NodeJS.ProcessEnv, home = sb.env, script = "s.json"): Promise<Run> {
   const log = path.join(sb.home, `imports-${n++}.log`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", RECORDER, CLI, "--dir", sb.project, "run", "--auto", "--model", "scripted/s.json", `summarise ${PROMPT_CANARY}`], {
+    const child = spawn(process.execPath, ["--import", RECORDER, CLI, "--dir", sb.project, "run", "--auto", "--model", `scripted/${script}`, `summarise ${PROMPT_CANARY}`], {
       cwd: sb.project,
       env: { ...home, OC_RETRY_BASE_MS: "10", OC_TEST_IMPORT_LOG: log, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -72,6 +72,8 @@ beforeAll(() => {
   sb = makeSandbox("oc-otel-");
   sb.write("s.json", SCRIPT);
   sb.write("notes.txt", `${FILE_CANARY}\n`);
+  sb.write("agent.json", JSON.stringify({ steps: [{ text: "Delegating.", tool_calls: [{ name: "agent", input: { subagent_type: "echoer", description: "echo", prompt: "say hi" } }] }, { text: "Parent done." }] }));
+  sb.write(".oceancode/agents/echoer.md", "---\ndescription: echoes\nmodel: scripted/echo\n---\nYou echo.\n");
 });
 afterAll(() => sb.cleanup());
 
@@ -211,6 +213,30 @@ describe("telemetry content, by config", () => {
       } finally {
         cfgHome.cleanup();
       }
+    } finally {
+      await col.close();
+    }
+  });
+});
+
+describe("a sub-agent", () => {
+  it("its turn is a child of the parent's agent tool call: one trace", async () => {
+    const col = await startOtlpCollector();
+    try {
+      const r = await run({ OC_ENABLE_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: col.url }, sb.env, "agent.json");
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("Parent done.");
+      const spans = col.spans();
+      const turns = byName(spans, "oceancode.turn");
+      expect(turns).toHaveLength(2);
+      const root = turns.find((t) => !t.parentSpanId)!;
+      const child = turns.find((t) => t !== root)!;
+      const tool = byName(spans, "oceancode.tool_call").find((t) => attrs(t.attributes)["gen_ai.tool.name"] === "agent")!;
+      expect(child.parentSpanId).toBe(tool.spanId);
+      expect(attrs(child.attributes)["oceancode.parent_session.id"]).toBe(attrs(root.attributes)["session.id"]);
+      expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+      const childModelCalls = byName(spans, "oceancode.model_call").filter((c) => attrs(c.attributes)["gen_ai.request.model"] === "scripted/echo");
+      expect(childModelCalls).toHaveLength(1);
     } finally {
       await col.close();
     }
