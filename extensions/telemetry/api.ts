@@ -7,7 +7,7 @@ export interface TelemetryStatus {
   enabled: boolean;
   /** "on", or why it is off (not asked for, no endpoint, a protocol it does not speak, ...) */
   reason: string;
-  /** where spans go (absent: traces off) */
+  /** where spans go (absent: traces off; a password in the URL shown as ***) */
   tracesUrl?: string;
   /** where metrics go (absent: metrics off) */
   metricsUrl?: string;

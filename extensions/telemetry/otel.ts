@@ -12,7 +12,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import type { MetricsService } from "../metrics/api.js";
 import { metricsProducer } from "./metrics-otlp.js";
-import type { TelemetrySettings } from "./settings.js";
+import { shownUrl, type TelemetrySettings } from "./settings.js";
 import { SpanTracker } from "./spans.js";
 
 export interface Started {
@@ -54,7 +54,7 @@ function reporting<T extends { export(items: never, cb: (r: ExportResult) => voi
   const inner = exporter.export.bind(exporter) as (items: unknown, cb: (r: ExportResult) => void) => void;
   (exporter as unknown as { export: (items: unknown, cb: (r: ExportResult) => void) => void }).export = (items, cb) =>
     inner(items, (r) => {
-      if (r.code !== ExportResultCode.SUCCESS) deps.warnOnce(`export-${what}`, `telemetry: could not export ${what} to ${url}: ${deps.redact()(r.error?.message ?? "failed")} (the run goes on; nothing more is said about it)`);
+      if (r.code !== ExportResultCode.SUCCESS) deps.warnOnce(`export-${what}`, deps.redact()(`telemetry: could not export ${what} to ${shownUrl(url)}: ${r.error?.message ?? "failed"} (the run goes on; nothing more is said about it)`));
       cb(r);
     });
   return exporter;

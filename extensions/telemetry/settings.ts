@@ -46,6 +46,17 @@ export function parsePairs(raw: string | undefined): Record<string, string> {
   return out;
 }
 
+/** A URL as it may be shown: a password in it becomes *** (the collector's URL may carry credentials). */
+export function shownUrl(u: string): string {
+  try {
+    const url = new URL(u);
+    if (url.password) url.password = "***";
+    return url.href;
+  } catch {
+    return "(the configured endpoint)";
+  }
+}
+
 /** The base endpoint plus the signal's path, as the OTLP spec joins them (`<endpoint>/v1/traces`). */
 function signalUrl(base: string, signal: "traces" | "metrics"): string {
   return `${base.replace(/\/+$/, "")}/v1/${signal}`;
@@ -94,6 +105,6 @@ export function decide(env: NodeJS.ProcessEnv, cfg: ObsOtelConfig): Decision {
   return {
     on: true,
     settings,
-    status: { enabled: true, reason: "on", tracesUrl: traces ? tracesUrl : undefined, metricsUrl, serviceName, logContent: settings.logContent },
+    status: { enabled: true, reason: "on", tracesUrl: traces ? shownUrl(tracesUrl) : undefined, metricsUrl: metricsUrl !== undefined ? shownUrl(metricsUrl) : undefined, serviceName, logContent: settings.logContent },
   };
 }

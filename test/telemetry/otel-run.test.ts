@@ -274,7 +274,8 @@ describe("an unreachable collector", () => {
     // a collector that takes the connection and never answers (the exporter's own timeout is 10 s)
     const silent = await startServer({}, () => undefined);
     const closed = await startOtlpCollector();
-    const refusedUrl = closed.url;
+    // with credentials in it: never shown
+    const refusedUrl = closed.url.replace("http://", "http://ops:s3cretpw@");
     await closed.close();
     try {
       const [baseline, quiet, refused] = await Promise.all([
@@ -293,6 +294,7 @@ describe("an unreachable collector", () => {
       // refused: the exporter retries with backoff, so either its failure or the bound comes first
       expect(refused.stderr).toMatch(/could not export spans|did not take the last export within 2000 ms/);
       expect(refused.ms).toBeLessThan(baseline.ms + 6_000);
+      expect(refused.stderr).not.toContain("s3cretpw");
       // the bound (2 s) holds: far below the exporter's 10 s timeout (loose: the machine is shared)
       expect(quiet.ms).toBeLessThan(baseline.ms + 6_000);
     } finally {

@@ -46,3 +46,13 @@ describe("telemetry settings", () => {
     expect(decide({ ...EP, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, {})).not.toHaveProperty("warning");
   });
 });
+
+describe("shown URLs", () => {
+  it("a password in the collector URL is never shown", async () => {
+    const { shownUrl } = await import("../../extensions/telemetry/settings.js");
+    expect(shownUrl("https://ops:s3cretpw@collector.example:4318/v1/traces")).toBe("https://ops:***@collector.example:4318/v1/traces");
+    expect(shownUrl("not a url")).toBe("(the configured endpoint)");
+    const d = decide({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://u:s3cretpw@h:4318" }, { otel: true });
+    expect(JSON.stringify(d.status)).not.toContain("s3cretpw");
+  });
+});
