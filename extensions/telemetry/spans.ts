@@ -29,6 +29,8 @@ interface Where {
 }
 
 type Redact = (text: string) => string;
+/** sessions whose last ended turn is remembered (a long-lived serve forgets the oldest) */
+const ENDED_KEPT = 10_000;
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 
@@ -219,7 +221,10 @@ export class SpanTracker {
   turnEnded(rec: TurnRecord): void {
     const sid = rec.session.info.id;
     const ts = this.turn(sid, rec.turn, false);
-    this.endedTurn.set(sid, Math.max(this.endedTurn.get(sid) ?? 0, rec.turn));
+    const ended = Math.max(this.endedTurn.get(sid) ?? 0, rec.turn);
+    this.endedTurn.delete(sid); // re-inserted last: the oldest sessions are first in line to be forgotten
+    this.endedTurn.set(sid, ended);
+    if (this.endedTurn.size > ENDED_KEPT) this.endedTurn.delete(this.endedTurn.keys().next().value!);
     if (!ts) return;
     this.close(ts, rec.reason, rec.stoppedBy);
     this.turns.delete(this.key(sid, rec.turn));

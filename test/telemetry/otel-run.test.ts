@@ -73,6 +73,7 @@ beforeAll(() => {
   sb.write("s.json", SCRIPT);
   sb.write("notes.txt", `${FILE_CANARY}\n`);
   sb.write("agent.json", JSON.stringify({ steps: [{ text: "Delegating.", tool_calls: [{ name: "agent", input: { subagent_type: "echoer", description: "echo", prompt: "say hi" } }] }, { text: "Parent done." }] }));
+  sb.write("fail.json", JSON.stringify({ steps: [{ error: { code: "auth", status: 401 }, text: "never" }] }));
   sb.write(".oceancode/agents/echoer.md", "---\ndescription: echoes\nmodel: scripted/echo\n---\nYou echo.\n");
 });
 afterAll(() => sb.cleanup());
@@ -237,6 +238,36 @@ describe("a sub-agent", () => {
       expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
       const childModelCalls = byName(spans, "oceancode.model_call").filter((c) => attrs(c.attributes)["gen_ai.request.model"] === "scripted/echo");
       expect(childModelCalls).toHaveLength(1);
+    } finally {
+      await col.close();
+    }
+  });
+});
+
+describe("turn boundaries and errors", () => {
+  it("a step cap splits the prompt into root turns (step_cap, stopped_by steps); a failed request marks model call, step and turn ERROR", async () => {
+    const col = await startOtlpCollector();
+    try {
+      const on = { OC_ENABLE_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: col.url };
+      const [capped, failed] = await Promise.all([run({ ...on, OC_MAX_STEPS: "1" }), run(on, sb.env, "fail.json")]);
+      expect(capped.code, capped.stderr).toBe(0);
+      expect(failed.code).not.toBe(0);
+      const spans = col.spans();
+      const sessionOf = (r: Run) => /session: (ses_[0-9a-z]+)/.exec(r.stderr)?.[1];
+      const turnsOf = (sid: string | undefined) => byName(spans, "oceancode.turn").filter((t) => attrs(t.attributes)["session.id"] === sid);
+      const cappedTurns = turnsOf(sessionOf(capped)).map((t) => ({ parent: t.parentSpanId ?? "", ...attrs(t.attributes) }));
+      expect(cappedTurns.map((t) => [t["oceancode.turn"], t["oceancode.turn.reason"], t["oceancode.turn.stopped_by"], t.parent])).toEqual([
+        [1, "step_cap", "steps", ""],
+        [2, "end_turn", undefined, ""],
+      ]);
+      const [failedTurn] = turnsOf(sessionOf(failed));
+      expect(attrs(failedTurn!.attributes)["oceancode.turn.reason"]).toBe("error");
+      expect(failedTurn!.status?.code).toBe(2);
+      const inFailed = spans.filter((s) => s.traceId === failedTurn!.traceId);
+      const step = byName(inFailed, "oceancode.step")[0]!;
+      const call = byName(inFailed, "oceancode.model_call")[0]!;
+      expect([step.status?.code, call.status?.code]).toEqual([2, 2]);
+      expect(attrs(call.attributes)).toMatchObject({ "oceancode.outcome": "error", "error.type": "auth" });
     } finally {
       await col.close();
     }
