@@ -42,7 +42,10 @@ export default {
     let started: import("./otel.js").Started;
     try {
       const { startTelemetry } = await import("./otel.js");
-      started = startTelemetry(d.settings, { version: KERNEL_VERSION, redact: () => obs()?.redact.bind(obs()) ?? identity, metrics, warnOnce });
+      // the obs service starts first (onStartup): its redactor is taken once
+      const o = obs();
+      const redact = o ? (t: string) => o.redact(t) : identity;
+      started = startTelemetry(d.settings, { version: KERNEL_VERSION, redact: () => redact, metrics, warnOnce });
     } catch (e) {
       status = { enabled: false, reason: `could not start: ${e instanceof Error ? e.message : String(e)}` };
       log.warn(`telemetry: ${status.reason}; the run goes on without it`);
