@@ -21,7 +21,7 @@ export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput,
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
 export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";
 export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";
-export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
+export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks, observeHookCalls, type HookCallObserver, type HookKind } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {
   OcError,
