@@ -23,6 +23,8 @@ export interface AdminOptions {
   retentionDays: number;
   /** the data dir (doctor's free space) */
   dataDir: string;
+  /** database.vacuum */
+  vacuum: boolean;
 }
 
 function mismatchLine(m: Mismatch, repair: string): StorageCheck {
@@ -70,7 +72,7 @@ export function storageAdmin(s: SqliteStore, opts: AdminOptions): Admin {
       }
     },
     orphans: () => sqliteOrphans(s.dbPath),
-    figures: async () => sqliteFigures(s.dbPath, opts.dataDir, opts.retentionDays, await opts.retention.participants()),
+    figures: async () => sqliteFigures(s.dbPath, opts.dataDir, opts.retentionDays, await opts.retention.participants(), opts.vacuum),
     migrations: {
       latest: LATEST_VERSION,
       target: "oceancode.db",

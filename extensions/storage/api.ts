@@ -193,12 +193,15 @@ export interface StorageFigures {
   ledgerOldest?: number;
   /** what the next retention sweep removes */
   retentionDue: { sessions: number; bytes: number };
+  /** database.vacuum, and what a vacuum could give back now (free pages inside the file) */
+  vacuum?: { on: boolean; mode: string; reclaimableBytes: number };
   /** free space where the data lives; undefined when it cannot be asked (a remote server) */
   freeBytes?: number;
   freeDir: string;
 }
 
 export { endsTurn, findOrphans, type LastRow, type OrphanedSession } from "./orphans.js";
+export { participantFigures } from "./figures.js";
 
 /** Pins, as `oceancode session pin|unpin` asks for them; each call is written at once (a command, not a step). */
 export interface SessionPins {

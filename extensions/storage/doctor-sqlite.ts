@@ -7,11 +7,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import type { RetentionParticipant, StorageFigures } from "./api.js";
+import { participantFigures } from "./figures.js";
 import { connect } from "./health.js";
 import { acquireSessionLock, SessionBusyError } from "./lock.js";
 import { findOrphans, type LastRow, type OrphanedSession } from "./orphans.js";
 import { planRetention, type RetentionLock } from "./retention.js";
 import { sqliteRetention } from "./sqlite-retention.js";
+import { freePageBytes } from "./vacuum.js";
 
 function size(file: string): number {
   try {
@@ -68,23 +70,9 @@ export function freeSpace(dir: string): { freeBytes?: number; freeDir: string } 
   }
 }
 
-/** The ledger's (and any other participant's) bytes and its oldest session's last activity. */
-export function participantFigures(participants: readonly RetentionParticipant[]): Pick<StorageFigures, "ledgerBytes" | "ledgerOldest" | "ledgerSessions"> {
-  if (participants.length === 0) return {};
-  let bytes = 0;
-  let oldest: number | undefined;
-  let n = 0;
-  for (const p of participants)
-    for (const id of p.ids()) {
-      n++;
-      bytes += p.bytes(id);
-      const t = p.describe(id).lastActive;
-      if (t > 0 && (oldest === undefined || t < oldest)) oldest = t;
-    }
-  return { ledgerBytes: bytes, ledgerSessions: n, ...(oldest !== undefined ? { ledgerOldest: oldest } : {}) };
-}
+const MODES = ["none", "full", "incremental"];
 
-export async function sqliteFigures(file: string, dataDir: string, dbDays: number, participants: readonly RetentionParticipant[]): Promise<StorageFigures> {
+export async function sqliteFigures(file: string, dataDir: string, dbDays: number, participants: readonly RetentionParticipant[], vacuumOn = false): Promise<StorageFigures> {
   const base = { name: path.basename(file), location: file, bytes: size(file), walBytes: size(`${file}-wal`), ...freeSpace(dataDir), ...participantFigures(participants) };
   if (!fs.existsSync(file)) return { ...base, sessions: 0, retentionDue: { sessions: 0, bytes: 0 } };
   const db = connect(file);
@@ -99,7 +87,9 @@ export async function sqliteFigures(file: string, dataDir: string, dbDays: numbe
       },
     });
     const plan = await planRetention(backend, { dbDays, participants });
-    return { ...base, sessions, retentionDue: { sessions: plan.expiring.length, bytes: plan.expiring.reduce((n, s) => n + s.bytes, 0) } };
+    const mode = MODES[db.pragma("auto_vacuum", { simple: true }) as number] ?? "unknown";
+    const vacuum = { on: vacuumOn, mode, reclaimableBytes: freePageBytes(db) };
+    return { ...base, sessions, vacuum, retentionDue: { sessions: plan.expiring.length, bytes: plan.expiring.reduce((n, s) => n + s.bytes, 0) } };
   } finally {
     db.close();
   }
