@@ -10,6 +10,7 @@ import type { DoctorCheck } from "../doctor/api.js";
 import type { LedgerService, TurnIndexEntry } from "../ledger/api.js";
 
 const DAY_MS = 86_400_000;
+export const RESTORE_LINE = "restore is offline-only: stop oceancode before restoring a backup";
 
 /**
  * The ledger's index has the last word on how a turn ended when it holds the turn: an ended turn (an
@@ -39,7 +40,14 @@ export function orphanLine(o: OrphanedSession): DoctorCheck {
 
 export async function recoveryChecks(storage: StorageService, ledger: LedgerService | undefined, providerId: string): Promise<DoctorCheck[]> {
   if (!storage.orphans) return [{ status: "info", check: "orphaned sessions", detail: `not checked: the storage provider '${providerId}' cannot tell` }];
-  const found = (await storage.orphans()).filter((o) => !endedInLedger(ledger, o));
+  let all: OrphanedSession[];
+  try {
+    all = await storage.orphans();
+  } catch (e) {
+    // a database that cannot be read is doctor --storage's finding (a FAIL there, naming the fix)
+    return [{ status: "warn", check: "orphaned sessions", detail: `not checked: ${(e as Error).message} (oceancode doctor --storage checks the database)` }];
+  }
+  const found = all.filter((o) => !endedInLedger(ledger, o));
   if (found.length === 0) return [{ status: "ok", check: "orphaned sessions", detail: "none (no turn was left running by a process that is gone)" }];
   const lines = found.slice(0, 20).map(orphanLine);
   if (found.length > 20) lines.push({ status: "warn", check: "orphaned sessions", detail: `and ${found.length - 20} more` });
@@ -59,6 +67,6 @@ export function storageBlock(f: StorageFigures, now = Date.now()): string[] {
   if (f.vacuum) lines.push(`vacuum ${f.vacuum.on ? "on" : "off (database.vacuum)"}: ${f.vacuum.reclaimableBytes} bytes free inside the file (auto_vacuum ${f.vacuum.mode})`);
   lines.push(`retention due: ${f.retentionDue.sessions} session(s), ${f.retentionDue.bytes} bytes at the next run's start (oceancode sessions --expiring lists them)`);
   lines.push(f.freeBytes === undefined ? `free disk unknown (${f.freeDir})` : `free disk ${f.freeBytes} bytes (${f.freeDir})`);
-  lines.push("restore is offline-only: stop oceancode before restoring a backup");
+  lines.push(RESTORE_LINE);
   return lines;
 }

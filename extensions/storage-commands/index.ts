@@ -8,7 +8,7 @@ import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { DoctorService } from "../doctor/api.js";
 import type { LedgerService } from "../ledger/api.js";
-import { recoveryChecks, storageBlock } from "./doctor.js";
+import { RESTORE_LINE, recoveryChecks, storageBlock } from "./doctor.js";
 import type { EngineService } from "../engine/api.js";
 import { migrateCommand, sessionsCommand, type StorageProvider } from "./commands.js";
 import { sessionCommand } from "./session.js";
@@ -45,8 +45,12 @@ export default {
     doctor?.addChecks("recovery", () => recoveryChecks(provider.storage(), ctx.services.tryGet<LedgerService>("ledger"), provider.id));
     doctor?.addBlock("storage", async () => {
       const storage = provider.storage();
-      if (!storage.figures) return [`the storage provider '${provider.id}' offers no figures`, "restore is offline-only: stop oceancode before restoring a backup"];
-      return storageBlock(await storage.figures());
+      if (!storage.figures) return [`the storage provider '${provider.id}' offers no figures`, RESTORE_LINE];
+      try {
+        return storageBlock(await storage.figures());
+      } catch (e) {
+        return [`figures unavailable: ${(e as Error).message}`, RESTORE_LINE];
+      }
     });
   },
 };
