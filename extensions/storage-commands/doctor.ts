@@ -64,7 +64,7 @@ export function storageBlock(f: StorageFigures, now = Date.now()): string[] {
   const lines = [`${f.name} ${f.bytes} bytes (wal ${f.walBytes === undefined ? "n/a" : `${f.walBytes} bytes`})`, `sessions=${f.sessions}`];
   if (f.ledgerBytes !== undefined) lines.push(`ledger ${f.ledgerBytes} bytes, ${f.ledgerOldest !== undefined ? `oldest ${days(now - f.ledgerOldest)}` : "no sessions"}`);
   else lines.push("ledger off");
-  if (f.vacuum) lines.push(`vacuum ${f.vacuum.on ? "on" : "off (database.vacuum)"}: ${f.vacuum.reclaimableBytes} bytes free inside the file (auto_vacuum ${f.vacuum.mode})`);
+  if (f.vacuum) lines.push(`vacuum ${f.vacuum.on ? "on" : "off (database.vacuum)"}: ${f.vacuum.detail}`);
   lines.push(`retention due: ${f.retentionDue.sessions} session(s), ${f.retentionDue.bytes} bytes at the next run's start (oceancode sessions --expiring lists them)`);
   lines.push(f.freeBytes === undefined ? `free disk unknown (${f.freeDir})` : `free disk ${f.freeBytes} bytes (${f.freeDir})`);
   lines.push(RESTORE_LINE);

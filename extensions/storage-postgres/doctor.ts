@@ -56,7 +56,7 @@ export async function pgFigures(s: PgStore, dbDays: number, participants: readon
     bytes,
     sessions,
     ...ledger,
-    vacuum: { on: vacuumOn, mode: "VACUUM after the sweep", reclaimableBytes: 0 },
+    vacuum: { on: vacuumOn, detail: "a plain VACUUM of the session tables after a sweep that removed sessions" },
     retentionDue: { sessions: plan.expiring.length, bytes: plan.expiring.reduce((n, x) => n + x.bytes, 0) },
     freeDir: "the server's data directory (not visible from here)",
   };

@@ -194,7 +194,7 @@ export interface StorageFigures {
   /** what the next retention sweep removes */
   retentionDue: { sessions: number; bytes: number };
   /** database.vacuum, and what a vacuum could give back now (free pages inside the file) */
-  vacuum?: { on: boolean; mode: string; reclaimableBytes: number };
+  vacuum?: { on: boolean; detail: string };
   /** free space where the data lives; undefined when it cannot be asked (a remote server) */
   freeBytes?: number;
   freeDir: string;

@@ -88,7 +88,7 @@ export async function sqliteFigures(file: string, dataDir: string, dbDays: numbe
     });
     const plan = await planRetention(backend, { dbDays, participants });
     const mode = MODES[db.pragma("auto_vacuum", { simple: true }) as number] ?? "unknown";
-    const vacuum = { on: vacuumOn, mode, reclaimableBytes: freePageBytes(db) };
+    const vacuum = { on: vacuumOn, detail: `${freePageBytes(db)} bytes free inside the file (auto_vacuum ${mode})` };
     return { ...base, sessions, vacuum, retentionDue: { sessions: plan.expiring.length, bytes: plan.expiring.reduce((n, s) => n + s.bytes, 0) } };
   } finally {
     db.close();
