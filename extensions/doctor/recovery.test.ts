@@ -150,6 +150,9 @@ describe("doctor --storage and database.vacuum", () => {
     const due = doctorLines("--storage").find((l) => l.startsWith("  retention due: "));
     expect(due).toMatch(/^ {2}retention due: 3 session\(s\), [1-9]\d{5,} bytes at the next run's start/);
     sb.write(".config/oceancode/oceancode.json", JSON.stringify({ database: { vacuum: true } }), "home");
+    const expiring = cli("sessions", "--expiring");
+    expect(expiring.stdout).toContain("3 session(s), ");
+    expect(expiring.stdout).toContain("database.vacuum is on: the space they take inside the database goes back to the file system after the sweep");
     const before = fs.statSync(dbFile).size;
     const r = cli("run", "--model", "scripted/echo", "after the sweep");
     expect(r.code, r.stderr).toBe(0);

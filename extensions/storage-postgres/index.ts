@@ -95,7 +95,7 @@ export default {
       await ctx.activate("onEvent:retention");
       return s.retentionParticipants();
     };
-    ctx.provide("storage", Object.assign(s, pgAdmin(s, { dbDays, participants }, vacuum)));
+    ctx.provide("storage", Object.assign(s, pgAdmin(s, { dbDays, participants, vacuum }, vacuum)));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) => storageCommand(argv, io, { url }));
   },
   async deactivate() {

@@ -68,7 +68,7 @@ export default {
       await ctx.activate(RECOVERY_EVENT); // the ledger registers itself when it activates
       return s.recoverySources();
     };
-    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants }, sources, retentionDays: dbDays, dataDir: ctx.paths.dataDir, vacuum: vacuum.value === true }), { pins: sqlitePins(s, participants) }));
+    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants, vacuum: vacuum.value === true }, sources, retentionDays: dbDays, dataDir: ctx.paths.dataDir, vacuum: vacuum.value === true }), { pins: sqlitePins(s, participants) }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
         file: (flag) => (flag ? path.resolve(flag) : file),
