@@ -5,7 +5,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { lineOfPath, type JsoncDocument } from "./jsonc.js";
 
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
+const compiled = new Map<string, { text: string; fn: ValidateFunction }>();
 
 function instance(): Ajv2020 {
   // strict: false so section schemas may carry descriptive keywords such as "deprecated".
@@ -18,12 +18,14 @@ function instance(): Ajv2020 {
 }
 
 export function compileSchema(key: string, schema: object): ValidateFunction {
-  let v = compiled.get(key);
-  if (!v) {
-    v = instance().compile(schema);
-    compiled.set(key, v);
-  }
-  return v;
+  // the key alone is not enough: two kernels in one process (tests sharing a worker, a reload) may give
+  // the same section another schema, and a stale validator would pass what the new one refuses
+  const text = JSON.stringify(schema);
+  const hit = compiled.get(key);
+  if (hit && hit.text === text) return hit.fn;
+  const fn = instance().compile(schema);
+  compiled.set(key, { text, fn });
+  return fn;
 }
 
 export interface SchemaProblem {

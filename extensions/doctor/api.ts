@@ -2,8 +2,9 @@
  * The published contract `oceancode/api/doctor`.
  *
  * The doctor extension's public API. Service name: "doctor" (DoctorService).
- * `oceancode doctor --storage` fires DOCTOR_STORAGE_EVENT; the extension serving the storage contract's
- * commands activates on it and adds the storage checks (asked of whichever extension provides "storage").
+ * `oceancode doctor` fires DOCTOR_RECOVERY_EVENT (orphaned sessions: topic "recovery") and, with --storage,
+ * DOCTOR_STORAGE_EVENT; the extension serving the storage contract's commands activates on them and adds
+ * its checks (asked of whichever extension provides "storage") and the `storage:` block.
  */
 
 /** One doctor line. */
@@ -14,8 +15,11 @@ export interface DoctorCheck {
 }
 
 export interface DoctorService {
-  /** Add checks for a topic (e.g. "storage"); run when doctor prints that topic. */
+  /** Add checks for a topic ("recovery", "storage"); run when doctor prints that topic. Several may add to one topic. */
   addChecks(topic: string, run: () => Promise<DoctorCheck[]>): void;
+  /** Add the lines of a block printed as `<topic>:` then the lines indented, after the checks (doctor --storage's `storage:`). */
+  addBlock(topic: string, run: () => Promise<string[]>): void;
 }
 
 export const DOCTOR_STORAGE_EVENT = "onEvent:doctor:storage";
+export const DOCTOR_RECOVERY_EVENT = "onEvent:doctor:recovery";

@@ -1,33 +1,53 @@
 /** `oceancode doctor [--storage]`: one line per health check, then DOCTOR_OK or DOCTOR_FAIL problems=<n>. */
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
-import { DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
+import { DOCTOR_RECOVERY_EVENT, DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
+import { crashChecks } from "./crashes.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
 
 /**
- * --storage: the checks of whichever extension provides the "storage" service, asked through the
- * storage contract (the bundled store: its file sizes and SQLite's quick_check on a read-only
- * connection). DOCTOR_STORAGE_EVENT activates the extension that serves the contract's commands; it
- * adds the checks here. Nobody answering is itself a problem.
+ * A topic's checks, from whichever extensions answered `event` (the storage contract's commands answer for
+ * the "storage" service: the bundled store's file sizes and quick_check on a read-only connection, and the
+ * orphaned sessions). Nobody answering is itself a problem for storage, a note for recovery.
  */
-async function storageChecks(ctx: ExtensionContext): Promise<CheckLine[]> {
-  await ctx.activate(DOCTOR_STORAGE_EVENT);
-  const run = topics.get("storage");
-  if (!run) return [{ status: "FAIL", check: "storage", detail: "no extension answered for the storage service (is it disabled or failed? see oceancode inspect)" }];
-  try {
-    return await run();
-  } catch (e) {
-    return [{ status: "FAIL", check: "storage", detail: `the storage checks failed: ${(e as Error).message}` }];
+async function topicChecks(ctx: ExtensionContext, event: string, topic: string, nobody: CheckLine): Promise<CheckLine[]> {
+  await ctx.activate(event).catch(() => undefined);
+  const runs = topics.get(topic) ?? [];
+  if (!runs.length) return [nobody];
+  const out: CheckLine[] = [];
+  for (const run of runs) {
+    try {
+      out.push(...(await run()));
+    } catch (e) {
+      out.push({ status: "FAIL", check: topic, detail: `the ${topic} checks failed: ${(e as Error).message}` });
+    }
   }
+  return out;
 }
 
-const topics = new Map<string, () => Promise<DoctorCheck[]>>();
+async function blockLines(topic: string): Promise<string[]> {
+  const runs = blocks.get(topic) ?? [];
+  if (!runs.length) return [];
+  const out = [`${topic}:`];
+  for (const run of runs) {
+    try {
+      out.push(...(await run()).map((l) => `  ${l}`));
+    } catch (e) {
+      out.push(`  (the ${topic} figures failed: ${(e as Error).message})`);
+    }
+  }
+  return out;
+}
+
+const topics = new Map<string, Array<() => Promise<DoctorCheck[]>>>();
+const blocks = new Map<string, Array<() => Promise<string[]>>>();
+const add = <T>(m: Map<string, T[]>, topic: string, run: T) => void m.set(topic, [...(m.get(topic) ?? []), run]);
 
 export default {
   activate(ctx: ExtensionContext) {
-    const service: DoctorService = { addChecks: (topic, run) => void topics.set(topic, run) };
+    const service: DoctorService = { addChecks: (topic, run) => add(topics, topic, run), addBlock: (topic, run) => add(blocks, topic, run) };
     ctx.provide("doctor", service);
     ctx.registerCommand("doctor", async (argv: string[], io: CommandIO) => {
       let storage = false;
@@ -48,11 +68,16 @@ export default {
         ...extensionChecks(info),
         requirementsCheck(info),
         dataDirCheck(ctx.paths.dataDir),
+        ...crashChecks(ctx.paths.stateDir),
+        ...(await topicChecks(ctx, DOCTOR_RECOVERY_EVENT, "recovery", { status: "info", check: "orphaned sessions", detail: "not checked: no extension answered for the storage service (see oceancode inspect)" })),
       ];
+      let block: string[] = [];
       if (storage) {
-        lines.push(...(await storageChecks(ctx)));
+        lines.push(...(await topicChecks(ctx, DOCTOR_STORAGE_EVENT, "storage", { status: "FAIL", check: "storage", detail: "no extension answered for the storage service (is it disabled or failed? see oceancode inspect)" })));
+        block = await blockLines("storage");
       }
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
+      for (const l of block) io.stdout.write(`${l}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;
       io.stdout.write(problems ? `DOCTOR_FAIL problems=${problems}\n` : "DOCTOR_OK\n");
       return problems ? 1 : 0;

@@ -3,6 +3,7 @@ import { registerErrorCodes, type ExtensionContext, type PointContribution } fro
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
 import { OBS_SERVICE, type ObsService } from "../obs/api.js";
 import { ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
+import type { CrashService } from "../crash/api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
 function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
@@ -42,5 +43,13 @@ export default {
     ctx.bindHooks(engine.hooks);
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
+    // a crash report names the sessions open in this process
+    const crash = ctx.services.tryGet<CrashService>("crash");
+    if (crash) {
+      const open = new Set<string>();
+      engine.hooks.sessionStart.tap({ name: "engine:crash" }, ({ session }) => void open.add(session.info.id));
+      engine.hooks.sessionEnd.tap({ name: "engine:crash" }, ({ session }) => void open.delete(session.info.id));
+      crash.addContext({ sessions: () => [...open] });
+    }
   },
 };

@@ -7,6 +7,8 @@
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { DoctorService } from "../doctor/api.js";
+import type { LedgerService } from "../ledger/api.js";
+import { RESTORE_LINE, recoveryChecks, storageBlock } from "./doctor.js";
 import type { EngineService } from "../engine/api.js";
 import { migrateCommand, sessionsCommand, type StorageProvider } from "./commands.js";
 import { sessionCommand } from "./session.js";
@@ -34,10 +36,21 @@ export default {
       return engine.forkSession(id, at !== undefined ? { at } : {});
     };
     ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { id: provider.id, storage: provider.storage, fork }));
-    ctx.services.tryGet<DoctorService>("doctor")?.addChecks("storage", async () => {
+    const doctor = ctx.services.tryGet<DoctorService>("doctor");
+    doctor?.addChecks("storage", async () => {
       const storage = provider.storage();
       if (storage.doctorChecks) return storage.doctorChecks();
       return [{ status: "info", check: `storage ${storage.dbPath}`, detail: `the storage provider '${provider.id}' offers no checks` }];
+    });
+    doctor?.addChecks("recovery", () => recoveryChecks(provider.storage(), ctx.services.tryGet<LedgerService>("ledger"), provider.id));
+    doctor?.addBlock("storage", async () => {
+      const storage = provider.storage();
+      if (!storage.figures) return [`the storage provider '${provider.id}' offers no figures`, RESTORE_LINE];
+      try {
+        return storageBlock(await storage.figures());
+      } catch (e) {
+        return [`figures unavailable: ${(e as Error).message}`, RESTORE_LINE];
+      }
     });
   },
 };

@@ -4,16 +4,22 @@
  * reads the version table. Pins go to the `pins` table at once (the schema is migrated first).
  * `sessions --expiring` is the bundled store's retention engine over this store's backend (retention.ts).
  */
-import { expiringCommand, type ExpiringDeps, type MigrationReport, type StorageCheck, type StorageService } from "../storage/api.js";
+import { expiringCommand, participantFigures, type ExpiringDeps, type MigrationReport, type StorageCheck, type StorageService } from "../storage/api.js";
+import { pgFigures, pgOrphans } from "./doctor.js";
 import { LOCK_NAMESPACE } from "./lock.js";
 import { LATEST_VERSION, readVersion } from "./migrations.js";
 import { pgRetention } from "./retention.js";
 import type { PgStore } from "./store.js";
 
-type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "pins" | "expiring">>;
+type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "pins" | "expiring" | "orphans" | "figures">>;
 
-export function pgAdmin(s: PgStore, retention: ExpiringDeps): Admin {
+export function pgAdmin(s: PgStore, retention: ExpiringDeps, vacuum = false): Admin {
   return {
+    orphans: () => pgOrphans(s),
+    async figures() {
+      const participants = await retention.participants();
+      return pgFigures(s, retention.dbDays, participants, vacuum, participantFigures(participants));
+    },
     async doctorChecks(): Promise<StorageCheck[]> {
       const check = `storage ${s.dbPath}`;
       let c;

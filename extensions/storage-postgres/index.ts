@@ -15,6 +15,7 @@ import { pgAdmin } from "./admin.js";
 import { storageCommand } from "./copy.js";
 import { PgStore } from "./store.js";
 import { pgRetention } from "./retention.js";
+import { vacuumPg } from "./doctor.js";
 
 /** Before every named stage: the session's row is queued before any other tap records against it. */
 const SESSION_FIRST = -1000;
@@ -50,6 +51,7 @@ export default {
     const scrub = (m: string) => redactText(m, url);
     const pool = globalSetting(ctx.config, "storage.pool_size").value;
     const dbDays = retentionDays(ctx);
+    const vacuum = globalSetting(ctx.config, "database.vacuum").value === true;
     const s = new PgStore({
       retentionDays: dbDays,
       url,
@@ -66,7 +68,11 @@ export default {
       // before the ledger (-50) opens the starting session: what retention removes, no store has open; a
       // database error it logs is scrubbed of the URL's password like every other message
       const log = { debug: (m: string) => ctx.log.debug(scrub(m)), info: (m: string) => ctx.log.info(scrub(m)), warn: (m: string) => ctx.log.warn(scrub(m)), error: (m: string) => ctx.log.error(scrub(m)) };
-      tapRetention(engine, pgRetention(s), { name, dbDays, log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds });
+      // database.vacuum: a plain VACUUM of the session tables after a sweep that removed something
+      const afterSweep = async (r: { removed: readonly unknown[] }) => {
+        if (r.removed.length) log.warn(await vacuumPg(s));
+      };
+      tapRetention(engine, pgRetention(s), { name, dbDays, log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds, ...(vacuum ? { afterSweep } : {}) });
       h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => s.sessionStarted(session, source));
       h.checkpoint.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session));
       h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.ctx.session));
@@ -89,7 +95,7 @@ export default {
       await ctx.activate("onEvent:retention");
       return s.retentionParticipants();
     };
-    ctx.provide("storage", Object.assign(s, pgAdmin(s, { dbDays, participants })));
+    ctx.provide("storage", Object.assign(s, pgAdmin(s, { dbDays, participants, vacuum }, vacuum)));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) => storageCommand(argv, io, { url }));
   },
   async deactivate() {

@@ -11,6 +11,7 @@ import { SqliteStore } from "./store.js";
 import { expiringCommand, type ExpiringDeps } from "./expiring.js";
 import { sqliteRetention } from "./sqlite-retention.js";
 import { findMismatches, type Mismatch } from "./reconcile-db.js";
+import { sqliteFigures, sqliteOrphans } from "./doctor-sqlite.js";
 
 export interface AdminOptions {
   /** the command that rebuilds this store's file (named in a damaged-file FAIL line) */
@@ -22,6 +23,10 @@ export interface AdminOptions {
   retentionDays: number;
   /** where another store's errors are logged (the extension's logger) */
   log: (msg: string) => void;
+  /** the data dir (doctor's free space) */
+  dataDir: string;
+  /** database.vacuum */
+  vacuum: boolean;
 }
 
 function mismatchLine(m: Mismatch, repair: string): StorageCheck {
@@ -44,7 +49,7 @@ async function ledgerChecks(file: string, opts: AdminOptions): Promise<StorageCh
   return lines;
 }
 
-type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "at" | "expiring">>;
+type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "at" | "expiring" | "orphans" | "figures">>;
 
 export function storageAdmin(s: SqliteStore, opts: AdminOptions): Admin {
   const other = (file: string, cmd: string) => new SqliteStore({ file, onError: (m) => opts.log(`${cmd}: ${m}`) });
@@ -68,6 +73,8 @@ export function storageAdmin(s: SqliteStore, opts: AdminOptions): Admin {
           return [{ status: "FAIL", check: `storage ${db}`, detail: `${sizes}, damaged (${c.detail}); rebuild it from the session ledger with \`${opts.repair}\` (the damaged file is kept)` }];
       }
     },
+    orphans: () => sqliteOrphans(s.dbPath),
+    figures: async () => sqliteFigures(s.dbPath, opts.dataDir, opts.retentionDays, await opts.retention.participants(), opts.vacuum),
     migrations: {
       latest: LATEST_VERSION,
       target: "oceancode.db",

@@ -9,6 +9,7 @@ import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/a
 import path from "node:path";
 import type { ResolvedConfig } from "../../kernel/config.js";
 import type { CommandIO } from "../../kernel/api.js";
+import type { OrphanedSession } from "./orphans.js";
 
 export interface SessionSummary {
   id: string;
@@ -169,7 +170,38 @@ export interface StorageService {
   expiring?(io: CommandIO, opts: { json: boolean; location?: string }): Promise<number>;
   /** `session pin|unpin`: sessions the retention sweep keeps, whatever their age. */
   readonly pins?: SessionPins;
+  /** `doctor`: sessions whose last turn was left running by a process that is gone (read only, never opens the store for writing). */
+  orphans?(): Promise<OrphanedSession[]>;
+  /** `doctor --storage`: the figures of its `storage:` block (read only). */
+  figures?(): Promise<StorageFigures>;
 }
+
+/** What `doctor --storage` prints under `storage:` (docs/operations-doctor.md). */
+export interface StorageFigures {
+  /** what the store is called in the block: the database file's name ("oceancode.db"), or a redacted URL */
+  name: string;
+  /** the file, or the redacted URL */
+  location: string;
+  bytes: number;
+  /** undefined when the store has no WAL file of its own to measure (PostgreSQL without the right) */
+  walBytes?: number;
+  sessions: number;
+  /** the retention participants' copies (the ledger) */
+  ledgerBytes?: number;
+  ledgerSessions?: number;
+  /** the oldest last activity among the ledger's sessions (ms) */
+  ledgerOldest?: number;
+  /** what the next retention sweep removes */
+  retentionDue: { sessions: number; bytes: number };
+  /** database.vacuum, and what a vacuum could give back now (free pages inside the file) */
+  vacuum?: { on: boolean; detail: string };
+  /** free space where the data lives; undefined when it cannot be asked (a remote server) */
+  freeBytes?: number;
+  freeDir: string;
+}
+
+export { endsTurn, findOrphans, type LastRow, type OrphanedSession } from "./orphans.js";
+export { participantFigures } from "./figures.js";
 
 /** Pins, as `oceancode session pin|unpin` asks for them; each call is written at once (a command, not a step). */
 export interface SessionPins {

@@ -106,6 +106,9 @@ export function openDb(file: string, repair = repairCommandFor(file, false)): Op
     // refuse a newer database before anything (even the journal mode) touches it
     const found = schemaVersion(db);
     if (found > LATEST_VERSION) throw new SchemaTooNewError(file, found);
+    // a new database gets incremental auto-vacuum (database.vacuum gives freed pages back cheaply); it must
+    // be set before the first table exists; an older file is converted at its first vacuum (vacuum.ts)
+    if (found === 0 && (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master").get() as { n: number }).n === 0) db.pragma("auto_vacuum = INCREMENTAL");
     db.pragma("journal_mode = WAL");
     // NORMAL under WAL: a commit survives a process crash (kill -9); only power loss may drop the newest commits.
     db.pragma("synchronous = NORMAL");

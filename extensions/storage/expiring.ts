@@ -10,6 +10,8 @@ export interface ExpiringDeps {
   dbDays: number;
   /** activates the other stores (onEvent:retention) and returns who joined */
   participants(): Promise<readonly RetentionParticipant[]>;
+  /** database.vacuum: the sweep gives the space back to the file system (said after the total) */
+  vacuum?: boolean;
 }
 
 function table(head: string[], cells: string[][]): string {
@@ -34,6 +36,7 @@ export async function expiringCommand(io: CommandIO, json: boolean, store: Reten
     const cells = list.map((s) => [s.id, day(s.lastActive), s.cwd ?? "(unknown)", formatBytes(s.bytes), s.stores.join("+")]);
     io.stdout.write(`${table(["ID", "LAST ACTIVE", "PROJECT", "SIZE", "REMOVES"], cells)}\n`);
     io.stdout.write(`${list.length} session(s), ${formatBytes(list.reduce((n, s) => n + s.bytes, 0))}, go at the next run's start (${policy}); oceancode session pin <id> keeps one\n`);
+    if (deps.vacuum) io.stdout.write("database.vacuum is on: the space they take inside the database goes back to the file system after the sweep\n");
   }
   for (const [id, holder] of busy) io.stderr.write(`oceancode sessions: ${id} is past retention but open in ${holder ?? "another process"}: kept while it is\n`);
   if (plan.pinned) io.stderr.write(`oceancode sessions: ${plan.pinned} pinned session(s) past retention are kept (oceancode session unpin <id> releases one)\n`);

@@ -13,9 +13,10 @@ import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
 import { storageAdmin } from "./admin.js";
 import { sqlitePins } from "./pins.js";
-import { DEFAULT_RETENTION_DAYS, tapRetention } from "./retention.js";
+import { DEFAULT_RETENTION_DAYS, tapRetention, type SweepReport } from "./retention.js";
 import { sqliteRetention } from "./sqlite-retention.js";
 import { tapEngine } from "./taps.js";
+import { freePageBytes, vacuumLine, vacuumSqlite } from "./vacuum.js";
 
 let store: SqliteStore | undefined;
 
@@ -33,9 +34,27 @@ export default {
     for (const f of retention.ignoredIn) {
       ctx.log.warn(`${f}: database.retention_days ignored: retention is one policy for every project, so it is read from the user config only`);
     }
+    const vacuum = globalSetting(ctx.config, "database.vacuum");
+    for (const f of vacuum.ignoredIn) ctx.log.warn(`${f}: database.vacuum ignored: one database serves every project, so it is read from the user config only`);
+    // database.vacuum: after a sweep, the pages it freed go back to the file system (vacuum.ts)
+    const afterSweep = async (r: SweepReport) => {
+      await s.settle();
+      const db = s.db();
+      if (r.removed.length === 0 && freePageBytes(db) === 0) return;
+      const line = vacuumLine(file, vacuumSqlite(db, file));
+      if (r.removed.length) ctx.log.warn(line);
+      else ctx.log.info(line);
+    };
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (engine) {
-      tapRetention(engine, sqliteRetention(s), { name: ctx.id, dbDays, log: ctx.log, participants: () => s.retentionParticipants(), openSessionIds: () => s.openSessionIds() });
+      tapRetention(engine, sqliteRetention(s), {
+        name: ctx.id,
+        dbDays,
+        log: ctx.log,
+        participants: () => s.retentionParticipants(),
+        openSessionIds: () => s.openSessionIds(),
+        ...(vacuum.value === true ? { afterSweep } : {}),
+      });
       tapEngine(engine, s, ctx.id);
     }
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
@@ -49,7 +68,7 @@ export default {
       await ctx.activate(RECOVERY_EVENT); // the ledger registers itself when it activates
       return s.recoverySources();
     };
-    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants }, sources, retentionDays: dbDays, log: (m) => ctx.log.error(m) }), { pins: sqlitePins(s, participants) }));
+    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants, vacuum: vacuum.value === true }, sources, retentionDays: dbDays, dataDir: ctx.paths.dataDir, vacuum: vacuum.value === true, log: (m) => ctx.log.error(m) }), { pins: sqlitePins(s, participants) }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
         file: (flag) => (flag ? path.resolve(flag) : file),

@@ -193,6 +193,8 @@ export interface TapRetentionOptions {
   participants(): readonly RetentionParticipant[];
   /** the sessions this process has open (started or written, not closed) */
   openSessionIds(): Set<string>;
+  /** after each sweep (database.vacuum: give the freed space back); its failure is logged, never thrown */
+  afterSweep?(report: SweepReport): Promise<void>;
 }
 
 /**
@@ -215,6 +217,7 @@ export function tapRetention(engine: EngineService, store: RetentionBackend, o: 
       const line = sweepLine(r.removed);
       if (line) o.log.warn(line);
       for (const b of r.busy) o.log.debug(`retention: kept ${b.id}: open in ${b.holder ?? "another process"}`);
+      if (o.afterSweep) await o.afterSweep(r).catch((e: unknown) => o.log.warn(`vacuum: skipped: ${(e as Error).message}`));
     } catch (e) {
       // an unusable database is reported once by the store itself
       if (store.reportsItself?.(e)) o.log.debug(`retention: skipped: ${(e as Error).message}`);

@@ -7,7 +7,10 @@ import { StorageOpenError } from "./db.js";
 import type { RetentionBackend, RetentionLock } from "./retention.js";
 import type { SqliteStore } from "./store.js";
 
-export function sqliteRetention(store: SqliteStore): RetentionBackend {
+/** The store, or anything with its connection and path (doctor: a read-only connection that never deletes). */
+export type RetentionStore = Pick<SqliteStore, "db" | "dbPath" | "settle" | "deleteSession">;
+
+export function sqliteRetention(store: RetentionStore): RetentionBackend {
   return {
     settle: () => store.settle(),
     async idleBefore(cutoff) {

@@ -1,0 +1,112 @@
+/**
+ * The crash extension: the process's last resort. An uncaught exception or unhandled rejection writes one
+ * crash report to `<state dir>/crash/` (report.ts; everything redacted by obs.redact and then scrub.ts),
+ * flushes the log, says where the report is on stderr and exits CRASH_EXIT_CODE. A failure while writing
+ * the report, or a second crash meanwhile, still exits with that code.
+ *
+ * Not installed inside a test runner's own process (vitest's workers boot kernels in-process: a crash
+ * handler there would end the runner), unless OC_CRASH_CAPTURE=1; OC_CRASH_CAPTURE=0 turns it off.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { ExtensionContext } from "../../kernel/api.js";
+import type { ObsService } from "../obs/api.js";
+import { CRASH_EXIT_CODE, crashDir, type CrashContext, type CrashService } from "./api.js";
+import { buildReport, writeReport } from "./report.js";
+import { makeScrub } from "./scrub.js";
+
+/** The oceancode package's version: the nearest package.json named oceancode above this extension. */
+function packageVersion(dir: string, fallback: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "oceancode" && pkg.version) return pkg.version;
+    } catch {
+      // not here: one level up
+    }
+    if (path.dirname(d) === d) return fallback;
+  }
+}
+
+let installed: { exception: (e: unknown) => void; rejection: (e: unknown) => void } | undefined;
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.slice(0, 200);
+}
+
+export default {
+  activate(ctx: ExtensionContext) {
+    const dir = crashDir(ctx.paths.stateDir);
+    const sources: CrashContext[] = [];
+    const service: CrashService = { dir, addContext: (s) => void sources.push(s) };
+    ctx.provide("crash", service);
+    const setting = ctx.env.OC_CRASH_CAPTURE;
+    if (setting === "0" || installed) return;
+    if (process.env.VITEST && setting !== "1") return;
+
+    let crashing = false;
+    const die = (kind: string) => (error: unknown) => {
+      if (crashing) {
+        // a crash while the report was being written: out at once
+        process.exit(CRASH_EXIT_CODE);
+      }
+      crashing = true;
+      const obs = ctx.services.tryGet<ObsService>("obs");
+      const scrub = makeScrub(ctx.env);
+      const redact = (t: string) => {
+        let out = t;
+        try {
+          out = obs ? obs.redact(t) : t;
+        } catch {
+          // the shared redactor is broken too: ours still runs
+        }
+        return scrub(out);
+      };
+      let where: string;
+      try {
+        const sessions = new Set<string>();
+        for (const s of sources) for (const id of s.sessions?.() ?? []) sessions.add(id);
+        let logTail: string[] = [];
+        try {
+          logTail = obs?.recentLines(50) ?? [];
+        } catch {
+          logTail = [];
+        }
+        const report = buildReport({
+          kind,
+          error,
+          version: packageVersion(ctx.dir, ctx.manifest.version ?? "0.0.0"),
+          argv: process.argv.slice(2),
+          dirs: ctx.introspect().extensions.map((e) => ({ id: e.qualifiedId, dir: e.dir })),
+          sessions: [...sessions],
+          logTail,
+          redact,
+        });
+        where = `crash report: ${writeReport(dir, report)}`;
+      } catch (e) {
+        where = `the crash report could not be written to ${dir} (${redact((e as Error)?.message ?? String(e))})`;
+      }
+      try {
+        obs?.flush();
+      } catch {
+        // flushing is best effort
+      }
+      const msg = error instanceof Error ? error.message : String(error);
+      try {
+        process.stderr.write(`oceancode: crashed (${kind}): ${redact(firstLine(msg))}\noceancode: ${where}; oceancode doctor lists it\n`);
+      } catch {
+        // stderr is gone: the exit code still says it
+      }
+      process.exit(CRASH_EXIT_CODE);
+    };
+    installed = { exception: die("uncaughtException"), rejection: die("unhandledRejection") };
+    process.on("uncaughtException", installed.exception);
+    process.on("unhandledRejection", installed.rejection);
+  },
+  deactivate() {
+    if (!installed) return;
+    process.off("uncaughtException", installed.exception);
+    process.off("unhandledRejection", installed.rejection);
+    installed = undefined;
+  },
+};

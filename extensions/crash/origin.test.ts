@@ -1,0 +1,55 @@
+/** The pure parts of a crash report: which extension a stack comes from, and the last-resort scrub. */
+import { describe, expect, it } from "vitest";
+import { extensionOf, stackFiles } from "./origin.js";
+import { makeScrub } from "./scrub.js";
+import { endsTurn } from "../storage/api.js";
+
+const dirs = [
+  { id: "boom", dir: "/home/me/.oceancode/extensions/boom" },
+  { id: "boom-two", dir: "/home/me/.oceancode/extensions/boom-two" },
+  { id: "ledger", dir: "/opt/oceancode/extensions/ledger" },
+];
+
+describe("extensionOf", () => {
+  it("the first frame inside an extension's folder names it; node internals and shared chunks are skipped", () => {
+    const stack = [
+      "Error: x",
+      "    at listOnTimeout (node:internal/timers:581:17)",
+      "    at f (file:///opt/oceancode/dist/chunks/chunk-ABC.js:3:9)",
+      "    at Timeout.boom [as _onTimeout] (file:///home/me/.oceancode/extensions/boom-two/index.js:1:71)",
+      "    at /home/me/.oceancode/extensions/boom/index.js:2:2",
+    ].join("\n");
+    expect(stackFiles(stack)).toEqual(["/opt/oceancode/dist/chunks/chunk-ABC.js", "/home/me/.oceancode/extensions/boom-two/index.js", "/home/me/.oceancode/extensions/boom/index.js"]);
+    expect(extensionOf(stack, dirs)).toBe("boom-two"); // not "boom": a folder is matched whole
+  });
+
+  it("a bundled extension runs from dist/extensions/<id>/", () => {
+    expect(extensionOf("Error: y\n    at async g (file:///opt/oceancode/dist/extensions/ledger/index.js:10:1)", dirs)).toBe("ledger");
+    expect(extensionOf("Error: y\n    at g (file:///opt/oceancode/dist/extensions/unknown/index.js:10:1)", dirs)).toBeUndefined();
+    expect(extensionOf("", dirs)).toBeUndefined();
+  });
+});
+
+describe("makeScrub", () => {
+  it("secret env values, URL passwords and key shapes become ***; other text stays", () => {
+    const scrub = makeScrub({ MY_API_KEY: "abcdef123456", GH_TOKEN: "tok-zzzzzz", HOME: "/home/me", SHORT_KEY: "abc" });
+    expect(scrub("key abcdef123456 and tok-zzzzzz in /home/me")).toBe("key *** and *** in /home/me");
+    expect(scrub("postgres://me:hunter22@db:5432/x and https://u:p@h/")).toBe("postgres://me:***@db:5432/x and https://u:***@h/");
+    expect(scrub("sk-ant-0123456789abcdef and ghp_0123456789abcdefABCD")).toBe("*** and ***");
+    expect(scrub("abc stays (too short to be a secret)")).toBe("abc stays (too short to be a secret)");
+  });
+});
+
+describe("endsTurn", () => {
+  it("an answer without tool calls and a closing note end a turn; a tool call, its results, a prompt and a continuation do not", () => {
+    expect(endsTurn("assistant", JSON.stringify({ text: "done", toolCalls: [] }))).toBe(true);
+    expect(endsTurn("assistant", JSON.stringify({ text: "", toolCalls: [{ id: "1", name: "bash", input: {} }] }))).toBe(false);
+    expect(endsTurn("tool", JSON.stringify({ results: [] }))).toBe(false);
+    expect(endsTurn("user", JSON.stringify({ text: "hi" }))).toBe(false);
+    expect(endsTurn("note", JSON.stringify({ kind: "interrupted", text: "[interrupted by the user: the turn stopped here, before it finished]" }))).toBe(true);
+    expect(endsTurn("note", JSON.stringify({ text: "[stopped by budget bound: spent]" }))).toBe(true);
+    expect(endsTurn("note", JSON.stringify({ text: "[continued by hooks] keep going" }))).toBe(false);
+    expect(endsTurn("note", JSON.stringify({ text: "[step cap 50 reached: continuing the same work in a fresh turn]" }))).toBe(false);
+    expect(endsTurn("assistant", "{not json")).toBe(false);
+  });
+});
