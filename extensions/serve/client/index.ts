@@ -197,7 +197,7 @@ export class OceancodeClient extends ClientBase {
   }
 
   /** GET /doc — this OpenAPI 3.1 document */
-  openapi(opts: CallOptions = {}): Promise<unknown> {
+  openapi(opts: CallOptions = {}): Promise<Record<string, unknown>> {
     return this.call("GET", "/doc", {  }, opts);
   }
 
