@@ -21,6 +21,7 @@ const WHY: Record<number, string> = {
   404: "not found (error.code names what: session_not_found, ...)",
   409: "conflict (error.code says: session_busy, ...)",
   413: "too large",
+  501: "not offered by the extensions enabled here",
   500: "internal error (see the server's log)",
   503: "the server is shutting down (Retry-After) or cannot serve now",
 };

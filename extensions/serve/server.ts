@@ -87,6 +87,7 @@ function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteReque
     method: route.method,
     url: route.url,
     schema: documented({ ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner] }, security),
+    ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const ac = new AbortController();
       reply.raw.on("close", () => ac.abort());
