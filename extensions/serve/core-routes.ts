@@ -7,6 +7,8 @@ import type { Questions } from "./questions.js";
 import type { SessionHub } from "./sessions.js";
 import { errorResponses, QuestionSchema, RowSchema, SessionIdParams, SessionInfoSchema } from "./schemas.js";
 import { AttachmentSchema, MAX_ATTACHMENTS, PROMPT_BODY_LIMIT, resolveAttachments, type Attachment } from "./attachments.js";
+import { commandRoutes } from "./command-routes.js";
+import type { SlashHost } from "../../kernel/api.js";
 import { sessionEditRoutes, sessionListRoute } from "./session-routes.js";
 
 export interface CoreDeps {
@@ -23,6 +25,8 @@ export interface CoreDeps {
   defaultModel(): string;
   /** why this instance cannot serve now (its fleet database unreachable), if it cannot: /health answers 503 */
   unavailable?(): string | undefined;
+  /** the kernel's slash dispatch (POST /session/:id/command) */
+  runSlash(name: string, args: string, host: SlashHost): Promise<boolean>;
 }
 
 type IdParams = { id: string };
@@ -103,6 +107,7 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
     },
     sessionListRoute(d),
     ...sessionEditRoutes(d),
+    ...commandRoutes(d),
     {
       method: "GET",
       url: "/session/:id",

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { EngineService, SessionEvent } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import type { Logger } from "../../kernel/api.js";
+import type { Logger, SlashHost } from "../../kernel/api.js";
 import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type FleetService, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
 import { basicAuth, checkBind, credentialsFrom, foreignRequest, REALM } from "./auth.js";
 import { coreRoutes } from "./core-routes.js";
@@ -42,6 +42,8 @@ export interface ServerDeps {
   drainMs?: number;
   /** where a stopping server keeps the accepted prompts it could not finish (run at the next start) */
   pending?: PendingStore;
+  /** the kernel's slash dispatch (POST /session/:id/command); absent: no slash command runs */
+  runSlash?(name: string, args: string, host: SlashHost): Promise<boolean>;
 }
 
 /** serve.shutdown_timeout_s when unset */
@@ -218,7 +220,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
 
   // one table for the built-in and the contributed routes: a contributed route that clashes is left out, said in the log
   const table = new Routes();
-  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel, unavailable: () => fleet?.unavailable?.() })) table.add(r, "serve");
+  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel, unavailable: () => fleet?.unavailable?.(), runSlash: deps.runSlash ?? (async () => false) })) table.add(r, "serve");
   for (const r of deps.routes.list()) {
     try {
       table.add(r, r.owner);

@@ -233,8 +233,25 @@ export class SessionHub {
     return p;
   }
 
-  /** Queue a prompt (with its attachments); resolves at once with its turn id (the turn runs in the background). */
-  async prompt(id: string, text: string, attach?: PromptAttach): Promise<string> {
+  /** context carried to a session's next prompt (the output of a `!cmd` run over HTTP), by session id */
+  private readonly carried = new Map<string, string[]>();
+
+  /** Attach this text to the session's next prompt as context (a shell command's output). */
+  carry(id: string, text: string): void {
+    this.carried.set(id, [...(this.carried.get(id) ?? []), text]);
+  }
+
+  /** Queue a prompt (with its attachments, after what was carried); resolves at once with its turn id (the turn runs in the background). */
+  async prompt(id: string, text: string, given?: PromptAttach): Promise<string> {
+    const carried = this.carried.get(id);
+    const attach = carried?.length ? { context: [...carried, ...(given?.context ?? [])], images: given?.images ?? [] } : given;
+    const turnId = await this.promptWith(id, text, attach);
+    // taken only once the prompt was accepted: a refused one leaves it for the next
+    if (carried) this.carried.delete(id);
+    return turnId;
+  }
+
+  private async promptWith(id: string, text: string, attach?: PromptAttach): Promise<string> {
     let h: Held;
     try {
       h = await this.hold(id);
@@ -362,6 +379,7 @@ export class SessionHub {
     this.hooks.aborted(id);
     await h.tail.catch(() => undefined);
     this.held.delete(id);
+    this.carried.delete(id);
     await this.engine.closeSession(h.session, remove ? "deleted" : "closed");
     if (remove && this.storage) {
       await this.storage.settle();

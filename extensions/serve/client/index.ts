@@ -442,6 +442,23 @@ export class OceancodeClient extends ClientBase {
     return this.call("POST", "/session/{id}/abort", { path: { "id": input["id"] } }, opts);
   }
 
+  /** POST /session/{id}/command — Run a slash command against the session (/undo, /limits usd 5, ...), as `run "/cmd"` does; its replies are the answer */
+  sessionCommand(input: {
+    id: string;
+    body: {
+      /** the command line, with or without its leading / */
+      command: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    /** false: the command refused or failed (error says why) */
+    ok: boolean;
+    replies: Array<string>;
+    error?: string;
+  }> {
+    return this.call("POST", "/session/{id}/command", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
   /** POST /session — start a session (stored from its first prompt) */
   sessionCreate(input: {
     body: {
@@ -740,6 +757,26 @@ export class OceancodeClient extends ClientBase {
     removed: Array<string>;
   }> {
     return this.call("POST", "/session/{id}/rewind", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /session/{id}/shell — Run a shell command of the user's (the pager's !cmd) through the bash tool's permission and sandbox path; its output goes with the next prompt */
+  sessionShell(input: {
+    id: string;
+    body: {
+      command: string;
+      /** attach the output to the session's next prompt as context (default true) */
+      attach?: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    command: string;
+    /** the output as the model would see it (or why it was refused) */
+    content: string;
+    /** it failed, or was refused (a rule, the shell guard, a rejected question) */
+    isError: boolean;
+    /** it goes with the next prompt */
+    attached: boolean;
+  }> {
+    return this.call("POST", "/session/{id}/shell", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
   /** GET /session/{id}/subagent — The session's effective sub-agent model: its override, else subagent.model config, else the session's own model */
