@@ -336,6 +336,26 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/doc", {  }, opts);
   }
 
+  /** POST /permission/check — Would this call be allowed, asked or denied, and by which rule? (oceancode permissions check; runs nothing) */
+  permissionCheck(input: {
+    body: {
+      tool: string;
+      /** the command for bash, the path for file tools */
+      subject: string;
+      mode?: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+      cwd?: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    action: "allow" | "ask" | "deny";
+    reason: string;
+    rule: string;
+    layer: string;
+    file?: string;
+    always?: string;
+  }> {
+    return this.call("POST", "/permission/check", { body: input.body }, opts);
+  }
+
   /** GET /session/{id}/permission-mode — The session's permission mode in force */
   permissionModeGet(input: {
     id: string;
@@ -384,6 +404,85 @@ export class OceancodeClient extends ClientBase {
     note?: string;
   }> {
     return this.call("POST", "/api/session/{id}/permission/mode", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /permission/rules — Add a rule to the project's local config (.oceancode/oceancode.json, where an "always" answer saves); it applies from the next tool call */
+  permissionRuleAdd(input: {
+    body: {
+      /** <tool> <pattern> <action>, e.g. bash git push * deny */
+      rule: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** lowest precedence first: the last rule that matches decides */
+    rules: Array<{
+      /** as written: <tool> <pattern> <action> */
+      rule: string;
+      tool: string;
+      pattern: string;
+      action: "allow" | "ask" | "deny";
+      /** default | global | project | managed | requirements | claude | shell | mode | session */
+      layer: string;
+      file?: string;
+      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+      removable?: boolean;
+    }>;
+    /** where POST /permission/rules adds a rule */
+    file: string;
+    /** malformed rules skipped, settings held */
+    warnings: Array<string>;
+  }> {
+    return this.call("POST", "/permission/rules", { body: input.body }, opts);
+  }
+
+  /** POST /permission/rules/remove — Remove a rule from the project's local config; a rule of another file (the checkout's .claude settings, global, managed, requirements) is refused, naming its file */
+  permissionRuleRemove(input: {
+    body: {
+      /** <tool> <pattern> <action>, e.g. bash git push * deny */
+      rule: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** lowest precedence first: the last rule that matches decides */
+    rules: Array<{
+      /** as written: <tool> <pattern> <action> */
+      rule: string;
+      tool: string;
+      pattern: string;
+      action: "allow" | "ask" | "deny";
+      /** default | global | project | managed | requirements | claude | shell | mode | session */
+      layer: string;
+      file?: string;
+      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+      removable?: boolean;
+    }>;
+    /** where POST /permission/rules adds a rule */
+    file: string;
+    /** malformed rules skipped, settings held */
+    warnings: Array<string>;
+  }> {
+    return this.call("POST", "/permission/rules/remove", { body: input.body }, opts);
+  }
+
+  /** GET /permission/rules — Every permission rule in force, lowest precedence first, with its layer and file */
+  permissionRules(opts: CallOptions = {}): Promise<{
+    /** lowest precedence first: the last rule that matches decides */
+    rules: Array<{
+      /** as written: <tool> <pattern> <action> */
+      rule: string;
+      tool: string;
+      pattern: string;
+      action: "allow" | "ask" | "deny";
+      /** default | global | project | managed | requirements | claude | shell | mode | session */
+      layer: string;
+      file?: string;
+      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+      removable?: boolean;
+    }>;
+    /** where POST /permission/rules adds a rule */
+    file: string;
+    /** malformed rules skipped, settings held */
+    warnings: Array<string>;
+  }> {
+    return this.call("GET", "/permission/rules", {  }, opts);
   }
 
   /** POST /session/{id}/question/{questionId} — answer a waiting question: once, always (saves its rule), or reject (with a reason the model is told) */
