@@ -116,7 +116,8 @@ export function ruleRoutes(d: RuleRouteDeps): RouteDefinition[] {
       tags,
       schema: { body: ruleBody, response: { 200: rulesAnswer, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA } },
       handler: (req) => {
-        const text = parsed((req.body as { rule: string }).rule.trim()).text;
+        // as written: a rule of another file (Claude's `Bash(rm:*)`) is named by its own text
+        const text = (req.body as { rule: string }).rule.trim();
         let removed = false;
         try {
           removed = removeRule(d.project, text);
@@ -127,6 +128,7 @@ export function ruleRoutes(d: RuleRouteDeps): RouteDefinition[] {
         if (!removed && live.length === 0) {
           const elsewhere = d.rules.find((r) => r.text === text);
           if (elsewhere) throw new HttpError(409, "rule_not_removable", `"${text}" comes from ${elsewhere.file ?? `the ${elsewhere.layer} layer`}, which is not written over HTTP; edit that file`);
+          parsed(text); // a malformed rule is a 400, not a 404
           throw new HttpError(404, "rule_not_found", `no rule "${text}" in ${file}`);
         }
         for (const r of live) d.rules.splice(d.rules.indexOf(r), 1);
