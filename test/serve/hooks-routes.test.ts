@@ -43,7 +43,8 @@ const crossSite = () => new OceancodeClient({ baseUrl: srv.url, fetch: (u, init)
 
 async function promptToDone(id: string, text: string): Promise<void> {
   const stop = new AbortController();
-  const stream = api.sessionEventStream({ id }, { signal: stop.signal });
+  // the stream connects on its first read: from event 0, so a turn that ends before that is still seen
+  const stream = api.sessionEventStream({ id }, { signal: stop.signal, lastEventId: "0" });
   const { turnId } = await api.sessionPrompt({ id, body: { text } });
   for await (const ev of stream) if (ev.event === "turn_done" && (ev.data as { turnId: string }).turnId === turnId) break;
   stop.abort();
