@@ -91,4 +91,17 @@ describe("the OpenAPI document", () => {
     const r400 = await open.api<{ error: { code: string; path: string } }>("POST", "/session", { model: 42 });
     expect(r400).toMatchObject({ status: 400, body: { error: { code: "invalid_request", path: "body/model" } } });
   });
+
+  it("a session another process holds is 409 session_busy in the error shape, on a contributed route with its own 409 too", async () => {
+    // both servers share one data dir: a session the open one holds is busy for the locked one
+    const s = (await open.api<{ id: string }>("POST", "/session", { model: "scripted/echo" })).body;
+    await open.api("POST", `/session/${s.id}/prompt`, { text: "hi" });
+    let busy = { status: 0, body: undefined as unknown };
+    for (let i = 0; i < 100 && busy.status !== 409; i++) {
+      busy = await locked.api("POST", `/session/${s.id}/undo`, {}, basic); // 404 until its first row is stored
+      if (busy.status !== 409) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(busy).toMatchObject({ status: 409, body: { error: { code: "session_busy" } } });
+    expect(await locked.api("GET", `/session/${s.id}/todos`, undefined, basic)).toMatchObject({ status: 409, body: { error: { code: "session_busy" } } });
+  });
 });
