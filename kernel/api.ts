@@ -128,6 +128,11 @@ export interface ExtensionContext {
   walk<T extends WalkItem>(readerId: string): Array<Discovered<T>>;
   /** Fire an activation event (e.g. "onEvent:provider:anthropic"): activates every extension listening. */
   activate(event: string): Promise<void>;
+  /**
+   * Run a slash command as a host does (a server's POST /session/:id/command): whichever extension
+   * contributes it, activated first. False when no enabled extension contributes it.
+   */
+  runSlash(name: string, args: string, host: SlashHost): Promise<boolean>;
   /** Manifest-level view of every enabled extension (contributions are data: no code runs). */
   contributions(): ContributionView[];
   /** What enabled extensions contribute to a contribution point (e.g. the engine reads "tools"). */

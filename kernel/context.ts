@@ -13,7 +13,7 @@ import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
 import type { HookRuntime } from "./hooks.js";
 import type { ExtRecord } from "./discovery.js";
-import type { CommandHandler, ContributionView, ExtensionContext, KernelIntrospection, LogEmit, Logger, LogSink, PointContribution, SlashHandler } from "./api.js";
+import type { CommandHandler, ContributionView, ExtensionContext, KernelIntrospection, LogEmit, Logger, LogSink, PointContribution, SlashHandler, SlashHost } from "./api.js";
 
 /** The kernel's public side a context uses (the Kernel itself): read at call time, so a host's setLogger() reaches earlier contexts. */
 export interface KernelView {
@@ -29,6 +29,7 @@ export interface KernelView {
   readonly hooks: KernelHooks;
   readonly walk: DiscoveryWalk;
   activate(event: string): Promise<void>;
+  runSlash(name: string, args: string, host: SlashHost): Promise<boolean>;
   contributions(): ContributionView[];
   pointContributions(point: string): PointContribution[];
   introspect(): KernelIntrospection;
@@ -121,6 +122,7 @@ export function contextFor(rec: ExtRecord, k: KernelView, x: KernelInternals): E
       return k.walk.run(r) as unknown as Array<Discovered<T>>;
     },
     activate: (event: string) => k.activate(event),
+    runSlash: (name: string, args: string, host: SlashHost) => k.runSlash(name, args, host),
     contributions: ((point?: string) => (point === undefined ? k.contributions() : k.pointContributions(point))) as ExtensionContext["contributions"],
     requirements: <T>(section: string): T | undefined => {
       if (!readable.has(section)) {

@@ -4,7 +4,7 @@
  * outside the agent since the checkpoint is refused (409, naming the files) unless the client sends
  * `force: true` after its own person confirmed.
  */
-import type { JsonSchema, RouteDefinition, RouteReply, RouteRequest } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition, type RouteReply, type RouteRequest } from "../serve/api.js";
 import type { CheckpointsService, MoveResult } from "./api.js";
 
 const sessionParams: JsonSchema = { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"] };
@@ -29,7 +29,8 @@ function answer(r: MoveResult): RouteReply {
 export function checkpointRoutes(service: CheckpointsService): RouteDefinition[] {
   const sid = async (req: RouteRequest) => (await req.session(req.params.id!)).info.id;
   const force = (req: RouteRequest) => ({ force: (req.body as { force?: boolean } | undefined)?.force === true });
-  const responses = { 200: moved, 409: refused };
+  // 404 / 409 session_busy (the error shape) from opening the session; 409 `refused` when it did not move
+  const responses = { 200: moved, 404: ERROR_SCHEMA, 409: { anyOf: [refused, ERROR_SCHEMA] } };
   return [
     {
       method: "POST",

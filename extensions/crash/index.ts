@@ -1,6 +1,6 @@
 /**
  * The crash extension: the process's last resort. An uncaught exception or unhandled rejection writes one
- * crash report to `<state dir>/crash/` (report.ts; everything redacted by obs.redact and then scrub.ts),
+ * crash report to `<state dir>/crash/` (report.ts; everything through the shared redactor, oceancode/api/obs),
  * flushes the log, says where the report is on stderr and exits CRASH_EXIT_CODE. A failure while writing
  * the report, or a second crash meanwhile, still exits with that code.
  *
@@ -10,10 +10,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { ObsService } from "../obs/api.js";
+import { redactorFor, type ObsService } from "../obs/api.js";
 import { CRASH_EXIT_CODE, crashDir, type CrashContext, type CrashService } from "./api.js";
 import { buildReport, writeReport } from "./report.js";
-import { makeScrub } from "./scrub.js";
 
 /** The oceancode package's version: the nearest package.json named oceancode above this extension. */
 function packageVersion(dir: string, fallback: string): string {
@@ -52,16 +51,9 @@ export default {
       }
       crashing = true;
       const obs = ctx.services.tryGet<ObsService>("obs");
-      const scrub = makeScrub(ctx.env);
-      const redact = (t: string) => {
-        let out = t;
-        try {
-          out = obs ? obs.redact(t) : t;
-        } catch {
-          // the shared redactor is broken too: ours still runs
-        }
-        return scrub(out);
-      };
+      // the shared redactor as a plain function over this process's environment: it runs even when the
+      // obs service is what broke
+      const redact = redactorFor(ctx.env);
       let where: string;
       try {
         const sessions = new Set<string>();

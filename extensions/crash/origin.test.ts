@@ -1,7 +1,6 @@
-/** The pure parts of a crash report: which extension a stack comes from, and the last-resort scrub. */
+/** The pure parts of a crash report: which extension a stack comes from, and which rows end a turn (redaction is the shared redactor's, test/obs/redact.test.ts). */
 import { describe, expect, it } from "vitest";
 import { extensionOf, stackFiles } from "./origin.js";
-import { makeScrub } from "./scrub.js";
 import { endsTurn } from "../storage/api.js";
 
 const dirs = [
@@ -27,16 +26,6 @@ describe("extensionOf", () => {
     expect(extensionOf("Error: y\n    at async g (file:///opt/oceancode/dist/extensions/ledger/index.js:10:1)", dirs)).toBe("ledger");
     expect(extensionOf("Error: y\n    at g (file:///opt/oceancode/dist/extensions/unknown/index.js:10:1)", dirs)).toBeUndefined();
     expect(extensionOf("", dirs)).toBeUndefined();
-  });
-});
-
-describe("makeScrub", () => {
-  it("secret env values, URL passwords and key shapes become ***; other text stays", () => {
-    const scrub = makeScrub({ MY_API_KEY: "abcdef123456", GH_TOKEN: "tok-zzzzzz", HOME: "/home/me", SHORT_KEY: "abc" });
-    expect(scrub("key abcdef123456 and tok-zzzzzz in /home/me")).toBe("key *** and *** in /home/me");
-    expect(scrub("postgres://me:hunter22@db:5432/x and https://u:p@h/")).toBe("postgres://me:***@db:5432/x and https://u:***@h/");
-    expect(scrub("sk-ant-0123456789abcdef and ghp_0123456789abcdefABCD")).toBe("*** and ***");
-    expect(scrub("abc stays (too short to be a secret)")).toBe("abc stays (too short to be a secret)");
   });
 });
 

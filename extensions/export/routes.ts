@@ -4,7 +4,7 @@
  * (JSON), the same text `oceancode export` writes. It reads storage, as the command does, rather than
  * opening the session: exporting claims nothing, so a session another process holds exports too.
  */
-import { HttpError, type JsonSchema, type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { ERROR_SCHEMA, HttpError, type JsonSchema, type RouteDefinition, type RouteReply } from "../serve/api.js";
 import type { AtifTrajectory } from "./atif.js";
 import { renderExport, type ExportSources } from "./render.js";
 
@@ -91,7 +91,7 @@ export function exportRoutes(sources: () => ExportSources): RouteDefinition[] {
         params: sessionParams,
         querystring: query,
         // one schema per media type (Fastify and OpenAPI 3.1 both read this form)
-        response: { 200: { content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: atifSchema } } } },
+        response: { 200: { content: { "text/markdown": { schema: { type: "string" } }, "application/json": { schema: atifSchema } } }, 404: ERROR_SCHEMA },
       },
       handler: async (req): Promise<RouteReply | AtifTrajectory> => {
         const id = req.params.id!;

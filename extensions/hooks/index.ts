@@ -16,6 +16,8 @@ import type { InspectService } from "../inspect/api.js";
 import { hooksReader, READER_ID, type SourceItem } from "./sources.js";
 import { HookRegistry, applyTrust, report, formatReport } from "./registry.js";
 import { hooksCommand } from "./cli.js";
+import { hookRoutes } from "./routes.js";
+import type { RouteRegistry } from "../serve/api.js";
 import { installTaps, EXT_ID } from "./taps.js";
 import { Transcripts, TRANSCRIPT_RETENTION_DAYS } from "./transcript.js";
 import { SourceNotices } from "./notices.js";
@@ -50,6 +52,10 @@ export default {
       }
       host.reply(formatReport(report(reg.sources, repoTrusted())).join("\n"));
     });
+
+    // serve: the guide's five routes (GET /hooks, POST /hooks, /hooks/reload, /hooks/remove, /trust/repo)
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of hookRoutes({ reload: async () => report(await reg.reload(), repoTrusted()), trust, project: ctx.paths.project, home: ctx.paths.home })) routes.add(r, ctx.id);
 
     // `oceancode inspect`: one row per hook source, loaded or held (files are read, nothing runs)
     ctx.services.tryGet<InspectService>("inspect")?.addRows(async () =>

@@ -41,9 +41,10 @@ export function secretValue(value: string): boolean {
  * values of `password=` / `sslpassword=` parameters. User, host, port and path stay (they say what is meant).
  */
 export function redactUrl(text: string): string {
-  if (!text.includes("://") && !/password=/i.test(text)) return text;
+  if (!text.includes(":/") && !/password=/i.test(text)) return text;
+  // one slash too: a path normalised from a URL (`…/https:/user:pw@host/x`) still carries the password
   return text
-    .replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):([^\s@/]*)@/gi, (_m, head: string) => `${head}:${REDACTED}@`)
+    .replace(/([a-z][a-z0-9+.-]*:\/\/?[^\s:/@]*):([^\s@/]*)@/gi, (_m, head: string) => `${head}:${REDACTED}@`)
     .replace(/\b(password|sslpassword)=([^&\s'"]+)/gi, (_m, k: string) => `${k}=${REDACTED}`);
 }
 

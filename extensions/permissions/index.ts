@@ -18,6 +18,7 @@ import { saveRule } from "./save.js";
 import { toolKey, type Rule } from "./rules.js";
 import { runCheckCommand } from "./check.js";
 import { permissionRoutes } from "./routes.js";
+import { ruleRoutes } from "./rule-routes.js";
 import type { RouteRegistry } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { SandboxService } from "../sandbox/api.js";
@@ -82,7 +83,7 @@ export default {
     ctx.provide("permissions", service);
     ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured(), () => ctx.services.tryGet<SandboxService>("sandbox")));
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
-    if (routes) for (const r of permissionRoutes(service, () => ctx.services.tryGet<StorageService>("storage"))) routes.add(r, ctx.id);
+    if (routes) for (const r of [...permissionRoutes(service, () => ctx.services.tryGet<StorageService>("storage")), ...ruleRoutes({ service, rules, project, home })]) routes.add(r, ctx.id);
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;

@@ -6,7 +6,7 @@
  */
 import type { Session } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import type { JsonSchema, RouteDefinition, RouteRequest } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition, type RouteRequest } from "../serve/api.js";
 import type { PermissionMode, PermissionsService } from "./api.js";
 import { MODES } from "./modes.js";
 
@@ -48,10 +48,10 @@ export function permissionRoutes(permissions: PermissionsService, storage: () =>
     const body = req.body as { mode: string };
     return switchMode(permissions, await req.session(req.params.id!), body.mode, storage());
   };
-  const get = { summary: "The session's permission mode in force", schema: { params: sessionParams, response: { 200: modeAnswer } }, handler: read };
+  const get = { summary: "The session's permission mode in force", schema: { params: sessionParams, response: { 200: modeAnswer, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA } }, handler: read };
   const post = {
     summary: "Switch the session's permission mode live (bypassPermissions downgrades to default when managed requirements disable it; the note says so)",
-    schema: { params: sessionParams, body: modeBody, response: { 200: modeAnswer } },
+    schema: { params: sessionParams, body: modeBody, response: { 200: modeAnswer, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA } },
     handler: write,
   };
   return [

@@ -48,3 +48,35 @@ export function saveRule(project: string, rule: string): string {
   fs.renameSync(tmp, file);
   return file;
 }
+
+/**
+ * Take `rule` out of the file's `permission` list (every copy), keeping every other key and comment.
+ * False when the file does not list it (nothing is written). Atomic like saveRule.
+ */
+export function removeRule(project: string, rule: string): boolean {
+  const file = projectConfigFile(project);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw e;
+  }
+  const jsonc = jsoncLib();
+  const errors: ParseError[] = [];
+  const doc = jsonc.parse(text, errors, { allowTrailingComma: true }) as unknown;
+  if (errors.length || typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new Error(`${file}: not a JSON object; the rule "${rule}" was not removed (fix the file first)`);
+  }
+  const list = (doc as { permission?: unknown }).permission;
+  if (!Array.isArray(list) || !list.includes(rule)) return false;
+  let out = text;
+  // from the last copy back, so the earlier indexes stay right
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i] === rule) out = jsonc.applyEdits(out, jsonc.modify(out, ["permission", i], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  }
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(tmp, out.endsWith("\n") ? out : `${out}\n`);
+  fs.renameSync(tmp, file);
+  return true;
+}

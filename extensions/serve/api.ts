@@ -20,6 +20,17 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** A JSON Schema (draft 2020-12 / OpenAPI 3.1 subset) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
 
+/**
+ * The error answer's schema (`{error: {code, message}}`), for a route's 4XX/5XX responses: e.g.
+ * `response: { 200: {...}, 404: ERROR_SCHEMA }`. The document shows it as one component; 400, 401 and 403
+ * are added to every route without being listed.
+ */
+export const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["error"],
+  properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" }, path: { type: "string", description: "validation errors: where in the request (body/text)" } } } },
+};
+
 /** What a contributed route's handler is given: the validated request, and the server's session access. */
 export interface RouteRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   params: P;
@@ -59,6 +70,8 @@ export interface RouteDefinition {
     /** by status code; a 200 schema also serializes the answer (unknown keys are dropped) */
     response?: Record<number, JsonSchema>;
   };
+  /** the largest request body in bytes (default Fastify's 1 MiB); a bigger one is refused with 413 */
+  bodyLimit?: number;
   handler(req: RouteRequest): Promise<RouteReply | unknown> | RouteReply | unknown;
 }
 

@@ -1,11 +1,15 @@
 /** The server's own JSON routes (health, sessions, prompts, messages, questions), written like any contributed route. */
 import path from "node:path";
 import type { Answer, EngineService, Session } from "../engine/api.js";
-import type { SessionSummary, StorageService } from "../storage/api.js";
+import type { StorageService } from "../storage/api.js";
 import { HttpError, type RouteDefinition } from "./api.js";
 import type { Questions } from "./questions.js";
 import type { SessionHub } from "./sessions.js";
-import { errorResponses, QuestionSchema, RowSchema, SessionIdParams, SessionInfoSchema, SessionSummarySchema } from "./schemas.js";
+import { errorResponses, QuestionSchema, RowSchema, SessionIdParams, SessionInfoSchema } from "./schemas.js";
+import { AttachmentSchema, MAX_ATTACHMENTS, PROMPT_BODY_LIMIT, resolveAttachments, type Attachment } from "./attachments.js";
+import { commandRoutes } from "./command-routes.js";
+import type { SlashHost } from "../../kernel/api.js";
+import { sessionEditRoutes, sessionListRoute } from "./session-routes.js";
 
 export interface CoreDeps {
   /** this instance's id ($OC_INSTANCE_ID, the fleet's, or generated) */
@@ -21,6 +25,8 @@ export interface CoreDeps {
   defaultModel(): string;
   /** why this instance cannot serve now (its fleet database unreachable), if it cannot: /health answers 503 */
   unavailable?(): string | undefined;
+  /** the kernel's slash dispatch (POST /session/:id/command) */
+  runSlash(name: string, args: string, host: SlashHost): Promise<boolean>;
 }
 
 type IdParams = { id: string };
@@ -99,29 +105,9 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
         return { status: 201, body: infoOf(s, d.hub) };
       },
     },
-    {
-      method: "GET",
-      url: "/session",
-      operationId: "sessionList",
-      summary: "stored sessions (newest first) and the ones this server holds open",
-      tags,
-      schema: {
-        querystring: { type: "object", properties: { cwd: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 1000, default: 100 } } },
-        response: { 200: { type: "array", items: SessionSummarySchema } },
-      },
-      handler: async (req) => {
-        const q = req.query as { cwd?: string; limit?: number };
-        const stored: SessionSummary[] = d.storage ? await d.storage.listSessions({ ...(q.cwd ? { cwd: path.resolve(d.project, q.cwd) } : {}), limit: q.limit ?? 100 }) : [];
-        const open = new Set(d.hub.openSessions().map((s) => s.info.id));
-        const out: Array<SessionSummary & { open: boolean }> = stored.map((s) => ({ ...s, open: open.has(s.id) }));
-        // open sessions not stored yet (no prompt so far)
-        for (const s of d.hub.openSessions()) {
-          if (stored.some((x) => x.id === s.info.id) || (q.cwd && s.info.cwd !== path.resolve(d.project, q.cwd))) continue;
-          out.unshift({ id: s.info.id, cwd: s.info.cwd, model: s.info.model, createdAt: s.info.createdAt, updatedAt: s.lastActive, turns: s.totals.turns, steps: s.totals.steps, open: true });
-        }
-        return out.slice(0, q.limit ?? 100);
-      },
-    },
+    sessionListRoute(d),
+    ...sessionEditRoutes(d),
+    ...commandRoutes(d),
     {
       method: "GET",
       url: "/session/:id",
@@ -149,14 +135,28 @@ export function coreRoutes(d: CoreDeps): RouteDefinition[] {
       method: "POST",
       url: "/session/:id/prompt",
       operationId: "sessionPrompt",
-      summary: "queue a prompt; answers 202 at once, the turn runs after the session's earlier turns (follow it on the event stream)",
+      summary: "queue a prompt, with files and images attached; answers 202 at once, the turn runs after the session's earlier turns (follow it on the event stream)",
       tags,
+      bodyLimit: PROMPT_BODY_LIMIT,
       schema: {
         params: SessionIdParams,
-        body: { type: "object", required: ["text"], additionalProperties: false, properties: { text: { type: "string", minLength: 1 } } },
-        response: { 202: { type: "object", required: ["turnId"], properties: { turnId: { type: "string" } } }, ...errorResponses(400, 404, 409, 503) },
+        body: {
+          type: "object",
+          required: ["text"],
+          additionalProperties: false,
+          properties: { text: { type: "string", minLength: 1 }, attachments: { type: "array", maxItems: MAX_ATTACHMENTS, items: AttachmentSchema } },
+          examples: [{ text: "why does this test fail?", attachments: [{ type: "file", path: "test/upload.test.ts" }, { type: "file", path: "notes.txt", content: "the upload times out after 30 s" }] }],
+        },
+        response: { 202: { type: "object", required: ["turnId"], properties: { turnId: { type: "string" } } }, ...errorResponses(400, 404, 409, 413, 503) },
       },
-      handler: async (req) => ({ status: 202, body: { turnId: await d.hub.prompt((req.params as IdParams).id, (req.body as { text: string }).text) } }),
+      handler: async (req) => {
+        const id = (req.params as IdParams).id;
+        const body = req.body as { text: string; attachments?: Attachment[] };
+        if (!body.attachments?.length) return { status: 202, body: { turnId: await d.hub.prompt(id, body.text) } };
+        // read and checked before the prompt is accepted: a refused attachment queues nothing
+        const attached = await resolveAttachments(body.attachments, await req.session(id), d.engine, req.signal);
+        return { status: 202, body: { turnId: await d.hub.prompt(id, body.text, attached) } };
+      },
     },
     {
       method: "POST",

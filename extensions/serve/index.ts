@@ -72,6 +72,7 @@ export default {
             shutdownWaitMs: positiveInt(ctx.env.OC_SERVE_SHUTDOWN_MS),
             drainMs: drainMs(ctx.config.section<{ shutdown_timeout_s?: number }>("serve").shutdown_timeout_s),
             pending: new PendingStore(ctx.paths.dataDir),
+            runSlash: (name, args, host) => ctx.runSlash(name, args, host),
           },
           opts,
         );

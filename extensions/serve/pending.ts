@@ -18,6 +18,14 @@ export interface PendingPrompt {
   interrupted: boolean;
   /** when the first server accepted it (ms since the epoch) */
   acceptedAt: number;
+  /** its attachments as the engine takes them (files as context, images) */
+  attach?: PromptAttach;
+}
+
+/** A prompt's attachments, as PromptOptions carries them. */
+export interface PromptAttach {
+  context: string[];
+  images: Array<{ mediaType: string; data: string }>;
 }
 
 interface PendingDoc {
@@ -27,7 +35,7 @@ interface PendingDoc {
 
 function isPrompt(x: unknown): x is PendingPrompt {
   const p = x as Partial<PendingPrompt> | null;
-  return !!p && typeof p.sessionId === "string" && typeof p.text === "string" && typeof p.interrupted === "boolean" && typeof p.acceptedAt === "number";
+  return !!p && typeof p.sessionId === "string" && typeof p.text === "string" && typeof p.interrupted === "boolean" && typeof p.acceptedAt === "number" && (p.attach === undefined || (Array.isArray(p.attach.context) && Array.isArray(p.attach.images)));
 }
 
 export class PendingStore {

@@ -1,11 +1,7 @@
 /** The JSON Schemas the built-in routes share (they also make the OpenAPI document). */
-import type { JsonSchema } from "./api.js";
+import { ERROR_SCHEMA, type JsonSchema } from "./api.js";
 
-export const ErrorBody: JsonSchema = {
-  type: "object",
-  required: ["error"],
-  properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" }, path: { type: "string", description: "validation errors: where in the request (body/text)" } } } },
-};
+export const ErrorBody: JsonSchema = ERROR_SCHEMA;
 
 /** the error answers every route may give, for the document */
 export const errorResponses = (...codes: number[]): Record<number, JsonSchema> => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
@@ -46,6 +42,7 @@ export const SessionSummarySchema: JsonSchema = {
     updatedAt: { type: "number" },
     turns: { type: "integer" },
     steps: { type: "integer" },
+    pinned: { type: "boolean", description: "kept by the retention sweep (POST /session/{id}/pin)" },
     open: { type: "boolean" },
   },
 };

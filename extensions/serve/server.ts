@@ -9,14 +9,15 @@ import { createRequire } from "node:module";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { EngineService, SessionEvent } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import type { Logger } from "../../kernel/api.js";
+import type { Logger, SlashHost } from "../../kernel/api.js";
 import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type FleetService, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
 import { basicAuth, checkBind, credentialsFrom, foreignRequest, REALM } from "./auth.js";
 import { coreRoutes } from "./core-routes.js";
 import { EventHub, type EventHubOptions } from "./events.js";
 import { Questions } from "./questions.js";
 import { Routes } from "./registry.js";
-import { ErrorBody, SessionIdParams } from "./schemas.js";
+import { SessionIdParams } from "./schemas.js";
+import { documentBase, documented, ErrorComponent, ERROR_SCHEMA_ID, securityOf, type Security } from "./openapi.js";
 import { SessionHub } from "./sessions.js";
 import type { PendingStore } from "./pending.js";
 
@@ -41,6 +42,8 @@ export interface ServerDeps {
   drainMs?: number;
   /** where a stopping server keeps the accepted prompts it could not finish (run at the next start) */
   pending?: PendingStore;
+  /** the kernel's slash dispatch (POST /session/:id/command); absent: no slash command runs */
+  runSlash?(name: string, args: string, host: SlashHost): Promise<boolean>;
 }
 
 /** serve.shutdown_timeout_s when unset */
@@ -81,11 +84,12 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteRequest["session"]): void {
+function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteRequest["session"], security: Security): void {
   app.route({
     method: route.method,
     url: route.url,
-    schema: { ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner] },
+    schema: documented({ ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner] }, security),
+    ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const ac = new AbortController();
       reply.raw.on("close", () => ac.abort());
@@ -207,17 +211,16 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: { code: "not_found", message: `no route ${request.method} ${request.url.split("?")[0]}` } }));
 
   await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: { title: "oceancode", version: deps.version, description: "The HTTP surface of oceancode serve (docs/serve.md)" },
-      components: { securitySchemes: { basic: { type: "http", scheme: "basic" } } },
-      ...(creds ? { security: [{ basic: [] }] } : {}),
-    },
+    openapi: documentBase(deps.version, creds !== undefined),
+    // shared schemas (the error shape) keep their $id as their component name
+    refResolver: { buildLocalReference: (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
   });
+  app.addSchema(ErrorComponent);
+  const security = securityOf(creds !== undefined);
 
   // one table for the built-in and the contributed routes: a contributed route that clashes is left out, said in the log
   const table = new Routes();
-  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel, unavailable: () => fleet?.unavailable?.() })) table.add(r, "serve");
+  for (const r of coreRoutes({ instanceId: deps.instanceId, engine: deps.engine, storage: deps.storage, hub, questions, version: deps.version, project: deps.project, defaultModel: deps.defaultModel, unavailable: () => fleet?.unavailable?.(), runSlash: deps.runSlash ?? (async () => false) })) table.add(r, "serve");
   for (const r of deps.routes.list()) {
     try {
       table.add(r, r.owner);
@@ -227,15 +230,15 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   }
   deps.routes.late = (r) => deps.log.warn(`serve: route ${r.method} ${r.url} (${r.owner}) was added after the server started: it is mounted at the next start`);
   const session = (id: string) => hub.session(id);
-  for (const r of table.list()) mount(app, r, session);
+  for (const r of table.list()) mount(app, r, session, security);
 
-  app.get("/doc", { schema: { operationId: "openapi", summary: "this OpenAPI 3.1 document", tags: ["server"] } }, async () => app.swagger());
+  app.get("/doc", { schema: documented({ operationId: "openapi", summary: "this OpenAPI 3.1 document", tags: ["server"], response: { 200: { description: "the document (OpenAPI 3.1)", type: "object", additionalProperties: true } } }, security) }, async () => app.swagger());
   const lastEventIdOf = (request: FastifyRequest): number | undefined => {
     const raw = request.headers["last-event-id"] ?? (request.query as { lastEventId?: string }).lastEventId;
     const n = Number(Array.isArray(raw) ? raw[0] : raw);
     return raw !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
   };
-  const sse = { 200: { description: "text/event-stream: `id: <n>\\nevent: <type>\\ndata: <json>\\n\\n` per event", content: { "text/event-stream": { schema: { type: "string" } } } }, 404: ErrorBody };
+  const sse = { 200: { description: "text/event-stream: `id: <n>\\nevent: <type>\\ndata: <json>\\n\\n` per event", content: { "text/event-stream": { schema: { type: "string" } } } }, 404: { $ref: `${ERROR_SCHEMA_ID}#`, description: "session_not_found" } };
   const lastEventQuery = { type: "object", properties: { lastEventId: { type: "integer", minimum: 0, description: "like the Last-Event-ID header" } } };
   const sessionEventQuery = {
     type: "object",
@@ -244,13 +247,13 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
       subagents: { type: "boolean", description: "also the events of the session's sub-agents (each carries its own sessionId); default false" },
     },
   };
-  app.get("/event", { schema: { operationId: "eventStream", summary: "every session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], querystring: lastEventQuery, response: sse } }, (request, reply) => {
+  app.get("/event", { schema: documented({ operationId: "eventStream", summary: "every session's events (SSE); Last-Event-ID replays what was missed", tags: ["event"], querystring: lastEventQuery, response: sse }, security) }, (request, reply) => {
     reply.hijack();
     events.attach(reply.raw, { lastEventId: lastEventIdOf(request) });
   });
   app.get(
     "/session/:id/event",
-    { schema: { operationId: "sessionEventStream", summary: "one session's events (SSE), with ?subagents=true its sub-agents' too; Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: sessionEventQuery, response: sse } },
+    { schema: documented({ operationId: "sessionEventStream", summary: "one session's events (SSE), with ?subagents=true its sub-agents' too; Last-Event-ID replays what was missed", tags: ["event"], params: SessionIdParams, querystring: sessionEventQuery, response: sse }, security) },
     async (request, reply) => {
       const id = (request.params as { id: string }).id;
       // 404 / 409 as JSON, before the stream starts; in a fleet a session another instance holds streams here

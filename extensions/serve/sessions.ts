@@ -6,7 +6,7 @@
 import { isSessionBusy, type EngineService, type Row, type Session, type TurnResult } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import { HttpError, type FleetService } from "./api.js";
-import type { PendingPrompt, PendingStore } from "./pending.js";
+import type { PendingPrompt, PendingStore, PromptAttach } from "./pending.js";
 
 /** What the hub asks of the fleet (FleetService): the durable record of its turns, and adopting a gone instance's. */
 export type FleetTurns = Pick<FleetService, "turnQueued" | "turnStarted" | "turnFinished" | "adopt">;
@@ -49,6 +49,8 @@ interface Accepted {
   started: boolean;
   /** run from serve-pending.json at this start */
   resumed: boolean;
+  /** files (as context) and images attached to it */
+  attach?: PromptAttach;
 }
 
 export class SessionHub {
@@ -87,7 +89,7 @@ export class SessionHub {
     for (const p of this.pending.load(warn)) {
       try {
         const h = await this.hold(p.sessionId);
-        await this.enqueue(p.sessionId, h, p.text, { interrupted: p.interrupted, acceptedAt: p.acceptedAt, resumed: true });
+        await this.enqueue(p.sessionId, h, p.text, { interrupted: p.interrupted, acceptedAt: p.acceptedAt, resumed: true }, p.attach);
         resumed += 1;
       } catch (e) {
         if ((e as { code?: string }).code === "session_not_found") warn(`serve: a kept prompt for session ${p.sessionId} cannot run: the session is not in the store`);
@@ -102,7 +104,7 @@ export class SessionHub {
   private savePending(all: boolean): void {
     if (!this.pending) return;
     const left = [...this.accepted.values()].filter((a) => all || a.resumed);
-    this.pending.save([...this.kept, ...left.map((a) => ({ sessionId: a.sessionId, text: a.text, interrupted: a.interrupted || a.started, acceptedAt: a.acceptedAt }))]);
+    this.pending.save([...this.kept, ...left.map((a) => ({ sessionId: a.sessionId, text: a.text, interrupted: a.interrupted || a.started, acceptedAt: a.acceptedAt, ...(a.attach ? { attach: a.attach } : {}) }))]);
   }
 
   /** A forced exit: keep every accepted turn that has not ended (best effort, synchronous). */
@@ -238,13 +240,32 @@ export class SessionHub {
     return p;
   }
 
-  /** Queue a prompt; resolves at once with its turn id (the turn runs in the background). */
-  async prompt(id: string, text: string): Promise<string> {
+  /** context carried to a session's next prompt (the output of a `!cmd` run over HTTP), by session id */
+  private readonly carried = new Map<string, string[]>();
+
+  /** Attach this text to the session's next prompt as context (a shell command's output). */
+  carry(id: string, text: string): void {
+    this.carried.set(id, [...(this.carried.get(id) ?? []), text]);
+  }
+
+  /** Queue a prompt (with its attachments, after what was carried); resolves at once with its turn id (the turn runs in the background). */
+  async prompt(id: string, text: string, given?: PromptAttach): Promise<string> {
+    const carried = this.carried.get(id);
+    const attach = carried?.length ? { context: [...carried, ...(given?.context ?? [])], images: given?.images ?? [] } : given;
+    const turnId = await this.promptWith(id, text, attach);
+    // taken only once the prompt was accepted: a refused one leaves it for the next
+    if (carried) this.carried.delete(id);
+    return turnId;
+  }
+
+  private async promptWith(id: string, text: string, attach?: PromptAttach): Promise<string> {
     let h: Held;
     try {
       h = await this.hold(id);
     } catch (e) {
       if (!this.forward || (e as { code?: string }).code !== "session_busy") throw e;
+      // the fleet forwards text only: attachments are not dropped silently
+      if (attach) throw new HttpError(409, "session_busy", `session ${id} is held by another instance; a prompt with attachments is not forwarded (send it to that instance)`);
       // another instance holds it: forward the prompt there; when no live instance takes it (its holder died
       // between our claim attempt and now), try the claim once more: a free lock is a takeover
       try {
@@ -255,18 +276,18 @@ export class SessionHub {
         });
       }
     }
-    return this.enqueue(id, h, text);
+    return this.enqueue(id, h, text, undefined, attach);
   }
 
   /**
    * Append a turn to the session's queue; its turn id once accepted. In a fleet it is accepted only once
    * recorded (FleetService.turnQueued), so an accepted prompt outlives this process.
    */
-  private async enqueue(id: string, h: Held, text: string, from?: { interrupted: boolean; acceptedAt: number; resumed: boolean }): Promise<string> {
+  private async enqueue(id: string, h: Held, text: string, from?: { interrupted: boolean; acceptedAt: number; resumed: boolean }, attach?: PromptAttach): Promise<string> {
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     if (h.closed) throw new HttpError(409, "session_closing", `session ${id} is being closed`);
     const turnId = `turn_${this.nextTurn++}`;
-    const record: Accepted = { sessionId: id, text, acceptedAt: from?.acceptedAt ?? Date.now(), interrupted: from?.interrupted ?? false, started: false, resumed: from?.resumed ?? false };
+    const record: Accepted = { sessionId: id, text, acceptedAt: from?.acceptedAt ?? Date.now(), interrupted: from?.interrupted ?? false, started: false, resumed: from?.resumed ?? false, ...(attach ? { attach } : {}) };
     const sent = record.interrupted ? takeoverPrompt(text) : text;
     const fleet = this.fleet;
     // its place in the queue is taken now (in call order); it waits there until accepted or refused
@@ -298,7 +319,8 @@ export class SessionHub {
         // claim: reopening gives the live object (a map lookup when it is still in memory)
         h.session = await this.engine.openSession(id);
         await fleet?.turnStarted(id, turnId).catch(() => undefined);
-        const result = await this.engine.prompt(h.session, sent, { signal: controller.signal });
+        const extra = { ...(attach?.context.length ? { context: attach.context } : {}), ...(attach?.images.length ? { images: attach.images } : {}) };
+        const result = await this.engine.prompt(h.session, sent, { signal: controller.signal, ...extra });
         if (!this.handedOver(controller)) this.hooks.done(id, turnId, result, result.error);
       } catch (e) {
         if (!this.handedOver(controller)) this.hooks.done(id, turnId, undefined, (e as Error).message);
@@ -364,6 +386,7 @@ export class SessionHub {
     this.hooks.aborted(id);
     await h.tail.catch(() => undefined);
     this.held.delete(id);
+    this.carried.delete(id);
     await this.engine.closeSession(h.session, remove ? "deleted" : "closed");
     if (remove && this.storage) {
       await this.storage.settle();

@@ -5,7 +5,7 @@
  * and /context use, so a client and the pager never disagree.
  */
 import type { Session } from "../engine/api.js";
-import type { JsonSchema, RouteDefinition, RouteRequest } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition, type RouteRequest } from "../serve/api.js";
 import type { SessionMeter, TidelineLine, TidelineService } from "./api.js";
 
 const sessionParams: JsonSchema = { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"] };
@@ -123,7 +123,7 @@ export function tidelineRoutes(tideline: TidelineService): RouteDefinition[] {
       url: "/session/:id/tideline",
       operationId: "sessionTideline",
       summary: "The session's tideline: the line, the window gauge and the cuts so far",
-      schema: { params: sessionParams, response: { 200: tidelineAnswer } },
+      schema: { params: sessionParams, response: { 200: tidelineAnswer, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA } },
       handler: async (req) => tidelineOf(tideline, await open(req)),
     },
     {
@@ -131,7 +131,7 @@ export function tidelineRoutes(tideline: TidelineService): RouteDefinition[] {
       url: "/session/:id/meter",
       operationId: "sessionMeter",
       summary: "The session meter: context used, tideline status, tokens, spend, turns and steps (what the pager's status bar shows)",
-      schema: { params: sessionParams, response: { 200: meterAnswer } },
+      schema: { params: sessionParams, response: { 200: meterAnswer, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA } },
       handler: async (req) => meterOf(tideline, await open(req)),
     },
   ];

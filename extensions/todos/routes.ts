@@ -1,5 +1,5 @@
 /** The todos extension's HTTP route (mounted by the serve host through service "routes"): a session's list. */
-import type { JsonSchema, RouteDefinition } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition } from "../serve/api.js";
 import { TODO_STATUSES, type TodoList, type TodosService } from "./api.js";
 
 const sessionParams: JsonSchema = { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"] };
@@ -45,7 +45,7 @@ export function todosRoutes(todos: TodosService): RouteDefinition[] {
       url: "/session/:id/todos",
       operationId: "sessionTodos",
       summary: "The session's todo list (the model's plan, the rows a person added, or the always-plan floor) with its open and completed counts",
-      schema: { params: sessionParams, response: { 200: todosAnswer } },
+      schema: { params: sessionParams, response: { 200: todosAnswer, 404: ERROR_SCHEMA, 409: ERROR_SCHEMA } },
       handler: async (req): Promise<TodosAnswer> => {
         const s = await req.session(req.params.id!);
         return { ...todos.get(s), ...todos.counts(s) };

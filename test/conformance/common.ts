@@ -104,6 +104,13 @@ export function testContext(opts: TestContextOptions): TestContext {
     registerSlash(name, handler) {
       slashes.set(name, handler);
     },
+    // the context's own slash commands (no other extension is loaded here)
+    async runSlash(name, args, host) {
+      const h = slashes.get(name);
+      if (!h) return false;
+      await h(args, host);
+      return true;
+    },
     registerReader() {},
     // outside a kernel there is no hook error sink to bind to: tap failures surface as thrown errors
     bindHooks: (hooks) => hooks,

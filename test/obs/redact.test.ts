@@ -11,6 +11,8 @@ import { secretName as childEnvSecretName } from "../../extensions/child-env/env
 describe("redact", () => {
   it("URL passwords: scheme://user:pw@host and password= parameters; user, host and path stay", () => {
     expect(redact("connect postgres://bob:hunter2-secret@db.example:5432/app failed", {})).toBe("connect postgres://bob:***@db.example:5432/app failed");
+    // a path normalised from a URL keeps one slash: the password still goes
+    expect(redact("read /work/p/https:/ops:pw-secret-9@host/x: no such file", {})).toBe("read /work/p/https:/ops:***@host/x: no such file");
     expect(redact("https://u:p%40ss@example.com/x and redis://:pw123456@cache/0", {})).toBe("https://u:***@example.com/x and redis://:***@cache/0");
     expect(redact("host=db password=s3cr3t-value sslpassword=other user=bob", {})).toBe("host=db password=*** sslpassword=*** user=bob");
     expect(redact("https://example.com/no/credentials", {})).toBe("https://example.com/no/credentials");

@@ -25,7 +25,17 @@ describe("routes contributed through the kernel", () => {
     b = await boot(withConfig);
     const routes = await contributed();
     const byOwner = (owner: string) => routes.filter((r) => r.owner === owner).map((r) => `${r.method} ${r.url}`).sort();
-    expect(byOwner("permissions")).toEqual(["GET /api/session/:id/permission/mode", "GET /session/:id/permission-mode", "POST /api/session/:id/permission/mode", "POST /session/:id/permission-mode"]);
+    expect(byOwner("permissions")).toEqual([
+      "GET /api/session/:id/permission/mode",
+      "GET /permission/rules",
+      "GET /session/:id/permission-mode",
+      "POST /api/session/:id/permission/mode",
+      "POST /permission/check",
+      "POST /permission/rules",
+      "POST /permission/rules/remove",
+      "POST /session/:id/permission-mode",
+    ]);
+    expect(byOwner("hooks")).toEqual(["GET /hooks", "POST /hooks", "POST /hooks/reload", "POST /hooks/remove", "POST /trust/repo"]);
     expect(byOwner("tideline")).toEqual(["GET /session/:id/meter", "GET /session/:id/tideline"]);
     expect(byOwner("agents")).toEqual(["GET /session/:id/subagent"]);
     expect(byOwner("export")).toEqual(["GET /session/:id/export"]);

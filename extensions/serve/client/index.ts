@@ -45,6 +45,141 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/health", {  }, opts);
   }
 
+  /** POST /hooks — Add a command handler to one of Claude Code's settings files (scope user, project or local), as `oceancode hooks add` does */
+  hooksAdd(input: {
+    body: {
+      event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+      /** a regular expression; absent or "" = every tool or source */
+      matcher?: string;
+      command: string;
+      /** seconds */
+      timeout?: number;
+      /** user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json */
+      scope?: "user" | "project" | "local";
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** the project's repo tier is trusted (its hooks run) */
+    repo_trusted: boolean;
+    sources: Array<{
+      path: string;
+      tier: "local" | "repo" | "user" | "plugin" | "bundled";
+      ecosystem: string;
+      plugin?: string;
+      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+      error?: string;
+      /** handlers of a type or event this runner does not implement */
+      skipped: number;
+      shared_with_claude_code: boolean;
+      handlers: Array<{
+        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+        /** "" = every tool or source */
+        matcher: string;
+        type: "command" | "http";
+        command?: string;
+        url?: string;
+        /** seconds */
+        timeout?: number;
+      }>;
+    }>;
+  }> {
+    return this.call("POST", "/hooks", { body: input.body }, opts);
+  }
+
+  /** GET /hooks — Every hook source (loaded or held) and its handlers, and whether the repo tier is trusted (what `oceancode hooks list --json` prints) */
+  hooksList(opts: CallOptions = {}): Promise<{
+    /** the project's repo tier is trusted (its hooks run) */
+    repo_trusted: boolean;
+    sources: Array<{
+      path: string;
+      tier: "local" | "repo" | "user" | "plugin" | "bundled";
+      ecosystem: string;
+      plugin?: string;
+      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+      error?: string;
+      /** handlers of a type or event this runner does not implement */
+      skipped: number;
+      shared_with_claude_code: boolean;
+      handlers: Array<{
+        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+        /** "" = every tool or source */
+        matcher: string;
+        type: "command" | "http";
+        command?: string;
+        url?: string;
+        /** seconds */
+        timeout?: number;
+      }>;
+    }>;
+  }> {
+    return this.call("GET", "/hooks", {  }, opts);
+  }
+
+  /** POST /hooks/reload — Re-read every hook source now (what /hooks reload does) */
+  hooksReload(opts: CallOptions = {}): Promise<{
+    /** the project's repo tier is trusted (its hooks run) */
+    repo_trusted: boolean;
+    sources: Array<{
+      path: string;
+      tier: "local" | "repo" | "user" | "plugin" | "bundled";
+      ecosystem: string;
+      plugin?: string;
+      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+      error?: string;
+      /** handlers of a type or event this runner does not implement */
+      skipped: number;
+      shared_with_claude_code: boolean;
+      handlers: Array<{
+        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+        /** "" = every tool or source */
+        matcher: string;
+        type: "command" | "http";
+        command?: string;
+        url?: string;
+        /** seconds */
+        timeout?: number;
+      }>;
+    }>;
+  }> {
+    return this.call("POST", "/hooks/reload", {  }, opts);
+  }
+
+  /** POST /hooks/remove — Remove a command handler from a settings file (`path`: one of the three settings files, as GET /hooks lists it; `target`: the handler's command) */
+  hooksRemove(input: {
+    body: {
+      path: string;
+      event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+      /** a regular expression; absent or "" = every tool or source */
+      matcher?: string;
+      target: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** the project's repo tier is trusted (its hooks run) */
+    repo_trusted: boolean;
+    sources: Array<{
+      path: string;
+      tier: "local" | "repo" | "user" | "plugin" | "bundled";
+      ecosystem: string;
+      plugin?: string;
+      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+      error?: string;
+      /** handlers of a type or event this runner does not implement */
+      skipped: number;
+      shared_with_claude_code: boolean;
+      handlers: Array<{
+        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+        /** "" = every tool or source */
+        matcher: string;
+        type: "command" | "http";
+        command?: string;
+        url?: string;
+        /** seconds */
+        timeout?: number;
+      }>;
+    }>;
+  }> {
+    return this.call("POST", "/hooks/remove", { body: input.body }, opts);
+  }
+
   /** DELETE /mcp/{name}/auth — forget a server's stored OAuth login (logout); the server is re-dialed and reads needs-auth */
   mcpAuthDelete(input: {
     name: string;
@@ -202,8 +337,28 @@ export class OceancodeClient extends ClientBase {
   }
 
   /** GET /doc — this OpenAPI 3.1 document */
-  openapi(opts: CallOptions = {}): Promise<unknown> {
+  openapi(opts: CallOptions = {}): Promise<Record<string, unknown>> {
     return this.call("GET", "/doc", {  }, opts);
+  }
+
+  /** POST /permission/check — Would this call be allowed, asked or denied, and by which rule? (oceancode permissions check; runs nothing) */
+  permissionCheck(input: {
+    body: {
+      tool: string;
+      /** the command for bash, the path for file tools */
+      subject: string;
+      mode?: "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
+      cwd?: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    action: "allow" | "ask" | "deny";
+    reason: string;
+    rule: string;
+    layer: string;
+    file?: string;
+    always?: string;
+  }> {
+    return this.call("POST", "/permission/check", { body: input.body }, opts);
   }
 
   /** GET /session/{id}/permission-mode — The session's permission mode in force */
@@ -254,6 +409,85 @@ export class OceancodeClient extends ClientBase {
     note?: string;
   }> {
     return this.call("POST", "/api/session/{id}/permission/mode", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /permission/rules — Add a rule to the project's local config (.oceancode/oceancode.json, where an "always" answer saves); it applies from the next tool call */
+  permissionRuleAdd(input: {
+    body: {
+      /** <tool> <pattern> <action>, e.g. bash git push * deny */
+      rule: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** lowest precedence first: the last rule that matches decides */
+    rules: Array<{
+      /** as written: <tool> <pattern> <action> */
+      rule: string;
+      tool: string;
+      pattern: string;
+      action: "allow" | "ask" | "deny";
+      /** default | global | project | managed | requirements | claude | shell | mode | session */
+      layer: string;
+      file?: string;
+      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+      removable?: boolean;
+    }>;
+    /** where POST /permission/rules adds a rule */
+    file: string;
+    /** malformed rules skipped, settings held */
+    warnings: Array<string>;
+  }> {
+    return this.call("POST", "/permission/rules", { body: input.body }, opts);
+  }
+
+  /** POST /permission/rules/remove — Remove a rule from the project's local config; a rule of another file (the checkout's .claude settings, global, managed, requirements) is refused, naming its file */
+  permissionRuleRemove(input: {
+    body: {
+      /** <tool> <pattern> <action>, e.g. bash git push * deny */
+      rule: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** lowest precedence first: the last rule that matches decides */
+    rules: Array<{
+      /** as written: <tool> <pattern> <action> */
+      rule: string;
+      tool: string;
+      pattern: string;
+      action: "allow" | "ask" | "deny";
+      /** default | global | project | managed | requirements | claude | shell | mode | session */
+      layer: string;
+      file?: string;
+      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+      removable?: boolean;
+    }>;
+    /** where POST /permission/rules adds a rule */
+    file: string;
+    /** malformed rules skipped, settings held */
+    warnings: Array<string>;
+  }> {
+    return this.call("POST", "/permission/rules/remove", { body: input.body }, opts);
+  }
+
+  /** GET /permission/rules — Every permission rule in force, lowest precedence first, with its layer and file */
+  permissionRules(opts: CallOptions = {}): Promise<{
+    /** lowest precedence first: the last rule that matches decides */
+    rules: Array<{
+      /** as written: <tool> <pattern> <action> */
+      rule: string;
+      tool: string;
+      pattern: string;
+      action: "allow" | "ask" | "deny";
+      /** default | global | project | managed | requirements | claude | shell | mode | session */
+      layer: string;
+      file?: string;
+      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+      removable?: boolean;
+    }>;
+    /** where POST /permission/rules adds a rule */
+    file: string;
+    /** malformed rules skipped, settings held */
+    warnings: Array<string>;
+  }> {
+    return this.call("GET", "/permission/rules", {  }, opts);
   }
 
   /** POST /session/{id}/question/{questionId} — answer a waiting question: once, always (saves its rule), or reject (with a reason the model is told) */
@@ -310,6 +544,23 @@ export class OceancodeClient extends ClientBase {
     turnId?: string;
   }> {
     return this.call("POST", "/session/{id}/abort", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /session/{id}/command — Run a slash command against the session (/undo, /limits usd 5, ...), as `run "/cmd"` does; its replies are the answer */
+  sessionCommand(input: {
+    id: string;
+    body: {
+      /** the command line, with or without its leading / */
+      command: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    /** false: the command refused or failed (error says why) */
+    ok: boolean;
+    replies: Array<string>;
+    error?: string;
+  }> {
+    return this.call("POST", "/session/{id}/command", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
   /** POST /session — start a session (stored from its first prompt) */
@@ -447,9 +698,16 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/session/{id}", { path: { "id": input["id"] } }, opts);
   }
 
-  /** GET /session — stored sessions (newest first) and the ones this server holds open */
+  /** GET /session — Stored sessions (newest first) and the ones this server holds open; search by title, id, project or model, a page at a time (offset + limit) */
   sessionList(input: {
+    /** only this project's sessions (relative to the server's --directory) */
     cwd?: string;
+    /** words that must all appear (case-insensitive) in the title, id, project path or model */
+    search?: string;
+    /** only pinned (true) or only unpinned (false) sessions */
+    pinned?: boolean;
+    /** skip this many matches (the next page: offset + limit) */
+    offset?: number;
     limit?: number;
   } = {}, opts: CallOptions = {}): Promise<Array<{
     id: string;
@@ -461,9 +719,11 @@ export class OceancodeClient extends ClientBase {
     updatedAt?: number;
     turns?: number;
     steps?: number;
+    /** kept by the retention sweep (POST /session/{id}/pin) */
+    pinned?: boolean;
     open?: boolean;
   }>> {
-    return this.call("GET", "/session", { query: { "cwd": input["cwd"], "limit": input["limit"] } }, opts);
+    return this.call("GET", "/session", { query: { "cwd": input["cwd"], "search": input["search"], "pinned": input["pinned"], "offset": input["offset"], "limit": input["limit"] } }, opts);
   }
 
   /** GET /session/{id}/message — the session's rows (messages) in seq order, a page at a time: pass nextCursor back as cursor */
@@ -507,11 +767,37 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/session/{id}/meter", { path: { "id": input["id"] } }, opts);
   }
 
-  /** POST /session/{id}/prompt — queue a prompt; answers 202 at once, the turn runs after the session's earlier turns (follow it on the event stream) */
+  /** POST /session/{id}/pin — Pin a session: the retention sweep keeps it, whatever its age (oceancode session pin) */
+  sessionPin(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    id: string;
+    /** the session is pinned now (retention keeps it) */
+    pinned: boolean;
+    /** false: it already was (pin) or was not (unpin) */
+    changed: boolean;
+  }> {
+    return this.call("POST", "/session/{id}/pin", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /session/{id}/prompt — queue a prompt, with files and images attached; answers 202 at once, the turn runs after the session's earlier turns (follow it on the event stream) */
   sessionPrompt(input: {
     id: string;
     body: {
       text: string;
+      attachments?: Array<{
+        type: "image";
+        mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+        /** base64, at most 5242880 bytes decoded */
+        data: string;
+        name?: string;
+      } | {
+        type: "file";
+        /** with content: the file's name as shown to the model; without: a file or folder of the project, read by the server */
+        path: string;
+        /** the file's text (an upload); cut at 262144 characters */
+        content?: string;
+      }>;
     };
   }, opts: CallOptions = {}): Promise<{
     turnId: string;
@@ -536,6 +822,30 @@ export class OceancodeClient extends ClientBase {
     return this.call("POST", "/session/{id}/redo", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
+  /** PATCH /session/{id} — Rename a session (its title in the session list) */
+  sessionRename(input: {
+    id: string;
+    body: {
+      title: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    id: string;
+    parentId?: string;
+    cwd: string;
+    model: string;
+    createdAt: number;
+    title?: string;
+    overrides?: Record<string, unknown>;
+    /** held open by this server */
+    open?: boolean;
+    /** the running turn's id */
+    running?: string;
+    /** turns waiting behind it */
+    queued?: number;
+  }> {
+    return this.call("PATCH", "/session/{id}", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
   /** POST /session/{id}/rewind — go back to before user turn `turn` of the active path (1 = the first), undoing it and the turns after it */
   sessionRewind(input: {
     id: string;
@@ -551,6 +861,26 @@ export class OceancodeClient extends ClientBase {
     removed: Array<string>;
   }> {
     return this.call("POST", "/session/{id}/rewind", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** POST /session/{id}/shell — Run a shell command of the user's (the pager's !cmd) through the bash tool's permission and sandbox path; its output goes with the next prompt */
+  sessionShell(input: {
+    id: string;
+    body: {
+      command: string;
+      /** attach the output to the session's next prompt as context (default true) */
+      attach?: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    command: string;
+    /** the output as the model would see it (or why it was refused) */
+    content: string;
+    /** it failed, or was refused (a rule, the shell guard, a rejected question) */
+    isError: boolean;
+    /** it goes with the next prompt */
+    attached: boolean;
+  }> {
+    return this.call("POST", "/session/{id}/shell", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
   /** GET /session/{id}/subagent — The session's effective sub-agent model: its override, else subagent.model config, else the session's own model */
@@ -638,6 +968,52 @@ export class OceancodeClient extends ClientBase {
     removed: Array<string>;
   }> {
     return this.call("POST", "/session/{id}/undo", { path: { "id": input["id"] }, body: input.body }, opts);
+  }
+
+  /** DELETE /session/{id}/pin — Unpin a session: retention applies to it again (oceancode session unpin) */
+  sessionUnpin(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    id: string;
+    /** the session is pinned now (retention keeps it) */
+    pinned: boolean;
+    /** false: it already was (pin) or was not (unpin) */
+    changed: boolean;
+  }> {
+    return this.call("DELETE", "/session/{id}/pin", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /trust/repo — Trust or distrust this project's repo tier (its hooks and .mcp.json servers), as `oceancode trust repo on|off` does; answers the hooks document after the reload */
+  trustRepo(input: {
+    body: {
+      on: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** the project's repo tier is trusted (its hooks run) */
+    repo_trusted: boolean;
+    sources: Array<{
+      path: string;
+      tier: "local" | "repo" | "user" | "plugin" | "bundled";
+      ecosystem: string;
+      plugin?: string;
+      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+      error?: string;
+      /** handlers of a type or event this runner does not implement */
+      skipped: number;
+      shared_with_claude_code: boolean;
+      handlers: Array<{
+        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+        /** "" = every tool or source */
+        matcher: string;
+        type: "command" | "http";
+        command?: string;
+        url?: string;
+        /** seconds */
+        timeout?: number;
+      }>;
+    }>;
+  }> {
+    return this.call("POST", "/trust/repo", { body: input.body }, opts);
   }
 
   /** POST /workflow/run — Launch a workflow (a built-in or a discovered script, by name) in the server's process; its bodies at /workflow/runs/:id/event */
