@@ -13,6 +13,7 @@
  * A route's JSON Schemas validate its requests and produce the OpenAPI 3.1 document at GET /doc, from
  * which the typed client (`oceancode/client`) is generated. Errors are `{error: {code, message}}`.
  */
+import type { CommandIO } from "../../kernel/api.js";
 import type { Question, Session } from "../engine/api.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -59,6 +60,8 @@ export interface RouteDefinition {
     /** by status code; a 200 schema also serializes the answer (unknown keys are dropped) */
     response?: Record<number, JsonSchema>;
   };
+  /** left out of the OpenAPI document and so of the typed client (a static file: the web client's page and assets) */
+  hidden?: boolean;
   handler(req: RouteRequest): Promise<RouteReply | unknown> | RouteReply | unknown;
 }
 
@@ -134,7 +137,15 @@ export interface ServeService {
    * starts) and finds what it needs (serve-fleet: a PostgreSQL store). The last one given is used.
    */
   useFleet(fleet: FleetService): void;
+  /**
+   * The `oceancode serve` command's whole run (boot, start, the listening line, drain on SIGTERM/SIGINT),
+   * for a command that is serve with something more: `oceancode web` runs it with `web: true` (as `--web`).
+   */
+  command(argv: string[], io: CommandIO, opts?: { name?: string; web?: boolean }): Promise<number>;
 }
+
+/** The activation event `serve --web` fires before it starts: the web client's extension listens for it and adds its routes. */
+export const WEB_EVENT = "onEvent:serve:web";
 
 /** The activation event a server fires before it starts: fleet extensions listen for it (`"activation": ["onEvent:serve:fleet"]`). */
 export const FLEET_EVENT = "onEvent:serve:fleet";

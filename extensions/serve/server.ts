@@ -85,7 +85,7 @@ function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteReque
   app.route({
     method: route.method,
     url: route.url,
-    schema: { ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner] },
+    schema: { ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner], ...(route.hidden ? { hide: true } : {}) },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const ac = new AbortController();
       reply.raw.on("close", () => ac.abort());

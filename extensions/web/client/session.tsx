@@ -1,0 +1,239 @@
+/**
+ * One session: its rows, the turn in flight (live over SSE), the permission questions waiting, the mode,
+ * the meter, the todos, undo/redo and the prompt box. Attaching to a session another client drives is the
+ * same view: the stream carries its events whoever sent the prompt.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, sessionStream, type Meter, type Question, type Row, type Todo, type ToolCall, type ToolResult } from "./api.js";
+import { DiffView } from "./diff.js";
+import { native } from "./native.js";
+import { LiveView, RowView, type Live } from "./rows.js";
+
+const MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
+
+async function allRows(id: string): Promise<Row[]> {
+  const out: Row[] = [];
+  for (let cursor = 0, n = 0; n < 100; n++) {
+    const page = await api<{ messages: Row[]; nextCursor?: number }>("GET", `/session/${encodeURIComponent(id)}/message?cursor=${cursor}&limit=1000`);
+    out.push(...page.messages);
+    if (page.nextCursor === undefined) break;
+    cursor = page.nextCursor;
+  }
+  return out;
+}
+
+function QuestionView({ q, answer }: { q: Question; answer: (q: Question, a: "once" | "always" | "reject") => void }) {
+  const first = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => first.current?.focus(), []);
+  const d = q.question.preview?.diff;
+  return (
+    <section className="question" role="group" aria-labelledby={`q-${q.id}`}>
+      <h3 id={`q-${q.id}`}>Allow {q.question.tool}?</h3>
+      <p className="reason">{q.question.reason}</p>
+      {d ? <DiffView diff={d} /> : <pre tabIndex={0} aria-label="what it would run">{q.question.subject}</pre>}
+      <div className="actions">
+        <button ref={first} type="button" onClick={() => answer(q, "once")}>
+          Allow once
+        </button>
+        {q.question.always ? (
+          <button type="button" onClick={() => answer(q, "always")} title={q.question.always}>
+            Always allow
+          </button>
+        ) : null}
+        <button type="button" className="danger" onClick={() => answer(q, "reject")}>
+          Reject
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function SessionView({ id, onChanged }: { id: string; onChanged: () => void }) {
+  const path = `/session/${encodeURIComponent(id)}`;
+  const [rows, setRows] = useState<Row[]>([]);
+  const [live, setLive] = useState<Live | undefined>();
+  const [questions, setQuestions] = useState<Question[]>([]);
+  const [mode, setMode] = useState("default");
+  const [meter, setMeter] = useState<Meter | undefined>();
+  const [todos, setTodos] = useState<Todo[]>([]);
+  const [status, setStatus] = useState("");
+  const [text, setText] = useState("");
+  const [connected, setConnected] = useState(false);
+
+  const refresh = useCallback(async () => {
+    const [r, m, t] = await Promise.all([
+      allRows(id),
+      api<Meter>("GET", `${path}/meter`).catch(() => undefined),
+      api<{ items: Todo[] }>("GET", `${path}/todos`).catch(() => undefined),
+    ]);
+    setRows(r);
+    setMeter(m);
+    setTodos(t?.items ?? []);
+  }, [id, path]);
+
+  useEffect(() => {
+    let gone = false;
+    setRows([]);
+    setLive(undefined);
+    setQuestions([]);
+    const fail = (e: unknown) => !gone && setStatus(`Error: ${(e as Error).message}`);
+    const close = sessionStream(
+      id,
+      (type, data) => {
+        if (gone) return;
+        switch (type) {
+          case "turn_start":
+            setLive({ user: String(data.text ?? ""), text: "", tools: [] });
+            setStatus("Answering…");
+            break;
+          case "text_delta":
+            setLive((l) => ({ ...(l ?? { user: "", tools: [] }), text: (l?.text ?? "") + String(data.text ?? "") }));
+            break;
+          case "tool_call_start":
+            setLive((l) => ({ ...(l ?? { user: "", text: "" }), tools: [...(l?.tools ?? []), { call: data.call as ToolCall }] }));
+            break;
+          case "tool_call_end": {
+            const result = data.result as ToolResult;
+            setLive((l) => l && { ...l, tools: l.tools.map((t) => (t.call.id === result.callId ? { ...t, result } : t)) });
+            void api<{ items: Todo[] }>("GET", `${path}/todos`).then((t) => !gone && setTodos(t.items), () => undefined);
+            break;
+          }
+          case "question_asked":
+            setQuestions((qs) => [...qs.filter((q) => q.id !== data.questionId), { id: String(data.questionId), sessionId: id, question: data.question as Question["question"] }]);
+            break;
+          case "question_settled":
+            setQuestions((qs) => qs.filter((q) => q.id !== data.questionId));
+            break;
+          case "notice":
+            setStatus(String(data.text ?? ""));
+            break;
+          case "turn_end":
+          case "turn_done":
+          case "gap":
+            void refresh().then(() => {
+              if (gone) return;
+              setLive(undefined);
+              if (type !== "gap") setStatus(data.error ? `Turn failed: ${String(data.error)}` : "Answer complete");
+              onChanged();
+            }, fail);
+            break;
+        }
+      },
+      () => setConnected(true),
+    );
+    void refresh().catch(fail);
+    void api<Question[]>("GET", `${path}/question`).then((qs) => !gone && setQuestions((cur) => [...cur, ...qs.filter((q) => !cur.some((c) => c.id === q.id))]), () => undefined);
+    void api<{ mode: string }>("GET", `${path}/permission-mode`).then((m) => !gone && setMode(m.mode), () => undefined);
+    return () => {
+      gone = true;
+      close();
+    };
+  }, [id, path, refresh, onChanged]);
+
+  const send = async (e: Event) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t) return;
+    setText("");
+    try {
+      await api("POST", `${path}/prompt`, { text: t });
+      setStatus("Sent");
+    } catch (err) {
+      setText(t);
+      setStatus(`Error: ${(err as Error).message}`);
+    }
+  };
+  const answer = async (q: Question, a: "once" | "always" | "reject") => {
+    await api("POST", `${path}/question/${encodeURIComponent(q.id)}`, { answer: a }).catch((err: Error) => setStatus(`Error: ${err.message}`));
+    setQuestions((qs) => qs.filter((x) => x.id !== q.id));
+  };
+  const move = async (what: "undo" | "redo") => {
+    const r = await api<{ ok: boolean; message: string }>("POST", `${path}/${what}`, {}).catch((err: Error) => ({ ok: false, message: err.message }));
+    setStatus(r.ok ? `${what === "undo" ? "Undone" : "Redone"}: ${r.message}` : `Could not ${what}: ${r.message}`);
+    await refresh().catch(() => undefined);
+  };
+  const switchMode = async (m: string) => {
+    setMode(m);
+    const r = await api<{ mode: string; note?: string }>("POST", `${path}/permission-mode`, { mode: m }).catch((err: Error) => {
+      setStatus(`Error: ${err.message}`);
+      return undefined;
+    });
+    if (r) {
+      setMode(r.mode);
+      setStatus(r.note ? `Mode ${r.mode}: ${r.note}` : `Mode: ${r.mode}`);
+    }
+  };
+
+  return (
+    <div className="session">
+      <div className="toolbar" role="toolbar" aria-label="session actions">
+        <label>
+          Mode{" "}
+          <select value={mode} onChange={native((e) => void switchMode((e.currentTarget as HTMLSelectElement).value))}>
+            {MODES.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => void move("undo")} disabled={live !== undefined}>
+          Undo
+        </button>
+        <button type="button" onClick={() => void move("redo")} disabled={live !== undefined}>
+          Redo
+        </button>
+        {live ? (
+          <button type="button" className="danger" onClick={() => void api("POST", `${path}/abort`)}>
+            Stop
+          </button>
+        ) : null}
+        <p className="meter" aria-label="meter">
+          {meter ? `${meter.model} · ${meter.inputTokens + meter.outputTokens} tokens · $${meter.costUsd.toFixed(4)} · ${Math.round((meter.used / Math.max(1, meter.contextWindow)) * 100)}% context` : "no meter"}
+        </p>
+      </div>
+      <div className="columns">
+        <section className="chat" aria-label="conversation" data-connected={connected ? "yes" : "no"}>
+          {rows.map((r) => (
+            <RowView key={r.seq} row={r} />
+          ))}
+          {live ? <LiveView live={live} /> : null}
+          {questions.map((q) => (
+            <QuestionView key={q.id} q={q} answer={(x, a) => void answer(x, a)} />
+          ))}
+        </section>
+        <aside className="todos" aria-label="todos">
+          <h2>Todos</h2>
+          {todos.length ? (
+            <ul>
+              {todos.map((t, i) => (
+                <li key={i} className={`todo ${t.status}`}>
+                  <span className="todo-status">{t.status === "completed" ? "✓" : t.status === "in_progress" ? "▶" : "○"}</span> {t.content}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>No todos yet.</p>
+          )}
+        </aside>
+      </div>
+      <p className="status" role="status" aria-live="polite">
+        {status}
+      </p>
+      <form className="composer" onSubmit={native((e) => void send(e))}>
+        <label htmlFor="prompt">Prompt</label>
+        <textarea
+          id="prompt"
+          rows={3}
+          value={text}
+          placeholder="Ask oceancode… (Ctrl+Enter sends)"
+          onChange={native((e) => setText((e.currentTarget as HTMLTextAreaElement).value))}
+          onKeyDown={native<KeyboardEvent>((e) => {
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void send(e);
+          })}
+        />
+        <button type="submit">Send</button>
+      </form>
+    </div>
+  );
+}
