@@ -53,11 +53,12 @@ export interface ToolResult {
   isError: boolean;
   diff?: Diff;
 }
-export type Row =
-  | { seq: number; role: "user"; text: string }
-  | { seq: number; role: "assistant"; text: string; toolCalls?: ToolCall[] }
-  | { seq: number; role: "tool"; results: ToolResult[] }
-  | { seq: number; role: "note"; text: string };
+export type Row = { seq: number; turn: number } & (
+  | { role: "user"; text: string }
+  | { role: "assistant"; text: string; toolCalls?: ToolCall[] }
+  | { role: "tool"; results: ToolResult[] }
+  | { role: "note"; text: string }
+);
 
 export interface SessionSummary {
   id: string;

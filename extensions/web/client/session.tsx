@@ -61,12 +61,15 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
   const [connected, setConnected] = useState(false);
 
   const refresh = useCallback(async () => {
-    const [r, m, t] = await Promise.all([
+    const [r, m, t, cp] = await Promise.all([
       allRows(id),
       api<Meter>("GET", `${path}/meter`).catch(() => undefined),
       api<{ items: Todo[] }>("GET", `${path}/todos`).catch(() => undefined),
+      // the rows an undo took back (the checkpoints extension's route, when the server has it)
+      api<{ hidden: number[] }>("GET", `${path}/checkpoints`).catch(() => undefined),
     ]);
-    setRows(r);
+    const hidden = new Set(cp?.hidden ?? []);
+    setRows(r.filter((row) => !hidden.has(row.turn)));
     setMeter(m);
     setTodos(t?.items ?? []);
   }, [id, path]);
@@ -148,8 +151,10 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
     setQuestions((qs) => qs.filter((x) => x.id !== q.id));
   };
   const move = async (what: "undo" | "redo") => {
-    const r = await api<{ ok: boolean; message: string }>("POST", `${path}/${what}`, {}).catch((err: Error) => ({ ok: false, message: err.message }));
-    setStatus(r.ok ? `${what === "undo" ? "Undone" : "Redone"}: ${r.message}` : `Could not ${what}: ${r.message}`);
+    type Moved = { ok: boolean; message?: string; restored?: string[]; removed?: string[] };
+    const r = await api<Moved>("POST", `${path}/${what}`, {}).catch((err: Error): Moved => ({ ok: false, message: err.message }));
+    const files = (r.restored?.length ?? 0) + (r.removed?.length ?? 0);
+    setStatus(r.ok ? `${what === "undo" ? "Undone" : "Redone"}: ${files} file(s) put back` : `Could not ${what}: ${r.message ?? "refused"}`);
     await refresh().catch(() => undefined);
   };
   const switchMode = async (m: string) => {
