@@ -6,22 +6,10 @@
  */
 import type { ReactNode } from "react";
 import { Lexer, type Token, type Tokens } from "marked";
-import { createLowlight } from "lowlight";
-import bash from "highlight.js/lib/languages/bash";
-import css from "highlight.js/lib/languages/css";
-import diff from "highlight.js/lib/languages/diff";
-import go from "highlight.js/lib/languages/go";
-import javascript from "highlight.js/lib/languages/javascript";
-import json from "highlight.js/lib/languages/json";
-import python from "highlight.js/lib/languages/python";
-import rust from "highlight.js/lib/languages/rust";
-import sql from "highlight.js/lib/languages/sql";
-import typescript from "highlight.js/lib/languages/typescript";
-import xml from "highlight.js/lib/languages/xml";
-import yaml from "highlight.js/lib/languages/yaml";
+import { common, createLowlight } from "lowlight";
 
-const lowlight = createLowlight({ bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml });
-lowlight.registerAlias({ bash: ["sh", "shell", "zsh"], javascript: ["js", "jsx", "mjs"], typescript: ["ts", "tsx"], python: ["py"], xml: ["html", "svg"], yaml: ["yml"], rust: ["rs"] });
+// lowlight's common grammars (some 35 languages, with their aliases: ts, js, py, sh, html, yml...)
+const lowlight = createLowlight(common);
 
 interface HastNode {
   type: string;
