@@ -22,8 +22,9 @@ async function allRows(id: string): Promise<Row[]> {
   return out;
 }
 
-function QuestionView({ q, answer }: { q: Question; answer: (q: Question, a: "once" | "always" | "reject") => void }) {
+function QuestionView({ q, answer }: { q: Question; answer: (q: Question, a: "once" | "always" | "reject", reason?: string) => void }) {
   const first = useRef<HTMLButtonElement | null>(null);
+  const [reason, setReason] = useState("");
   useEffect(() => first.current?.focus(), []);
   const d = q.question.preview?.diff;
   return (
@@ -40,9 +41,13 @@ function QuestionView({ q, answer }: { q: Question; answer: (q: Question, a: "on
             Always allow
           </button>
         ) : null}
-        <button type="button" className="danger" onClick={() => answer(q, "reject")}>
+        <button type="button" className="danger" onClick={() => answer(q, "reject", reason.trim() || undefined)}>
           Reject
         </button>
+        <label className="why">
+          Reason (told to the model){" "}
+          <input value={reason} onChange={native((e) => setReason((e.currentTarget as HTMLInputElement).value))} />
+        </label>
       </div>
     </section>
   );
@@ -146,8 +151,8 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
       setStatus(`Error: ${(err as Error).message}`);
     }
   };
-  const answer = async (q: Question, a: "once" | "always" | "reject") => {
-    await api("POST", `${path}/question/${encodeURIComponent(q.id)}`, { answer: a }).catch((err: Error) => setStatus(`Error: ${err.message}`));
+  const answer = async (q: Question, a: "once" | "always" | "reject", reason?: string) => {
+    await api("POST", `${path}/question/${encodeURIComponent(q.id)}`, { answer: a, ...(reason ? { reason } : {}) }).catch((err: Error) => setStatus(`Error: ${err.message}`));
     setQuestions((qs) => qs.filter((x) => x.id !== q.id));
   };
   const move = async (what: "undo" | "redo") => {
@@ -204,7 +209,7 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
           ))}
           {live ? <LiveView live={live} /> : null}
           {questions.map((q) => (
-            <QuestionView key={q.id} q={q} answer={(x, a) => void answer(x, a)} />
+            <QuestionView key={q.id} q={q} answer={(x, a, why) => void answer(x, a, why)} />
           ))}
         </section>
         <aside className="todos" aria-label="todos">
