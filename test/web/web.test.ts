@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicEnv, CLI, makeSandbox, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
-import { startServe, type Served } from "../serve/serve-helpers.js";
+import { SseReader, startServe, type Served } from "../serve/serve-helpers.js";
 import { axeSerious, consoleErrors, launch } from "./web-helpers.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -145,6 +145,31 @@ describe("the web client (oceancode serve --web) in Chromium", () => {
     expect(chat).toContain("show me code");
     expect(chat).toContain("wrote notes.txt");
     expect(await page.getAttribute(".sessions a[aria-current=page]", "href")).toBe(`#/s/${sessionId}`);
+  });
+
+  it("a dropped stream reconnects with Last-Event-ID (the browser's own): the server replays what came after it", async () => {
+    // this session's events so far, from the server's ring: the last turn starts at `start`
+    const ring = await SseReader.open(`${srv.url}${sessionPath()}/event?lastEventId=0`);
+    const ends = await ring.waitFor((e) => e.event === "turn_end" && String(e.data.text ?? "").includes("the other client"));
+    ring.close();
+    const start = [...ring.events].reverse().find((e) => e.event === "turn_start" && (e.id ?? 0) < (ends.id ?? 0))!.id!;
+    const p2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      let first = true;
+      // the first stream ends after one event whose id is just before that turn (retry in 50 ms); the
+      // reconnect reaches the server, which can only replay the turn if the browser sent Last-Event-ID
+      await p2.route(`**${sessionPath()}/event`, async (route) => {
+        if (!first) return route.continue();
+        first = false;
+        await route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body: `retry: 50\nid: ${start - 1}\nevent: notice\ndata: {"type":"notice","level":"info","text":"before the cut"}\n\n` });
+      });
+      await p2.goto(`${srv.url}/#/s/${sessionId}`, { waitUntil: "load" });
+      await p2.waitForSelector(".status:has-text('Answer complete')", WAIT);
+      expect(first).toBe(false);
+      await p2.waitForFunction(() => !document.querySelector(".streaming"), undefined, WAIT);
+    } finally {
+      await p2.close();
+    }
   });
 
   it("works from the keyboard alone: Tab reaches the prompt, Ctrl+Enter sends, focus is visible", async () => {
