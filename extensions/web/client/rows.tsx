@@ -1,4 +1,5 @@
 /** The conversation: stored rows, and the turn in flight as its events arrive. */
+import { memo } from "react";
 import type { Row, ToolCall, ToolResult } from "./api.js";
 import { DiffView } from "./diff.js";
 import { Markdown } from "./markdown.js";
@@ -26,7 +27,8 @@ export function ToolResultView({ r }: { r: ToolResult }) {
   );
 }
 
-export function RowView({ row }: { row: Row }) {
+/** A stored row never changes: drawn once, not again on every streamed token of the turn in flight. */
+export const RowView = memo(function RowView({ row }: { row: Row }) {
   switch (row.role) {
     case "user":
       return (
@@ -58,7 +60,7 @@ export function RowView({ row }: { row: Row }) {
     default:
       return <p className="msg note">{row.text}</p>;
   }
-}
+});
 
 export interface Live {
   user: string;

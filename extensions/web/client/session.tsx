@@ -81,6 +81,15 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
 
   useEffect(() => {
     let gone = false;
+    // streamed text is drawn once per frame, however many deltas came in it
+    let pending = "";
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      const add = pending;
+      pending = "";
+      if (add && !gone) setLive((l) => ({ ...(l ?? { user: "", tools: [] }), text: (l?.text ?? "") + add }));
+    };
     setRows([]);
     setLive(undefined);
     setQuestions([]);
@@ -91,13 +100,16 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
         if (gone) return;
         switch (type) {
           case "turn_start":
+            pending = "";
             setLive({ user: String(data.text ?? ""), text: "", tools: [] });
             setStatus("Answering…");
             break;
           case "text_delta":
-            setLive((l) => ({ ...(l ?? { user: "", tools: [] }), text: (l?.text ?? "") + String(data.text ?? "") }));
+            pending += String(data.text ?? "");
+            frame ||= requestAnimationFrame(flush);
             break;
           case "tool_call_start":
+            flush();
             setLive((l) => ({ ...(l ?? { user: "", text: "" }), tools: [...(l?.tools ?? []), { call: data.call as ToolCall }] }));
             break;
           case "tool_call_end": {
@@ -118,6 +130,7 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
           case "turn_end":
           case "turn_done":
           case "gap":
+            flush();
             void refresh().then(() => {
               if (gone) return;
               setLive(undefined);
@@ -134,6 +147,7 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
     void api<{ mode: string }>("GET", `${path}/permission-mode`).then((m) => !gone && setMode(m.mode), () => undefined);
     return () => {
       gone = true;
+      cancelAnimationFrame(frame);
       close();
     };
   }, [id, path, refresh, onChanged]);
