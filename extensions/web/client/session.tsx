@@ -127,6 +127,10 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
           case "notice":
             setStatus(String(data.text ?? ""));
             break;
+          case "usage":
+            // the meter as it moves (each step's usage), not only at the turn's end
+            void api<Meter>("GET", `${path}/meter`).then((m) => !gone && setMeter(m), () => undefined);
+            break;
           case "turn_end":
           case "turn_done":
           case "gap":
@@ -151,6 +155,14 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
       close();
     };
   }, [id, path, refresh, onChanged]);
+
+  // new content keeps the view at the bottom, if it was there (a reader scrolled up is left alone)
+  const end = useRef<HTMLDivElement | null>(null);
+  const liveLength = live ? live.text.length + live.tools.length : -1;
+  useEffect(() => {
+    const el = document.scrollingElement ?? document.documentElement;
+    if (el.scrollHeight - (el.scrollTop + window.innerHeight) < 400) end.current?.scrollIntoView({ block: "end" });
+  }, [rows.length, liveLength, questions.length]);
 
   const send = async (e: Event) => {
     e.preventDefault();
@@ -225,6 +237,7 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
           {questions.map((q) => (
             <QuestionView key={q.id} q={q} answer={(x, a, why) => void answer(x, a, why)} />
           ))}
+          <div ref={end} />
         </section>
         <aside className="todos" aria-label="todos">
           <h2>Todos</h2>
