@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicEnv, CLI, makeSandbox, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { OceancodeClient } from "../../extensions/serve/client/index.js";
 import { SseReader, startServe, type Served } from "../serve/serve-helpers.js";
 import { axeSerious, consoleErrors, launch } from "./web-helpers.js";
 
@@ -117,13 +118,23 @@ describe("the web client (oceancode serve --web) in Chromium", () => {
     expect(fs.readFileSync(file, "utf8")).toBe("hello from the web\n");
     expect(await page.locator(".question").count()).toBe(0);
 
+    const client = new OceancodeClient({ baseUrl: srv.url });
+    expect((await client.sessionCheckpoints({ id: sessionId })).hidden).toEqual([]);
     await page.click("button:has-text('Undo')");
     await page.waitForSelector(".status:has-text('Undone')", WAIT);
     expect(fs.existsSync(file)).toBe(false);
+    // the undone turn's rows are still stored (nothing is deleted); the checkpoints route names its turn, the page hides it
+    const cp = await client.sessionCheckpoints({ id: sessionId });
+    expect(cp.hidden.length).toBeGreaterThan(0);
+    expect(cp.active).toBe(1);
+    const rows = (await client.sessionMessages({ id: sessionId })).messages as Array<{ turn?: number; role: string; text?: string }>;
+    expect(rows.filter((r) => cp.hidden.includes(r.turn ?? -1)).some((r) => r.text === "write the notes")).toBe(true);
     expect(await page.textContent(".chat")).not.toContain("write the notes");
     await page.click("button:has-text('Redo')");
     await page.waitForSelector(".status:has-text('Redone')", WAIT);
     expect(fs.readFileSync(file, "utf8")).toBe("hello from the web\n");
+    expect((await client.sessionCheckpoints({ id: sessionId })).hidden).toEqual([]);
+    await page.waitForSelector(".msg.user:has-text('write the notes')", WAIT);
   });
 
   it("switches the permission mode (the server's answer is what the picker shows)", async () => {
