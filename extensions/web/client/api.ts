@@ -25,12 +25,11 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return data as T;
 }
 
-/** Operation ids the server publishes (GET /doc): routes other extensions may or may not contribute. */
-export async function operations(): Promise<Set<string>> {
-  const doc = await api<{ paths?: Record<string, Record<string, { operationId?: string }>> }>("GET", "/doc");
-  const ids = new Set<string>();
-  for (const ops of Object.values(doc.paths ?? {})) for (const op of Object.values(ops)) if (op.operationId) ids.add(op.operationId);
-  return ids;
+/** The paths and operations the server publishes (GET /doc): routes other extensions may or may not contribute. */
+export type ApiDoc = { paths?: Record<string, Record<string, { operationId?: string }>> };
+
+export function apiDoc(): Promise<ApiDoc> {
+  return api<ApiDoc>("GET", "/doc");
 }
 
 export interface Diff {

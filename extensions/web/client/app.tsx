@@ -1,17 +1,16 @@
 /** The page: the sessions list (with a new-session button and the model picker), and the open session. */
 import { useCallback, useEffect, useState } from "react";
-import { api, operations, type SessionSummary } from "./api.js";
+import { api, apiDoc, type ApiDoc, type SessionSummary } from "./api.js";
 import { native } from "./native.js";
 import { SessionView } from "./session.js";
 
 const idFromHash = () => /^#\/s\/(.+)$/.exec(location.hash)?.[1];
 
 /** The model catalogue, when the server has one (api-b's route, or any GET whose operationId names models); otherwise the models sessions use. */
-async function modelChoices(ops: Set<string>, seen: string[]): Promise<string[]> {
-  const doc = await api<{ paths?: Record<string, Record<string, { operationId?: string }>> }>("GET", "/doc").catch(() => undefined);
+async function modelChoices(doc: ApiDoc | undefined, seen: string[]): Promise<string[]> {
   for (const [p, methods] of Object.entries(doc?.paths ?? {})) {
     const op = methods.get?.operationId;
-    if (!op || !ops.has(op) || p.includes("{") || !/^(model|models|provider)s?(list|catalog|catalogue)?$/i.test(op)) continue;
+    if (!op || p.includes("{") || !/^(model|models|provider)s?(list|catalog|catalogue)?$/i.test(op)) continue;
     const got = await api<unknown>("GET", p).catch(() => undefined);
     const list = Array.isArray(got) ? got : ((got as { models?: unknown[] } | undefined)?.models ?? []);
     const ids = list.map((m) => (typeof m === "string" ? m : (m as { id?: string }).id)).filter((m): m is string => typeof m === "string");
@@ -27,6 +26,7 @@ export function App() {
   const [model, setModel] = useState("");
   const [models, setModels] = useState<string[]>([]);
   const [error, setError] = useState("");
+  const [doc, setDoc] = useState<ApiDoc | undefined>();
 
   const load = useCallback(() => {
     void api<SessionSummary[]>("GET", "/session?limit=200").then(setSessions, (e: Error) => setError(e.message));
@@ -38,10 +38,11 @@ export function App() {
     return () => window.removeEventListener("hashchange", onHash);
   }, [load]);
   useEffect(() => {
-    void operations()
-      .then((ops) => modelChoices(ops, sessions.map((s) => s.model)))
-      .then(setModels, () => undefined);
-  }, [sessions.length]);
+    void apiDoc().then(setDoc, () => undefined);
+  }, []);
+  useEffect(() => {
+    void modelChoices(doc, sessions.map((s) => s.model)).then(setModels, () => undefined);
+  }, [doc, sessions.length]);
 
   const create = async () => {
     try {

@@ -202,7 +202,7 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
 
   return (
     <div className="session">
-      <div className="toolbar" role="toolbar" aria-label="session actions">
+      <div className="toolbar" role="group" aria-label="session actions">
         <label>
           Mode{" "}
           <select value={mode} onChange={native((e) => void switchMode((e.currentTarget as HTMLSelectElement).value))}>
@@ -224,7 +224,8 @@ export function SessionView({ id, onChanged }: { id: string; onChanged: () => vo
             Stop
           </button>
         ) : null}
-        <p className="meter" aria-label="meter">
+        <p className="meter">
+          <span className="sr-only">Meter: </span>
           {meter ? `${meter.model} · ${meter.inputTokens + meter.outputTokens} tokens · $${meter.costUsd.toFixed(4)} · ${Math.round((meter.used / Math.max(1, meter.contextWindow)) * 100)}% context` : "no meter"}
         </p>
       </div>
