@@ -12,71 +12,10 @@
  * cuts, summary calls, and bytes on disk. A probe extension (user tier, plain ESM in the
  * temp HOME) takes the timings inside the run's own process, the way any third-party extension could.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
-import { startFakeAnthropic } from "../test/fakes/anthropic-server.js";
-import { homeEnv } from "../test/fakes/home-env.js";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
-
-const PROBE = `import fs from "node:fs";
-import v8 from "node:v8";
-const out = process.env.OC_BENCH_PROBE;
-// OC_BENCH_HEAPSNAPSHOT=200,1000: a V8 heap snapshot beside the probe file at those steps (for DevTools' Memory tab)
-const snapshotAt = new Set((process.env.OC_BENCH_HEAPSNAPSHOT ?? "").split(",").filter(Boolean).map(Number));
-const checkpoints = new Set((process.env.OC_BENCH_CHECKPOINTS ?? "").split(",").filter(Boolean).map(Number));
-// resident KB per kind of mapping, from /proc/self/smaps (Linux only; {} elsewhere): the JS heap is not all of RSS
-function smaps() {
-  let text;
-  try { text = fs.readFileSync("/proc/self/smaps", "utf8"); } catch { return {}; }
-  const by = {};
-  let key = "";
-  for (const l of text.split("\\n")) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \\S+ \\S+ \\S+ \\S+\\s*(.*)$/.exec(l);
-    if (head) {
-      // anon holds V8's heap pages, wasm linear memory and large malloc blocks alike
-      const name = head[1];
-      key = !name ? "anon" : name.startsWith("[") ? name : name === process.execPath ? "node binary" : name.split("/").pop();
-      continue;
-    }
-    const r = /^Rss:\\s+(\\d+) kB/.exec(l);
-    if (r) by[key] = (by[key] ?? 0) + Number(r[1]);
-  }
-  return by;
-}
-export default { activate(ctx) {
-  const h = ctx.services.get("engine").hooks;
-  let t0 = 0, t1 = 0, t2 = 0, tool = 0, lines = [];
-  const flush = () => { if (lines.length) { fs.appendFileSync(out, lines.join("")); lines = []; } };
-  h.contextBuild.tap({ name: "bench-probe", stage: -10000 }, (w) => { t0 = performance.now(); tool = 0; t2 = 0; return w; });
-  h.modelRequest.tap({ name: "bench-probe", stage: 10000 }, (r) => { t1 = performance.now(); return r; });
-  h.authorizeToolCall.tap({ name: "bench-probe", stage: -10000 }, () => { if (!t2) t2 = performance.now(); return undefined; });
-  h.executeTool.tap({ name: "bench-probe", stage: 10000 }, (next) => async (a) => { const s = performance.now(); try { return await next(a); } finally { tool += performance.now() - s; } });
-  h.afterStep.tap({ name: "bench-probe", stage: 10000 }, (rec) => {
-    const t3 = performance.now();
-    const overhead = (t1 - t0) + (t2 ? t3 - t2 - tool : 0);
-    const m = process.memoryUsage();
-    const row = { step: rec.ctx.sessionStep, overhead, rss: m.rss, heap: m.heapUsed, gauge: rec.gaugeTokens };
-    if (checkpoints.has(rec.ctx.sessionStep)) Object.assign(row, { mem: { ...m }, smaps: smaps(), spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, x.physical_space_size])) });
-    if (snapshotAt.has(rec.ctx.sessionStep)) v8.writeHeapSnapshot(out + "." + rec.ctx.sessionStep + ".heapsnapshot");
-    lines.push(JSON.stringify(row) + "\\n");
-    if (lines.length >= 100) flush();
-  });
-  h.sessionEnd.tap({ name: "bench-probe" }, flush);
-} };
-`;
-
-function du(p: string): number {
-  if (!fs.existsSync(p)) return 0;
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.size;
-  return fs.readdirSync(p).reduce((n, f) => n + du(path.join(p, f)), 0);
-}
+import { du, runMarathon } from "./marathon-fixture.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 /** Claude Code's cost units on this marathon at 200 steps x 8 KB, as issue 13 records them (measured side by side). */
@@ -103,11 +42,6 @@ async function main(): Promise<void> {
   // memory checkpoints: steps 1, 200, 1,000 and 10,000 when the run is that long, and the last step
   const checkpoints = [...new Set([...(values.checkpoints ?? "1,200,1000,10000").split(",").map(Number), steps])].filter((c) => c >= 1 && c <= steps).sort((a, b) => a - b);
   const kb = Number(values.kb);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-bench-marathon-"));
-  const home = path.join(tmp, "home");
-  const project = path.join(tmp, "project");
-  fs.mkdirSync(path.join(home, ".oceancode", "extensions", "bench-probe"), { recursive: true });
-  fs.mkdirSync(project, { recursive: true });
   // --no-ledger: the same run with the ledger (and so the tideline) off, for comparison
   const tideline: Record<string, unknown> = {};
   if (values.percent !== undefined) tideline.percent = Number(values.percent);
@@ -116,70 +50,22 @@ async function main(): Promise<void> {
   if (values["no-elide"]) tideline.elide = false;
   else if (values["keep-steps"] !== undefined) tideline.elide = { keep_steps: Number(values["keep-steps"]) };
   const settings = Object.keys(tideline).length ? JSON.stringify(tideline) : "defaults";
-  if (values["no-ledger"] || Object.keys(tideline).length) {
-    fs.mkdirSync(path.join(project, ".oceancode"), { recursive: true });
-    fs.writeFileSync(path.join(project, ".oceancode", "oceancode.json"), JSON.stringify({ ledger: values["no-ledger"] ? { enabled: false } : { tideline } }));
-  }
-  fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "manifest.json"), JSON.stringify({ id: "bench-probe", version: "1.0.0", kernel: "^0.1.0", main: "index.js", requires: ["engine"], activation: ["onSession"] }));
-  fs.writeFileSync(path.join(home, ".oceancode", "extensions", "bench-probe", "index.js"), PROBE);
-  // one file per 100 steps' worth of distinct content; each step reads a different slice through bash
-  const line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\n"; // 73 bytes
-  const linesPerStep = Math.ceil((kb * 1024) / (line.length + 8));
-  const probeFile = path.join(tmp, "probe.jsonl");
-
-  const fake = await startFakeAnthropic();
-  let n = 0;
-  let maxWindow = 0;
-  let summaryCalls = 0;
-  const pointers = new Set<string>();
-  fake.respond((req) => {
-    n++;
-    const messages = JSON.stringify(req.body.messages);
-    maxWindow = Math.max(maxWindow, Math.ceil((messages.length + JSON.stringify(req.body.system ?? "").length) / 4));
-    const p = /past the tideline: every row up to seq (\d+)/.exec(messages);
-    if (p) pointers.add(p[1]!);
-    if (!req.body.tools?.length || /summari[sz]e the conversation/i.test(messages)) summaryCalls++;
-    fake.requests.length = 0; // keep the bench's own memory flat
-    if (n <= steps) return { text: `step ${n}`, toolCalls: [{ id: `toolu_${n}`, name: "bash", input: { command: `for i in $(seq 1 ${linesPerStep}); do echo "s${n}-$i ${line.trim()}"; done` } }] };
-    return { text: "marathon done" };
-  });
-
-  const env = homeEnv(home, path.join(tmp, "managed.json"), {
-    ANTHROPIC_API_KEY: "sk-bench",
-    ANTHROPIC_BASE_URL: fake.url,
-    OC_BENCH_PROBE: probeFile,
-    OC_BENCH_CHECKPOINTS: checkpoints.join(","),
-    // NODE_OPTIONS reaches the run (e.g. --max-semi-space-size=1 to try a V8 setting); MALLOC_ARENA_MAX likewise
-    ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
-    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
-    ...(process.env.OC_BENCH_HEAPSNAPSHOT ? { OC_BENCH_HEAPSNAPSHOT: process.env.OC_BENCH_HEAPSNAPSHOT } : {}),
-  });
-  let stderrTail = "";
-  const started = performance.now();
-  const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [CLI, "-v", "run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "run the marathon"], { cwd: project, env, stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-20_000)));
-    child.on("close", (c) => {
-      stderrTail = err;
-      if (c !== 0) process.stderr.write(err);
-      resolve(c);
-    });
-  });
-  const wall = (performance.now() - started) / 1000;
+  const projectConfig = values["no-ledger"] || Object.keys(tideline).length ? { ledger: values["no-ledger"] ? { enabled: false } : { tideline } } : undefined;
+  const r = await runMarathon({ steps, kb, checkpoints, ...(projectConfig ? { projectConfig } : {}) });
+  const { code, stderrTail, maxWindow, summaryCalls, tmp } = r;
+  const n = r.requests;
+  const wall = r.wallSeconds;
   const written = /ledger: ([\d.]+) MB written/.exec(stderrTail)?.[1];
-  await fake.close();
-
-  const probe = fs.readFileSync(probeFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { step: number; overhead: number; rss: number; heap: number; gauge: number; mem?: NodeJS.MemoryUsage; smaps?: Record<string, number>; spaces?: Record<string, number> });
+  const probe = r.probe;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)] ?? 0;
   const first = probe.slice(1, 101).map((r) => r.overhead);
   const last = probe.slice(-100).map((r) => r.overhead);
   const rss = probe.map((r) => r.rss);
-  const t = fake.totals;
+  const t = r.totals;
   const prompt = t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens;
-  const ledger = path.join(home, ".local", "share", "oceancode", "session-ledger");
-  const db = path.join(home, ".local", "share", "oceancode");
+  const ledger = path.join(r.data, "session-ledger");
+  const db = r.data;
   const MB = 1024 * 1024;
   // an agent that compacts near the limit of a 200k model keeps ~100k+ in every request on average
   const compactingEstimate = steps * 100_000;
@@ -195,7 +81,7 @@ async function main(): Promise<void> {
     `peak window: ~${fmt(maxWindow)} tokens (request bytes / 4); peak gauge ${fmt(Math.max(...probe.map((r) => r.gauge)))}`,
     `cache reuse: ${(t.cache_read_input_tokens / Math.max(1, prompt)).toFixed(3)} of prompt tokens were a prefix of the previous request`,
     `cost units: ${(units / 1e6).toFixed(3)} M (input ${fmt(t.input_tokens)} x 1 + cache write ${fmt(t.cache_creation_input_tokens)} x 1.25 + cache read ${fmt(t.cache_read_input_tokens)} x 0.1)${recorded}`,
-    `cuts: ${pointers.size}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
+    `cuts: ${r.cuts}; requests ${fmt(n)}; summary calls ${summaryCalls}`,
     `ledger writes: ${written ?? "?"} MB written in all (atomic whole-file replaces, coalesced when steps outrun the writer; appends for the transcript rows)`,
     `on disk: ledger ${(du(ledger) / MB).toFixed(1)} MB, database ${(du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB > 0 ? ((du(path.join(db, "oceancode.db")) + du(path.join(db, "oceancode.db-wal"))) / MB).toFixed(1) : "0.0"} MB`,
   ];

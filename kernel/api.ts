@@ -21,7 +21,7 @@ export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput,
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
 export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";
 export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";
-export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks } from "./hooks.js";
+export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks, observeHookCalls, type HookCallObserver, type HookKind } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {
   OcError,
@@ -37,12 +37,24 @@ export {
   type CodedError,
 } from "./errors.js";
 
+/** Fields a log line carries beside its message (`ext`: the extension that wrote it; set by the kernel). */
+export type LogRecordFields = Record<string, unknown>;
+
 export interface Logger {
-  debug(msg: string): void;
-  info(msg: string): void;
-  warn(msg: string): void;
-  error(msg: string): void;
+  debug(msg: string, fields?: LogRecordFields): void;
+  info(msg: string, fields?: LogRecordFields): void;
+  warn(msg: string, fields?: LogRecordFields): void;
+  error(msg: string, fields?: LogRecordFields): void;
 }
+
+export type LogLevelName = "trace" | "debug" | "info" | "warn" | "error";
+/**
+ * The one structured sink (ExtensionContext.setLogSink): it sees every line at every level before the
+ * display logger, and returns the message text to display (e.g. redacted).
+ */
+export type LogSink = (level: LogLevelName, msg: string, fields: LogRecordFields) => string;
+/** Write a line as the kernel does (through the sink, then the display): what setLogSink returns. */
+export type LogEmit = (level: LogLevelName, msg: string, fields?: LogRecordFields) => void;
 
 export interface CommandIO {
   stdout: NodeJS.WritableStream;
@@ -134,6 +146,11 @@ export interface ExtensionContext {
   bindHooks<H extends object>(hooks: H): H;
   /** Is this root's code allowed to run (bundled/user/local yes; repo/plugin per the trust gate)? */
   isTrusted(root: Root): Promise<boolean>;
+  /**
+   * Attach the kernel's one structured log sink (only a bundled or user-tier onStartup extension, once).
+   * Returns the kernel's line writer, for loggers that carry another extension's id.
+   */
+  setLogSink(sink: LogSink): LogEmit;
 }
 
 export interface Extension {

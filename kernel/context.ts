@@ -13,13 +13,17 @@ import type { Paths } from "./paths.js";
 import type { KernelHooks } from "./kernel-hooks.js";
 import type { HookRuntime } from "./hooks.js";
 import type { ExtRecord } from "./discovery.js";
-import type { CommandHandler, ContributionView, ExtensionContext, KernelIntrospection, Logger, PointContribution, SlashHandler } from "./api.js";
+import type { CommandHandler, ContributionView, ExtensionContext, KernelIntrospection, LogEmit, Logger, LogSink, PointContribution, SlashHandler } from "./api.js";
 
 /** The kernel's public side a context uses (the Kernel itself): read at call time, so a host's setLogger() reaches earlier contexts. */
 export interface KernelView {
   readonly paths: Paths;
   readonly env: NodeJS.ProcessEnv;
   readonly log: Logger;
+  /** a line through the structured sink (if any), then the display logger */
+  readonly logLine: LogEmit;
+  /** attach the one structured sink (false: one is attached already) */
+  attachLogSink(sink: LogSink): boolean;
   readonly config: ResolvedConfig;
   readonly requirements: RequirementsState;
   readonly hooks: KernelHooks;
@@ -63,7 +67,6 @@ export function contextFor(rec: ExtRecord, k: KernelView, x: KernelInternals): E
   };
   const owned = (kind: "config" | "requirements") => new Set([...(m.contributes?.[kind] ?? []).map((c) => c.section), ...(m.reads ?? [])]);
   const readable = owned("requirements");
-  const prefix = `[${rec.id}] `;
   return {
     id: rec.id,
     tier: rec.root.tier,
@@ -72,11 +75,18 @@ export function contextFor(rec: ExtRecord, k: KernelView, x: KernelInternals): E
     paths: k.paths,
     env: k.env,
     log: {
-      // delegate at call time so a host's setLogger() also reaches extensions activated earlier
-      debug: (s) => k.log.debug(prefix + s),
-      info: (s) => k.log.info(prefix + s),
-      warn: (s) => k.log.warn(prefix + s),
-      error: (s) => k.log.error(prefix + s),
+      // delegate at call time so a host's setLogger() also reaches extensions activated earlier; the id is a field
+      debug: (s, f) => k.logLine("debug", s, { ...f, ext: rec.id }),
+      info: (s, f) => k.logLine("info", s, { ...f, ext: rec.id }),
+      warn: (s, f) => k.logLine("warn", s, { ...f, ext: rec.id }),
+      error: (s, f) => k.logLine("error", s, { ...f, ext: rec.id }),
+    },
+    setLogSink(sink: LogSink): LogEmit {
+      // the sink sees every line of every extension: only trusted code that runs first may attach it
+      const trusted = rec.root.tier === "bundled" || rec.root.tier === "user";
+      if (!trusted || !(m.activation ?? []).includes("onStartup")) throw new OcError(ErrorCodes.SERVICE_NOT_DECLARED, `extension '${rec.id}' may not attach the log sink (a bundled or user-tier onStartup extension only)`);
+      if (!k.attachLogSink(sink)) throw new OcError(ErrorCodes.DUPLICATE_SERVICE, `extension '${rec.id}' attached a second log sink`);
+      return k.logLine;
     },
     config: new x.ScopedConfig(k.config, owned("config"), rec.id),
     kernelHooks: k.hooks,

@@ -85,6 +85,21 @@ export function setTapTimeoutMs(ms: number): void {
   defaults.tapTimeoutMs = ms;
 }
 
+/**
+ * An observer of hook calls (telemetry's hook spans): told when a hook is called, with its taps' count
+ * and arguments; the function it returns (if any) is called once the call settles, with the error if it
+ * threw. One per process, installed by an extension; none installed costs one check per call.
+ */
+export type HookCallObserver = (call: { hook: string; kind: HookKind; taps: number; args: readonly unknown[] }) => ((error?: unknown) => void) | undefined;
+let observer: HookCallObserver | undefined;
+/** Install the hook-call observer; returns its removal. A throwing observer is ignored. */
+export function observeHookCalls(o: HookCallObserver): () => void {
+  observer = o;
+  return () => {
+    if (observer === o) observer = undefined;
+  };
+}
+
 /** A tap failure as the kernel's sink keeps it. */
 export interface HookFailure {
   hook: string;
@@ -171,6 +186,35 @@ abstract class BaseHook implements HookMeta {
     const own = typeof opts.timeoutMs === "function" ? opts.timeoutMs() : opts.timeoutMs;
     return runTap(fn, own ?? (this.runtime ?? defaults).tapTimeoutMs);
   }
+  /** Run a call, telling the hook-call observer (if one is installed) when it starts and settles. */
+  protected observed<R>(args: readonly unknown[], run: () => Promise<R>): Promise<R> {
+    const o = observer!;
+    let end: ((error?: unknown) => void) | undefined;
+    try {
+      end = o({ hook: this.name, kind: this.kind, taps: this.h.taps.length, args });
+    } catch {
+      end = undefined;
+    }
+    if (end === undefined) return run();
+    const done = end;
+    const quiet = (e?: unknown) => {
+      try {
+        done(e);
+      } catch {
+        /* an observer never breaks a call */
+      }
+    };
+    return run().then(
+      (v) => {
+        quiet();
+        return v;
+      },
+      (e: unknown) => {
+        quiet(e ?? new Error("rejected"));
+        throw e;
+      },
+    );
+  }
   /** the tapable hook underneath */
   protected abstract readonly h: { readonly taps: ReadonlyArray<{ name: string }> };
   /** Names of the taps, in call order. */
@@ -193,7 +237,7 @@ abstract class EffectHook<T> extends BaseHook {
     });
   }
   call(arg: T): Promise<void> {
-    return this.h.promise(arg);
+    return observer === undefined ? this.h.promise(arg) : this.observed([arg], () => this.h.promise(arg));
   }
 }
 
@@ -223,7 +267,7 @@ export class WaterfallHook<T, C = undefined> extends BaseHook {
     });
   }
   call(value: T, context: C): Promise<T> {
-    return this.h.promise(value, context) as Promise<T>;
+    return (observer === undefined ? this.h.promise(value, context) : this.observed([value, context], () => this.h.promise(value, context))) as Promise<T>;
   }
 }
 
@@ -256,7 +300,7 @@ export class BailHook<T, R> extends BaseHook {
     });
   }
   call(arg: T): Promise<R | undefined> {
-    return this.h.promise(arg) as Promise<R | undefined>;
+    return (observer === undefined ? this.h.promise(arg) : this.observed([arg], () => this.h.promise(arg))) as Promise<R | undefined>;
   }
 }
 
@@ -274,7 +318,7 @@ export class WrapHook<A, R> extends BaseHook {
     const taps = [...this.h.taps].reverse();
     let fn = inner;
     for (const t of taps) if (!this.skipped(t.name)) fn = (t.fn as (n: (a: A) => Promise<R>) => (a: A) => Promise<R>)(fn);
-    return fn(arg);
+    return observer === undefined ? fn(arg) : this.observed([arg], () => fn(arg));
   }
 }
 

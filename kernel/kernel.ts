@@ -29,6 +29,9 @@ import type {
   ExtensionState,
   KernelIntrospection,
   Logger,
+  LogLevelName,
+  LogRecordFields,
+  LogSink,
   PointContribution,
   SlashHandler,
   SlashHost,
@@ -164,7 +167,7 @@ export class Kernel {
     this.ScopedConfig = ScopedConfig;
     this.act = { ...activation, ...context };
     // one hook error sink per kernel: each (hook, tap, code) is shown once on the log, all are kept for doctor/inspect
-    const log = new HookErrorLog((line) => this.log.error(line));
+    const log = new HookErrorLog((line) => this.logLine("error", line));
     this.hookErrorLog = log;
     this.hookRuntime = {
       sink: log.sink,
@@ -215,7 +218,7 @@ export class Kernel {
         await this.activateRecord(rec, []);
       } catch (e) {
         // reported and disabled; the others still load
-        this.log.error(errorMessage(e));
+        this.logLine("error", errorMessage(e));
       }
     }
   }
@@ -304,6 +307,25 @@ export class Kernel {
   /** Hosts that own the terminal (the pager) route kernel and extension log lines to their own sink. */
   setLogger(log: Logger): void {
     this.log = log;
+  }
+
+  private logSink?: LogSink;
+  /** One log line: the structured sink (obs) sees it at every level, the display shows `[ext] text`. */
+  readonly logLine = (level: LogLevelName, msg: string, fields: LogRecordFields = {}): void => {
+    let text = msg;
+    try {
+      if (this.logSink) text = this.logSink(level, msg, fields);
+    } catch {
+      // a failing sink never breaks the caller; the line is still shown
+    }
+    // trace is for the log file only: -v shows debug and up, as it always has
+    if (level !== "trace") this.log[level](typeof fields.ext === "string" ? `[${fields.ext}] ${text}` : text, fields);
+  };
+
+  attachLogSink(sink: LogSink): boolean {
+    if (this.logSink) return false;
+    this.logSink = sink;
+    return true;
   }
 
   /**
@@ -413,7 +435,7 @@ export class Kernel {
         try {
           await r.module.deactivate();
         } catch (e) {
-          this.log.error(`extension '${r.id}' failed to deactivate: ${errorMessage(e)}`);
+          this.logLine("error", `extension '${r.id}' failed to deactivate: ${errorMessage(e)}`);
         }
       }
     }

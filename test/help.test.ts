@@ -79,6 +79,7 @@ describe("--help of every command", () => {
       "--max-usd <dollars>",
       "--max-minutes <minutes>",
       "--agent plan|build",
+      "--metrics-out <file>",
       "-h, --help",
     ]);
     expect(section(r.stdout, "Global flags:").map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(["--directory, --dir <dir>", "--home <dir>", "--db <path>", "-v, --verbose"]);

@@ -6,55 +6,16 @@
  * (the guide's rule: APIKEY, GHTOKEN), PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL anywhere (PGPASSWORD). A value is a secret when it is a URL with a password
  * (postgres://u:pw@h) or a webhook URL.
  */
+import { secretName, secretValue } from "../obs/api.js";
+
 export interface ChildEnvConfig {
   strip?: string[];
   keep?: string[];
   set?: Record<string, string>;
 }
 
-/** The guide's rule (KEY, SECRET, TOKEN anywhere), and passwords anywhere (PGPASSWORD, DBPASSWD). */
-const SUBSTRING = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
-/** Whole words of a name (split at _ . -). */
-const WORDS = new Set([
-  "PASSWORD",
-  "PASSWORDS",
-  "PASSWD",
-  "PASSPHRASE",
-  "PASS",
-  "PAT",
-  "AUTH",
-  "AUTHORIZATION",
-  "CREDENTIAL",
-  "CREDENTIALS",
-  "CREDS",
-  "PRIVATE",
-  "COOKIE",
-  "COOKIES",
-  "SESSION",
-  "WEBHOOK",
-  "DSN",
-  "SIGNATURE",
-  "SALT",
-  "OTP",
-]);
-/** Names that look like a rule above but are not secrets. */
-const NOT_SECRET = new Set(["PWD", "OLDPWD", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP", "DESKTOP_SESSION", "SESSION_MANAGER",
-  // agent sockets: a confined command cannot reach them (/tmp and /run/user are hidden); a person's run keeps git over ssh working
-  "SSH_AUTH_SOCK", "GPG_AGENT_INFO"]);
-
-export function secretName(name: string): boolean {
-  const up = name.toUpperCase();
-  if (NOT_SECRET.has(up)) return false;
-  if (SUBSTRING.test(up)) return true;
-  if (/(?:PWD|PASS)$/.test(up)) return true;
-  return up.split(/[_.-]+/).some((w) => WORDS.has(w));
-}
-
-/** A URL with a password (scheme://user:pw@host), or a webhook URL (its path is the credential). */
-export function secretValue(value: string): boolean {
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i.test(value)) return true;
-  return /^https?:\/\/[^/\s]*(?:hooks\.slack\.com|discord(?:app)?\.com\/api\/webhooks|webhook\.office\.com|outlook\.office\.com\/webhook)/i.test(value) || /^https?:\/\/[^\s]*\/webhooks?\//i.test(value);
-}
+/** The name and value rules are the shared redactor's (oceancode/api/obs): one predicate for the child env and the logs. */
+export { secretName, secretValue };
 
 function nameMatcher(pattern: string): RegExp {
   const src = pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");

@@ -251,7 +251,8 @@ export class Engine implements EngineService {
   // ------------------------------------------------------------ the loop (turn.ts)
 
   prompt(session: Session, text: string, o: PromptOptions = {}): Promise<TurnResult> {
-    return runPrompt(this.core, session, text, o);
+    const lc = this.core.opts.logContext;
+    return lc ? lc.withContext({ session: session.info.id }, () => runPrompt(this.core, session, text, o)) : runPrompt(this.core, session, text, o);
   }
 
   /** A user's own tool call (the pager's `!cmd`, `@file`): the same authorize → execute path as a model's. */

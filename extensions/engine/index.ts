@@ -1,6 +1,7 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
+import { OBS_SERVICE, type ObsService } from "../obs/api.js";
 import { ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
@@ -22,6 +23,7 @@ export default {
     const engine = new Engine({
       activate: (event) => ctx.activate(event),
       log: ctx.log,
+      logContext: ctx.services.tryGet<ObsService>(OBS_SERVICE),
       env: ctx.env,
       maxSteps: (stored) => stepCap(ctx.config, stored),
       maxSubagentSteps: () => subagentStepCap(ctx.config),

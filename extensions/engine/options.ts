@@ -1,10 +1,13 @@
 /** What the engine is configured with: its options, and the step cap read from the config. */
 import type { ModelNames } from "./contract/model-names.js";
+import type { ObsService } from "../obs/api.js";
 
 export interface EngineOptions {
   /** fire an activation event (providers load lazily on "onEvent:provider:<id>") */
   activate(event: string): Promise<void>;
-  log: { warn(m: string): void; error(m: string): void; debug(m: string): void };
+  log: { warn(m: string, fields?: Record<string, unknown>): void; error(m: string, fields?: Record<string, unknown>): void; debug(m: string, fields?: Record<string, unknown>): void };
+  /** obs's async log context: every line written during a turn (any extension's) carries session/turn/step */
+  logContext?: Pick<ObsService, "withContext" | "enterContext">;
   env: NodeJS.ProcessEnv;
   /** steps per root turn (stepCap), given the session's stored --max-steps: throws, naming where the value came from, when it is not a whole number above 0 */
   maxSteps?: (stored?: unknown) => number;

@@ -4,7 +4,7 @@
  * engine.executeTool, then engine.toolResult. The approval's provenance (a person's yes or an automatic
  * one) goes with every child the call spawns (SpawnContext), so the sandbox confines what no person approved.
  */
-import type { Answer, AuthorizeResult, Decision, Question, QuestionPreview, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolDefinition, ToolResult } from "./api.js";
+import type { Answer, AuthorizeResult, Decision, PermissionRecord, Question, QuestionPreview, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolDefinition, ToolResult } from "./api.js";
 import { isAutomaticApproval, strictness, type ToolApproval } from "./api.js";
 import { toolAllowed, type EngineCore } from "./core.js";
 
@@ -41,6 +41,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
   emit({ type: "tool_call_start", sessionId: sid, call });
   const finish = async (raw: ToolResult): Promise<ToolResult> => {
     const result = await core.hooks.toolResult.call(raw, ctx);
+    core.opts.log.debug(`tool ${call.name} ${result.isError ? "failed" : "ok"}`, { tool: call.name, callId: call.id });
     emit({ type: "tool_call_end", sessionId: sid, call, result });
     return result;
   };
@@ -61,6 +62,8 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
   const { updatedInput: _updated, ...plain } = authorized;
   let approval: ToolApproval = approvalOfAllow(plain, ctx);
   let decision: Decision = stricterOf(plain, await core.hooks.reviewDecision.call({ ctx, decision: plain, approval }));
+  const decided = decision.action;
+  let answeredBy: PermissionRecord["answeredBy"];
   if (decision.action === "ask") {
     const question: Question = {
       sessionId: sid,
@@ -83,6 +86,7 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     }
     // a form's values mean yes (a permission ask has no fields; a host answering one anyway said yes)
     const answer: Answer = typeof reply === "string" ? reply : reply.answer === "once" ? "once" : "reject";
+    answeredBy = !handler ? "none" : isAutomaticApproval(reply) ? "automatic" : typeof reply === "object" && reply.answer === "reject" ? "host" : "person";
     approval = isAutomaticApproval(reply) ? { kind: "automatic", source: reply.source, by: reply.by, ...(decision.autoApprove === true ? { exact: true } : {}) } : { kind: "person", by: "user" };
     emit({ type: "question", sessionId: sid, question, answer });
     await core.hooks.permissionAnswered.call({ ctx, decision, answer });
@@ -93,6 +97,8 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
           ? { action: "deny", by: "user", reason: core.questionHandler() ? `the user rejected this call (${decision.reason})` : `this call needs approval and no one can answer here (${decision.reason})` }
           : { action: "allow", by: "user", reason: answer };
   }
+  // observers (metrics): one record per authorized call, with the final verdict
+  await core.hooks.permissionDecided.call({ ctx, decided, final: decision.action === "deny" ? "deny" : "allow", ...(answeredBy ? { answeredBy } : {}) });
   if (decision.action === "deny") {
     const d: Decision = decision;
     await core.hooks.permissionDenied.call({ ctx, decision: d });

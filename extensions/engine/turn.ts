@@ -46,6 +46,7 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
     const childCap = session.info.parentId !== undefined ? (session.profile?.maxSteps ?? core.maxSubagentSteps()) : undefined;
     const maxContinuations = core.opts.maxStopContinuations ?? DEFAULT_MAX_STOP_CONTINUATIONS;
     session.totals.turns = turn;
+    core.opts.logContext?.enterContext({ session: sid, turn, step: 0 });
     emit({ type: "turn_start", sessionId: sid, turn, text });
     const turnCtx: TurnContext = { session, turn, signal };
     const input = await core.hooks.userPrompt.call({ text, context: [...(o.context ?? [])] }, turnCtx);
@@ -99,6 +100,8 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
       const model = await core.modelInfo(session.info.model);
       for (const n of core.pendingNotices.splice(0)) notice("warn", n);
       const stepCtx: StepContext = { ...turnCtx, turn, step: stepInTurn, sessionStep: session.totals.steps, model };
+      // lines logged from here on in this step (the engine's, tools', MCP's, hooks', storage's) carry where they were written
+      core.opts.logContext?.enterContext({ session: sid, turn, step: stepInTurn });
       const outcome = await runModel(core, session, stepCtx, emit);
       if (outcome.kind === "error") {
         reason = outcome.reason;
@@ -118,7 +121,9 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
       }
       const added = approxTokens(assistant.text) + (toolRow ? toolRow.results.reduce((n, r) => n + approxTokens(r.content), 0) : 0);
       const gaugeTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens + added - approxTokens(assistant.text);
-      await core.hooks.afterStep.call({ ctx: stepCtx, assistant, tools: toolRow, usage, gaugeTokens, durationMs: performance.now() - stepStart });
+      const durationMs = performance.now() - stepStart;
+      await core.hooks.afterStep.call({ ctx: stepCtx, assistant, tools: toolRow, usage, gaugeTokens, durationMs });
+      core.opts.log.debug(`step done: ${assistant.toolCalls.length} tool call(s), ${Math.round(durationMs)} ms`, { model: model.id, stopReason });
       emit({ type: "step_end", sessionId: sid, turn, step: stepInTurn, usage, gaugeTokens });
       emit({ type: "usage", sessionId: sid, totals: session.totals });
       if (signal.aborted) {

@@ -134,6 +134,8 @@ export interface McpService {
    * is not a server name is skipped with a warning.
    */
   addServers(servers: ReadonlyArray<{ name: string; config: ServerConfig }>, source: string): string[];
+  /** MCP failures in this process so far: handshakes that failed, connections lost, calls that failed (protocol, timeout) */
+  errorCounts?(): Readonly<{ connect: number; disconnect: number; call: number }>;
 }
 
 /** The meta-dispatch tools offered instead of the MCP tools past 128 of them (64 with OC_MCP_META_TOOLS=1). */

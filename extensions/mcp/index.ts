@@ -28,6 +28,7 @@ import { LiveSwitches } from "./client/live.js";
 import { printable, SERVER_NAME } from "./sources/shapes.js";
 import type { ServerEntry } from "./api.js";
 import { isPagerSlashHost } from "../session-commands/api.js";
+import { mcpErrorCounts } from "./client/error-count.js";
 
 /**
  * The resolved entries with the handed-over servers put in: a handed server replaces a ready copy of its
@@ -168,6 +169,7 @@ export default {
         }
         return taken;
       },
+      errorCounts: () => ({ ...mcpErrorCounts }),
     };
     ctx.provide("mcp", service);
     // GET /mcp and the per-server routes, when a serve host runs (the serve extension's registry)

@@ -1,7 +1,9 @@
 /**
  * The published logging contract `oceancode/api/obs`: the structured logger every extension logs
- * through and the service behind it. Types only here; the implementation is the obs extension's.
+ * through and the service behind it, and the shared redactor as plain functions (crash reports and
+ * telemetry use it without the service). The logger's implementation is the obs extension's.
  */
+export { redact, redactorFor, redactUrl, secretName, secretValue, secretValuesMatcher, REDACTED, type Redactor } from "./redact.js";
 
 /** Log levels, lowest first. */
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";
@@ -35,6 +37,13 @@ export interface ObsService {
   redact(text: string): string;
   /** every line from now on (a JSON line, redacted) as it is logged; returns the unsubscribe (the HTTP log tail) */
   subscribe(listener: (line: string) => void): () => void;
+  /**
+   * Run `fn` with `fields` (session, turn, step) on every line logged inside it, by any extension, across
+   * its awaits (AsyncLocalStorage): the engine runs a turn in it.
+   */
+  withContext<T>(fields: LogFields, fn: () => T): T;
+  /** From here on in the current async context (inside withContext), lines carry `fields` too (the engine's step). */
+  enterContext(fields: LogFields): void;
   /** write out what is buffered (before an exit or a crash report) */
   flush(): void;
   /** the file level and the log file (absent: no file) */

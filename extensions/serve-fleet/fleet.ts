@@ -254,6 +254,12 @@ export class PgFleet implements FleetService {
    * The live turns other runs left for a session this instance now holds, marked taken by it. Row locks
    * (FOR UPDATE, re-checked after a wait) make each row one caller's, should two ever ask at once.
    */
+  /** sessions whose left turns adopt() took (metrics' oceancode_fleet_takeovers_total) */
+  private takenOver = 0;
+  takeovers(): number {
+    return this.takenOver;
+  }
+
   async adopt(sessionId: string): Promise<AdoptedTurn[]> {
     try {
       const r = await this.clientQ(
@@ -263,6 +269,7 @@ export class PgFleet implements FleetService {
         [sessionId, this.run, this.instanceId],
       );
       const rows = (r.rows as Array<{ id: string; text: string; instance: string; was: string }>).sort((x, y) => Number(x.id) - Number(y.id));
+      if (rows.length) this.takenOver++;
       if (rows.length) this.opts.log.info(`serve-fleet: session ${sessionId}: took over ${rows.length} turn(s) of ${[...new Set(rows.map((x) => x.instance))].join(", ")} (gone)`);
       return rows.map((x) => ({ text: x.text, interrupted: x.was === "running", instance: x.instance }));
     } catch (e) {

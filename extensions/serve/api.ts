@@ -138,10 +138,29 @@ export interface ServeService {
    */
   useFleet(fleet: FleetService): void;
   /**
+   * Run `fn` each time a server starts, before its routes are mounted (after the fleet activation): an
+   * extension that serves routes only when a server runs (metrics: GET /metrics) adds them here.
+   */
+  onStart?(fn: () => void | Promise<void>): void;
+  /** The running server's counts (metrics read them at each scrape); undefined while no server runs. */
+  stats?(): ServeStats | undefined;
+  /**
    * The `oceancode serve` command's whole run (boot, start, the listening line, drain on SIGTERM/SIGINT),
    * for a command that is serve with something more: `oceancode web` runs it with `web: true` (as `--web`).
    */
   command(argv: string[], io: CommandIO, opts?: { name?: string; web?: boolean }): Promise<number>;
+}
+
+/** What ServeService.stats reports: cheap counts, read at scrape time. */
+export interface ServeStats {
+  /** sessions this instance holds open (in a fleet: the session claims, i.e. leases, it holds) */
+  openSessions: number;
+  /** connected SSE clients (every stream) */
+  sseClients: number;
+  /** accepted prompts whose turn has not started yet */
+  queuedPrompts: number;
+  /** present in fleet mode */
+  fleet?: { takeovers: number };
 }
 
 /** The activation event `serve --web` fires before it starts: the web client's extension listens for it and adds its routes. */
@@ -233,6 +252,8 @@ export interface FleetService {
    * (logged; the sweep asks again).
    */
   adopt(sessionId: string): Promise<AdoptedTurn[]>;
+  /** sessions whose left turns this instance took over (adopt answered turns), since it started; for metrics */
+  takeovers?(): number;
   /** why the fleet cannot work now (its database unreachable, reconnecting), if it cannot; /health answers 503 meanwhile */
   unavailable?(): string | undefined;
   /** stop listening (server shutdown) */

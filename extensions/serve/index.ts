@@ -8,7 +8,8 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import crypto from "node:crypto";
-import { FLEET_EVENT, WEB_EVENT, type FleetService, type ServeOptions, type ServeService } from "./api.js";
+import { FLEET_EVENT, WEB_EVENT, type FleetService, type ServeOptions, type ServeService, type ServeStats } from "./api.js";
+import type { LiveServer } from "./server.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 import { PendingStore } from "./pending.js";
@@ -59,7 +60,8 @@ export default {
         if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
         const { startServer } = await import("./server.js");
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
-        return startServer(
+        for (const fn of starting) await fn();
+        const server = await startServer(
           {
             engine,
             storage: ctx.services.tryGet<StorageService>("storage"),
@@ -81,8 +83,20 @@ export default {
           },
           opts,
         );
+        live = server; // the last server started (after its close, its counts are 0)
+        return server;
+      },
+      onStart(fn) {
+        starting.push(fn);
+      },
+      stats(): ServeStats | undefined {
+        if (!live) return undefined;
+        const takeovers = fleet?.takeovers?.();
+        return { openSessions: live.hub.openCount, sseClients: live.events.clientCount, queuedPrompts: live.hub.queuedCount, ...(fleet ? { fleet: { takeovers: takeovers ?? 0 } } : {}) };
       },
     };
+    let live: LiveServer | undefined;
+    const starting: Array<() => void | Promise<void>> = [];
     let fleet: FleetService | undefined;
     ctx.provide("serve", service);
     ctx.registerCommand("serve", (argv, io) => serveCommand(argv, io, boot));

@@ -187,6 +187,13 @@ export class SessionHub {
     return this.held.size;
   }
 
+  /** accepted prompts whose turn has not started (metrics' queue depth) */
+  get queuedCount(): number {
+    let n = 0;
+    for (const a of this.accepted.values()) if (!a.started) n++;
+    return n;
+  }
+
   openSessions(): Session[] {
     return [...this.held.values()].map((h) => h.session);
   }

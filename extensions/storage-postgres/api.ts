@@ -16,19 +16,9 @@ export type { StorageService } from "../storage/api.js";
  */
 export const SESSION_LOCK_NAMESPACE = 0x6f637373;
 
-/** The name shown for a hidden password. */
-export const REDACTED = "***";
-
-/**
- * Hide the credentials of every URL in `text` (a URL, or a message that quotes one): the password of
- * `scheme://user:password@host` and the values of `password=` / `sslpassword=` / `sslkey=` query or
- * keyword parameters. The user name, host, port and database stay (they say which database is meant).
- */
-export function redactUrl(text: string): string {
-  return text
-    .replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):([^\s@/]*)@/gi, (_m, head: string) => `${head}:${REDACTED}@`)
-    .replace(/\b(password|sslpassword)=([^&\s'"]+)/gi, (_m, k: string) => `${k}=${REDACTED}`);
-}
+/** URL credentials are hidden by the shared redactor (oceancode/api/obs): one implementation for every display. */
+import { REDACTED, redactUrl } from "../obs/api.js";
+export { REDACTED, redactUrl };
 
 /** The password a URL carries (decoded), or undefined: used to scrub it from driver messages too. */
 export function urlPassword(url: string): string | undefined {

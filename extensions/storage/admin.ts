@@ -20,6 +20,8 @@ export interface AdminOptions {
   sources(): Promise<readonly RecoverySource[]>;
   /** database.retention_days (a ledger-only session idle past it aged out of the database) */
   retentionDays: number;
+  /** where another store's errors are logged (the extension's logger) */
+  log: (msg: string) => void;
 }
 
 function mismatchLine(m: Mismatch, repair: string): StorageCheck {
@@ -45,7 +47,7 @@ async function ledgerChecks(file: string, opts: AdminOptions): Promise<StorageCh
 type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "at" | "expiring">>;
 
 export function storageAdmin(s: SqliteStore, opts: AdminOptions): Admin {
-  const other = (file: string, cmd: string) => new SqliteStore({ file, onError: (m) => process.stderr.write(`oceancode ${cmd}: ${m}\n`) });
+  const other = (file: string, cmd: string) => new SqliteStore({ file, onError: (m) => opts.log(`${cmd}: ${m}`) });
   return {
     async doctorChecks(): Promise<StorageCheck[]> {
       const db = s.dbPath;

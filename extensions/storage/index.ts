@@ -49,7 +49,7 @@ export default {
       await ctx.activate(RECOVERY_EVENT); // the ledger registers itself when it activates
       return s.recoverySources();
     };
-    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants }, sources, retentionDays: dbDays }), { pins: sqlitePins(s, participants) }));
+    ctx.provide("storage", Object.assign(s, storageAdmin(s, { repair, retention: { dbDays, participants }, sources, retentionDays: dbDays, log: (m) => ctx.log.error(m) }), { pins: sqlitePins(s, participants) }));
     ctx.registerCommand("storage", (argv: string[], io: CommandIO) =>
       storageCommand(argv, io, {
         file: (flag) => (flag ? path.resolve(flag) : file),

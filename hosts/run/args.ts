@@ -4,6 +4,7 @@
  */
 import type { FlagDoc } from "../cli/help.js";
 import { flagHint } from "../cli/suggest.js";
+import path from "node:path";
 import type { HostSetting } from "../../kernel/config.js";
 
 export interface RunArgs {
@@ -28,6 +29,8 @@ export interface RunArgs {
   warnings: string[];
   /** --agent plan|build: the session's agent (plan: read-only plan mode, the plan-mode extension) */
   agent?: string;
+  /** --metrics-out: write the final metrics (Prometheus text) here at exit (the host layer's metrics.out) */
+  metricsOut?: string;
   /** --help / -h before the prompt */
   help?: boolean;
 }
@@ -51,6 +54,7 @@ export const RUN_FLAGS: FlagDoc[] = [
   { name: "--max-usd", value: "<dollars>", summary: "stop cleanly at a step boundary once the session has spent this much (over $OC_MAX_USD; kept by --continue)" },
   { name: "--max-minutes", value: "<minutes>", summary: "stop cleanly at a step boundary after this long (over $OC_MAX_MINUTES; kept by --continue)" },
   { name: "--agent", value: "plan|build", summary: "the session's agent: plan is read-only plan mode (writes only under .oceancode/plans/; kept by --continue), build edits and runs" },
+  { name: "--metrics-out", value: "<file>", summary: "write the run's final metrics (Prometheus text) to this file at exit, also after an error or a bound (metrics.out)" },
   { name: "--help", aliases: ["-h"], summary: "this help" },
 ];
 
@@ -80,13 +84,15 @@ export function validMaxSteps(v: string): boolean {
 }
 
 /**
- * run's flags that are config keys, for the host layer: --model is `model`, --max-steps is `engine.max_steps`.
+ * run's flags that are config keys, for the host layer: --model is `model`, --max-steps is `engine.max_steps`,
+ * --metrics-out is `metrics.out` (resolved against the current directory).
  * A --max-steps run refuses (its usage error) is left out, so the error is run's own.
  */
 export function runHostSettings(args: RunArgs): HostSetting[] {
   const out: HostSetting[] = [];
   if (args.model !== undefined) out.push({ key: "model", value: args.model, flag: "--model" });
   if (args.maxSteps !== undefined && validMaxSteps(args.maxSteps)) out.push({ key: "engine.max_steps", value: Number(args.maxSteps), flag: "--max-steps" });
+  if (args.metricsOut) out.push({ key: "metrics.out", value: path.resolve(args.metricsOut), flag: "--metrics-out" });
   return out;
 }
 
@@ -115,7 +121,10 @@ function applyFlag(argv: readonly string[], i: number, out: RunArgs): number {
     else if (name === "--max-steps") out.maxSteps = v;
     else if (name === "--max-usd") out.maxUsd = v;
     else if (name === "--max-minutes") out.maxMinutes = v;
-    else if (name === "--agent") {
+    else if (name === "--metrics-out") {
+      if (!v.trim()) throw new UsageError("--metrics-out needs a file name");
+      out.metricsOut = v;
+    } else if (name === "--agent") {
       if (v !== "plan" && v !== "build") throw new UsageError(`--agent must be plan or build (got '${v}')`);
       out.agent = v;
     }

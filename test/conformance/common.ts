@@ -115,6 +115,8 @@ export function testContext(opts: TestContextOptions): TestContext {
       throw new Error("testContext: introspect() is not available outside the kernel");
     },
     isTrusted: async () => true,
+    // outside a kernel the sink's writer records like log does
+    setLogSink: () => (level, msg) => void logged.push({ level: level === "trace" ? "debug" : level, msg }),
     provided,
     commands,
     slashes,

@@ -26,6 +26,7 @@ const KINDS: Record<keyof EngineHooks, string> = {
   reviewDecision: "bail",
   toolResult: "waterfall",
   checkpoint: "parallel",
+  permissionDecided: "parallel",
   afterModelCall: "parallel",
   afterStep: "parallel",
   stop: "bail",

@@ -130,6 +130,24 @@ export interface ModelCallRecord {
   text: string;
 }
 
+/**
+ * A tool call's permission settled (engine.permissionDecided), once per call that reached authorization:
+ * what was decided before any question, and the final allow or deny. For observers (metrics).
+ */
+export interface PermissionRecord {
+  ctx: ToolCallContext;
+  /** the decision after review, before any question: allow, ask or deny */
+  decided: Decision["action"];
+  /** the final decision (an ask's answer applied) */
+  final: "allow" | "deny";
+  /**
+   * for an ask, who answered: "person" (a plain answer), "automatic" (an automatic approver: run --auto, a
+   * client's standing approval), "host" (a host that is no person rejected it: run without --auto), "none"
+   * (no one can answer here)
+   */
+  answeredBy?: "person" | "automatic" | "host" | "none";
+}
+
 export interface CheckpointRecord {
   session: Session;
   turn: number;
@@ -279,6 +297,8 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   permissionAnswered: hook.series<{ ctx: ToolCallContext; decision: Decision; answer: Answer }>("the user answered an ask"),
   /** series: a tool call was denied (by a rule, a hook, or the user). */
   permissionDenied: hook.series<{ ctx: ToolCallContext; decision: Decision }>("a tool call was denied"),
+  /** parallel: a tool call's permission settled (what was decided, the final allow/deny, who answered an ask). Fails open. */
+  permissionDecided: hook.parallel<PermissionRecord>("a tool call's permission settled: decided, final, who answered"),
   /** wrap: middleware around running a tool (sandbox, timing). No tap timeout: it surrounds the tool run. */
   executeTool: hook.wrap<ToolCallContext, ToolOutput>("middleware around running a tool"),
   /** waterfall: compose a child process (env stripping, sandbox wrapping). */

@@ -16,6 +16,7 @@ import type { ServerConfig, ServerEntry, ServerStatus } from "../api.js";
 import { toToolOutput, type McpCallResult } from "./convert.js";
 import { GroupStdioTransport, type StdioSpawn } from "./stdio.js";
 import { samplingRefusal, type ElicitParams, type ElicitResult } from "./elicit.js";
+import { mcpErrorCounts } from "./error-count.js";
 
 export interface McpToolInfo {
   /** the server's own name for it */
@@ -132,6 +133,7 @@ export class Connection {
       this.status = "connected";
     } catch (e) {
       this.status = isAuthError(e) ? "needs-auth" : "failed";
+      mcpErrorCounts.connect++;
       const stderr = transport instanceof GroupStdioTransport ? transport.stderr.split("\n").slice(-1)[0] : "";
       this.reason = this.status === "needs-auth" ? `the server answered 401: it needs authorization (oceancode mcp login ${this.name})` : `${message(e)}${stderr ? ` (stderr: ${stderr})` : ""}`;
       this.client = undefined;
@@ -170,6 +172,7 @@ export class Connection {
     if (this.closing || this.client !== client) return;
     this.client = undefined;
     this.status = "failed";
+    mcpErrorCounts.disconnect++;
     this.reason = "the server closed the connection";
     const backoff = this.deps.backoffMs ?? [1000, 2000, 4000];
     if (this.deps.config.type !== "stdio" || this.restarts >= backoff.length) {
@@ -212,6 +215,7 @@ export class Connection {
       return toToolOutput(result);
     } catch (e) {
       if (signal.aborted) return { content: `the call to MCP tool '${tool}' was interrupted`, isError: true };
+      mcpErrorCounts.call++;
       if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
         const s = this.deps.callTimeoutMs / 1000;
         return {

@@ -196,6 +196,11 @@ export class OceancodeClient extends ClientBase {
     return this.call("POST", "/mcp/{name}/trust", { path: { "name": input["name"] }, body: input.body }, opts);
   }
 
+  /** GET /metrics — the process's metrics in the Prometheus text format (version 0.0.4): steps, turns, tool and model calls, tokens, cost, permissions, errors, sessions, SSE clients, the storage writer (docs/operations-metrics.md) */
+  metrics(opts: CallOptions = {}): Promise<string> {
+    return this.call("GET", "/metrics", {  }, opts);
+  }
+
   /** GET /doc — this OpenAPI 3.1 document */
   openapi(opts: CallOptions = {}): Promise<unknown> {
     return this.call("GET", "/doc", {  }, opts);
