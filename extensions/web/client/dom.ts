@@ -147,7 +147,8 @@ const reconciler = Reconciler(host as never);
 
 /** Render `tree` into `container` (replacing what it holds). */
 export function render(tree: ReactNode, container: Element): void {
-  const report = (e: unknown) => console.error(e);
+  // an error React could not recover from is the page's uncaught error (window "error", and the console)
+  const report = (e: unknown) => reportError(e);
   const root = reconciler.createContainer(container, ConcurrentRoot, null, false, null, "oc", report, report, report, () => undefined);
   reconciler.updateContainer(tree, root, null, () => undefined);
 }
