@@ -14,7 +14,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -103,3 +103,12 @@ const outputs = Object.keys(result.metafile.outputs);
 const chunks = outputs.filter((o) => o.includes("/chunks/")).length;
 fs.writeFileSync(path.join(root, "dist", "bundle-meta.json"), JSON.stringify(result.metafile));
 process.stdout.write(`bundle: ${outputs.length - chunks} entries, ${chunks} shared chunks in ${Math.round(performance.now() - started)} ms\n`);
+
+// an extension's own build step (extensions/<id>/build.ts, compiled by tsc, exporting build(root)): e.g. a
+// browser bundle; the bundle does not know what any step builds
+for (const folder of fs.readdirSync(path.join(root, "extensions")).sort()) {
+  const step = path.join(root, "dist", "extensions", folder, "build.js");
+  if (!fs.existsSync(path.join(root, "extensions", folder, "build.ts")) || !fs.existsSync(step)) continue;
+  const mod = (await import(pathToFileURL(step).href)) as { build(root: string): Promise<string> };
+  process.stdout.write(`${await mod.build(root)}\n`);
+}

@@ -21,6 +21,24 @@ const refused: JsonSchema = {
 };
 const forceBody: JsonSchema = { type: "object", additionalProperties: false, properties: { force: { type: "boolean", description: "overwrite files changed outside the agent (after a person confirmed)" } } };
 
+const ints: JsonSchema = { type: "array", items: { type: "integer" } };
+const checkpointsAnswer: JsonSchema = {
+  type: "object",
+  properties: {
+    active: { type: "integer", description: "the user turn the session stands on (0: before the first)" },
+    turns: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "integer" }, parent: { type: "integer" }, turns: ints, title: { type: "string" }, at: { type: "number" } },
+        required: ["id", "parent", "turns", "title", "at"],
+      },
+    },
+    hidden: { ...ints, description: "engine turn numbers whose rows are off the active path (undone)" },
+  },
+  required: ["active", "turns", "hidden"],
+};
+
 /** A move's answer: 200 when it moved, 409 when it did not (nothing to move, a running turn, files changed outside). */
 function answer(r: MoveResult): RouteReply {
   return { status: r.ok ? 200 : 409, body: r };
@@ -32,6 +50,20 @@ export function checkpointRoutes(service: CheckpointsService): RouteDefinition[]
   // 404 / 409 session_busy (the error shape) from opening the session; 409 `refused` when it did not move
   const responses = { 200: moved, 404: ERROR_SCHEMA, 409: { anyOf: [refused, ERROR_SCHEMA] } };
   return [
+    {
+      method: "GET",
+      url: "/session/:id/checkpoints",
+      operationId: "sessionCheckpoints",
+      summary: "the session's user turns (every branch), the one it stands on, and the engine turns off the active path (a client hides those rows after an undo)",
+      schema: { params: sessionParams, response: { 200: checkpointsAnswer } },
+      handler: async (req) => {
+        const id = await sid(req);
+        const on = new Set(service.activePath(id).flatMap((t) => t.turns));
+        const turns = service.turns(id);
+        const hidden = [...new Set(turns.flatMap((t) => t.turns).filter((n) => !on.has(n)))].sort((a, b) => a - b);
+        return { active: service.active(id), turns: turns.map((t) => ({ id: t.id, parent: t.parent, turns: t.turns, title: t.title, at: t.at })), hidden };
+      },
+    },
     {
       method: "POST",
       url: "/session/:id/undo",

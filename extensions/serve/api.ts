@@ -13,6 +13,7 @@
  * A route's JSON Schemas validate its requests and produce the OpenAPI 3.1 document at GET /doc, from
  * which the typed client (`oceancode/client`) is generated. Errors are `{error: {code, message}}`.
  */
+import type { CommandIO } from "../../kernel/api.js";
 import type { Question, Session } from "../engine/api.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -72,6 +73,8 @@ export interface RouteDefinition {
   };
   /** the largest request body in bytes (default Fastify's 1 MiB); a bigger one is refused with 413 */
   bodyLimit?: number;
+  /** left out of the OpenAPI document and so of the typed client (a static file: the web client's page and assets) */
+  hidden?: boolean;
   handler(req: RouteRequest): Promise<RouteReply | unknown> | RouteReply | unknown;
 }
 
@@ -154,6 +157,11 @@ export interface ServeService {
   onStart?(fn: () => void | Promise<void>): void;
   /** The running server's counts (metrics read them at each scrape); undefined while no server runs. */
   stats?(): ServeStats | undefined;
+  /**
+   * The `oceancode serve` command's whole run (boot, start, the listening line, drain on SIGTERM/SIGINT),
+   * for a command that is serve with something more: `oceancode web` runs it with `web: true` (as `--web`).
+   */
+  command(argv: string[], io: CommandIO, opts?: { name?: string; web?: boolean }): Promise<number>;
 }
 
 /** What ServeService.stats reports: cheap counts, read at scrape time. */
@@ -167,6 +175,9 @@ export interface ServeStats {
   /** present in fleet mode */
   fleet?: { takeovers: number };
 }
+
+/** The activation event `serve --web` fires before it starts: the web client's extension listens for it and adds its routes. */
+export const WEB_EVENT = "onEvent:serve:web";
 
 /** The activation event a server fires before it starts: fleet extensions listen for it (`"activation": ["onEvent:serve:fleet"]`). */
 export const FLEET_EVENT = "onEvent:serve:fleet";

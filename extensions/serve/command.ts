@@ -4,16 +4,16 @@ import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_HOST, DEFAULT_PORT, type ServeService, type ServerHandle } from "./api.js";
 import { checkBind, credentialsFrom } from "./auth.js";
 
-export const SERVE_USAGE = "usage: oceancode serve [--port 4096] [--host 127.0.0.1] [--db <file>] [--directory <dir>] [-v]";
+export const SERVE_USAGE = "usage: oceancode serve [--port 4096] [--host 127.0.0.1] [--web] [--db <file>] [--directory <dir>] [-v]";
 
-export function parseServeArgs(argv: string[]): { host: string; port: number } {
-  const { values, positionals } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" } }, strict: true, allowPositionals: true });
+export function parseServeArgs(argv: string[]): { host: string; port: number; web: boolean } {
+  const { values, positionals } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, web: { type: "boolean" } }, strict: true, allowPositionals: true });
   if (positionals.length) throw new Error(`unexpected argument '${positionals[0]}'`);
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535; 0 picks a free one), not '${values.port}'`);
   const host = values.host ?? DEFAULT_HOST;
   if (!host) throw new Error("--host needs a value");
-  return { host, port };
+  return { host, port, web: values.web === true };
 }
 
 /** Resolves on the first SIGTERM or SIGINT (a second one keeps what is unfinished and exits at once). */
@@ -34,12 +34,13 @@ function stopSignal(io: CommandIO, server: () => ServerHandle | undefined): Prom
   });
 }
 
-export async function serveCommand(argv: string[], io: CommandIO, boot: () => Promise<ServeService | string>): Promise<number> {
+/** `boot(web)`: the session extensions, and with --web the web client's (it adds its routes before the server starts) */
+export async function serveCommand(argv: string[], io: CommandIO, boot: (web: boolean) => Promise<ServeService | string>, name = "serve"): Promise<number> {
   let args;
   try {
     args = parseServeArgs(argv);
   } catch (e) {
-    io.stderr.write(`oceancode serve: ${(e as Error).message}\n${SERVE_USAGE}\n`);
+    io.stderr.write(`oceancode ${name}: ${(e as Error).message}\n${name === "serve" ? SERVE_USAGE : `usage: oceancode ${name} [--port 4096] [--host 127.0.0.1] [--db <file>] [--directory <dir>] [-v]`}\n`);
     return 2;
   }
   try {
@@ -48,7 +49,7 @@ export async function serveCommand(argv: string[], io: CommandIO, boot: () => Pr
     io.stderr.write(`oceancode serve: ${(e as Error).message}\n`);
     return 1;
   }
-  const service = await boot();
+  const service = await boot(args.web);
   if (typeof service === "string") {
     io.stderr.write(`oceancode serve: ${service}\n`);
     return 1;
@@ -62,7 +63,7 @@ export async function serveCommand(argv: string[], io: CommandIO, boot: () => Pr
     io.stderr.write(`oceancode serve: ${code === "EADDRINUSE" ? `${args.host}:${args.port} is already in use (pick another --port, or 0 for any free one)` : (e as Error).message}\n`);
     return 1;
   }
-  io.stderr.write(`oceancode serve: listening on ${server.url}\n`);
+  io.stderr.write(`oceancode serve: listening on ${server.url}${args.web ? ` (the web client: ${server.url}/)` : ""}\n`);
   // one JSON line a script (or a test) waits for: the bound port, also when --port 0 picked it
   io.stdout.write(`${JSON.stringify({ type: "listening", url: server.url, host: server.host, port: server.port })}\n`);
   const sig = await stopped;

@@ -8,7 +8,7 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import crypto from "node:crypto";
-import { FLEET_EVENT, type FleetService, type ServeOptions, type ServeService, type ServeStats } from "./api.js";
+import { FLEET_EVENT, WEB_EVENT, type FleetService, type ServeOptions, type ServeService, type ServeStats } from "./api.js";
 import type { LiveServer } from "./server.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
@@ -43,7 +43,15 @@ export default {
   activate(ctx: ExtensionContext) {
     const routes = new Routes();
     ctx.provide("routes", routes);
+    const boot = async (web: boolean): Promise<ServeService | string> => {
+      // the session extensions (engine, storage, providers, tools, and the ones contributing routes)
+      await ctx.activate("onSession");
+      // --web: the web client's extension adds its page and assets to the routes
+      if (web) await ctx.activate(WEB_EVENT);
+      return ctx.services.has("engine") ? service : "no enabled extension provides the session engine; see oceancode inspect";
+    };
     const service: ServeService = {
+      command: (argv, io, opts = {}) => serveCommand(opts.web ? [...argv, "--web"] : argv, io, boot, opts.name),
       useFleet(f) {
         fleet = f;
       },
@@ -92,12 +100,6 @@ export default {
     const starting: Array<() => void | Promise<void>> = [];
     let fleet: FleetService | undefined;
     ctx.provide("serve", service);
-    ctx.registerCommand("serve", (argv, io) =>
-      serveCommand(argv, io, async () => {
-        // the session extensions (engine, storage, providers, tools, and the ones contributing routes)
-        await ctx.activate("onSession");
-        return ctx.services.has("engine") ? service : "no enabled extension provides the session engine; see oceancode inspect";
-      }),
-    );
+    ctx.registerCommand("serve", (argv, io) => serveCommand(argv, io, boot));
   },
 };

@@ -88,7 +88,7 @@ function mount(app: FastifyInstance, route: RegisteredRoute, session: RouteReque
   app.route({
     method: route.method,
     url: route.url,
-    schema: documented({ ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner] }, security),
+    schema: documented({ ...route.schema, operationId: route.operationId, summary: route.summary, tags: route.tags ?? [route.owner], ...(route.hidden ? { hide: true } : {}) }, security),
     ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const ac = new AbortController();

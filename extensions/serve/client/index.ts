@@ -546,6 +546,25 @@ export class OceancodeClient extends ClientBase {
     return this.call("POST", "/session/{id}/abort", { path: { "id": input["id"] } }, opts);
   }
 
+  /** GET /session/{id}/checkpoints — the session's user turns (every branch), the one it stands on, and the engine turns off the active path (a client hides those rows after an undo) */
+  sessionCheckpoints(input: {
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    /** the user turn the session stands on (0: before the first) */
+    active: number;
+    turns: Array<{
+      id: number;
+      parent: number;
+      turns: Array<number>;
+      title: string;
+      at: number;
+    }>;
+    /** engine turn numbers whose rows are off the active path (undone) */
+    hidden: Array<number>;
+  }> {
+    return this.call("GET", "/session/{id}/checkpoints", { path: { "id": input["id"] } }, opts);
+  }
+
   /** POST /session/{id}/command — Run a slash command against the session (/undo, /limits usd 5, ...), as `run "/cmd"` does; its replies are the answer */
   sessionCommand(input: {
     id: string;
