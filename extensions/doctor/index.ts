@@ -2,6 +2,8 @@
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
 import { DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { doctorRoutes } from "./routes.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 
 const USAGE = "usage: oceancode doctor [--storage]";
@@ -23,12 +25,22 @@ async function storageChecks(ctx: ExtensionContext): Promise<CheckLine[]> {
   }
 }
 
+/** Every check doctor prints, in its order (the command and GET /doctor). */
+async function allChecks(ctx: ExtensionContext, storage: boolean): Promise<CheckLine[]> {
+  const info = ctx.introspect();
+  const lines: CheckLine[] = [...configChecks(info), ...extensionChecks(info), requirementsCheck(info), dataDirCheck(ctx.paths.dataDir)];
+  if (storage) lines.push(...(await storageChecks(ctx)));
+  return lines;
+}
+
 const topics = new Map<string, () => Promise<DoctorCheck[]>>();
 
 export default {
   activate(ctx: ExtensionContext) {
     const service: DoctorService = { addChecks: (topic, run) => void topics.set(topic, run) };
     ctx.provide("doctor", service);
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of doctorRoutes((storage) => allChecks(ctx, storage))) routes.add(r, ctx.id);
     ctx.registerCommand("doctor", async (argv: string[], io: CommandIO) => {
       let storage = false;
       try {
@@ -42,16 +54,7 @@ export default {
         io.stderr.write(`oceancode doctor: ${(e as Error).message}\n${USAGE}\n`);
         return 2;
       }
-      const info = ctx.introspect();
-      const lines: CheckLine[] = [
-        ...configChecks(info),
-        ...extensionChecks(info),
-        requirementsCheck(info),
-        dataDirCheck(ctx.paths.dataDir),
-      ];
-      if (storage) {
-        lines.push(...(await storageChecks(ctx)));
-      }
+      const lines = await allChecks(ctx, storage);
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;
       io.stdout.write(problems ? `DOCTOR_FAIL problems=${problems}\n` : "DOCTOR_OK\n");

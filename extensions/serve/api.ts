@@ -136,6 +136,14 @@ export interface ServeService {
   useFleet(fleet: FleetService): void;
 }
 
+/**
+ * The activation event a server fires before it mounts its routes: an extension that is not a session
+ * extension (inspect, doctor, plugins, auth, ...) and only contributes routes listens for it
+ * (`"activation": ["onEvent:serve:routes"]`, `"optional": ["routes"]`), so it loads with a server and
+ * never with a plain `run`.
+ */
+export const ROUTES_EVENT = "onEvent:serve:routes";
+
 /** The activation event a server fires before it starts: fleet extensions listen for it (`"activation": ["onEvent:serve:fleet"]`). */
 export const FLEET_EVENT = "onEvent:serve:fleet";
 

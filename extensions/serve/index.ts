@@ -8,10 +8,12 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import crypto from "node:crypto";
-import { FLEET_EVENT, type FleetService, type ServeOptions, type ServeService } from "./api.js";
+import { FLEET_EVENT, ROUTES_EVENT, type FleetService, type ServeOptions, type ServeService } from "./api.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 import { PendingStore } from "./pending.js";
+import { logRoute } from "./log-route.js";
+import type { ObsService } from "../obs/api.js";
 
 export { HttpError, isRouteReply } from "./api.js";
 
@@ -42,6 +44,7 @@ export default {
   activate(ctx: ExtensionContext) {
     const routes = new Routes();
     ctx.provide("routes", routes);
+    routes.add(logRoute(() => ctx.services.tryGet<ObsService>("obs")), ctx.id);
     const service: ServeService = {
       useFleet(f) {
         fleet = f;
@@ -50,6 +53,7 @@ export default {
         const engine = ctx.services.tryGet<EngineService>("engine");
         if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
         const { startServer } = await import("./server.js");
+        await ctx.activate(ROUTES_EVENT); // extensions that contribute routes but are not session extensions
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
         return startServer(
           {
