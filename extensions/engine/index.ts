@@ -1,9 +1,7 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
-import { DEFAULT_MODEL_ID, ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
-import type { RouteRegistry } from "../serve/api.js";
-import { engineRoutes } from "./routes.js";
+import { ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
 function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
@@ -21,8 +19,6 @@ export default {
       system_prompt?: string;
       max_stop_continuations?: number;
     }>("engine");
-    const names = ModelNames.fromContributions(ctx.contributions<string[]>("providers"), ctx.contributions<ModelNameEntry[]>("models"));
-    const providersDeclared = declared(ctx.contributions<string[]>("providers"), (p) => p);
     const engine = new Engine({
       activate: (event) => ctx.activate(event),
       log: ctx.log,
@@ -33,10 +29,10 @@ export default {
       idleMinutes: cfg.idle_minutes ?? 15,
       systemPromptExtra: cfg.system_prompt,
       maxStopContinuations: cfg.max_stop_continuations,
-      names,
+      names: ModelNames.fromContributions(ctx.contributions<string[]>("providers"), ctx.contributions<ModelNameEntry[]>("models")),
       declared: {
         tools: declared(ctx.contributions<Array<{ name: string }>>("tools"), (t) => t.name),
-        providers: providersDeclared,
+        providers: declared(ctx.contributions<string[]>("providers"), (p) => p),
         optionalTools: new Set(ctx.contributions<Array<{ name: string; optional?: boolean }>>("tools").flatMap((c) => c.value.filter((t) => t.optional === true).map((t) => t.name))),
       },
     });
@@ -44,12 +40,5 @@ export default {
     ctx.bindHooks(engine.hooks);
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
-    // GET /provider and /model on a server (read from the manifests and the loaded catalogue)
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
-    const defaultModel = () => {
-      const m = ctx.config.get("model");
-      return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
-    };
-    if (routes) for (const r of engineRoutes(engine, names, providersDeclared, defaultModel)) routes.add(r, ctx.id);
   },
 };

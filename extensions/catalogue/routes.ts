@@ -1,13 +1,12 @@
 /**
- * The engine's routes (mounted by serve through service "routes"): the providers and the model catalogue.
+ * The catalogue extension's routes (mounted by serve through service "routes"): the providers and the model catalogue.
  *   GET /provider   every provider id the manifests declare, which extension serves it, and whether it is loaded
  *   GET /model      every model id the manifests list (with its aliases) and every model a loaded provider
  *                   catalogues, with context window, output limit and prices where the catalogue has them
  * Nothing here loads a provider (their SDKs load on a session's first use); keys: GET /auth.
  */
 import type { JsonSchema, RouteDefinition } from "../serve/api.js";
-import type { EngineService, ModelInfo } from "./api.js";
-import type { ModelNames } from "./contract/model-names.js";
+import type { EngineService, ModelInfo, ModelNames } from "../engine/api.js";
 
 const price: JsonSchema = {
   type: "object",
@@ -29,7 +28,7 @@ const modelRow: JsonSchema = {
   },
 };
 
-export function engineRoutes(engine: EngineService, names: ModelNames, declared: ReadonlyMap<string, string>, defaultModel: () => string): RouteDefinition[] {
+export function catalogueRoutes(engine: EngineService, names: ModelNames, declared: ReadonlyMap<string, string>, defaultModel: () => string): RouteDefinition[] {
   return [
     {
       method: "GET",
