@@ -1,7 +1,7 @@
 /**
  * Change the user or the project config file the way a person editing it would be held to: each key
  * names a known section, the section still validates against its owner's schema afterwards (the error
- * names the key path), and the project file may set only what its schemas let a repo-tier file set
+ * names the key path), and a project file of the repo tier (tracked by git) may set only what the schemas let an untrusted layer set
  * (`x-oc-untrusted`: a project file cannot widen permissions, sandboxing or trust). Comments and
  * the other keys are kept (jsonc-parser edits); the file is replaced atomically.
  */
@@ -12,6 +12,7 @@ import type { KernelIntrospection } from "../../kernel/api.js";
 import { isPlainObject } from "../../kernel/config.js";
 import { compileSchema, formatProblem, validate } from "../../kernel/schema.js";
 import { tightenLayer } from "../../kernel/untrusted.js";
+import { ownershipOf } from "../../kernel/ownership.js";
 
 export type ConfigScope = "user" | "project";
 
@@ -61,15 +62,39 @@ function deepMerge(dst: Record<string, unknown>, src: Record<string, unknown>): 
 
 type Jsonc = typeof import("jsonc-parser");
 
+/**
+ * Does the schema name this key path (through `properties`, or a map's `additionalProperties` /
+ * `patternProperties`)? A file takes unknown keys with a warning; a patch does not write a key that
+ * nothing reads (a typo would be stored and ignored).
+ */
+function knownPath(schema: unknown, segs: readonly string[]): boolean {
+  if (segs.length === 0) return true;
+  if (!isPlainObject(schema)) return false;
+  for (const alt of ["anyOf", "oneOf", "allOf"] as const) {
+    const list = schema[alt];
+    if (Array.isArray(list) && list.some((s) => knownPath(s, segs))) return true;
+  }
+  const [head, ...rest] = segs as [string, ...string[]];
+  const props = schema.properties;
+  if (isPlainObject(props) && Object.prototype.hasOwnProperty.call(props, head)) return knownPath(props[head], rest);
+  const patterns = schema.patternProperties;
+  if (isPlainObject(patterns)) for (const [re, s] of Object.entries(patterns)) if (new RegExp(re, "u").test(head)) return knownPath(s, rest);
+  const extra = schema.additionalProperties;
+  if (extra === true || (extra === undefined && schema.type === "object" && !isPlainObject(props))) return true;
+  return isPlainObject(extra) ? knownPath(extra, rest) : false;
+}
+
 /** Apply `set` (dotted key -> value; null removes the key) to the scope's file; returns the file written. */
-export function patchConfig(info: KernelIntrospection, scope: ConfigScope, set: Record<string, unknown>): string {
+export function patchConfig(info: KernelIntrospection, project: string, scope: ConfigScope, set: Record<string, unknown>): string {
   const sections = sectionSchemas(info);
   const keys = Object.keys(set);
   if (keys.length === 0) throw new ConfigPatchError(400, "invalid_request", "nothing to set: give at least one key");
   for (const key of keys) {
     const segs = key.split(".");
     if (segs.some((s) => s === "" || s === "__proto__" || s === "constructor" || s === "prototype")) throw new ConfigPatchError(400, "invalid_config_key", `'${key}' is not a dotted config key`, key);
-    if (!sections.has(segs[0]!)) throw new ConfigPatchError(400, "unknown_config_key", `no extension declares the config section '${segs[0]}' (see oceancode inspect)`, key);
+    const section = sections.get(segs[0]!);
+    if (!section) throw new ConfigPatchError(400, "unknown_config_key", `no extension declares the config section '${segs[0]}' (see oceancode inspect)`, key);
+    if (!knownPath(section.schema, segs.slice(1))) throw new ConfigPatchError(400, "unknown_config_key", `the '${segs[0]}' section (${section.owner}) has no key '${segs.slice(1).join(".")}'`, key);
   }
   const file = scopeFile(info, scope);
   let text = "{}\n";
@@ -100,15 +125,19 @@ export function patchConfig(info: KernelIntrospection, scope: ConfigScope, set: 
     const problems = validate(compileSchema(`config:${section}:${spec.owner}`, spec.schema), next[section], { prefix: [section] });
     if (problems.length) throw new ConfigPatchError(400, "invalid_config", problems.map((p) => formatProblem(file, p)).join("; "), problems[0]!.keyPath);
   }
-  if (scope === "project") {
-    // judged as a repo-tier file against what the layers under it (defaults, the user's files) set
+  // a repo-tier file (the checkout's: tracked by git) is held to what an untrusted layer may set, trusted
+  // repo or not: a write over HTTP must not widen what every clone of the repository asks for. A file that
+  // is the user's own (untracked, the local tier) takes what hand-editing it would.
+  const own = scope === "project" ? ownershipOf(project, file) : undefined;
+  if (own?.tier === "repo") {
+    // judged against what the layers under it (defaults, the user's files) set
     const below: Record<string, unknown> = {};
     for (const l of info.config.layers) if (l.name === "default" || l.name === "global") deepMerge(below, l.value);
     const patched: Record<string, unknown> = {};
     for (const section of new Set(keys.filter((k) => set[k] !== null).map((k) => k.split(".")[0]!))) if (next[section] !== undefined) patched[section] = next[section];
     const schemas = new Map([...sections].map(([s, v]) => [s, v.schema]));
     const held = tightenLayer(patched, below, schemas).held.filter((h) => keys.some((k) => set[k] !== null && (h === k || h.startsWith(`${k}.`) || h.startsWith(`${k}[`) || k.startsWith(`${h}.`))));
-    if (held.length) throw new ConfigPatchError(403, "config_key_not_allowed", `a project file may not set ${held.join(", ")}: it would widen what the user's own config allows (set it in the user config instead)`, held[0]);
+    if (held.length) throw new ConfigPatchError(403, "config_key_not_allowed", `${file} is the repository's (${own.reason ?? "tracked by git"}): it may not set ${held.join(", ")}, which would widen what the user's own config allows (set it in the user config instead)`, held[0]);
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;

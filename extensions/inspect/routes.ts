@@ -62,7 +62,7 @@ export function configRoutes(introspect: () => KernelIntrospection, project: str
       method: "PATCH",
       url: "/config",
       operationId: "configPatch",
-      summary: "change the user or the project config file (validated against the sections' schemas; a project file may not widen what the user's config allows); read at the server's next start",
+      summary: "change the user or the project config file (validated against the sections' schemas; a project file git tracks may not widen what the user's config allows); read at the server's next start",
       schema: {
         body: {
           type: "object",
@@ -83,7 +83,7 @@ export function configRoutes(introspect: () => KernelIntrospection, project: str
       handler: (req) => {
         const body = req.body as { scope: ConfigScope; set: Record<string, unknown> };
         try {
-          const file = patchConfig(introspect(), body.scope, body.set);
+          const file = patchConfig(introspect(), project, body.scope, body.set);
           return { scope: body.scope, file, keys: Object.keys(body.set), applies: "next_start" };
         } catch (e) {
           // the message names the key path (the validation problems name it as `file: key.path: expected ...`)

@@ -115,7 +115,7 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/config", {  }, opts);
   }
 
-  /** PATCH /config — change the user or the project config file (validated against the sections' schemas; a project file may not widen what the user's config allows); read at the server's next start */
+  /** PATCH /config — change the user or the project config file (validated against the sections' schemas; a project file git tracks may not widen what the user's config allows); read at the server's next start */
   configPatch(input: {
     body: {
       scope: "user" | "project";
