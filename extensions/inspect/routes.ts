@@ -16,8 +16,11 @@ const errorBody: JsonSchema = {
   properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" }, path: { type: "string", description: "the dotted config key the error is about" } } } },
 };
 
-/** a key whose name says it holds a secret is never answered, whatever its value */
-const SECRET_KEY = /(^|[._-])(api[_-]?key|key|token|secret|password|passwd|credentials?)$/i;
+/**
+ * A key whose name says it holds a secret is never answered, whatever its value; nor is anything under
+ * an `env` or `headers` map (an MCP server's GITHUB_TOKEN, an Authorization header).
+ */
+const SECRET_KEY = /(^|[._-])(api[_-]?key|key|token|secret|password|passwd|credentials?|authorization|cookie)$|(^|\.)(env|headers)\./i;
 
 const keyRow: JsonSchema = {
   type: "object",
@@ -87,7 +90,10 @@ export function configRoutes(introspect: () => KernelIntrospection, project: str
           return { scope: body.scope, file, keys: Object.keys(body.set), applies: "next_start" };
         } catch (e) {
           // the message names the key path (the validation problems name it as `file: key.path: expected ...`)
-          if (e instanceof ConfigPatchError) throw new HttpError(e.status, e.code, e.keyPath && !e.message.includes(e.keyPath) ? `${e.keyPath}: ${e.message}` : e.message);
+          if (e instanceof ConfigPatchError) {
+            const http = new HttpError(e.status, e.code, e.keyPath && !e.message.includes(e.keyPath) ? `${e.keyPath}: ${e.message}` : e.message);
+            throw e.keyPath ? Object.assign(http, { path: e.keyPath }) : http;
+          }
           throw e;
         }
       },

@@ -5,8 +5,8 @@
  *   GET /file/find?query=     files whose project-relative path fuzzy-matches the query (fuzzysort)
  *   GET /file/content?path=   a text file, at most `max_bytes` of it (default 256 KiB, at most 1 MiB)
  * Confinement: the path is project-relative; an absolute path, a `..` segment, or anything whose real
- * path (symlinks resolved) is outside the project is refused; .env files are refused as `read` refuses
- * them; a symlink that leads out of the project is neither listed nor found.
+ * path (symlinks resolved) is outside the project is refused, and so is anything under `.git`; .env files
+ * are refused as `read` refuses them; a symlink that leads out of the project is neither listed nor found.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -58,6 +58,8 @@ export function confine(project: string, input: string): { abs: string; rel: str
   if (raw.startsWith("/") || path.isAbsolute(input) || /^[A-Za-z]:/.test(raw) || raw.startsWith("~")) throw new HttpError(400, "invalid_path", `'${input.slice(0, 200)}' is not project-relative: give a path inside the project, e.g. src/index.ts`);
   const segs = raw.split("/").filter((s) => s !== "" && s !== ".");
   if (segs.includes("..")) throw new HttpError(400, "invalid_path", `'${input.slice(0, 200)}' has a '..' segment: paths stay inside the project`);
+  // the repository's own files: .git/config may hold a remote URL with a token in it
+  if (segs.some((x) => x.toLowerCase() === ".git")) throw new HttpError(403, "path_refused", `'${segs.join("/")}' is inside .git: the repository's own files are not served`);
   const root = realRoot(project);
   const lexical = path.join(root, ...segs);
   let real: string;

@@ -12,7 +12,7 @@ import http from "node:http";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 import { OceancodeClient } from "../../extensions/serve/client/index.js";
 import { startServe, type Served } from "./serve-helpers.js";
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
   sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the user's reviewer\n---\nUSER REVIEWER BODY\n", "home");
   sb.write(".claude/skills/tidy/SKILL.md", "---\nname: tidy\ndescription: tidy the imports\nargument-hint: <file>\n---\nTIDY $ARGUMENTS\n", "home");
   // the checkout's own config: tracked by git, so the repo tier
-  projectFile = sb.write(".oceancode/oceancode.json", '{ "permission": ["bash git push * ask"] }\n');
+  projectFile = sb.write(".oceancode/oceancode.json", '{ "permission": ["bash git push * ask"], "engine": { "max_retries": 9 } }\n');
   git("add", ".oceancode/oceancode.json");
   git("commit", "-q", "-m", "project config");
   srv = await startServe(["--directory", sb.project], { env: { ...sb.env, ANTHROPIC_API_KEY: ENV_CANARY } });
@@ -116,10 +116,11 @@ describe("config over HTTP", () => {
   it("the effective config with provenance, as inspect shows it", async () => {
     const c = await api.configGet();
     expect(c.keys.find((k) => k.key === "engine.max_steps")).toMatchObject({ value: 42, layer: "global", source: userFile });
-    expect(c.keys.find((k) => k.key === "engine.max_retries")).toMatchObject({ layer: "default", source: "(built-in)" });
+    expect(c.keys.find((k) => k.key === "engine.max_retries")).toMatchObject({ value: 4, layer: "default", source: "(built-in)" });
     expect(c.files).toEqual({ user: userFile, project: projectFile });
-    // the tracked project file's ask rule is admitted (an untrusted layer may add asks and denies)
-    expect(c.held).toEqual([]);
+    // the tracked project file's ask rule is admitted (an untrusted layer may add asks and denies), its retries held
+    expect(c.held).toEqual([{ key: "engine.max_retries", file: projectFile }]);
+    expect(c.keys.find((k) => k.key === "permission")).toMatchObject({ layer: "project", source: projectFile });
   });
 
   it("PATCH the user file: validated against the schema (the key path named, nothing written), comments kept", async () => {
@@ -127,6 +128,10 @@ describe("config over HTTP", () => {
     await expect(api.configPatch({ body: { scope: "user", set: { "engine.max_steps": "many" } } })).rejects.toMatchObject({ status: 400, code: "invalid_config", message: expect.stringContaining("engine.max_steps: expected integer") });
     await expect(api.configPatch({ body: { scope: "user", set: { "nosuchsection.x": 1 } } })).rejects.toMatchObject({ status: 400, code: "unknown_config_key", message: expect.stringContaining("nosuchsection.x") });
     await expect(api.configPatch({ body: { scope: "user", set: { "engine.no_such_key": 1 } } })).rejects.toMatchObject({ status: 400, code: "unknown_config_key", message: expect.stringContaining("engine.no_such_key") });
+    // the error body names the key path beside the message
+    const rawBad = await srv.api<{ error: { path?: string } }>("PATCH", "/config", { scope: "user", set: { "engine.max_steps": -1 } });
+    expect(rawBad.status).toBe(400);
+    expect(rawBad.body.error.path).toBe("engine.max_steps");
     expect(fs.readFileSync(userFile, "utf8")).toBe(before);
     const ok = await api.configPatch({ body: { scope: "user", set: { "engine.max_steps": 77, "engine.idle_minutes": 5 } } });
     expect(ok).toEqual({ scope: "user", file: userFile, keys: ["engine.max_steps", "engine.idle_minutes"], applies: "next_start" });
@@ -144,7 +149,7 @@ describe("config over HTTP", () => {
     await expect(api.configPatch({ body: { scope: "project", set: { "engine.max_steps": 100000 } } })).rejects.toMatchObject({ status: 403, code: "config_key_not_allowed", message: expect.stringContaining("engine.max_steps") });
     expect(fs.readFileSync(projectFile, "utf8")).toBe(before);
     await api.configPatch({ body: { scope: "project", set: { permission: ["bash git push * ask", "bash rm * deny"] } } });
-    expect(JSON.parse(fs.readFileSync(projectFile, "utf8"))).toEqual({ permission: ["bash git push * ask", "bash rm * deny"] });
+    expect(JSON.parse(fs.readFileSync(projectFile, "utf8"))).toEqual({ permission: ["bash git push * ask", "bash rm * deny"], engine: { max_retries: 9 } });
   });
 
   it("writing routes refuse a cross-site page and a rebinding Host: the files are untouched", async () => {
@@ -173,6 +178,11 @@ describe("auth over HTTP", () => {
     expect(stored).toEqual({ provider: "openai", configured: true, source: "auth.json", variable: "OPENAI_API_KEY" });
     // the env var still wins for anthropic; storing one there says so
     expect((await api.authSetKey({ provider: "anthropic", body: { key: `${CANARY}-a` } })).note).toContain("ANTHROPIC_API_KEY");
+    const ex = spawnSync(process.execPath, [path.join(REPO_ROOT, "examples", "serve", "workspace.mjs"), "status"], { env: { ...sb.env, OC_URL: srv.url }, encoding: "utf8", timeout: 20_000 });
+    expect(ex.status, ex.stderr).toBe(0);
+    expect(ex.stdout).toMatch(/openai\s+key from auth\.json/);
+    expect(ex.stdout).toContain("doctor: ok");
+    expect(ex.stdout).not.toContain(CANARY);
     const { file } = await api.authStatus();
     expect(fs.readFileSync(file, "utf8")).toContain(CANARY);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);

@@ -10,7 +10,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { spawn } from "node:child_process";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 import { ClientHttpError, OceancodeClient } from "../../extensions/serve/client/index.js";
 import { startServe, type Served } from "./serve-helpers.js";
 
@@ -32,6 +33,16 @@ async function keep<T>(p: Promise<T>): Promise<T> {
     seen.push(e instanceof ClientHttpError ? `${e.code} ${e.message}` : String(e));
     throw e;
   }
+}
+
+/** examples/serve/workspace.mjs against this server */
+function example(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "examples", "serve", "workspace.mjs"), ...args], { env: { ...sb.env, OC_URL: srv.url }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out, err })));
 }
 
 beforeAll(async () => {
@@ -86,6 +97,10 @@ describe("project files over HTTP", () => {
     expect(root.entries[0]!.type).toBe("directory");
     expect((await keep(api.fileList({ path: "src/components" }))).entries).toEqual([{ name: "Button.tsx", path: "src/components/Button.tsx", type: "file", size: 34 }]);
 
+    const ex = await example("find", "btn");
+    expect(ex.code, ex.err).toBe(0);
+    expect(ex.out).toContain("src/components/Button.tsx");
+    expect(ex.out).toContain("export const Button");
     const found = await keep(api.fileFind({ query: "btn" }));
     expect(found.files[0]?.path).toBe("src/components/Button.tsx");
     expect((await keep(api.fileFind({ query: "secret" }))).files).toEqual([]);
@@ -109,6 +124,7 @@ describe("project files over HTTP", () => {
       ["link-out.txt", 403, "path_outside_project"],
       ["dir-out/secret.txt", 403, "path_outside_project"],
       [".env", 403, "secret_file"],
+      [".git/config", 403, "path_refused"],
       ["innocent.txt", 403, "secret_file"],
     ];
     for (const [p, status, code] of refusals) {
@@ -116,6 +132,7 @@ describe("project files over HTTP", () => {
     }
     await expect(keep(api.fileList({ path: "dir-out" }))).rejects.toMatchObject({ status: 403, code: "path_outside_project" });
     await expect(keep(api.fileList({ path: ".." }))).rejects.toMatchObject({ status: 400, code: "invalid_path" });
+    await expect(keep(api.fileList({ path: ".git" }))).rejects.toMatchObject({ status: 403, code: "path_refused" });
     // a raw request that skips the client: an encoded `..` is still a `..`
     const raw = await srv.api<{ error: { code: string } }>("GET", `/file/content?path=${encodeURIComponent("src/%2e%2e/../outside/secret.txt")}`);
     seen.push(JSON.stringify(raw.body));
@@ -163,6 +180,13 @@ describe("the session's changed files and their diff", () => {
     // one turn alone: its before against its after, whatever the disk holds now
     const turn = await keep(api.sessionDiff({ id: s.id, turn: 1, path: "notes.txt" }));
     expect(turn.files[0]!.diff).toContain("+by the agent");
+    // the example prints the same, as a person would run it
+    const ex = await example("diff", s.id);
+    expect(ex.code, ex.err).toBe(0);
+    expect(ex.out).toContain("+by hand");
+    expect(ex.out).toContain("(not shown: outside_project)");
+    expect(ex.out).toContain("(not shown: secret_file)");
+    seen.push(ex.out);
     await expect(keep(api.sessionChanges({ id: s.id, turn: 9 }))).rejects.toMatchObject({ status: 404, code: "turn_not_found" });
     await expect(keep(api.sessionChanges({ id: "no-such-session" }))).rejects.toMatchObject({ status: 404, code: "session_not_found" });
   }, 60_000);
