@@ -104,12 +104,28 @@ function listDir(project: string, input: string): { path: string; entries: Entry
   return { path: rel, entries: entries.slice(0, LIST_MAX_ENTRIES), truncated: entries.length > LIST_MAX_ENTRIES };
 }
 
-function findFiles(project: string, query: string, limit: number): { query: string; files: Array<{ path: string; score: number }>; capped: boolean } {
-  const all: string[] = [];
+/**
+ * The project's file list for find, kept for a few seconds: a client searches as a person types, and the
+ * walk (with .gitignore) is most of a search's time on a large tree. Prepared once for fuzzysort.
+ */
+const FIND_CACHE_MS = 3_000;
+const walks = new Map<string, { at: number; files: Fuzzysort.Prepared[]; capped: boolean }>();
+
+function projectFiles(root: string): { files: Fuzzysort.Prepared[]; capped: boolean } {
+  const hit = walks.get(root);
+  if (hit && Date.now() - hit.at < FIND_CACHE_MS) return hit;
+  const files: Fuzzysort.Prepared[] = [];
   // .gitignore honoured (what a person means by "the project's files"); links out of the tree skipped by the walk
-  const walked = walkFiles(realRoot(project), { gitignore: true, skipDirs: DEFAULT_SKIP, maxFiles: FIND_MAX_FILES }, (_abs, rel) => void all.push(rel));
-  const hits = fuzzysort.go(query, all, { limit, threshold: 0.2 });
-  return { query, files: hits.map((h) => ({ path: h.target, score: Math.round(h.score * 1000) / 1000 })), capped: walked.capped };
+  const walked = walkFiles(root, { gitignore: true, skipDirs: DEFAULT_SKIP, maxFiles: FIND_MAX_FILES }, (_abs, rel) => void files.push(fuzzysort.prepare(rel)));
+  const entry = { at: Date.now(), files, capped: walked.capped };
+  walks.set(root, entry);
+  return entry;
+}
+
+function findFiles(project: string, query: string, limit: number): { query: string; files: Array<{ path: string; score: number }>; capped: boolean } {
+  const { files, capped } = projectFiles(realRoot(project));
+  const hits = fuzzysort.go(query, files, { limit, threshold: 0.2 });
+  return { query, files: hits.map((h) => ({ path: h.target, score: Math.round(h.score * 1000) / 1000 })), capped };
 }
 
 function readFile(project: string, input: string, maxBytes: number): { path: string; size: number; truncated: boolean; content: string } {
