@@ -131,11 +131,17 @@ function findFiles(project: string, query: string, limit: number): { query: stri
 function readFile(project: string, input: string, maxBytes: number): { path: string; size: number; truncated: boolean; content: string } {
   const { abs, rel } = confine(project, input);
   if (isSecretEnvFile(abs) || isSecretEnvFile(rel)) throw new HttpError(403, "secret_file", `'${rel}' looks like a secrets file (.env, *.env, *.env.*): never read, as the read tool refuses it (use .env.example for the shape)`);
-  const st = fs.statSync(abs);
-  if (st.isDirectory()) throw new HttpError(400, "not_a_file", `'${rel}' is a directory: list it with GET /file/list`);
-  if (!st.isFile()) throw new HttpError(400, "not_a_file", `'${rel}' is not a regular file`);
-  const fd = fs.openSync(abs, "r");
+  if (fs.statSync(abs).isDirectory()) throw new HttpError(400, "not_a_file", `'${rel}' is a directory: list it with GET /file/list`);
+  // no following a link swapped in since the real path was taken, no blocking on a FIFO: the checks are on the open file
+  let fd: number;
   try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    throw new HttpError(404, "file_not_found", `'${rel}' cannot be opened`);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new HttpError(400, "not_a_file", `'${rel}' is not a regular file`);
     const buf = Buffer.alloc(Math.min(st.size, maxBytes));
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     const bytes = buf.subarray(0, n);

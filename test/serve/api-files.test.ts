@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
 import { ClientHttpError, OceancodeClient } from "../../extensions/serve/client/index.js";
 import { startServe, type Served } from "./serve-helpers.js";
@@ -61,6 +61,8 @@ beforeAll(async () => {
   fs.symlinkSync(outsideDir, path.join(sb.project, "dir-out"));
   fs.symlinkSync(path.join(sb.project, ".env"), path.join(sb.project, "innocent.txt"));
   sb.write("notes.txt", "mine\n");
+  // a FIFO: opening it for reading would wait for a writer forever
+  expect(spawnSync("mkfifo", [path.join(sb.project, "pipe")]).status).toBe(0);
   // the scripted model: read and rewrite notes.txt, write new.txt, a .env and a file outside the project
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
   sb.write(
@@ -132,6 +134,7 @@ describe("project files over HTTP", () => {
     }
     await expect(keep(api.fileList({ path: "dir-out" }))).rejects.toMatchObject({ status: 403, code: "path_outside_project" });
     await expect(keep(api.fileList({ path: ".." }))).rejects.toMatchObject({ status: 400, code: "invalid_path" });
+    await expect(keep(api.fileRead({ path: "pipe" }))).rejects.toMatchObject({ status: 400, code: "not_a_file" });
     await expect(keep(api.fileList({ path: ".git" }))).rejects.toMatchObject({ status: 403, code: "path_refused" });
     // a raw request that skips the client: an encoded `..` is still a `..`
     const raw = await srv.api<{ error: { code: string } }>("GET", `/file/content?path=${encodeURIComponent("src/%2e%2e/../outside/secret.txt")}`);
