@@ -3,6 +3,7 @@
  * key and from where (never the key), and storing one (write-only: no route reads a key back).
  *   GET  /auth                     {providers: [{provider, configured, source?: "env"|"auth.json", variable}]}
  *   POST /auth/:provider {key}     store the key in auth.json, as `oceancode key <provider> <key>`
+ *   DELETE /auth/:provider         forget the key auth.json holds (an env var is the environment's: untouched)
  */
 import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
 import type { CredentialsService } from "./api.js";
@@ -67,6 +68,22 @@ export function authRoutes(credentials: CredentialsService, providers: () => str
         credentials.set(provider, key);
         const s = statusOf(provider);
         return s.source === "env" ? { ...s, note: `${s.variable} is set in the server's environment and wins over auth.json` } : s;
+      },
+    },
+    {
+      method: "DELETE",
+      url: "/auth/:provider",
+      operationId: "authRemoveKey",
+      summary: "forget the provider's key stored in auth.json (a key in the server's environment stays: it is the environment's)",
+      schema: {
+        params: { type: "object", required: ["provider"], properties: { provider: { type: "string", pattern: "^[a-z][a-z0-9-]{0,63}$" } } },
+        response: { 200: { ...status, properties: { ...(status.properties as object), removed: { type: "boolean", description: "auth.json held a key for it" } } }, 404: errorBody },
+      },
+      handler: (req) => {
+        const provider = (req.params as { provider: string }).provider;
+        if (!providers().includes(provider)) throw new HttpError(404, "unknown_provider", `unknown provider '${provider}' (known: ${providers().join(", ")})`);
+        const removed = credentials.remove(provider);
+        return { ...statusOf(provider), removed };
       },
     },
   ];

@@ -208,5 +208,11 @@ describe("auth over HTTP", () => {
     expect(all).not.toContain(CANARY);
     expect(all).not.toContain(ENV_CANARY);
     expect(srv.stderr()).not.toContain(CANARY);
+
+    // forgetting it: gone from auth.json; the anthropic env key is the environment's and stays in force
+    expect(await api.authRemoveKey({ provider: "openai" })).toEqual({ provider: "openai", configured: false, variable: "OPENAI_API_KEY", removed: true });
+    expect(fs.readFileSync(file, "utf8")).not.toContain(`"${CANARY}"`);
+    expect(await api.authRemoveKey({ provider: "anthropic" })).toMatchObject({ configured: true, source: "env", removed: true });
+    expect((await api.authRemoveKey({ provider: "openai" })).removed).toBe(false);
   });
 });

@@ -38,6 +38,23 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/agent", {  }, opts);
   }
 
+  /** DELETE /auth/{provider} — forget the provider's key stored in auth.json (a key in the server's environment stays: it is the environment's) */
+  authRemoveKey(input: {
+    provider: string;
+  }, opts: CallOptions = {}): Promise<{
+    provider: string;
+    /** a key is there (the env var or auth.json) */
+    configured: boolean;
+    /** where the key in use comes from (the env var wins) */
+    source?: "env" | "auth.json";
+    /** the env var that holds this provider's key */
+    variable: string;
+    /** auth.json held a key for it */
+    removed?: boolean;
+  }> {
+    return this.call("DELETE", "/auth/{provider}", { path: { "provider": input["provider"] } }, opts);
+  }
+
   /** POST /auth/{provider} — store a provider's API key in auth.json (mode 0600), as `oceancode key <provider> <key>`; write-only: no route answers it back */
   authSetKey(input: {
     provider: string;
