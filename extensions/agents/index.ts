@@ -57,7 +57,7 @@ export default {
     const configuredModel = () => ctx.config.get("subagent.model");
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
     const aliases = modelAliases(ctx.contributions<string[]>("providers"), ctx.contributions<ModelNameEntry[]>("models"));
-    if (routes) for (const r of agentRoutes(configuredModel, aliases)) routes.add(r, ctx.id);
+    if (routes) for (const r of agentRoutes(configuredModel, aliases, service)) routes.add(r, ctx.id);
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;

@@ -18,7 +18,8 @@ export function maskKey(key: string): string {
   return key.length <= 8 ? "…" : `${key.slice(0, 3)}…${key.slice(-4)}`;
 }
 
-function checkKey(key: string): string | undefined {
+/** Why a key cannot be stored (the CLI and POST /auth/:provider refuse the same), or undefined. */
+export function checkKey(key: string): string | undefined {
   if (!key) return "the key is empty";
   if (/\s/.test(key)) return "the key contains whitespace (paste only the key)";
   if (key.length > 4096) return "the key is longer than 4096 characters";

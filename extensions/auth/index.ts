@@ -3,6 +3,8 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import type { CredentialsService } from "./api.js";
 import { createCredentials } from "./credentials.js";
 import { authCommand, keyCommand, type CommandDeps } from "./commands.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { authRoutes } from "./routes.js";
 
 /** Providers whose keys this extension knows even when their manifest is not installed. */
 const BUILTIN_PROVIDERS = ["anthropic", "openai"];
@@ -19,6 +21,8 @@ export default {
         return [...ids];
       },
     };
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of authRoutes(credentials, () => deps.providers())) routes.add(r, ctx.id);
     ctx.registerCommand("key", (argv, io) => keyCommand(deps, argv, io));
     ctx.registerCommand("auth", (argv, io) => authCommand(deps, argv, io));
   },

@@ -269,7 +269,7 @@ export default {
     };
     ctx.provide("checkpoints", service);
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
-    if (routes) for (const r of checkpointRoutes(service)) routes.add(r, ctx.id);
+    if (routes) for (const r of checkpointRoutes(service, ctx.paths.project)) routes.add(r, ctx.id);
 
     // ------------------------------------------------------------ slash commands
 

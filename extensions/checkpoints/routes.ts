@@ -4,8 +4,9 @@
  * outside the agent since the checkpoint is refused (409, naming the files) unless the client sends
  * `force: true` after its own person confirmed.
  */
-import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition, type RouteReply, type RouteRequest } from "../serve/api.js";
+import { ERROR_SCHEMA, HttpError, type JsonSchema, type RouteDefinition, type RouteReply, type RouteRequest } from "../serve/api.js";
 import type { CheckpointsService, MoveResult } from "./api.js";
+import { sessionChanges } from "./changes.js";
 
 const sessionParams: JsonSchema = { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"] };
 const paths: JsonSchema = { type: "array", items: { type: "string" } };
@@ -44,11 +45,39 @@ function answer(r: MoveResult): RouteReply {
   return { status: r.ok ? 200 : 409, body: r };
 }
 
-export function checkpointRoutes(service: CheckpointsService): RouteDefinition[] {
+const changedFile: JsonSchema = {
+  type: "object",
+  required: ["path", "status", "changedOutside"],
+  properties: {
+    path: { type: "string", description: "project-relative (absolute when outside the project)" },
+    status: { type: "string", enum: ["added", "modified", "deleted", "unchanged"] },
+    changedOutside: { type: "boolean", description: "the file on disk is not what the session last wrote (undo/redo would ask for force)" },
+    withheld: { type: "string", enum: ["outside_project", "secret_file", "binary", "too_large"], description: "why no diff or counts are given" },
+    additions: { type: "integer" },
+    deletions: { type: "integer" },
+    diff: { type: "string", description: "unified diff (GET /session/{id}/diff only)" },
+  },
+};
+const changesQuery = (withPath: boolean): JsonSchema => ({
+  type: "object",
+  properties: {
+    turn: { type: "integer", minimum: 1, description: "only this user turn of the active path (its before against its after); default: the session's checkpoint against the disk now" },
+    ...(withPath ? { path: { type: "string", maxLength: 4096, description: "only this file (as the changes list names it)" } } : {}),
+  },
+});
+
+export function checkpointRoutes(service: CheckpointsService, project: string): RouteDefinition[] {
   const sid = async (req: RouteRequest) => (await req.session(req.params.id!)).info.id;
   const force = (req: RouteRequest) => ({ force: (req.body as { force?: boolean } | undefined)?.force === true });
   // 404 / 409 session_busy (the error shape) from opening the session; 409 `refused` when it did not move
   const responses = { 200: moved, 404: ERROR_SCHEMA, 409: { anyOf: [refused, ERROR_SCHEMA] } };
+  const changes = async (req: RouteRequest, diff: boolean) => {
+    const id = await sid(req);
+    const q = req.query as { turn?: number; path?: string };
+    if (q.turn !== undefined && !service.activePath(id)[q.turn - 1]) throw new HttpError(404, "turn_not_found", `turn ${q.turn} is not on the session's active path`);
+    return { sessionId: id, files: sessionChanges(service, id, project, { diff, ...(q.turn !== undefined ? { turn: q.turn } : {}), ...(q.path !== undefined ? { only: q.path } : {}) }) };
+  };
+  const changesAnswer: JsonSchema = { type: "object", required: ["sessionId", "files"], properties: { sessionId: { type: "string" }, files: { type: "array", items: changedFile } } };
   return [
     {
       method: "GET",
@@ -63,6 +92,22 @@ export function checkpointRoutes(service: CheckpointsService): RouteDefinition[]
         const hidden = [...new Set(turns.flatMap((t) => t.turns).filter((n) => !on.has(n)))].sort((a, b) => a - b);
         return { active: service.active(id), turns: turns.map((t) => ({ id: t.id, parent: t.parent, turns: t.turns, title: t.title, at: t.at })), hidden };
       },
+    },
+    {
+      method: "GET",
+      url: "/session/:id/changes",
+      operationId: "sessionChanges",
+      summary: "the files the session changed (its active path's turns): status and line counts against the checkpoint",
+      schema: { params: sessionParams, querystring: changesQuery(false), response: { 200: changesAnswer, 404: ERROR_SCHEMA } },
+      handler: (req) => changes(req, false),
+    },
+    {
+      method: "GET",
+      url: "/session/:id/diff",
+      operationId: "sessionDiff",
+      summary: "the unified diff of the session's changed files against the checkpoint (files outside the project and .env files are named, never shown)",
+      schema: { params: sessionParams, querystring: changesQuery(true), response: { 200: changesAnswer, 404: ERROR_SCHEMA } },
+      handler: (req) => changes(req, true),
     },
     {
       method: "POST",

@@ -2,6 +2,8 @@
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
 import { DOCTOR_RECOVERY_EVENT, DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { doctorRoutes } from "./routes.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 import { crashChecks } from "./crashes.js";
 
@@ -45,10 +47,31 @@ const topics = new Map<string, Array<() => Promise<DoctorCheck[]>>>();
 const blocks = new Map<string, Array<() => Promise<string[]>>>();
 const add = <T>(m: Map<string, T[]>, topic: string, run: T) => void m.set(topic, [...(m.get(topic) ?? []), run]);
 
+/** Every check doctor prints, in its order, and the figure blocks after them (the command and GET /doctor). */
+async function allChecks(ctx: ExtensionContext, storage: boolean): Promise<{ lines: CheckLine[]; block: string[] }> {
+  const info = ctx.introspect();
+  const lines: CheckLine[] = [
+    ...configChecks(info),
+    ...extensionChecks(info),
+    requirementsCheck(info),
+    dataDirCheck(ctx.paths.dataDir),
+    ...crashChecks(ctx.paths.stateDir),
+    ...(await topicChecks(ctx, DOCTOR_RECOVERY_EVENT, "recovery", { status: "info", check: "orphaned sessions", detail: "not checked: no extension answered for the storage service (see oceancode inspect)" })),
+  ];
+  let block: string[] = [];
+  if (storage) {
+    lines.push(...(await topicChecks(ctx, DOCTOR_STORAGE_EVENT, "storage", { status: "FAIL", check: "storage", detail: "no extension answered for the storage service (is it disabled or failed? see oceancode inspect)" })));
+    block = await blockLines("storage");
+  }
+  return { lines, block };
+}
+
 export default {
   activate(ctx: ExtensionContext) {
     const service: DoctorService = { addChecks: (topic, run) => add(topics, topic, run), addBlock: (topic, run) => add(blocks, topic, run) };
     ctx.provide("doctor", service);
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of doctorRoutes(async (storage) => (await allChecks(ctx, storage)).lines)) routes.add(r, ctx.id);
     ctx.registerCommand("doctor", async (argv: string[], io: CommandIO) => {
       let storage = false;
       try {
@@ -62,20 +85,7 @@ export default {
         io.stderr.write(`oceancode doctor: ${(e as Error).message}\n${USAGE}\n`);
         return 2;
       }
-      const info = ctx.introspect();
-      const lines: CheckLine[] = [
-        ...configChecks(info),
-        ...extensionChecks(info),
-        requirementsCheck(info),
-        dataDirCheck(ctx.paths.dataDir),
-        ...crashChecks(ctx.paths.stateDir),
-        ...(await topicChecks(ctx, DOCTOR_RECOVERY_EVENT, "recovery", { status: "info", check: "orphaned sessions", detail: "not checked: no extension answered for the storage service (see oceancode inspect)" })),
-      ];
-      let block: string[] = [];
-      if (storage) {
-        lines.push(...(await topicChecks(ctx, DOCTOR_STORAGE_EVENT, "storage", { status: "FAIL", check: "storage", detail: "no extension answered for the storage service (is it disabled or failed? see oceancode inspect)" })));
-        block = await blockLines("storage");
-      }
+      const { lines, block } = await allChecks(ctx, storage);
       for (const l of lines) io.stdout.write(`${formatLine(l)}\n`);
       for (const l of block) io.stdout.write(`${l}\n`);
       const problems = lines.filter((l) => l.status === "FAIL").length;

@@ -11,6 +11,8 @@ import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
 import { isPagerSlashHost } from "../session-commands/api.js";
 import type { InspectService } from "../inspect/api.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { pluginRoutes } from "./routes.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -38,6 +40,8 @@ export default {
         value: p.version,
       })),
     );
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of pluginRoutes(service, ctx.paths.project)) routes.add(r, ctx.id);
     ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet<TrustService>("trust")));
   },
 };

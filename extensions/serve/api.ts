@@ -179,6 +179,14 @@ export interface ServeStats {
 /** The activation event `serve --web` fires before it starts: the web client's extension listens for it and adds its routes. */
 export const WEB_EVENT = "onEvent:serve:web";
 
+/**
+ * The activation event a server fires before it mounts its routes: an extension that is not a session
+ * extension (inspect, doctor, plugins, auth, ...) and only contributes routes listens for it
+ * (`"activation": ["onEvent:serve:routes"]`, `"optional": ["routes"]`), so it loads with a server and
+ * never with a plain `run`.
+ */
+export const ROUTES_EVENT = "onEvent:serve:routes";
+
 /** The activation event a server fires before it starts: fleet extensions listen for it (`"activation": ["onEvent:serve:fleet"]`). */
 export const FLEET_EVENT = "onEvent:serve:fleet";
 

@@ -8,11 +8,13 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import crypto from "node:crypto";
-import { FLEET_EVENT, WEB_EVENT, type FleetService, type ServeOptions, type ServeService, type ServeStats } from "./api.js";
+import { FLEET_EVENT, ROUTES_EVENT, WEB_EVENT, type FleetService, type ServeOptions, type ServeService, type ServeStats } from "./api.js";
 import type { LiveServer } from "./server.js";
 import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 import { PendingStore } from "./pending.js";
+import { logRoute } from "./log-route.js";
+import type { ObsService } from "../obs/api.js";
 
 export { HttpError, isRouteReply } from "./api.js";
 
@@ -43,6 +45,7 @@ export default {
   activate(ctx: ExtensionContext) {
     const routes = new Routes();
     ctx.provide("routes", routes);
+    routes.add(logRoute(() => ctx.services.tryGet<ObsService>("obs")), ctx.id);
     const boot = async (web: boolean): Promise<ServeService | string> => {
       // the session extensions (engine, storage, providers, tools, and the ones contributing routes)
       await ctx.activate("onSession");
@@ -59,6 +62,7 @@ export default {
         const engine = ctx.services.tryGet<EngineService>("engine");
         if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
         const { startServer } = await import("./server.js");
+        await ctx.activate(ROUTES_EVENT); // extensions that contribute routes but are not session extensions
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
         for (const fn of starting) await fn();
         const server = await startServer(

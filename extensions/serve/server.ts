@@ -57,10 +57,12 @@ export interface LiveServer extends ServerHandle {
 
 
 /** An error a handler threw, recognised by shape (HttpError of any copy of the contract). */
-function httpErrorOf(e: unknown): { status: number; code: string; message: string } | undefined {
+function httpErrorOf(e: unknown): { status: number; code: string; message: string; path?: string } | undefined {
   if (typeof e !== "object" || e === null) return undefined;
-  const x = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown };
-  return x.name === "HttpError" && typeof x.status === "number" && typeof x.code === "string" ? { status: x.status, code: x.code, message: String(x.message) } : undefined;
+  const x = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown; path?: unknown };
+  if (!(x.name === "HttpError" && typeof x.status === "number" && typeof x.code === "string")) return undefined;
+  // `path`: what in the request the error is about (a config key path), as validation errors carry it
+  return { status: x.status, code: x.code, message: String(x.message), ...(typeof x.path === "string" ? { path: x.path } : {}) };
 }
 
 type AjvLike = { compile(schema: object): (data: unknown) => boolean };
@@ -197,7 +199,7 @@ export async function startServer(deps: ServerDeps, opts: ServeOptions): Promise
   });
   app.setErrorHandler((err: FastifyError, _request, reply) => {
     const http = httpErrorOf(err);
-    if (http) return reply.code(http.status).send({ error: { code: http.code, message: http.message } });
+    if (http) return reply.code(http.status).send({ error: { code: http.code, message: http.message, ...(http.path ? { path: http.path } : {}) } });
     if (err.validation) {
       // e.g. "body/text must be string": the part of the request and the JSON path of the bad value
       const first = err.validation[0];

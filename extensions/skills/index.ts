@@ -4,6 +4,8 @@
  * the system prompt. The tools array never changes with the skills found (one tool, whatever the count),
  * so adding or removing a skill costs one listing change, never a new tool schema.
  */
+import type { RouteRegistry } from "../serve/api.js";
+import { skillRoutes } from "./routes.js";
 import path from "node:path";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ToolDefinition } from "../engine/api.js";
@@ -74,6 +76,9 @@ export default {
       plugins: new LivePluginState(path.join(ctx.paths.userOcDir, "plugins", "installed.json")),
     });
     ctx.provide("skills", service);
+
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of skillRoutes(service, () => ctx.introspect())) routes.add(r, ctx.id);
 
     ctx.registerCommand("skill", (argv: string[], io: CommandIO) => skillCommand(service, argv, io, (s) => service.trusted!(s)));
 

@@ -8,6 +8,8 @@ import type { JobsService, Refs } from "./api.js";
 import { forgetJobsOf, killJobsOf, runningJobsOf } from "./jobs.js";
 import { endAllGroups } from "./process.js";
 import { createTools, toolsOptions } from "./tools.js";
+import type { RouteRegistry } from "../serve/api.js";
+import { fileRoutes } from "./routes.js";
 
 interface ToolsSection {
   max_output_chars?: number;
@@ -37,6 +39,9 @@ export default {
       killSession: (id) => killJobsOf(id),
     };
     ctx.provide("jobs", jobs);
+    // the project-file routes of a server (list, find, read), under the same rules as the read tool
+    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    if (routes) for (const r of fileRoutes(ctx.paths.project)) routes.add(r, ctx.id);
     engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => forgetJobsOf(session.info.id));
     // the host is ending (a run's last step, a signal, serve stopping): no process group it started outlives it
     ctx.kernelHooks.shutdown.tap({ name: ctx.id }, async () => {

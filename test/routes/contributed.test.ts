@@ -37,7 +37,7 @@ describe("routes contributed through the kernel", () => {
     ]);
     expect(byOwner("hooks")).toEqual(["GET /hooks", "POST /hooks", "POST /hooks/reload", "POST /hooks/remove", "POST /trust/repo"]);
     expect(byOwner("tideline")).toEqual(["GET /session/:id/meter", "GET /session/:id/tideline"]);
-    expect(byOwner("agents")).toEqual(["GET /session/:id/subagent"]);
+    expect(byOwner("agents")).toEqual(["GET /agent", "GET /session/:id/subagent"]);
     expect(byOwner("export")).toEqual(["GET /session/:id/export"]);
     expect(byOwner("mcp")).toContain("GET /mcp");
     expect(new Set(routes.map((r) => r.operationId)).size).toBe(routes.length);

@@ -8,12 +8,218 @@ export { ClientHttpError, type CallOptions, type ClientOptions, type ServerSentE
 
 export class OceancodeClient extends ClientBase {
 
+  /** GET /agent — every agent found (every tier and ecosystem, then the built-in), as the agent tool offers them */
+  agentList(opts: CallOptions = {}): Promise<{
+    agents: Array<{
+      name: string;
+      /** what the model passes as subagent_type */
+      qualifiedName: string;
+      id: string;
+      tier: string;
+      ecosystem: string;
+      plugin?: string;
+      /** the agent file; empty for the built-in */
+      file: string;
+      description: string;
+      /** as written in the file */
+      model?: string;
+      /** the model may start it */
+      invocable: boolean;
+      shadowed: boolean;
+      /** its file is trusted (an untrusted agent cannot pick a model) */
+      trusted: boolean;
+      tools: {
+        mode: "all" | "allow" | "deny";
+        names?: Array<string>;
+      };
+      warning?: string;
+    }>;
+  }> {
+    return this.call("GET", "/agent", {  }, opts);
+  }
+
+  /** DELETE /auth/{provider} — forget the provider's key stored in auth.json (a key in the server's environment stays: it is the environment's) */
+  authRemoveKey(input: {
+    provider: string;
+  }, opts: CallOptions = {}): Promise<{
+    provider: string;
+    /** a key is there (the env var or auth.json) */
+    configured: boolean;
+    /** where the key in use comes from (the env var wins) */
+    source?: "env" | "auth.json";
+    /** the env var that holds this provider's key */
+    variable: string;
+    /** auth.json held a key for it */
+    removed?: boolean;
+  }> {
+    return this.call("DELETE", "/auth/{provider}", { path: { "provider": input["provider"] } }, opts);
+  }
+
+  /** POST /auth/{provider} — store a provider's API key in auth.json (mode 0600), as `oceancode key <provider> <key>`; write-only: no route answers it back */
+  authSetKey(input: {
+    provider: string;
+    body: {
+      key: string;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    provider: string;
+    /** a key is there (the env var or auth.json) */
+    configured: boolean;
+    /** where the key in use comes from (the env var wins) */
+    source?: "env" | "auth.json";
+    /** the env var that holds this provider's key */
+    variable: string;
+    note?: string;
+  }> {
+    return this.call("POST", "/auth/{provider}", { path: { "provider": input["provider"] }, body: input.body }, opts);
+  }
+
+  /** GET /auth — which providers have an API key and where it comes from (the env var or auth.json); keys are never answered */
+  authStatus(opts: CallOptions = {}): Promise<{
+    providers: Array<{
+      provider: string;
+      /** a key is there (the env var or auth.json) */
+      configured: boolean;
+      /** where the key in use comes from (the env var wins) */
+      source?: "env" | "auth.json";
+      /** the env var that holds this provider's key */
+      variable: string;
+    }>;
+    /** the auth.json path */
+    file: string;
+  }> {
+    return this.call("GET", "/auth", {  }, opts);
+  }
+
+  /** GET /command — the slash commands a person may type: the extensions' (/help, /undo, ...) and the enabled user-invocable skills and commands */
+  commandList(opts: CallOptions = {}): Promise<{
+    commands: Array<{
+      /** typed as /<name> */
+      name: string;
+      usage: string;
+      summary: string;
+      aliases?: Array<string>;
+      /** the extension id, or skill / command for a skills item */
+      source: string;
+    }>;
+  }> {
+    return this.call("GET", "/command", {  }, opts);
+  }
+
+  /** GET /config — the effective config with provenance (the winning layer and file of every key), as `oceancode inspect` shows it */
+  configGet(opts: CallOptions = {}): Promise<{
+    keys: Array<{
+      /** dotted */
+      key: string;
+      /** the effective value (URL passwords and secret-named keys shown as ***) */
+      value?: unknown;
+      /** default, global, project, env, managed, host or requirements */
+      layer: string;
+      /** the file, $VARIABLE, --flag or (built-in) it came from */
+      source: string;
+    }>;
+    /** keys an untrusted project file set and that were held back */
+    held: Array<{
+      key: string;
+      file: string;
+    }>;
+    /** the file PATCH /config writes for each scope */
+    files: {
+      user: string;
+      project: string;
+    };
+  }> {
+    return this.call("GET", "/config", {  }, opts);
+  }
+
+  /** PATCH /config — change the user or the project config file (validated against the sections' schemas; a project file git tracks may not widen what the user's config allows); read at the server's next start */
+  configPatch(input: {
+    body: {
+      scope: "user" | "project";
+      /** dotted key -> JSON value; null removes the key */
+      set: Record<string, unknown>;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    scope: string;
+    file: string;
+    keys: Array<string>;
+    applies: "next_start";
+  }> {
+    return this.call("PATCH", "/config", { body: input.body }, opts);
+  }
+
+  /** GET /doctor — the health checks `oceancode doctor` prints (config files, extensions, requirements, data dir; ?storage=true: the database too), one object per line */
+  doctor(input: {
+    /** also the database (as --storage) */
+    storage?: boolean;
+  } = {}, opts: CallOptions = {}): Promise<{
+    /** no check is FAIL (the CLI's DOCTOR_OK) */
+    ok: boolean;
+    problems: number;
+    checks: Array<{
+      status: "ok" | "info" | "warn" | "FAIL";
+      check: string;
+      detail: string;
+    }>;
+  }> {
+    return this.call("GET", "/doctor", { query: { "storage": input["storage"] } }, opts);
+  }
+
   /** GET /event — every session's events (SSE); Last-Event-ID replays what was missed */
   eventStream(input: {
     /** like the Last-Event-ID header */
     lastEventId?: number;
   } = {}, opts: CallOptions & { lastEventId?: string; reconnect?: boolean } = {}): AsyncGenerator<ServerSentEvent<unknown>> {
     return this.stream("/event", {}, opts);
+  }
+
+  /** GET /file/find — project files whose relative path fuzzy-matches the query, best first (.gitignore honoured) */
+  fileFind(input: {
+    query: string;
+    limit?: number;
+  }, opts: CallOptions = {}): Promise<{
+    query: string;
+    files: Array<{
+      path: string;
+      /** 0..1, higher is closer */
+      score: number;
+    }>;
+    /** the project has more files than one search walks */
+    capped: boolean;
+  }> {
+    return this.call("GET", "/file/find", { query: { "query": input["query"], "limit": input["limit"] } }, opts);
+  }
+
+  /** GET /file/list — one project directory's entries (directories first); links leading outside the project are left out */
+  fileList(input: {
+    /** project-relative, `/`-separated; empty: the project root */
+    path?: string;
+  } = {}, opts: CallOptions = {}): Promise<{
+    path: string;
+    entries: Array<{
+      name: string;
+      path: string;
+      type: "file" | "directory";
+      size?: number;
+    }>;
+    truncated: boolean;
+  }> {
+    return this.call("GET", "/file/list", { query: { "path": input["path"] } }, opts);
+  }
+
+  /** GET /file/content — a project text file, at most max_bytes of it (.env files, binary files and paths leading outside the project are refused) */
+  fileRead(input: {
+    /** project-relative, `/`-separated; empty: the project root */
+    path: string;
+    max_bytes?: number;
+  }, opts: CallOptions = {}): Promise<{
+    path: string;
+    /** the whole file's size in bytes */
+    size: number;
+    truncated: boolean;
+    content: string;
+  }> {
+    return this.call("GET", "/file/content", { query: { "path": input["path"], "max_bytes": input["max_bytes"] } }, opts);
   }
 
   /** POST /goal — Launch goal mode (Plan -> Work -> Verify) on an objective in the server's process; its goal_updated bodies at /workflow/runs/:id/event */
@@ -180,6 +386,14 @@ export class OceancodeClient extends ClientBase {
     return this.call("POST", "/hooks/remove", { body: input.body }, opts);
   }
 
+  /** GET /log — the server's log as it is written (SSE, event `log`, data: one redacted JSON log line); ?recent=n first sends the last n lines */
+  logTail(input: {
+    /** earlier lines to send first */
+    recent?: number;
+  } = {}, opts: CallOptions & { lastEventId?: string; reconnect?: boolean } = {}): AsyncGenerator<ServerSentEvent<unknown>> {
+    return this.stream("/log", {}, opts);
+  }
+
   /** DELETE /mcp/{name}/auth — forget a server's stored OAuth login (logout); the server is re-dialed and reads needs-auth */
   mcpAuthDelete(input: {
     name: string;
@@ -336,6 +550,31 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/metrics", {  }, opts);
   }
 
+  /** GET /model — the model catalogue: every listed model with its aliases, and limits and prices for those a loaded provider catalogues; `default` is the configured model */
+  modelList(opts: CallOptions = {}): Promise<{
+    default: string;
+    models: Array<{
+      /** provider/model */
+      id: string;
+      provider: string;
+      /** short names a person may type (sonnet, opus, ...) */
+      aliases: Array<string>;
+      /** its provider is loaded and catalogues it: the limits and prices below are set */
+      catalogued: boolean;
+      contextWindow?: number;
+      maxOutputTokens?: number;
+      /** USD per million tokens */
+      price?: {
+        input: number;
+        output: number;
+        cacheRead: number;
+        cacheWrite: number;
+      };
+    }>;
+  }> {
+    return this.call("GET", "/model", {  }, opts);
+  }
+
   /** GET /doc — this OpenAPI 3.1 document */
   openapi(opts: CallOptions = {}): Promise<Record<string, unknown>> {
     return this.call("GET", "/doc", {  }, opts);
@@ -490,6 +729,53 @@ export class OceancodeClient extends ClientBase {
     return this.call("GET", "/permission/rules", {  }, opts);
   }
 
+  /** POST /plugin/{name}/enable — enable or disable a plugin by name (as `oceancode plugin enable|disable`); sessions started from now on see it */
+  pluginEnable(input: {
+    name: string;
+    body: {
+      on: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    name: string;
+    version: string;
+    marketplace?: string;
+    enabled: boolean;
+    /** its hooks and MCP servers may run */
+    trusted: boolean;
+    source: "oceancode" | "claude-code";
+    path: string;
+  }> {
+    return this.call("POST", "/plugin/{name}/enable", { path: { "name": input["name"] }, body: input.body }, opts);
+  }
+
+  /** GET /plugin — every plugin that applies to this project (oceancode's store and Claude Code's), with enabled and trusted */
+  pluginList(opts: CallOptions = {}): Promise<{
+    plugins: Array<{
+      name: string;
+      version: string;
+      marketplace?: string;
+      enabled: boolean;
+      /** its hooks and MCP servers may run */
+      trusted: boolean;
+      source: "oceancode" | "claude-code";
+      path: string;
+    }>;
+  }> {
+    return this.call("GET", "/plugin", {  }, opts);
+  }
+
+  /** GET /provider — the model providers: each id, the extension that serves it, whether it is loaded in this server, and how many models it lists */
+  providerList(opts: CallOptions = {}): Promise<{
+    providers: Array<{
+      id: string;
+      extension?: string;
+      loaded: boolean;
+      models: number;
+    }>;
+  }> {
+    return this.call("GET", "/provider", {  }, opts);
+  }
+
   /** POST /session/{id}/question/{questionId} — answer a waiting question: once, always (saves its rule), or reject (with a reason the model is told) */
   questionAnswer(input: {
     id: string;
@@ -544,6 +830,30 @@ export class OceancodeClient extends ClientBase {
     turnId?: string;
   }> {
     return this.call("POST", "/session/{id}/abort", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** GET /session/{id}/changes — the files the session changed (its active path's turns): status and line counts against the checkpoint */
+  sessionChanges(input: {
+    /** only this user turn of the active path (its before against its after); default: the session's checkpoint against the disk now */
+    turn?: number;
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    sessionId: string;
+    files: Array<{
+      /** project-relative (absolute when outside the project) */
+      path: string;
+      status: "added" | "modified" | "deleted" | "unchanged";
+      /** the file on disk is not what the session last wrote (undo/redo would ask for force) */
+      changedOutside: boolean;
+      /** why no diff or counts are given */
+      withheld?: "outside_project" | "secret_file" | "binary" | "too_large";
+      additions?: number;
+      deletions?: number;
+      /** unified diff (GET /session/{id}/diff only) */
+      diff?: string;
+    }>;
+  }> {
+    return this.call("GET", "/session/{id}/changes", { path: { "id": input["id"] }, query: { "turn": input["turn"] } }, opts);
   }
 
   /** GET /session/{id}/checkpoints — the session's user turns (every branch), the one it stands on, and the engine turns off the active path (a client hides those rows after an undo) */
@@ -618,6 +928,32 @@ export class OceancodeClient extends ClientBase {
     deleted: boolean;
   }> {
     return this.call("DELETE", "/session/{id}", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** GET /session/{id}/diff — the unified diff of the session's changed files against the checkpoint (files outside the project and .env files are named, never shown) */
+  sessionDiff(input: {
+    /** only this user turn of the active path (its before against its after); default: the session's checkpoint against the disk now */
+    turn?: number;
+    /** only this file (as the changes list names it) */
+    path?: string;
+    id: string;
+  }, opts: CallOptions = {}): Promise<{
+    sessionId: string;
+    files: Array<{
+      /** project-relative (absolute when outside the project) */
+      path: string;
+      status: "added" | "modified" | "deleted" | "unchanged";
+      /** the file on disk is not what the session last wrote (undo/redo would ask for force) */
+      changedOutside: boolean;
+      /** why no diff or counts are given */
+      withheld?: "outside_project" | "secret_file" | "binary" | "too_large";
+      additions?: number;
+      deletions?: number;
+      /** unified diff (GET /session/{id}/diff only) */
+      diff?: string;
+    }>;
+  }> {
+    return this.call("GET", "/session/{id}/diff", { path: { "id": input["id"] }, query: { "turn": input["turn"], "path": input["path"] } }, opts);
   }
 
   /** GET /session/{id}/event — one session's events (SSE), with ?subagents=true its sub-agents' too; Last-Event-ID replays what was missed */
@@ -1000,6 +1336,48 @@ export class OceancodeClient extends ClientBase {
     changed: boolean;
   }> {
     return this.call("DELETE", "/session/{id}/pin", { path: { "id": input["id"] } }, opts);
+  }
+
+  /** POST /skill/{name}/enable — turn a skill or command on or off by stable id, qualified or bare name (as `oceancode skill enable|disable`) */
+  skillEnable(input: {
+    name: string;
+    body: {
+      on: boolean;
+    };
+  }, opts: CallOptions = {}): Promise<{
+    /** stable ids */
+    changed: Array<string>;
+  }> {
+    return this.call("POST", "/skill/{name}/enable", { path: { "name": input["name"] }, body: input.body }, opts);
+  }
+
+  /** GET /skill — every skill and command found (every tier and ecosystem), with its state and why it is off */
+  skillList(opts: CallOptions = {}): Promise<{
+    skills: Array<{
+      /** <tier>.<eco>:<name> */
+      id: string;
+      name: string;
+      /** what is typed: bare when unique, else <tier>:<name> */
+      qualifiedName: string;
+      kind: "skill" | "command";
+      tier: string;
+      ecosystem: string;
+      plugin?: string;
+      file: string;
+      description: string;
+      argumentHint?: string;
+      enabled: boolean;
+      /** why it is off */
+      reason?: string;
+      /** its root is trusted (an untrusted item's allowed-tools grant nothing) */
+      trusted: boolean;
+      shadowed: boolean;
+      modelInvocable: boolean;
+      userInvocable: boolean;
+      warning?: string;
+    }>;
+  }> {
+    return this.call("GET", "/skill", {  }, opts);
   }
 
   /** POST /trust/repo — Trust or distrust this project's repo tier (its hooks and .mcp.json servers), as `oceancode trust repo on|off` does; answers the hooks document after the reload */
