@@ -118,7 +118,9 @@ describe("npm install -g ./oceancode-<version>.tgz", () => {
     expect(outputs.filter((o) => !files.has(o))).toEqual([]);
     // ... and the files an export that is not bundled (the typed client) imports, followed from its target
     const unbundled = exportTargets().filter((t) => t.endsWith(".js") && !outputs.includes(t));
-    const js = packed.files.filter((f) => f.endsWith(".js"));
+    // the web client's browser bundle is a static asset the server sends, not a module node loads
+    const js = packed.files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/extensions/web/assets/"));
+    for (const f of ["index.html", "app.js", "app.css"]) expect(files.has(`dist/extensions/web/assets/${f}`), f).toBe(true);
     expect(js.filter((f) => !outputs.includes(f)).sort()).toEqual(relativeClosure(unbundled).sort());
     for (const f of ["dist/kernel/manifest-validator.cjs", "dist/extensions/index.json", pkg.bin.oceancode!, "dist/kernel/api.d.ts", "dist/test/conformance/index.d.ts"]) expect(files.has(f), f).toBe(true);
     for (const f of fs.readdirSync(path.join(PACKAGE_ROOT, "extensions"))) {

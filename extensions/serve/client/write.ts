@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   const current = fs.existsSync(CLIENT_SOURCE) ? fs.readFileSync(CLIENT_SOURCE, "utf8") : "";
   if (process.argv.includes("--check")) {
     if (current === source) return 0;
-    process.stderr.write(`${CLIENT_SOURCE} is not what the server's OpenAPI document generates; run: npm run build && node dist/extensions/serve/client/write.js\n`);
+    process.stderr.write(`${CLIENT_SOURCE} is not what the server's OpenAPI document generates; run: node dist/extensions/serve/client/write.js (it regenerates the client from the built server), then npm run build again\n`);
     return 1;
   }
   if (current !== source) fs.writeFileSync(CLIENT_SOURCE, source);
