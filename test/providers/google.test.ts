@@ -4,6 +4,9 @@ import { createGoogleProvider } from "../../extensions/google/provider.js";
 import { startFakeGemini, type FakeGeminiServer, type GeminiReply } from "../fakes/gemini-server.js";
 import { describeProviderContract, type ProviderScenario } from "../conformance/index.js";
 import { drain, failure, model, request, rows } from "./helpers.js";
+import fs from "node:fs";
+import { googleModels } from "../../extensions/google/models.js";
+import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
 
 const KEY = "AIza-test-key";
 let fake: FakeGeminiServer;
@@ -162,6 +165,18 @@ describe("google provider (real SDK, fake Gemini API)", () => {
     await drain(p, request(M, [rows.user("b")]));
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("implicitly");
+  });
+});
+
+describe("google models: the manifest and the catalogue", () => {
+  const manifest = JSON.parse(fs.readFileSync(new URL("../../extensions/google/manifest.json", import.meta.url), "utf8")) as { contributes: { providers: string[]; models: ModelNameEntry[] } };
+  it("the manifest lists exactly the catalogue's ids; the aliases and bare names resolve to them", () => {
+    expect(manifest.contributes.models.map((m) => m.id).sort()).toEqual(googleModels().map((m) => m.id).sort());
+    const names = ModelNames.fromContributions([{ extension: "google", tier: "bundled", value: manifest.contributes.providers }], [{ extension: "google", tier: "bundled", value: manifest.contributes.models }]);
+    expect(names.resolve("gemini-pro").id).toBe("google/gemini-2.5-pro");
+    expect(names.resolve("gemini").id).toBe("google/gemini-2.5-flash");
+    expect(names.resolve("gemini-2.5-flash-lite").id).toBe("google/gemini-2.5-flash-lite");
+    for (const m of googleModels()) expect(m.price.cacheRead).toBeLessThan(m.price.input);
   });
 });
 
