@@ -6,6 +6,7 @@ import { describeProviderContract, type ProviderScenario } from "../conformance/
 import { drain, failure, model, request, rows } from "./helpers.js";
 import fs from "node:fs";
 import { googleModels } from "../../extensions/google/models.js";
+import { SKIP_SIGNATURE, toContents } from "../../extensions/google/messages.js";
 import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
 
 const KEY = "AIza-test-key";
@@ -158,6 +159,19 @@ describe("google provider (real SDK, fake Gemini API)", () => {
     expect(e.message).toContain("http://127.0.0.1:9");
   });
 
+  it("GOOGLE_GENAI_USE_VERTEXAI in the environment does not move it to Vertex AI", async () => {
+    const was = process.env.GOOGLE_GENAI_USE_VERTEXAI;
+    process.env.GOOGLE_GENAI_USE_VERTEXAI = "true";
+    try {
+      fake.enqueue({ text: "still Gemini" });
+      expect((await drain(createGoogleProvider({ apiKey: () => key, baseURL: () => fake.url }), request(M, [rows.user("x")]))).text).toBe("still Gemini");
+      expect(fake.requests[0]!.headers["x-goog-api-key"]).toBe(KEY);
+    } finally {
+      if (was === undefined) delete process.env.GOOGLE_GENAI_USE_VERTEXAI;
+      else process.env.GOOGLE_GENAI_USE_VERTEXAI = was;
+    }
+  });
+
   it("asked for cache markers, it says once that Gemini caches implicitly", async () => {
     fake.respond(() => ({ text: "ok" }));
     const p = provider({ cache: true });
@@ -165,6 +179,25 @@ describe("google provider (real SDK, fake Gemini API)", () => {
     await drain(p, request(M, [rows.user("b")]));
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("implicitly");
+  });
+});
+
+describe("google contents", () => {
+  const none = { signature: () => undefined, needsSignature: false };
+  it("an interrupted call is answered with an error response; a result whose call left the window becomes text; the window opens with a user turn", () => {
+    const out = toContents([rows.assistant("", [{ id: "fc-a", name: "read", input: {} }]), rows.user("go on"), rows.tool([{ callId: "fc-gone", name: "bash", content: "old" }])], none);
+    expect(out[0]).toEqual({ role: "user", parts: [{ text: "(earlier conversation left the window)" }] });
+    expect(out[1]!.role).toBe("model");
+    expect(out[2]!.parts![0]).toEqual({ functionResponse: { id: "fc-a", name: "read", response: { error: "(no result: the call was interrupted)" } } });
+    expect(out[2]!.parts!.at(-1)).toEqual({ text: "[earlier bash result]\nold" });
+    expect(out).toHaveLength(3);
+  });
+  it("on Gemini 3 a call whose signature is gone carries Google's placeholder; a known one is sent as it came", () => {
+    const calls = [{ id: "fc-1", name: "read", input: {} }, { id: "fc-2", name: "read", input: {} }];
+    const lost = toContents([rows.user("x"), rows.assistant("", calls)], { signature: () => undefined, needsSignature: true });
+    expect(lost[1]!.parts!.map((p) => p.thoughtSignature)).toEqual([SKIP_SIGNATURE, undefined]);
+    const kept = toContents([rows.user("x"), rows.assistant("", calls)], { signature: (id) => (id === "fc-1" ? "sig" : undefined), needsSignature: true });
+    expect(kept[1]!.parts![0]!.thoughtSignature).toBe("sig");
   });
 });
 
