@@ -4,7 +4,7 @@
  * `{"error":{"code","message","status","details":[…]}}`), so both are read back from there; the
  * response headers (retry-after) come from the provider's fetch, which records them.
  */
-import { ApiError } from "@google/genai";
+import { ApiError } from "@google/genai/web";
 import { asProviderError, printableText, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
 
 export const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";

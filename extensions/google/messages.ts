@@ -7,7 +7,7 @@
  * older models send none, so the provider makes one up (SYNTHETIC_ID_PREFIX) and that one is never sent
  * back: there the API pairs responses with calls by order and name.
  */
-import type { Content, GenerateContentParameters, Part } from "@google/genai";
+import type { Content, GenerateContentParameters, Part } from "@google/genai/web";
 import type { ModelRequest, Row } from "../engine/api.js";
 
 /** ids the provider made up for calls that came without one */

@@ -1,5 +1,9 @@
-/** The Google Gemini provider: one generateContentStream request per step, mapped to ProviderEvents. */
-import { GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata } from "@google/genai";
+/**
+ * The Google Gemini provider: one generateContentStream request per step, mapped to ProviderEvents.
+ * The SDK's fetch-only build (`@google/genai/web`, the same client on globalThis.fetch): an API key is all
+ * this route uses, and the Node build would load google-auth-library (Vertex credentials) on every start.
+ */
+import { GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata } from "@google/genai/web";
 import { IdleWatch, ProviderError, emptyUsage, idleFetch, withIdleWatch, type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
 import { SYNTHETIC_ID_PREFIX, toGeminiRequest } from "./messages.js";
 import { DEFAULT_BASE_URL, FIX_KEY, toProviderError } from "./errors.js";
