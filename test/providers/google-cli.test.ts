@@ -40,6 +40,8 @@ describe("oceancode run on google/<model>", () => {
     );
     const r = await run("google/gemini-2.5-flash", { GEMINI_API_KEY: KEY }, "--format", "json", "what is the word?");
     expect(r.code, r.stderr).toBe(0);
+    // no SDK chatter, no unknown-model notice for a catalogued model
+    expect(r.stderr).not.toMatch(/warn|GoogleGenAI|unknown model/i);
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Ev);
     expect(events.filter((e) => e.type === "text_delta").map((e) => e.text).join("")).toContain("The word is kelp");
     expect(fake.requests).toHaveLength(2);
