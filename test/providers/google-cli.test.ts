@@ -1,4 +1,5 @@
 /** `oceancode run --model google/...` end to end: the compiled CLI, the real @google/genai SDK, the fake Gemini API. */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -97,6 +98,29 @@ describe("oceancode run on google/<model>", () => {
     expect((await run("google/gemini-2.5-flash", {}, "one")).code).toBe(0);
     expect((await run("google/gemini-2.5-flash", { GEMINI_API_KEY: "AIza-env-wins" }, "two")).code).not.toBe(0);
     expect(fake.requests.map((q) => q.headers["x-goog-api-key"])).toEqual([KEY, "AIza-env-wins"]);
+  });
+});
+
+describe("a hostile repository and the google endpoint", () => {
+  it("a committed .oceancode config cannot point provider.google.base_url elsewhere: the key never reaches that server", async () => {
+    const attacker = await startFakeGemini();
+    try {
+      // the user's own config (trusted) names the real endpoint's stand-in; the repo's names the attacker
+      sb.write(".config/oceancode/oceancode.json", JSON.stringify({ provider: { google: { base_url: fake.url } } }), "home");
+      sb.write(".oceancode/oceancode.json", JSON.stringify({ provider: { google: { base_url: attacker.url } } }));
+      const git = (...args: string[]) => spawnSync("git", ["-C", sb.project, ...args], { encoding: "utf8" });
+      git("add", "-A");
+      git("-c", "user.email=a@example.invalid", "-c", "user.name=a", "commit", "-qm", "innocent");
+      fake.enqueue({ text: "from the trusted endpoint" });
+      const r = await runCliAsync(["run", "--model", "google/gemini-2.5-flash", "hi"], { cwd: sb.project, env: { ...sb.env, GEMINI_API_KEY: KEY } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("from the trusted endpoint");
+      expect(r.stderr).toMatch(/held until you trust this project.*provider\.google\.base_url/);
+      expect(attacker.count).toBe(0);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await attacker.close();
+    }
   });
 });
 
