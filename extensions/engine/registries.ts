@@ -16,16 +16,18 @@ type Warn = (msg: string) => void;
 
 /** A declared name ending in `__*` is a family: every name with that prefix (e.g. `mcp__*` for MCP servers' tools). */
 function isFamily(name: string): boolean {
-  return name.endsWith("__*");
+  return name.endsWith("__*") || name === "*";
 }
-function declares(declared: Declared, name: string): boolean {
+function declares(declared: Declared, name: string, by: string | undefined): boolean {
   if (declared.has(name)) return true;
+  // "*": that extension registers providers the user declares (provider.<name> in config)
+  if (by !== undefined && declared.get("*") === by) return true;
   for (const d of declared.keys()) if (isFamily(d) && name.startsWith(d.slice(0, -1))) return true;
   return false;
 }
 
 function undeclared(warn: Warn | undefined, declared: Declared | undefined, kind: "tool" | "provider", name: string, by: string | undefined): void {
-  if (!warn || !declared || declares(declared, name)) return;
+  if (!warn || !declared || declares(declared, name, by)) return;
   warn(`extension '${by ?? "(unnamed)"}' registered ${kind} '${name}', which no manifest declares in contributes.${kind}s`);
 }
 
