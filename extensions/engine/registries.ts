@@ -16,7 +16,7 @@ type Warn = (msg: string) => void;
 
 /** A declared name ending in `__*` is a family: every name with that prefix (e.g. `mcp__*` for MCP servers' tools). */
 function isFamily(name: string): boolean {
-  return name.endsWith("__*") || name === "*";
+  return name.endsWith("__*");
 }
 function declares(declared: Declared, name: string, by: string | undefined): boolean {
   if (declared.has(name)) return true;
