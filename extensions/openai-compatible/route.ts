@@ -39,6 +39,7 @@ export function createPresetProvider(p: Preset, deps: PresetDeps): Provider {
     ...(deps.debug ? { debug: deps.debug } : {}),
     route: {
       id: p.id,
+      label: p.label,
       defaultBaseURL: p.defaultBaseURL,
       requiresKey: p.requiresKey,
       wording: () => ({ keyFix: keyFix(p), unreachable: p.unreachable }),

@@ -25,6 +25,8 @@ export interface OpenAIOptions {
 export interface OpenAIRoute {
   /** provider id: the part before the slash of `<id>/<model>` */
   id: string;
+  /** how messages name the service ("OpenRouter"); default the id */
+  label?: string;
   /** the endpoint when no override names one */
   defaultBaseURL: string;
   /** true: no request is sent without a key (e.g. openrouter); else a placeholder key is sent */
@@ -86,7 +88,7 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
   // local server gets a placeholder
   const noKey = (baseURL: string) => {
     if (opts.apiKey()) return undefined;
-    if (route) return route.requiresKey ? new ProviderError("auth", `no ${id} API key: ${route.wording(baseURL).keyFix}`) : undefined;
+    if (route) return route.requiresKey ? new ProviderError("auth", `no ${route.label ?? id} API key: ${route.wording(baseURL).keyFix}`) : undefined;
     return baseURL === DEFAULT_BASE_URL ? new ProviderError("auth", `no OpenAI API key: ${opts.baseURL() === undefined ? FIX_KEY : fixKey(baseURL, true)}`) : undefined;
   };
   // told once: `${sessionId} ${model} ${feature}`; models the server refused tools for are sent none

@@ -124,7 +124,7 @@ describe("keys, headers and endpoints", () => {
     const keyless = createPresetProvider(preset("openrouter"), { env: { OPENROUTER_BASE_URL: fake.baseURL }, config: () => undefined });
     const ready = keyless.ready!()!;
     expect(ready.code).toBe("auth");
-    expect(ready.message).toBe("no openrouter API key: store one with `oceancode key openrouter <key>` or set OPENROUTER_API_KEY");
+    expect(ready.message).toBe("no OpenRouter API key: store one with `oceancode key openrouter <key>` or set OPENROUTER_API_KEY");
     expect((await failure(keyless, request(M, [rows.user("x")]))).code).toBe("auth");
     expect(fake.requests).toHaveLength(1);
   });
