@@ -79,7 +79,8 @@ export class Providers implements ProviderRegistry {
   }
   /** After its activation event fired: a declared provider that did not register is named. */
   checkLoaded(id: string): void {
-    const ext = this.declared?.get(id);
+    // "*" stands for the providers users declare, never one provider that should have registered
+    const ext = id === "*" ? undefined : this.declared?.get(id);
     if (ext && !this.byId.has(id)) this.warn?.(`extension '${ext}' declares provider '${id}' in contributes.providers but did not register it`);
   }
 }

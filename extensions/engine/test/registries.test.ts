@@ -38,6 +38,7 @@ describe("declared vs registered", () => {
     const providers = new Providers(new Map([["*", "openai-compatible"]]), (m) => warnings.push(m));
     providers.register({ id: "mylocal" } as Provider, "openai-compatible");
     providers.register({ id: "stray" } as Provider, "someone");
+    providers.checkLoaded("*");
     expect(warnings).toEqual(["extension 'someone' registered provider 'stray', which no manifest declares in contributes.providers"]);
   });
 
