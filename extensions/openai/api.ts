@@ -5,4 +5,4 @@
  */
 export { createOpenAIProvider, PLACEHOLDER_KEY, DEFAULT_BASE_URL, type OpenAIOptions, type OpenAIRoute } from "./provider.js";
 export { fixKey, toProviderError, type ErrorWording } from "./errors.js";
-export { lacksTools, estimateUsage, type Feature } from "./features.js";
+export { lacksTools, lacksStreamOptions, estimateUsage, type Feature } from "./features.js";

@@ -4,7 +4,7 @@ import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdl
 import { toChatRequest } from "./messages.js";
 import { DEFAULT_BASE_URL, FIX_KEY, fixKey, toProviderError, type ErrorWording } from "./errors.js";
 import { openaiModels } from "./models.js";
-import { estimateUsage, lacksTools, type Feature } from "./features.js";
+import { estimateUsage, lacksStreamOptions, lacksTools, type Feature } from "./features.js";
 
 export { DEFAULT_BASE_URL };
 /** sent when a non-default base URL (a local server) has no key: the SDK requires one, the server ignores it */
@@ -94,6 +94,7 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
   // told once: `${sessionId} ${model} ${feature}`; models the server refused tools for are sent none
   const told = new Set<string>();
   const noToolModels = new Set<string>();
+  const noStreamOptions = new Set<string>();
   const lack = (req: ModelRequest, feature: Feature, text: string) => {
     const key = `${req.sessionId}\u0000${req.model.name}\u0000${feature}`;
     if (!route?.lacks || told.has(key)) return;
@@ -116,20 +117,30 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
       const idle = new IdleWatch(signal, opts.idleTimeoutMs?.() ?? 0, baseURL);
       const fail = (e: unknown) => (idle.fired ? idle.error() : toProviderError(e, signal, baseURL, wording(baseURL)));
       if (route && req.rows.some((r) => r.role === "user" && (r.images?.length ?? 0) > 0)) lack(req, "images", "this route sends text only: an attached image is named in the prompt, not sent");
-      const toolless = noToolModels.has(req.model.name);
-      const body = toChatRequest(toolless ? { ...req, tools: [] } : req, { officialEndpoint: official });
-      const create = (b: typeof body) => withIdleWatch(idle, () => sdk.chat.completions.create(b, { signal: idle.signal }));
+      let body = toChatRequest(req, { officialEndpoint: official });
+      if (noToolModels.has(req.model.name)) body = withoutKey(body, "tools");
+      if (noStreamOptions.has(req.model.name)) body = withoutKey(body, "stream_options");
       let stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk> & { controller: AbortController };
       try {
-        try {
-          stream = await create(body);
-        } catch (e) {
-          // a server that refuses tools for this model: said once, then this and later requests go without
-          if (!route || !body.tools || idle.fired || !lacksTools(e)) throw e;
-          noToolModels.add(req.model.name);
-          lack(req, "tools", "the server does not support tool calls for this model: it is sent no tools and can only answer in text");
-          const { tools: _dropped, ...rest } = body;
-          stream = await create(rest);
+        // a server that refuses a part of the request for this model (tools, stream_options): said once,
+        // then this and later requests go without it
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const b = body;
+            stream = await withIdleWatch(idle, () => sdk.chat.completions.create(b, { signal: idle.signal }));
+            break;
+          } catch (e) {
+            if (!route || idle.fired || attempt >= 2) throw e;
+            if (body.tools && lacksTools(e)) {
+              noToolModels.add(req.model.name);
+              lack(req, "tools", "the server does not support tool calls for this model: it is sent no tools and can only answer in text");
+              body = withoutKey(body, "tools");
+            } else if (body.stream_options && lacksStreamOptions(e)) {
+              // its usage notice follows when the answer comes without usage
+              noStreamOptions.add(req.model.name);
+              body = withoutKey(body, "stream_options");
+            } else throw e;
+          }
         }
       } catch (e) {
         idle.stop();
@@ -195,6 +206,13 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
       yield { type: "done", stopReason: stopReason(finish, ordered.length > 0) };
     },
   };
+}
+
+/** The request without one optional field (the server refused it). */
+function withoutKey<T extends object, K extends keyof T>(body: T, key: K): T {
+  const copy = { ...body };
+  delete copy[key];
+  return copy;
 }
 
 function toolCall(c: { id: string; name: string; args: string }, index: number): ToolCall {

@@ -93,6 +93,18 @@ describe("what a preset's server lacks is said once", () => {
     expect(notices).toHaveLength(2);
   });
 
+  it("a server that refuses stream_options: sent without it from then on; its missing usage is estimated and told once", async () => {
+    const notices: string[] = [];
+    const p = make("vllm", fake, notices);
+    fake.enqueue({ type: "error", status: 400, message: "Unrecognized request argument supplied: stream_options" }, { text: "first" }, { text: "second" });
+    const a = await drain(p, request(model("vllm", "old"), [rows.user("x")]));
+    const b = await drain(p, request(model("vllm", "old"), [rows.user("x"), rows.assistant("first"), rows.user("y")]));
+    expect([a.text, b.text]).toEqual(["first", "second"]);
+    expect(fake.requests.map((r) => r.body.stream_options === undefined)).toEqual([false, true, true]);
+    expect(b.usage!.outputTokens).toBe(Math.ceil("second".length / 4));
+    expect(notices).toEqual(["vllm/old: the server reports no token usage: the meter shows an estimate from the text's length"]);
+  });
+
   it("an attached image: named in the prompt, told once per session", async () => {
     const notices: string[] = [];
     const p = make("lmstudio", fake, notices);
