@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../helpers/cli.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
 
 let fake: FakeOpenAIServer;
@@ -51,6 +51,19 @@ describe("oceancode run on OpenAI-compatible presets", () => {
     expect(fake.requests[0]!.headers.authorization).toBe("Bearer tok-123");
     expect(fake.requests[0]!.headers["x-team"]).toBe("blue");
     expect(r.stderr).not.toMatch(/no manifest declares|unknown model/);
+  });
+
+  it("openrouter/<vendor>/<model>: the key stored by `oceancode key openrouter` is sent with the attribution headers", async () => {
+    const k = runCli(["key", "openrouter", "sk-or-stored-1"], { cwd: sb.project, env: sb.env });
+    expect(k.code, k.stderr).toBe(0);
+    fake.enqueue({ text: "routed" });
+    const r = await run("openrouter/anthropic/claude-sonnet-4", { OPENROUTER_BASE_URL: fake.baseURL }, "hi");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("routed");
+    const q = fake.requests[0]!;
+    expect(q.body.model).toBe("anthropic/claude-sonnet-4");
+    expect(q.headers.authorization).toBe("Bearer sk-or-stored-1");
+    expect(q.headers["x-title"]).toBe("oceancode");
   });
 
   it("a checked-out repository cannot declare a provider: its provider.<name>.base_url is held and nothing is sent", async () => {
