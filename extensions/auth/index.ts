@@ -17,7 +17,7 @@ export default {
       credentials,
       providers() {
         const ids = new Set(BUILTIN_PROVIDERS);
-        for (const c of ctx.contributions<string[]>("providers")) for (const p of c.value) if (p !== "scripted") ids.add(p);
+        for (const c of ctx.contributions<string[]>("providers")) for (const p of c.value) if (p !== "scripted" && p !== "*") ids.add(p);
         return [...ids];
       },
     };

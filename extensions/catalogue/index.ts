@@ -12,7 +12,7 @@ export default {
     const providers = ctx.contributions<string[]>("providers");
     const names = ModelNames.fromContributions(providers, ctx.contributions<ModelNameEntry[]>("models"));
     const declared = new Map<string, string>();
-    for (const c of providers) for (const p of c.value) declared.set(p, c.extension);
+    for (const c of providers) for (const p of c.value) if (p !== "*") declared.set(p, c.extension);
     const defaultModel = () => {
       const m = ctx.config.get("model");
       return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;

@@ -35,7 +35,8 @@ export class ModelNames {
   private readonly aliasMap = new Map<string, string>();
 
   constructor(providers: readonly string[], models: readonly ModelNameEntry[]) {
-    this.providerIds = [...new Set(providers)];
+    // "*" (an extension registering the providers users declare) is no name a person types
+    this.providerIds = [...new Set(providers)].filter((p) => p !== "*");
     this.ids = [...new Set(models.map((m) => m.id))];
     for (const m of models) for (const a of m.aliases ?? []) if (!this.aliasMap.has(a.toLowerCase())) this.aliasMap.set(a.toLowerCase(), m.id);
   }
