@@ -95,6 +95,9 @@ describe("capabilities over HTTP", () => {
     expect(cat.default).toMatch(/^anthropic\//);
     const sonnet = cat.models.find((m) => m.aliases.includes("sonnet"));
     expect(sonnet?.id).toMatch(/^anthropic\/claude-sonnet/);
+    // the figures come from the manifest's catalogue entry: no provider had to load for them
+    expect(sonnet).toMatchObject({ catalogued: true, contextWindow: 1_000_000, maxOutputTokens: 64_000, price: { input: 3, output: 15 }, tools: true, images: true });
+    expect((await api.providerList()).providers.find((p) => p.id === "anthropic")?.loaded).toBe(false);
   });
 
   it("doctor's checks as JSON; the log tail is an SSE stream", async () => {

@@ -1,0 +1,49 @@
+/** The engine's catalogue seeded from manifest entries: figures, defaults, the unknown-model notice once, cost. */
+import { describe, expect, it } from "vitest";
+import { Catalogue } from "../models.js";
+import { CATALOGUE_DEFAULTS, modelInfoFromEntry, type ModelNameEntry } from "../api.js";
+
+const ENTRIES: ModelNameEntry[] = [
+  { id: "acme/big", aliases: ["big"], contextWindow: 500_000, maxOutputTokens: 32_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 4 }, tools: true, images: true },
+  { id: "acme/cheap", price: { input: 1, output: 3 } },
+  { id: "local/llama3.3" },
+];
+
+function catalogue(describe?: (id: string) => ReturnType<typeof modelInfoFromEntry> | undefined) {
+  const notices: string[] = [];
+  return { notices, c: new Catalogue((id) => notices.push(id), describe, ENTRIES) };
+}
+
+describe("the catalogue from manifest entries", () => {
+  it("an entry's figures; cache prices default to the input price; unset figures are the defaults", () => {
+    const { c, notices } = catalogue();
+    expect(c.resolve("acme/big")).toEqual({ id: "acme/big", provider: "acme", name: "big", contextWindow: 500_000, maxOutputTokens: 32_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 4 }, tools: true, images: true, known: true });
+    expect(c.resolve("acme/cheap")).toMatchObject({ contextWindow: CATALOGUE_DEFAULTS.contextWindow, price: { input: 1, output: 3, cacheRead: 1, cacheWrite: 1 }, tools: true, images: false });
+    expect(notices).toEqual([]);
+  });
+
+  it("a listed model without a context window: defaults, known false (the tideline uses its fixed line), no notice", () => {
+    const { c, notices } = catalogue();
+    expect(c.resolve("local/llama3.3")).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 8_192, known: false });
+    expect(c.list().find((m) => m.id === "local/llama3.3")?.known).toBe(false);
+    expect(notices).toEqual([]);
+  });
+
+  it("a loaded provider's description wins over a listed entry without a size", () => {
+    const { c } = catalogue((id) => (id === "local/llama3.3" ? { ...modelInfoFromEntry({ id }), contextWindow: 131_072 } : undefined));
+    expect(c.resolve("local/llama3.3")).toMatchObject({ contextWindow: 131_072, known: true });
+  });
+
+  it("an unlisted model: defaults and one notice per model, however often it is resolved", () => {
+    const { c, notices } = catalogue();
+    for (let i = 0; i < 3; i++) expect(c.resolve("acme/next-9")).toMatchObject({ known: false, contextWindow: 200_000, price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+    c.resolve("acme/next-10");
+    expect(notices).toEqual(["acme/next-9", "acme/next-10"]);
+  });
+
+  it("cost is tokens x the entry's price per MTok", () => {
+    const { c } = catalogue();
+    const cost = c.cost(c.resolve("acme/big"), { inputTokens: 1_000_000, outputTokens: 200_000, cacheReadTokens: 3_000_000, cacheWriteTokens: 500_000 });
+    expect(cost).toBeCloseTo(2 + 2 + 0.6 + 2, 9);
+  });
+});
