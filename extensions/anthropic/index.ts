@@ -17,6 +17,7 @@ export default {
       debug: (text) => ctx.log.debug(text),
       cacheTtl: () => (ctx.config.get("provider.anthropic.cache_ttl") as CacheTtl | undefined) ?? "1h",
     });
+    for (const m of provider.models?.() ?? []) engine.models.add(m);
     engine.providers.register(provider, ctx.id);
   },
 };

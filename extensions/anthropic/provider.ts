@@ -4,6 +4,7 @@ import { MessagesClient } from "./client.js";
 import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdleWatch, type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
 import { toAnthropicRequest, type CacheTtl } from "./messages.js";
 import { FIX_KEY, toProviderError } from "./errors.js";
+import { anthropicModels } from "./models.js";
 
 export interface AnthropicOptions {
   /** read before every request, so a key stored mid-session is picked up */
@@ -85,6 +86,7 @@ export function createAnthropicProvider(opts: AnthropicOptions): Provider {
   const noKey = () => new ProviderError("auth", `no Anthropic API key: ${FIX_KEY}`);
   return {
     id: "anthropic",
+    models: anthropicModels,
     ready: () => (opts.apiKey() ? undefined : noKey()),
     async *stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const key = opts.apiKey();

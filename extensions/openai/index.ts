@@ -14,6 +14,7 @@ export default {
       idleTimeoutMs: () => idleTimeoutMs(ctx.config.get("provider.idle_timeout_s")),
       debug: (text) => ctx.log.debug(text),
     });
+    for (const m of provider.models?.() ?? []) engine.models.add(m);
     engine.providers.register(provider, ctx.id);
   },
 };

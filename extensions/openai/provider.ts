@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdleWatch, type ModelRequest, type Provider, type ProviderEvent, type ToolCall } from "../engine/api.js";
 import { toChatRequest } from "./messages.js";
 import { DEFAULT_BASE_URL, FIX_KEY, toProviderError } from "./errors.js";
+import { openaiModels } from "./models.js";
 
 export { DEFAULT_BASE_URL };
 /** sent when a non-default base URL (a local server) has no key: the SDK requires one, the server ignores it */
@@ -56,6 +57,7 @@ export function createOpenAIProvider(opts: OpenAIOptions): Provider {
   const noKey = (baseURL: string) => (baseURL === DEFAULT_BASE_URL && !opts.apiKey() ? new ProviderError("auth", `no OpenAI API key: ${FIX_KEY}`) : undefined);
   return {
     id: "openai",
+    models: openaiModels,
     ready: () => noKey(endpoint()),
     async *stream(req: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
       const baseURL = endpoint();
