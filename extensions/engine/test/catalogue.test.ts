@@ -1,4 +1,5 @@
 /** The engine's catalogue seeded from manifest entries: figures, defaults, the unknown-model notice once, cost. */
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Catalogue } from "../models.js";
 import { CATALOGUE_DEFAULTS, modelInfoFromEntry, type ModelNameEntry } from "../api.js";
@@ -45,5 +46,34 @@ describe("the catalogue from manifest entries", () => {
     const { c } = catalogue();
     const cost = c.cost(c.resolve("acme/big"), { inputTokens: 1_000_000, outputTokens: 200_000, cacheReadTokens: 3_000_000, cacheWriteTokens: 500_000 });
     expect(cost).toBeCloseTo(2 + 2 + 0.6 + 2, 9);
+  });
+});
+
+describe("every installed provider's manifest as catalogue data", () => {
+  const root = new URL("../../", import.meta.url);
+  const manifests = fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(new URL(`${d.name}/manifest.json`, root)))
+    .map((d) => JSON.parse(fs.readFileSync(new URL(`${d.name}/manifest.json`, root), "utf8")) as { id: string; contributes?: { models?: ModelNameEntry[] } });
+  /** the providers whose current models have published limits and prices: each entry must carry them */
+  const PRICED = new Set(["anthropic", "openai", "bedrock", "vertex", "google"]);
+
+  it("a priced provider's every entry ships its context window, output limit and prices", () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const m of manifests)
+      for (const e of m.contributes?.models ?? []) {
+        if (!PRICED.has(e.id.slice(0, e.id.indexOf("/")))) continue;
+        checked++;
+        if (!(e.contextWindow && e.maxOutputTokens && e.price)) missing.push(`${m.id}: ${e.id}`);
+      }
+    expect(checked).toBeGreaterThan(20);
+    expect(missing, "move the figures into these manifest entries (docs/providers-catalogue.md)").toEqual([]);
+  });
+
+  it("an id is listed by one manifest only, and a cache read, where priced, costs no more than input", () => {
+    const ids = manifests.flatMap((m) => (m.contributes?.models ?? []).map((e) => e.id));
+    expect(ids.length).toBe(new Set(ids).size);
+    for (const m of manifests) for (const e of m.contributes?.models ?? []) if (e.price?.cacheRead !== undefined) expect(e.price.cacheRead, e.id).toBeLessThanOrEqual(e.price.input);
   });
 });
