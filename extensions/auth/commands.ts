@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
 import type { CredentialsService } from "./api.js";
 import { createPrompter, readAll } from "./prompt.js";
-import { authOf } from "./providers.js";
+import { noKeyReason } from "./providers.js";
 import { providerStatuses, statusTable } from "./status.js";
 
 const KEY_USAGE = "usage: oceancode key [<provider>] [<api-key>]   (one argument: an Anthropic key; no key: asked on a terminal, else read from stdin)";
@@ -17,15 +17,6 @@ export interface CommandDeps {
   allProviders(): string[];
   /** the providers a manifest contributes */
   installed(): Set<string>;
-}
-
-/** Why a provider takes no key from us (its own chain, its own login, none needed), or undefined. */
-function noKeyReason(provider: string): string | undefined {
-  const a = authOf(provider);
-  if (a.kind === "chain") return `${provider} takes no key from oceancode: its credentials come from ${a.how}; nothing stored`;
-  if (a.kind === "login") return `${provider} takes no key: it uses ${a.how}; nothing stored`;
-  if (a.kind === "none") return `${provider} takes no key (${a.how}); nothing stored`;
-  return undefined;
 }
 
 /** Why a key cannot be stored (the CLI and POST /auth/:provider refuse the same), or undefined. */

@@ -81,3 +81,12 @@ export function keyProviders(): string[] {
 export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME || os.homedir();
 }
+
+/** Why a provider takes no key from us (its own chain, its own login, none needed), or undefined. */
+export function noKeyReason(provider: string): string | undefined {
+  const a = authOf(provider);
+  if (a.kind === "chain") return `${provider} takes no key from oceancode: its credentials come from ${a.how}; nothing stored`;
+  if (a.kind === "login") return `${provider} takes no key: it uses ${a.how}; nothing stored`;
+  if (a.kind === "none") return `${provider} takes no key (${a.how}); nothing stored`;
+  return undefined;
+}
