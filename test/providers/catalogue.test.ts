@@ -10,6 +10,7 @@ import { CLI, makeSandbox, runCli, runCliAsync, type RunResult, type Sandbox } f
 import { hasTmux, startPty } from "../helpers/pty.js";
 import { sentKey, startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeGemini, type FakeGeminiServer } from "../fakes/gemini-server.js";
 
 interface Entry {
   id: string;
@@ -18,14 +19,19 @@ interface Entry {
   maxOutputTokens?: number;
   price?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }
-const manifest = (id: string) => JSON.parse(fs.readFileSync(path.resolve(__dirname, `../../extensions/${id}/manifest.json`), "utf8")) as { contributes: { models: Entry[] } };
-const entry = (id: string) => [...manifest("anthropic").contributes.models, ...manifest("openai").contributes.models].find((e) => e.id === id)!;
+const manifest = (id: string) => JSON.parse(fs.readFileSync(path.resolve(__dirname, `../../extensions/${id}/manifest.json`), "utf8")) as { contributes?: { models?: Entry[] } };
+/** every bundled manifest's catalogue entries */
+const extDir = path.resolve(__dirname, "../../extensions");
+const allEntries = (): Entry[] =>
+  fs.readdirSync(extDir).flatMap((d) => (fs.existsSync(path.join(extDir, d, "manifest.json")) ? (manifest(d).contributes?.models ?? []) : []));
+const entry = (id: string) => allEntries().find((e) => e.id === id)!;
 
 const CANARY = "sk-canary-7f3a9c2e1d";
 const CANARY_TTY = "sk-canary-tty-4b8e6a";
 
 let anthropic: FakeAnthropicServer;
 let openai: FakeOpenAIServer;
+let gemini: FakeGeminiServer;
 let sb: Sandbox;
 /** every stdout/stderr this file's commands print: the canary keys must appear in none */
 const outputs: string[] = [];
@@ -36,12 +42,14 @@ const authFile = () => path.join(sb.home, ".local", "share", "oceancode", "auth.
 beforeAll(async () => {
   anthropic = await startFakeAnthropic();
   openai = await startFakeOpenAI();
+  gemini = await startFakeGemini();
   sb = makeSandbox("oc-catalogue-");
   sb.write("notes.txt", "the word is kelp\n");
 });
 afterAll(async () => {
   await anthropic.close();
   await openai.close();
+  await gemini.close();
   sb.cleanup();
 });
 
@@ -58,7 +66,7 @@ describe("oceancode models", () => {
     expect(json.code).toBe(0);
     const rows = (JSON.parse(json.stdout) as { models: Array<Record<string, unknown>> }).models;
     // every manifest entry is listed once, with its figures
-    const listed = [...manifest("anthropic").contributes.models, ...manifest("openai").contributes.models, { id: "scripted/echo" }].map((e) => e.id);
+    const listed = allEntries().map((e) => e.id);
     expect(rows.map((r) => r.id).sort()).toEqual(listed.sort());
     expect(rows.find((r) => r.id === "anthropic/claude-haiku-4-5")).toEqual({
       id: "anthropic/claude-haiku-4-5",
@@ -75,7 +83,7 @@ describe("oceancode models", () => {
 
     const only = cli(["models", "--provider", "openai", "--json"]);
     const ids = (JSON.parse(only.stdout) as { models: Array<{ id: string }> }).models.map((m) => m.id);
-    expect(ids.length).toBe(manifest("openai").contributes.models.length);
+    expect(ids.length).toBe(manifest("openai").contributes!.models!.length);
     expect(ids.every((id) => id.startsWith("openai/"))).toBe(true);
 
     const typo = cli(["models", "--provider", "antropic"]);
@@ -151,6 +159,16 @@ describe("oceancode key and auth for every provider", () => {
     expect(openai.requests.at(-1)!.headers.authorization).toBe(`Bearer ${CANARY}`);
     expect(openai.requests.at(-1)!.body.model).toBe("gpt-5-mini");
     expect(JSON.stringify(openai.requests.at(-1)!.body)).not.toContain(CANARY);
+    // the new provider's key, stored from stdin, is the one Gemini gets (an alias picks the model)
+    gemini.enqueue({ text: "answered by gemini" });
+    const genv = { ...sb.env, GOOGLE_GEMINI_BASE_URL: gemini.url, OC_RETRY_BASE_MS: "10" };
+    delete genv.GOOGLE_API_KEY;
+    delete genv.GEMINI_API_KEY;
+    const grun = keep(await runCliAsync(["run", "-m", "gemini", "hi"], { cwd: sb.project, env: genv }));
+    expect(grun.code, grun.stderr).toBe(0);
+    expect(grun.stdout).toContain("answered by gemini");
+    expect(gemini.requests.at(-1)!.headers["x-goog-api-key"]).toBe(`${CANARY}-g`);
+    expect(gemini.requests.at(-1)!.path).toContain("gemini-2.5-flash");
 
     const before = fs.readFileSync(authFile(), "utf8");
     for (const p of ["bedrock", "vertex"]) {
