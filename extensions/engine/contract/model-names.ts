@@ -18,6 +18,8 @@ export interface ModelNameEntry {
   id: string;
   /** other names a person may type for it (`sonnet`): unique across every provider */
   aliases?: string[];
+  /** another catalogue id whose figures this one shares: each figure not given here comes from it */
+  sameAs?: string;
   /** the name the provider's API expects when it is not the part after `provider/` */
   name?: string;
   /** tokens; unset: CATALOGUE_DEFAULTS.contextWindow */
@@ -40,6 +42,22 @@ export const CATALOGUE_DEFAULTS = {
   tools: true,
   images: false,
 } as const;
+
+const FIGURES = ["contextWindow", "maxOutputTokens", "price", "tools", "images"] as const;
+
+/** `e` with each figure it leaves out taken from its `sameAs` entry (followed through a chain, cycles cut). */
+function withFiguresOf(e: ModelNameEntry, byId: ReadonlyMap<string, ModelNameEntry>): ModelNameEntry {
+  const out: ModelNameEntry = { ...e };
+  const seen = new Set([e.id]);
+  for (let next = e.sameAs; next && !seen.has(next); ) {
+    seen.add(next);
+    const from = byId.get(next);
+    if (!from) break;
+    for (const f of FIGURES) if (out[f] === undefined && from[f] !== undefined) Object.assign(out, { [f]: from[f] });
+    next = from.sameAs;
+  }
+  return out;
+}
 
 /** A manifest entry read as the engine's ModelInfo, defaults filled in. */
 export function modelInfoFromEntry(e: ModelNameEntry): Omit<ModelInfo, "known"> {
@@ -81,6 +99,7 @@ export class ModelNames {
   constructor(providers: readonly string[], models: readonly ModelNameEntry[]) {
     this.providerIds = [...new Set(providers)];
     for (const m of models) if (!this.byId.has(m.id)) this.byId.set(m.id, m);
+    for (const [id, m] of this.byId) if (m.sameAs) this.byId.set(id, withFiguresOf(m, this.byId));
     this.ids = [...new Set(models.map((m) => m.id))];
     for (const m of models) for (const a of m.aliases ?? []) if (!this.aliasMap.has(a.toLowerCase())) this.aliasMap.set(a.toLowerCase(), m.id);
   }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Catalogue } from "../models.js";
-import { CATALOGUE_DEFAULTS, modelInfoFromEntry, type ModelNameEntry } from "../api.js";
+import { CATALOGUE_DEFAULTS, ModelNames, modelInfoFromEntry, type ModelNameEntry } from "../api.js";
 
 const ENTRIES: ModelNameEntry[] = [
   { id: "acme/big", aliases: ["big"], contextWindow: 500_000, maxOutputTokens: 32_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 4 }, tools: true, images: true },
@@ -42,6 +42,20 @@ describe("the catalogue from manifest entries", () => {
     expect(notices).toEqual(["acme/next-9", "acme/next-10"]);
   });
 
+  it("sameAs: a route's id shares another entry's figures (followed through a chain); its own figures win", () => {
+    const names = new ModelNames(["acme", "cloud"], [
+      ...ENTRIES,
+      { id: "cloud/acme.big-v1", sameAs: "acme/big", maxOutputTokens: 16_000 },
+      { id: "cloud/eu.acme.big-v1", sameAs: "cloud/acme.big-v1" },
+      { id: "cloud/loop", sameAs: "cloud/loop" },
+    ]);
+    const c = new Catalogue(() => undefined, undefined, names.entries());
+    expect(c.resolve("cloud/acme.big-v1")).toMatchObject({ name: "acme.big-v1", contextWindow: 500_000, maxOutputTokens: 16_000, price: { input: 2, output: 10 }, images: true, known: true });
+    expect(c.resolve("cloud/eu.acme.big-v1")).toMatchObject({ contextWindow: 500_000, maxOutputTokens: 16_000, price: { cacheWrite: 4 } });
+    expect(names.aliases()).toEqual([["big", "acme/big"]]);
+    expect(c.resolve("cloud/loop")).toMatchObject({ contextWindow: 200_000, known: false });
+  });
+
   it("cost is tokens x the entry's price per MTok", () => {
     const { c } = catalogue();
     const cost = c.cost(c.resolve("acme/big"), { inputTokens: 1_000_000, outputTokens: 200_000, cacheReadTokens: 3_000_000, cacheWriteTokens: 500_000 });
@@ -61,12 +75,14 @@ describe("every installed provider's manifest as catalogue data", () => {
   it("a priced provider's every entry ships its context window, output limit and prices", () => {
     const missing: string[] = [];
     let checked = 0;
-    for (const m of manifests)
-      for (const e of m.contributes?.models ?? []) {
-        if (!PRICED.has(e.id.slice(0, e.id.indexOf("/")))) continue;
-        checked++;
-        if (!(e.contextWindow && e.maxOutputTokens && e.price)) missing.push(`${m.id}: ${e.id}`);
-      }
+    // as the engine reads them: sameAs figures filled in
+    const names = new ModelNames([], manifests.flatMap((m) => m.contributes?.models ?? []));
+    const owner = new Map(manifests.flatMap((m) => (m.contributes?.models ?? []).map((e) => [e.id, m.id] as const)));
+    for (const e of names.entries()) {
+      if (!PRICED.has(e.id.slice(0, e.id.indexOf("/")))) continue;
+      checked++;
+      if (!(e.contextWindow && e.maxOutputTokens && e.price)) missing.push(`${owner.get(e.id)}: ${e.id}`);
+    }
     expect(checked).toBeGreaterThan(20);
     expect(missing, "move the figures into these manifest entries (docs/providers-catalogue.md)").toEqual([]);
   });
@@ -74,6 +90,7 @@ describe("every installed provider's manifest as catalogue data", () => {
   it("an id is listed by one manifest only, and a cache read, where priced, costs no more than input", () => {
     const ids = manifests.flatMap((m) => (m.contributes?.models ?? []).map((e) => e.id));
     expect(ids.length).toBe(new Set(ids).size);
+    for (const m of manifests) for (const e of m.contributes?.models ?? []) if (e.sameAs) expect(ids, `${e.id} sameAs`).toContain(e.sameAs);
     for (const m of manifests) for (const e of m.contributes?.models ?? []) if (e.price?.cacheRead !== undefined) expect(e.price.cacheRead, e.id).toBeLessThanOrEqual(e.price.input);
   });
 });
