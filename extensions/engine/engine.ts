@@ -67,6 +67,7 @@ export class Engine implements EngineService {
     this.models = new Catalogue(
       (id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`),
       (id) => this.describedByProvider(id),
+      opts.names?.entries(),
     );
     this.sessions = new SessionTable(this.hooks, (id) => this.describeModel(id));
     this.core = {
