@@ -21,6 +21,11 @@ export interface StreamOptions {
   /** a stream silent this long (pings count as activity) is aborted and retried; 0: no bound */
   idleTimeoutMs: number;
   route?: MessagesRoute;
+  /**
+   * fields a route's wire body needs beyond the Messages ones (Bedrock's and Vertex's documented
+   * anthropic_version: their SDKs would otherwise copy the Anthropic API's version header into it)
+   */
+  body?: Record<string, unknown>;
   /** SDK notices printed with console.warn inside create(), once per distinct text */
   notice?(text: string): void;
 }
@@ -83,7 +88,7 @@ export async function* streamMessages(sdk: MessagesSdk, req: ModelRequest, signa
   const fail = (e: unknown) => (idle.fired ? idle.error() : toProviderError(e, signal, sdk.baseURL, route));
   let stream: AsyncIterable<RawMessageStreamEvent> & { controller: AbortController };
   try {
-    stream = await withIdleWatch(idle, () => quietly(() => sdk.messages.create(toAnthropicRequest(req, opts.cacheTtl), { signal: idle.signal }), (t) => opts.notice?.(t)));
+    stream = await withIdleWatch(idle, () => quietly(() => sdk.messages.create({ ...toAnthropicRequest(req, opts.cacheTtl), ...opts.body }, { signal: idle.signal }), (t) => opts.notice?.(t)));
   } catch (e) {
     idle.stop();
     throw fail(e);

@@ -61,6 +61,9 @@ async function signing(p: AwsPlaces): Promise<Signing> {
   }
 }
 
+/** the version the route's documentation names for the body */
+const WIRE_VERSION = { anthropic_version: "bedrock-2023-05-31" };
+
 export function createBedrockProvider(opts: BedrockOptions): Provider {
   const notice = onceEach(opts.notice);
   let client: { key: string; sdk: AnthropicBedrock } | undefined;
@@ -90,7 +93,7 @@ export function createBedrockProvider(opts: BedrockOptions): Provider {
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const s = await signing(opts.places());
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
-      yield* streamMessages(clientFor(s, opts.baseURL()), req, signal, { cacheTtl: opts.cacheTtl(), idleTimeoutMs: opts.idleTimeoutMs?.() ?? 0, route: BEDROCK_ROUTE, notice });
+      yield* streamMessages(clientFor(s, opts.baseURL()), req, signal, { cacheTtl: opts.cacheTtl(), idleTimeoutMs: opts.idleTimeoutMs?.() ?? 0, route: BEDROCK_ROUTE, body: WIRE_VERSION, notice });
     },
   };
 }

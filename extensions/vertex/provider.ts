@@ -68,6 +68,9 @@ function metadataAuth(): Auth {
   };
 }
 
+/** the version the route's documentation names for the body */
+const WIRE_VERSION = { anthropic_version: "vertex-2023-10-16" };
+
 export function createVertexProvider(opts: VertexOptions): Provider {
   const notice = onceEach(opts.notice);
   let auth: { key: string; auth: Auth } | undefined;
@@ -126,7 +129,7 @@ export function createVertexProvider(opts: VertexOptions): Provider {
       const token = await a.token(signal);
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(vertexRegion(p)!, project, opts.baseURL(), token);
-      yield* streamMessages(sdk, req, signal, { cacheTtl: opts.cacheTtl(), idleTimeoutMs: opts.idleTimeoutMs?.() ?? 0, route: VERTEX_ROUTE, notice });
+      yield* streamMessages(sdk, req, signal, { cacheTtl: opts.cacheTtl(), idleTimeoutMs: opts.idleTimeoutMs?.() ?? 0, route: VERTEX_ROUTE, body: WIRE_VERSION, notice });
     },
   };
 }
