@@ -79,6 +79,40 @@ describeProviderContract("vertex (real Vertex SDK, OAuth-checking stand-in)", as
   };
 });
 
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+describe("the same Messages mapping on both routes", () => {
+  let b: FakeBedrockServer;
+  let v: FakeVertexServer;
+  beforeAll(async () => {
+    [b, v] = await Promise.all([startFakeBedrock(AWS), startFakeVertex(GCP)]);
+  });
+  afterAll(() => Promise.all([b.close(), v.close()]));
+
+  it("an attached image reaches each route as the same image block, and a refusal stops with reason refusal", async () => {
+    const file = keyFile(v, "sa-same.json");
+    const routes = [
+      { p: bedrock(b), m: model("bedrock", SONNET_BEDROCK), inner: b.inner },
+      { p: vertex(v, () => ({ HOME: tmp, GOOGLE_APPLICATION_CREDENTIALS: file, CLOUD_ML_REGION: GCP.region })), m: model("vertex", "claude-sonnet-4-5@20250929"), inner: v.inner },
+    ];
+    const sent: unknown[] = [];
+    for (const r of routes) {
+      r.inner.reset();
+      r.inner.enqueue({ text: "I can't help with that.", stopReason: "refusal" });
+      const user = { ...rows.user("what is in it?"), images: [{ mediaType: "image/png", data: PNG }] };
+      const d = await drain(r.p, request(r.m, [user]));
+      expect(d.stop).toBe("refusal");
+      expect(d.text).toBe("I can't help with that.");
+      const content = r.inner.requests[0]!.body.messages![0]!.content as Array<Record<string, unknown>>;
+      expect(content.at(-1)).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } });
+      const { model: _m, ...body } = r.inner.requests[0]!.body;
+      sent.push(body);
+    }
+    // the model aside, both routes sent the identical Messages body
+    expect(JSON.stringify(sent[0])).toBe(JSON.stringify(sent[1]));
+  });
+});
+
 describe("bedrock/<model id>", () => {
   let fake: FakeBedrockServer;
   beforeAll(async () => {
