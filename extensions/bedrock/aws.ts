@@ -84,7 +84,10 @@ const chains = new Map<string, Chain>();
 export async function chainCredentials(profile: string): Promise<AwsCredentialIdentity> {
   let chain = chains.get(profile);
   if (!chain) {
-    const { fromNodeProviderChain } = await import("@aws-sdk/credential-providers");
+    type Mod = typeof import("@aws-sdk/credential-providers");
+    const mod = (await import("@aws-sdk/credential-providers")) as Mod & { default?: Mod };
+    // a CommonJS package: bundled, its exports arrive under `default`
+    const fromNodeProviderChain = mod.fromNodeProviderChain ?? mod.default!.fromNodeProviderChain;
     chain = fromNodeProviderChain({ profile });
     chains.set(profile, chain);
   }

@@ -136,8 +136,23 @@ describe("oceancode run on the cloud routes", () => {
   it("no region: bedrock refuses before recording the prompt, naming AWS_REGION and provider.bedrock.region", async () => {
     const env = bedrockEnv();
     delete env.AWS_REGION;
+    const n = bedrock.invocations.length + bedrock.refusals.length;
     const r = await run("bedrock/anthropic.claude-haiku-4-5-20251001-v1:0", env, "hi");
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('"type":"session"'); // no session was made for a prompt that could not be sent
+    expect(bedrock.invocations.length + bedrock.refusals.length).toBe(n);
     expect(r.stderr).toMatch(/no AWS region for Amazon Bedrock: set AWS_REGION \(or AWS_DEFAULT_REGION\), provider\.bedrock\.region/);
+  });
+  it("bedrock with AWS_PROFILE: the bundled AWS credential chain reads ~/.aws/credentials, the region comes from ~/.aws/config", async () => {
+    sb.write(".aws/credentials", `[default]\naws_access_key_id = AKIAWRONGDEFAULT0001\naws_secret_access_key = wrong\n\n[ci]\naws_access_key_id = ${AWS.accessKeyId}\naws_secret_access_key = ${AWS.secretAccessKey}\naws_session_token = ${AWS.sessionToken}\n`, "home");
+    sb.write(".aws/config", `[default]\nregion = eu-central-1\n\n[profile ci]\nregion = ${AWS.region}\n`, "home");
+    const env = bedrockEnv({ AWS_PROFILE: "ci" });
+    for (const k of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION"]) delete env[k];
+    const n = bedrock.invocations.length;
+    const r = await run("bedrock/anthropic.claude-haiku-4-5-20251001-v1:0", env, "profile?");
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(bedrock.invocations.length).toBe(n + 1);
+    expect(bedrock.invocations.at(-1)!.sigv4).toMatchObject({ accessKeyId: AWS.accessKeyId, region: AWS.region });
+    expect(r.stdout + r.stderr).not.toContain(AWS.secretAccessKey);
   });
 });
