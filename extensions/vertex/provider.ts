@@ -45,23 +45,35 @@ export function vertexRegion(p: VertexPlaces): string | undefined {
 /** The bearer token and project for one step: the ADC file's own token source, or the metadata server's. */
 interface Auth {
   token(signal: AbortSignal): Promise<string>;
-  project: string | undefined;
+  project(): Promise<string | undefined>;
 }
+
+type GoogleAuthModule = typeof import("google-auth-library");
 
 function metadataAuth(): Auth {
   // no ADC file: on Google Cloud (GCE, Cloud Run, GKE) the metadata server holds the attached account
-  let client: Promise<{ getAccessToken(): Promise<{ token?: string | null }>; projectId?: string | null }> | undefined;
+  let auth: Promise<InstanceType<GoogleAuthModule["GoogleAuth"]>> | undefined;
+  const load = () =>
+    (auth ??= import("google-auth-library").then((m: GoogleAuthModule & { default?: GoogleAuthModule }) => {
+      // a CommonJS package: bundled, its exports arrive under `default`
+      const GoogleAuth = m.GoogleAuth ?? m.default!.GoogleAuth;
+      return new GoogleAuth({ scopes: SCOPE });
+    }));
   return {
-    project: undefined,
+    async project() {
+      try {
+        return (await (await load()).getProjectId()) || undefined;
+      } catch {
+        return undefined;
+      }
+    },
     async token() {
       try {
-        const { GoogleAuth } = await import("google-auth-library");
-        client ??= new GoogleAuth({ scopes: SCOPE }).getClient();
-        const t = await (await client).getAccessToken();
+        const t = await (await (await load()).getClient()).getAccessToken();
         if (!t.token) throw new Error("no access token");
         return t.token;
       } catch (e) {
-        client = undefined;
+        auth = undefined;
         throw new ProviderError("auth", `no Google credentials for Vertex AI (${printableText((e as Error).message, 200)}): ${FIX_ADC}`);
       }
     },
@@ -82,7 +94,7 @@ export function createVertexProvider(opts: VertexOptions): Provider {
       else {
         const creds = readAdc(where);
         const source = new TokenSource(creds, where.file);
-        auth = { key, auth: { project: adcProject(creds), token: (s) => source.get(s) } };
+        auth = { key, auth: { project: async () => adcProject(creds), token: (s) => source.get(s) } };
       }
     }
     return auth.auth;
@@ -124,9 +136,9 @@ export function createVertexProvider(opts: VertexOptions): Provider {
       const noRegion = missing(p);
       if (noRegion) throw noRegion;
       const a = authFor(p.env);
-      const project = p.env.ANTHROPIC_VERTEX_PROJECT_ID || p.env.GOOGLE_CLOUD_PROJECT || p.env.GCLOUD_PROJECT || p.project || a.project;
-      if (!project) throw new ProviderError("auth", `no Google Cloud project for Vertex AI: ${FIX_PROJECT}`);
       const token = await a.token(signal);
+      const project = p.env.ANTHROPIC_VERTEX_PROJECT_ID || p.env.GOOGLE_CLOUD_PROJECT || p.env.GCLOUD_PROJECT || p.project || (await a.project());
+      if (!project) throw new ProviderError("auth", `no Google Cloud project for Vertex AI: ${FIX_PROJECT}`);
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const sdk = clientFor(vertexRegion(p)!, project, opts.baseURL(), token);
       yield* streamMessages(sdk, req, signal, { cacheTtl: opts.cacheTtl(), idleTimeoutMs: opts.idleTimeoutMs?.() ?? 0, route: VERTEX_ROUTE, body: WIRE_VERSION, notice });

@@ -10,6 +10,9 @@
  *                 the body Anthropic's with anthropic_version vertex-2023-10-16 and no model; answered as
  *                 SSE by an inner fake Anthropic server (`inner.enqueue(...)`)
  *
+ *   GET  /computeMetadata/v1/…   the GCE metadata server (point GCE_METADATA_HOST here): the attached
+ *                 account's token (issued like /token's) and the project id; Metadata-Flavor checked
+ *
  * `serviceAccountKey()` is a key file whose token_uri points here (write it to disk for
  * GOOGLE_APPLICATION_CREDENTIALS).
  */
@@ -43,6 +46,8 @@ export interface FakeVertexServer extends BaseServer<Record<string, unknown>> {
   /** accepted streamRawPredict calls */
   predictions: VertexRecorded[];
   refusals: string[];
+  /** paths asked of the metadata-server part (/computeMetadata/v1/…) */
+  metadataHits: string[];
   /** make /token refuse every grant (a revoked key) */
   revoke(on: boolean): void;
 }
@@ -58,6 +63,7 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
   const issued: string[] = [];
   const predictions: VertexRecorded[] = [];
   const refusals: string[] = [];
+  const metadataHits: string[] = [];
   let revoked = false;
   let tokenUri = "";
 
@@ -97,6 +103,24 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
       if (!claims.exp || !claims.iat || claims.exp < now || claims.iat > now + 300) return grantError(res, "invalid_grant", "Invalid JWT: Token must be a short-lived token");
       return issue(res);
     }
+    if (path.startsWith("/computeMetadata/v1/")) {
+      // the GCE metadata server (GCE_METADATA_HOST points here): the attached account's token and the project
+      const flavor = { "metadata-flavor": "Google" };
+      if (req.headers["metadata-flavor"] !== "Google") return sendJson(res, 403, { error: "Missing Metadata-Flavor:Google header" }, flavor);
+      metadataHits.push(path);
+      if (path === "/computeMetadata/v1/instance" || path === "/computeMetadata/v1/instance/") return sendJson(res, 200, {}, flavor);
+      if (path === "/computeMetadata/v1/instance/service-accounts/default/token") {
+        const token = `ya29.metadata-${crypto.randomBytes(12).toString("hex")}`;
+        issued.push(token);
+        return sendJson(res, 200, { access_token: token, expires_in: 3599, token_type: "Bearer" }, flavor);
+      }
+      if (path === "/computeMetadata/v1/project/project-id") {
+        res.writeHead(200, { "content-type": "application/text", ...flavor });
+        return void res.end(opts.project);
+      }
+      res.writeHead(404, { "content-type": "text/html", ...flavor });
+      return void res.end("not found");
+    }
     const m = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/:]+):streamRawPredict$/.exec(path);
     if (req.method !== "POST" || !m) return googleError(res, 404, "NOT_FOUND", `no route ${req.method} ${req.path}`);
     const auth = String(req.headers.authorization ?? "");
@@ -134,6 +158,7 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
     issued: { value: issued },
     predictions: { value: predictions },
     refusals: { value: refusals },
+    metadataHits: { value: metadataHits },
     revoke: { value: (on: boolean) => void (revoked = on) },
     serviceAccountKey: {
       value: (project = opts.project) => ({

@@ -155,4 +155,18 @@ describe("oceancode run on the cloud routes", () => {
     expect(bedrock.invocations.at(-1)!.sigv4).toMatchObject({ accessKeyId: AWS.accessKeyId, region: AWS.region });
     expect(r.stdout + r.stderr).not.toContain(AWS.secretAccessKey);
   });
+
+  it("vertex on Google Cloud: no ADC file, the metadata server's token and project (the bundled google-auth-library path)", async () => {
+    const env = vertexEnv({ GCE_METADATA_HOST: vertex.url.replace("http://", ""), METADATA_SERVER_DETECTION: "ping-only" });
+    delete env.GOOGLE_APPLICATION_CREDENTIALS;
+    const n = vertex.predictions.length;
+    const r = await run("vertex/claude-haiku-4-5@20251001", env, "from gce");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(vertex.predictions.length).toBe(n + 1);
+    const last = vertex.predictions.at(-1)!;
+    expect(last.headers.authorization).toBe(`Bearer ${vertex.issued.at(-1)}`);
+    expect(vertex.issued.at(-1)).toMatch(/^ya29\.metadata-/);
+    expect(last.path).toContain(`/projects/${GCP.project}/`);
+    expect(vertex.metadataHits).toContain("/computeMetadata/v1/instance/service-accounts/default/token");
+  });
 });
