@@ -42,11 +42,7 @@ export function toProviderError(e: unknown, signal: AbortSignal, baseURL: string
   if (already) return already;
   const svc = route.service;
   if (signal.aborted || e instanceof APIUserAbortError) return providerError("aborted", "the request was cancelled");
-  if (e instanceof APIConnectionError) {
-    // a cloud route's credential chain failing surfaces as a connection error whose cause says why
-    const cause = e.cause instanceof Error && e.cause.message ? ` (${printableText(e.cause.message, 200)})` : "";
-    return providerError("network", `cannot reach the ${svc} API at ${baseURL}: ${e.message}${cause}`);
-  }
+  if (e instanceof APIConnectionError) return providerError("network", `cannot reach the ${svc} API at ${baseURL}: ${e.message}`);
   if (e instanceof SyntaxError) {
     // an event whose data is not JSON: what it held is shortened and made printable, never dumped
     return providerError("server", `the ${svc} stream sent malformed data (${printableText(e.message, 120)})`);
