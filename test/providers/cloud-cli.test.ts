@@ -134,7 +134,8 @@ describe("oceancode run on the cloud routes", () => {
   });
 
   it("no region: bedrock refuses before recording the prompt, naming AWS_REGION and provider.bedrock.region", async () => {
-    const env = bedrockEnv();
+    // no config file either, whichever tests wrote ~/.aws before
+    const env = bedrockEnv({ AWS_CONFIG_FILE: path.join(sb.home, "no-such-aws-config") });
     delete env.AWS_REGION;
     const n = bedrock.invocations.length + bedrock.refusals.length;
     const r = await run("bedrock/anthropic.claude-haiku-4-5-20251001-v1:0", env, "hi");
