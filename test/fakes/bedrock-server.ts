@@ -25,6 +25,8 @@ export interface FakeBedrockOptions extends FakeServerOptions {
   /** required when the client sends x-amz-security-token */
   sessionToken?: string;
   region: string;
+  /** a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) accepted as `Authorization: Bearer <key>` instead of SigV4 */
+  apiKey?: string;
 }
 
 export interface BedrockRecorded {
@@ -33,8 +35,8 @@ export interface BedrockRecorded {
   model: string;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown>;
-  /** the Authorization header's parts */
-  sigv4: { accessKeyId: string; date: string; region: string; service: string; signedHeaders: string[] };
+  /** the Authorization header's parts (undefined: the request carried the Bedrock API key instead) */
+  sigv4?: { accessKeyId: string; date: string; region: string; service: string; signedHeaders: string[] };
 }
 
 export interface FakeBedrockServer extends BaseServer<Record<string, unknown>> {
@@ -98,6 +100,12 @@ export async function startFakeBedrock(opts: FakeBedrockOptions): Promise<FakeBe
   const base = await startServer<Record<string, unknown>>(opts, async (req, res) => {
     const m = /^\/model\/([^/]+)\/invoke-with-response-stream$/.exec(req.path.split("?")[0]!);
     if (req.method !== "POST" || !m) return refuse(res, 404, "UnknownOperationException", `no route ${req.method} ${req.path}`);
+    // a Bedrock API key instead of SigV4
+    const bearer = String(req.headers.authorization ?? "");
+    if (bearer.startsWith("Bearer ")) {
+      if (opts.apiKey === undefined || bearer.slice(7) !== opts.apiKey) return refuse(res, 403, "UnrecognizedClientException", "Invalid API Key format: Must start with pre-defined prefix");
+      return answer(req.body, m[1]!, req.path, req.headers, undefined, res);
+    }
     // SigV4
     const auth = AUTH.exec(String(req.headers.authorization ?? ""));
     if (!auth) return refuse(res, 403, "IncompleteSignatureException", "no SigV4 Authorization header");
@@ -113,12 +121,15 @@ export async function startFakeBedrock(opts: FakeBedrockOptions): Promise<FakeBe
     if (opts.sessionToken !== undefined && req.headers["x-amz-security-token"] !== opts.sessionToken) return refuse(res, 403, "UnrecognizedClientException", "The security token included in the request is invalid.");
     const expect = sigv4Signature(req.method, req.path, req.headers, signed, req.raw, { date: date!, region: region!, service: service! }, amzDate, opts.secretAccessKey);
     if (expect !== signature) return refuse(res, 403, "InvalidSignatureException", "The request signature we calculated does not match the signature you provided.");
+    return answer(req.body, m[1]!, req.path, req.headers, { accessKeyId: accessKeyId!, date: date!, region: region!, service: service!, signedHeaders: signed }, res);
+  });
+
+  async function answer(body: Record<string, unknown>, rawModel: string, reqPath: string, headers: http.IncomingHttpHeaders, sigv4: BedrockRecorded["sigv4"], res: http.ServerResponse): Promise<void> {
     // the body: Anthropic's, with the version in it and the model in the path
-    const body = req.body;
     if (body.anthropic_version !== "bedrock-2023-05-31") return refuse(res, 400, "ValidationException", `anthropic_version is ${JSON.stringify(body.anthropic_version)}, expected bedrock-2023-05-31`);
     if ("model" in body || "stream" in body) return refuse(res, 400, "ValidationException", "extraneous key [model/stream] is not permitted");
-    const model = decodeURIComponent(m[1]!);
-    invocations.push({ path: req.path, model, headers: req.headers, body, sigv4: { accessKeyId: accessKeyId!, date: date!, region: region!, service: service!, signedHeaders: signed } });
+    const model = decodeURIComponent(rawModel);
+    invocations.push({ path: reqPath, model, headers, body, sigv4 });
 
     const { anthropic_version: _v, ...rest } = body;
     const reply = await relay(inner, { ...rest, model, stream: true }, res);
@@ -154,7 +165,7 @@ export async function startFakeBedrock(opts: FakeBedrockOptions): Promise<FakeBe
     } catch {
       res.socket?.destroy(); // the inner connection dropped: so does this one
     }
-  });
+  }
   const closeBase = base.close;
   return Object.defineProperties(base, {
     inner: { value: inner },

@@ -87,7 +87,7 @@ describe("oceancode run on the cloud routes", () => {
     for (const s of steps) expect(s.usage!.outputTokens).toBeGreaterThan(0);
     expect(steps[1]!.usage!.cacheReadTokens).toBeGreaterThan(0); // the markers work on this route too
     expect(bedrock.refusals).toEqual([]);
-    expect(bedrock.invocations.map((i) => [i.model, i.sigv4.region, i.sigv4.service])).toEqual([
+    expect(bedrock.invocations.map((i) => [i.model, i.sigv4?.region, i.sigv4?.service])).toEqual([
       ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", AWS.region, "bedrock"],
       ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", AWS.region, "bedrock"],
     ]);

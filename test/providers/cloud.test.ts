@@ -138,7 +138,7 @@ describe("bedrock/<model id>", () => {
     expect(a!.model).toBe(SONNET_BEDROCK);
     expect(a!.path).toBe(`/model/${SONNET_BEDROCK}/invoke-with-response-stream`);
     expect(a!.sigv4).toMatchObject({ accessKeyId: AWS.accessKeyId, region: "eu-west-1", service: "bedrock" });
-    expect(a!.sigv4.signedHeaders).toEqual(expect.arrayContaining(["host", "x-amz-date", "x-amz-security-token", "content-type"]));
+    expect(a!.sigv4?.signedHeaders).toEqual(expect.arrayContaining(["host", "x-amz-date", "x-amz-security-token", "content-type"]));
     expect(a!.body.anthropic_version).toBe("bedrock-2023-05-31");
     // the Anthropic mapping, unchanged: cache markers, the tool result answering its call
     const last = (b!.body.messages as Array<{ content: Array<Record<string, unknown>> }>).at(-1)!.content;
@@ -162,10 +162,23 @@ describe("bedrock/<model id>", () => {
       const p = bedrock(fake, () => ({ HOME: home, AWS_PROFILE: "work", AWS_EC2_METADATA_DISABLED: "true" }));
       const d = await drain(p, request(model("bedrock", SONNET_BEDROCK), [rows.user("hello")]));
       expect(d.text).toBe("ok: hello");
-      expect(fake.invocations.at(-1)!.sigv4.region).toBe("eu-west-1");
+      expect(fake.invocations.at(-1)!.sigv4?.region).toBe("eu-west-1");
     } finally {
       for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
       else process.env[k] = v;
+    }
+  });
+
+  it("a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) is sent as a bearer token instead of signing", async () => {
+    const keyed = await startFakeBedrock({ ...AWS, apiKey: "ABSKbedrock-api-key-canary" });
+    try {
+      const p = bedrock(keyed, () => ({ HOME: tmp, AWS_REGION: AWS.region, AWS_BEARER_TOKEN_BEDROCK: "ABSKbedrock-api-key-canary" }));
+      const d = await drain(p, request(model("bedrock", SONNET_BEDROCK), [rows.user("keyed")]));
+      expect(d.text).toBe("ok: keyed");
+      expect(keyed.invocations[0]!.sigv4).toBeUndefined();
+      expect(keyed.invocations[0]!.headers.authorization).toBe("Bearer ABSKbedrock-api-key-canary");
+    } finally {
+      await keyed.close();
     }
   });
 
