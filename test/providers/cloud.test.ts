@@ -13,6 +13,9 @@ import { createVertexProvider } from "../../extensions/vertex/provider.js";
 import { startFakeBedrock, type FakeBedrockServer } from "../fakes/bedrock-server.js";
 import { startFakeVertex, type FakeVertexServer } from "../fakes/vertex-server.js";
 import type { AnthropicReply } from "../fakes/anthropic-server.js";
+import { bedrockModels } from "../../extensions/bedrock/models.js";
+import { vertexModels } from "../../extensions/vertex/models.js";
+import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
 import { drain, failure, model, request, rows } from "./helpers.js";
 
 const AWS = { accessKeyId: "AKIAFAKECLOUDTEST01", secretAccessKey: "cloud-test-secret-DO-NOT-LEAK", region: "eu-west-1" };
@@ -77,6 +80,19 @@ describeProviderContract("vertex (real Vertex SDK, OAuth-checking stand-in)", as
     errors: [...ALL_ERRORS],
     close: () => fake.close(),
   };
+});
+
+describe("the manifests' model names", () => {
+  const manifest = (id: string) => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "..", "extensions", id, "manifest.json"), "utf8")) as { contributes: { providers: string[]; models: ModelNameEntry[] } };
+  const catalogues = { bedrock: bedrockModels(), vertex: vertexModels() };
+  for (const [id, catalogue] of Object.entries(catalogues)) {
+    it(`${id}: the manifest lists exactly the catalogue's ids, and each resolves as written`, () => {
+      const listed = manifest(id).contributes.models.map((m) => m.id);
+      expect([...listed].sort()).toEqual(catalogue.map((m) => m.id).sort());
+      const names = new ModelNames(manifest(id).contributes.providers, manifest(id).contributes.models);
+      for (const m of listed) expect(names.resolve(m)).toMatchObject({ id: m, via: "full" });
+    });
+  }
 });
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
