@@ -122,8 +122,13 @@ export function createVertexProvider(opts: VertexOptions): Provider {
     return client.sdk as unknown as MessagesSdk;
   };
 
-  const missing = (p: VertexPlaces): ProviderError | undefined =>
-    vertexRegion(p) ? undefined : new ProviderError("auth", `no Vertex AI region: ${FIX_REGION}`);
+  // what is cheap to know before a prompt is recorded: the region, and a named key file that is not there
+  const missing = (p: VertexPlaces): ProviderError | undefined => {
+    if (!vertexRegion(p)) return new ProviderError("auth", `no Vertex AI region: ${FIX_REGION}`);
+    const named = p.env.GOOGLE_APPLICATION_CREDENTIALS;
+    if (named && !fs.existsSync(named)) return new ProviderError("auth", `Google credentials ${named} (from GOOGLE_APPLICATION_CREDENTIALS): no such file: ${FIX_ADC}`);
+    return undefined;
+  };
 
   return {
     id: "vertex",

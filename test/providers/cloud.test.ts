@@ -302,6 +302,7 @@ describe("vertex/<model>", () => {
     const noFile = vertex(fake, () => ({ HOME: tmp, GOOGLE_APPLICATION_CREDENTIALS: missing, CLOUD_ML_REGION: GCP.region }));
     const e1 = await failure(noFile, request(model("vertex", "claude-sonnet-4-5@20250929"), [rows.user("x")]));
     expect(e1).toMatchObject({ code: "auth", message: expect.stringContaining(`${missing} (from GOOGLE_APPLICATION_CREDENTIALS): no such file`) });
+    expect(noFile.ready?.()).toMatchObject({ code: "auth", message: e1.message }); // known before a prompt is recorded
     const noRegion = vertex(fake, () => ({ HOME: tmp, GOOGLE_APPLICATION_CREDENTIALS: keyFile(fake) }));
     expect(noRegion.ready?.()).toMatchObject({ code: "auth", message: expect.stringContaining("CLOUD_ML_REGION") });
     const { project_id: _p, ...noProjectKey } = fake.serviceAccountKey();
