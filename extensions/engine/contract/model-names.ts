@@ -158,6 +158,10 @@ export class ModelNames {
     if (alias) return { id: alias, via: "alias" };
     const bare = this.ids.filter((id) => id.slice(id.indexOf("/") + 1).toLowerCase() === lower);
     if (bare.length === 1) return { id: bare[0]!, via: "bare" };
+    // a cloud route's copy of a model (an entry with sameAs: vertex/claude-sonnet-4-6) does not make the
+    // model's own provider's bare name ambiguous: `-m claude-sonnet-4-6` is Anthropic's, as in Claude Code
+    const own = bare.filter((id) => !this.byId.get(id)?.sameAs);
+    if (own.length === 1) return { id: own[0]!, via: "bare" };
     if (bare.length > 1) throw new ProviderError("bad_request", `model '${typed}' is served by more than one provider: write one of ${bare.join(", ")}`);
     if (lower === DEFAULT_ALIAS) return { id: DEFAULT_MODEL_ID, via: "alias" };
     throw new ProviderError("bad_request", `unknown model '${typed}'${this.hint(name)}; write provider/model for one the catalogue does not list (oceancode completion lists the known names)`);
