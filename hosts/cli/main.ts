@@ -29,6 +29,7 @@ type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?:
 const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
   { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
   { name: "attach", usage: ATTACH_USAGE_LINE, summary: ATTACH_SUMMARY, module: "../attach/main.js", flags: ATTACH_FLAGS },
+  { name: "claude", usage: "oceancode claude", summary: "open Ocean pager on the Claude Code route (claude-code/…: a Claude Pro/Max subscription through the claude CLI)", module: "../claude/main.js", flags: [] },
 ];
 /** run's flags that take a value: the word after one is not the prompt */
 const RUN_VALUE_FLAGS = valueFlagNames(RUN_FLAGS);
