@@ -4,6 +4,8 @@ import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import { isClaudeCliRoute, type EngineService } from "../engine/api.js";
 import type { LedgerService } from "../ledger/api.js";
+import type { TidelineService } from "../tideline/api.js";
+import { RouteStates } from "./state.js";
 import { locateClaude } from "./locate.js";
 import { createClaudeCodeProvider, EXTRA_KEY, type RequestExtra } from "./provider.js";
 import { mirrorKey, readMirror, reloadNotice, settingsFiles, watchSettings, type Mirror } from "./settings.js";
@@ -33,7 +35,9 @@ export default {
     engine.hooks.modelRequest.tap({ name: ctx.id }, (req, sctx) => {
       if (!isClaudeCliRoute(req.model.id)) return req;
       served.add(sctx.session.info.id);
-      const extra: RequestExtra = { cwd: sctx.session.info.cwd };
+      const tideline = ctx.services.tryGet<TidelineService>("tideline");
+      const line = tideline ? tideline.meter(sctx.session).line?.line : undefined;
+      const extra: RequestExtra = { cwd: sctx.session.info.cwd, ...(line !== undefined ? { line } : {}) };
       return { ...req, extra: { ...req.extra, [EXTRA_KEY]: extra } };
     });
 
@@ -55,6 +59,7 @@ export default {
       permissionMode: () => (ctx.config.get("claude_code.permission_mode") as string | undefined) || undefined,
       coldStart: (sid, why) => engine.notice(sid, "info", why),
       project: ctx.paths.project,
+      states: new RouteStates(path.join(ctx.paths.stateDir, "claude-code")),
     });
     for (const m of provider.models?.() ?? []) engine.models.add(m);
     engine.providers.register(provider, ctx.id);

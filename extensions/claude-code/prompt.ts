@@ -64,10 +64,18 @@ export function resumePrompt(req: ModelRequest): string {
   return newRows(req.rows).map(rowText).filter((t): t is string => !!t).join("\n\n");
 }
 
-/** The cold start's prompt: page, pointer, retained turns' text, then the new rows. */
-export function coldPrompt(req: ModelRequest, page: string | undefined): string {
+/**
+ * The cold start's prompt: page, pointer, retained turns' text, then the new rows. The retained turns are
+ * the newest of the window's earlier rows that fit a quarter of the line (about 4 characters a token).
+ */
+export function coldPrompt(req: ModelRequest, page: string | undefined, line?: number): string {
   const fresh = newRows(req.rows);
-  const earlier = req.rows.slice(0, req.rows.length - fresh.length).filter((r) => r.seq > 0);
+  const budget = (line ?? 200_000) * 4 * 0.25;
+  const all = req.rows.slice(0, req.rows.length - fresh.length).filter((r) => r.seq > 0 && r.role !== "tool");
+  let used = 0;
+  let from = all.length;
+  while (from > 0 && used + (rowText(all[from - 1]!)?.length ?? 0) <= budget) used += rowText(all[--from]!)?.length ?? 0;
+  const earlier = all.slice(from);
   const now = resumePrompt(req);
   if (earlier.length === 0 && !page) return now;
   const parts: string[] = [];

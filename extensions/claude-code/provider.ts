@@ -9,16 +9,19 @@ import readline from "node:readline";
 import { ProviderError, printableText, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type SpawnSpec } from "../engine/api.js";
 import { claudeEnv } from "./child-env.js";
 import { INSTALL_HINT } from "./locate.js";
-import { claudeHasSession, claudeSessionId, coldPrompt, firstSeqOf, prefaceOf, resumePrompt } from "./prompt.js";
+import { claudeHasSession, claudeSessionId, coldPrompt, firstSeqOf, newRows, prefaceOf, resumePrompt } from "./prompt.js";
 import { ClaudeStreamMapper } from "./stream.js";
 import { claudeCodeModels, DEFAULT_MODEL_NAME } from "./models.js";
 import type { Mirror } from "./settings.js";
+import type { RouteStates } from "./state.js";
 
 export const PROVIDER_ID = "claude-code";
 /** the key of ModelRequest.extra this extension's modelRequest tap fills */
 export const EXTRA_KEY = "claude-code";
 export interface RequestExtra {
   cwd: string;
+  /** the tideline's line for this session and model, in tokens (undefined: the ledger is off) */
+  line?: number;
 }
 
 export interface ClaudeCodeOptions {
@@ -40,12 +43,41 @@ export interface ClaudeCodeOptions {
   coldStart?(sessionId: string, why: string): void;
   /** the project, when a request carries no cwd */
   project: string;
+  /** which claude conversation each session is on */
+  states: RouteStates;
 }
 
 /** The model claude is told to use: the name, or for claude-code/default the mirrored model (none: claude's own choice). */
 export function claudeModelFor(name: string, mirror: Mirror): string | undefined {
   if (name !== DEFAULT_MODEL_NAME) return name;
   return mirror.model;
+}
+
+/**
+ * Which claude conversation a request goes to, and what it sends. A new conversation (cold start) when
+ * the tideline cut the window past where the current one began, or when Claude Code's last reported
+ * context reached the line; else the current one, resumed when claude holds it.
+ */
+function planConversation(req: ModelRequest, extra: RequestExtra | undefined, opts: ClaudeCodeOptions): { id: string; resume: boolean; prompt: string; startSeq: number } {
+  const sid = req.sessionId;
+  const st = opts.states.get(sid);
+  const cutPast = st !== undefined && prefaceOf(req.rows) !== undefined && firstSeqOf(req.rows) > st.startSeq;
+  const full = st !== undefined && extra?.line !== undefined && st.context >= extra.line;
+  if (st && !cutPast && !full) {
+    const id = claudeSessionId(sid, st.startSeq);
+    if (claudeHasSession(opts.configDir(), id)) return { id, resume: true, prompt: resumePrompt(req), startSeq: st.startSeq };
+  }
+  if (!st) {
+    // first request of this session on the route (or state lost): the window's start names the conversation
+    const startSeq = firstSeqOf(req.rows);
+    const id = claudeSessionId(sid, startSeq);
+    if (claudeHasSession(opts.configDir(), id)) return { id, resume: true, prompt: resumePrompt(req), startSeq };
+    return { id, resume: false, prompt: coldPrompt(req, undefined, extra?.line), startSeq };
+  }
+  // cold start: a fresh conversation from the ledger page and the retained turns' text
+  const startSeq = newRows(req.rows)[0]?.seq ?? firstSeqOf(req.rows);
+  if (cutPast || full) opts.coldStart?.(sid, `Claude Code's context reached the tideline${full ? ` (${st.context} tokens ≥ ${extra!.line})` : ""}: claude starts afresh from the ledger page and the retained turns`);
+  return { id: claudeSessionId(sid, startSeq), resume: false, prompt: coldPrompt(req, opts.page(sid), extra?.line), startSeq };
 }
 
 export function createClaudeCodeProvider(opts: ClaudeCodeOptions): Provider {
@@ -61,16 +93,9 @@ export function createClaudeCodeProvider(opts: ClaudeCodeOptions): Provider {
       if (!bin) throw notInstalled();
       if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
       const extra = req.extra[EXTRA_KEY] as RequestExtra | undefined;
-      const firstSeq = firstSeqOf(req.rows);
-      const id = claudeSessionId(req.sessionId, firstSeq);
-      const resume = claudeHasSession(opts.configDir(), id);
-      let prompt: string;
-      if (resume) prompt = resumePrompt(req);
-      else {
-        const cut = prefaceOf(req.rows) !== undefined;
-        prompt = coldPrompt(req, cut ? opts.page(req.sessionId) : undefined);
-        if (cut) opts.coldStart?.(req.sessionId, `Claude Code's context reached the tideline: a fresh claude session starts from the ledger page and the retained turns`);
-      }
+      const plan = planConversation(req, extra, opts);
+      const { id, resume } = plan;
+      let prompt = plan.prompt;
       if (!prompt.trim()) prompt = "Continue.";
       const mirror = opts.mirror();
       const model = claudeModelFor(req.model.name, mirror);
@@ -127,7 +152,13 @@ export function createClaudeCodeProvider(opts: ClaudeCodeOptions): Provider {
           }
           throw e;
         }
-        for (const ev of closing) yield ev;
+        for (const ev of closing) {
+          if (ev.type === "usage") {
+            const u = ev.usage;
+            opts.states.set(req.sessionId, { startSeq: plan.startSeq, context: u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens });
+          }
+          yield ev;
+        }
       } finally {
         signal.removeEventListener("abort", kill);
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
