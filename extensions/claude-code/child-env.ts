@@ -18,6 +18,8 @@ export const CLAUDE_ENV_KEYS = [
   "DISABLE_AUTOUPDATER",
   "DISABLE_TELEMETRY",
   "DISABLE_ERROR_REPORTING",
+  "CLAUDE_CODE_MAX_RETRIES",
+  "API_TIMEOUT_MS",
 ] as const;
 
 /** Variables never handed to claude whatever child-env allows: oceancode's own secrets and switches. */

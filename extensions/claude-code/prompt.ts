@@ -31,13 +31,18 @@ export function claudeHasSession(configDir: string, id: string): boolean {
 
 /** The window's first real row (the tideline's preface note has seq 0). */
 export function firstSeqOf(rows: readonly Row[]): number {
-  return rows.find((r) => r.seq > 0)?.seq ?? 0;
+  return rows.find((r) => !isPreface(r))?.seq ?? 0;
+}
+
+/** The engine's preface note (the tideline's pointer line): seq 0. */
+function isPreface(r: Row): boolean {
+  return r.seq === 0 && r.role === "note";
 }
 
 /** The tideline's pointer line when the window was cut. */
 export function prefaceOf(rows: readonly Row[]): string | undefined {
   const r = rows[0];
-  return r && r.seq === 0 && r.role === "note" ? r.text : undefined;
+  return r && isPreface(r) ? r.text : undefined;
 }
 
 function rowText(r: Row): string | undefined {
@@ -57,7 +62,7 @@ function rowText(r: Row): string | undefined {
 export function newRows(rows: readonly Row[]): Row[] {
   let i = rows.length;
   while (i > 0 && rows[i - 1]!.role !== "assistant") i--;
-  return rows.slice(i).filter((r) => r.seq > 0);
+  return rows.slice(i).filter((r) => !isPreface(r));
 }
 
 export function resumePrompt(req: ModelRequest): string {
@@ -71,7 +76,7 @@ export function resumePrompt(req: ModelRequest): string {
 export function coldPrompt(req: ModelRequest, page: string | undefined, line?: number): string {
   const fresh = newRows(req.rows);
   const budget = (line ?? 200_000) * 4 * 0.25;
-  const all = req.rows.slice(0, req.rows.length - fresh.length).filter((r) => r.seq > 0 && r.role !== "tool");
+  const all = req.rows.slice(0, req.rows.length - fresh.length).filter((r) => !isPreface(r) && r.role !== "tool");
   let used = 0;
   let from = all.length;
   while (from > 0 && used + (rowText(all[from - 1]!)?.length ?? 0) <= budget) used += rowText(all[--from]!)?.length ?? 0;

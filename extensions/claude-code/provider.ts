@@ -131,6 +131,7 @@ export function createClaudeCodeProvider(opts: ClaudeCodeOptions): Provider {
       try {
         const lines = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
         for await (const line of lines) {
+          if (signal.aborted) break;
           if (!line.trim()) continue;
           let parsed: unknown;
           try {

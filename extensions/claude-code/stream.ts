@@ -87,6 +87,11 @@ export class ClaudeStreamMapper {
   }
 
   private streamEvent(ev: Json | undefined): ProviderEvent[] {
+    const start = obj(ev?.content_block);
+    if (ev?.type === "content_block_start" && start?.type === "text" && typeof start.text === "string" && start.text) {
+      this.partials = true;
+      return [{ type: "text_delta", text: start.text }];
+    }
     const delta = obj(ev?.delta);
     if (ev?.type === "content_block_delta" && delta?.type === "text_delta" && typeof delta.text === "string" && delta.text) {
       this.partials = true;
