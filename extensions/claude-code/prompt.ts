@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { ModelRequest, Row } from "../engine/api.js";
+import type { ModelRequest, NoteRow, Row } from "../engine/api.js";
 
 /** claude's --session-id for one oceancode session's window starting at `firstSeq`: stable across processes. */
 export function claudeSessionId(sessionId: string, firstSeq: number): string {
@@ -35,7 +35,7 @@ export function firstSeqOf(rows: readonly Row[]): number {
 }
 
 /** The engine's preface note (the tideline's pointer line): seq 0. */
-function isPreface(r: Row): boolean {
+function isPreface(r: Row): r is NoteRow {
   return r.seq === 0 && r.role === "note";
 }
 
