@@ -1,12 +1,13 @@
 /**
  * claude-code/<model> catalogue entries. The names are what `claude --model` takes (an alias or a full
- * name); claude-code/default passes none of its own: the Claude Code settings mirror's model, else claude's
+ * name); claude-code/mirror passes none of its own: the Claude Code settings mirror's model, else claude's
  * choice. Prices are list prices: on a subscription the meter's figure is an estimate (claude's own
  * total_cost_usd), never a bill.
  */
 import type { ModelInfo } from "../engine/api.js";
 
-export const DEFAULT_MODEL_NAME = "default";
+/** claude-code/mirror: the settings mirror's model (a bare `default` stays the catalogue's default model) */
+export const DEFAULT_MODEL_NAME = "mirror";
 
 type Entry = [name: string, contextWindow: number, maxOutputTokens: number, input: number, output: number];
 

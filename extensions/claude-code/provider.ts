@@ -47,7 +47,7 @@ export interface ClaudeCodeOptions {
   states: RouteStates;
 }
 
-/** The model claude is told to use: the name, or for claude-code/default the mirrored model (none: claude's own choice). */
+/** The model claude is told to use: the name, or for claude-code/mirror the mirrored model (none: claude's own choice). */
 export function claudeModelFor(name: string, mirror: Mirror): string | undefined {
   if (name !== DEFAULT_MODEL_NAME) return name;
   return mirror.model;
@@ -144,15 +144,10 @@ export function createClaudeCodeProvider(opts: ClaudeCodeOptions): Provider {
         const end = await exited;
         if (signal.aborted) throw new ProviderError("aborted", "the request was cancelled");
         if (end.error) throw new ProviderError("network", `cannot run claude (${bin}): ${end.error.message}`);
-        let closing: ProviderEvent[];
-        try {
-          closing = mapper.finish();
-        } catch (e) {
-          if (e instanceof ProviderError && e.message === "claude exited without a result line") {
-            throw new ProviderError(end.code === 0 ? "server" : "bad_request", `claude exited (${end.code ?? "signal"}) without a result: ${printableText(stderr.trim().split("\n").slice(-3).join(" "), 300) || "no output"}`);
-          }
-          throw e;
+        if (!mapper.hasResult) {
+          throw new ProviderError(end.code === 0 ? "server" : "bad_request", `claude exited (${end.code ?? "signal"}) without a result: ${printableText(stderr.trim().split("\n").slice(-3).join(" "), 300) || "no output"}`);
         }
+        const closing = mapper.finish();
         for (const ev of closing) {
           if (ev.type === "usage") {
             const u = ev.usage;

@@ -128,6 +128,11 @@ export class ClaudeStreamMapper {
     return out;
   }
 
+  /** whether claude's closing result line arrived */
+  get hasResult(): boolean {
+    return this.result !== undefined;
+  }
+
   /** The closing events once claude exited: usage (its context now), cost, stop reason; throws a failed result. */
   finish(): ProviderEvent[] {
     const r = this.result;

@@ -1,5 +1,5 @@
 /**
- * `oceancode claude`: Ocean pager on the Claude Code route. The model is claude-code/default (the Claude
+ * `oceancode claude`: Ocean pager on the Claude Code route. The model is claude-code/mirror (the Claude
  * Code settings mirror's model, else claude's own choice) unless -m names one; where claude is not
  * installed one line says how to install it.
  */
@@ -15,7 +15,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   }
   // the CLI hands -m on as a leading --model pair too (run's convention): the pager takes no arguments
   const rest = argv[0] === "--model" ? argv.slice(2) : argv;
-  const model = opts.model ?? "claude-code/default";
+  const model = opts.model ?? "claude-code/mirror";
   if (!model.startsWith("claude-code/")) {
     io.stderr.write(`oceancode: oceancode claude runs claude-code/… models (got '${model}'); for another model use oceancode -m ${model}\n`);
     return 2;

@@ -1,7 +1,7 @@
 /**
  * On the Claude Code route a Claude Code hook fires once per prompt (claude runs it; oceancode leaves the
  * shared sources to it) while oceancode's own .oceancode/ hook still fires; the settings mirror gives
- * claude-code/default its model and is re-read live; without claude one line says how to install it.
+ * claude-code/mirror its model and is re-read live; without claude one line says how to install it.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -47,10 +47,10 @@ describe("claude-code route: hooks and the settings mirror", () => {
     await bed.run(["trust", "repo", "off"]);
   }, 90_000);
 
-  test("claude-code/default runs the mirrored model from ~/.claude/settings.json", async () => {
+  test("claude-code/mirror runs the mirrored model from ~/.claude/settings.json", async () => {
     bed.sb.write(".claude/settings.json", JSON.stringify({ model: "haiku", effortLevel: "low" }), "home");
     const before = bed.turns().length;
-    const r = await bed.run(["run", "--model", "claude-code/default", "which model"]);
+    const r = await bed.run(["run", "--model", "claude-code/mirror", "which model"]);
     expect(r.code, r.stderr).toBe(0);
     expect(bed.turns()[before]!.body.model).toMatch(/haiku/);
     fs.rmSync(path.join(bed.sb.home, ".claude", "settings.json"));
