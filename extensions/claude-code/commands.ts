@@ -6,6 +6,14 @@
 import { spawn } from "node:child_process";
 import type { CommandIO } from "../../kernel/api.js";
 import { INSTALL_HINT, locateClaude } from "./locate.js";
+import { claudeEnv } from "./child-env.js";
+
+/** The login child's environment: no secret-looking names but the ones claude reads itself, no OC_*. */
+function loginEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const plain: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!/KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|COOKIE/i.test(k)) plain[k] = v;
+  return claudeEnv(plain, env);
+}
 
 function flag(argv: readonly string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -21,7 +29,7 @@ function runClaude(env: NodeJS.ProcessEnv, args: string[], io: CommandIO): Promi
     return Promise.resolve(2);
   }
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { stdio: "inherit", env });
+    const child = spawn(bin, args, { stdio: "inherit", env: loginEnv(env) });
     child.once("error", (e) => {
       io.stderr.write(`oceancode: cannot run ${bin}: ${e.message}\n`);
       resolve(1);

@@ -70,6 +70,43 @@ describe("claude-code route: hooks and the settings mirror", () => {
   }, 60_000);
 });
 
+describe("the claude child's environment", () => {
+  test("canary secrets of oceancode's environment never reach claude; what claude reads for its login does", async () => {
+    // a stand-in claude that dumps its environment and answers with one valid result line
+    const dump = path.join(bed.sb.home, "claude-env.txt");
+    const result = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "ok", stop_reason: "end_turn", session_id: "s", total_cost_usd: 0, usage: { input_tokens: 1, output_tokens: 1 } });
+    const stub = bed.sb.write("bin/claude-env", `#!/bin/sh\nenv > ${dump}\ncat > /dev/null\necho '${result}'\n`, "home");
+    fs.chmodSync(stub, 0o755);
+    const r = await bed.run(["run", "--model", "claude-code/sonnet", "hi"], { OC_CLAUDE_BIN: stub, OPENAI_API_KEY: "canary-openai-7731", OC_SERVER_PASSWORD: "canary-oc-7732", GITHUB_TOKEN: "canary-gh-7733" });
+    expect(r.code, r.stderr).toBe(0);
+    const env = fs.readFileSync(dump, "utf8");
+    for (const canary of ["canary-openai-7731", "canary-oc-7732", "canary-gh-7733"]) expect(env).not.toContain(canary);
+    expect(env).not.toMatch(/^OC_/m);
+    expect(env).toContain("ANTHROPIC_API_KEY=sk-ant-fake-claude-code");
+    expect(env).toContain(`ANTHROPIC_BASE_URL=${bed.fake.url}`);
+  }, 60_000);
+});
+
+describe("login / logout delegate to claude's own", () => {
+  test("oceancode login runs `claude auth login`, logout `claude auth logout`; oceancode stores nothing", async () => {
+    // a stand-in claude that records how it was called (the real one would open a browser)
+    const calls = path.join(bed.sb.home, "claude-calls.txt");
+    const stub = bed.sb.write("bin/claude", `#!/bin/sh\necho "$@" >> ${calls}\n`, "home");
+    fs.chmodSync(stub, 0o755);
+    const env = { OC_CLAUDE_BIN: stub };
+    const login = await bed.run(["login"], env);
+    expect(login.code, login.stderr).toBe(0);
+    const logout = await bed.run(["logout"], env);
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(lines(calls)).toEqual(["auth login", "auth logout"]);
+    const other = await bed.run(["login", "--provider", "copilot"], env);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("not available in this build");
+    expect(lines(calls)).toHaveLength(2);
+    expect(fs.existsSync(path.join(bed.sb.home, ".local", "share", "oceancode", "auth.json"))).toBe(false);
+  }, 60_000);
+});
+
 describe("the settings mirror (real files, the real watcher)", () => {
   test("lowest precedence first, modelSettings per model, and a save is seen within a quarter second", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "oc-mirror-"));
