@@ -16,6 +16,8 @@ export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provena
 export { pluginStateIn, readPluginStoreFile, type PluginStoreFile } from "./walk.js";
 export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
+export { oceancodeVersion, KERNEL_VERSION } from "./version.js";
+export { readJsoncForEdit, jsoncObject, editJsonc } from "./jsonc.js";
 export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "./safe-output.js";
 /** whose a project file is (local or repo tier), and the one way oceancode runs git (inert) */
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";

@@ -1,4 +1,5 @@
 /** JSONC parsing that keeps positions, so errors can name a line. */
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { ParseError, Node } from "jsonc-parser";
 
@@ -60,4 +61,37 @@ export function lineOfPath(doc: JsoncDocument, path: Array<string | number>): nu
     if (node) return lineColAt(doc.text, node.offset).line;
   }
   return undefined;
+}
+
+/**
+ * A JSONC file read for an edit that keeps its comments and layout: its text ("{}" when the file is
+ * absent or empty) and its value when that is a JSON object (undefined: broken, or not an object).
+ */
+export function readJsoncForEdit(file: string): { text: string; object: Record<string, unknown> | undefined } {
+  let text = "{}\n";
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  if (text.trim() === "") text = "{}\n";
+  return { text, object: jsoncObject(text) };
+}
+
+/** The text's value when it parses as a JSON object (comments and trailing commas allowed), else undefined. */
+export function jsoncObject(text: string): Record<string, unknown> | undefined {
+  const errors: ParseError[] = [];
+  const v = jsonc().parse(text, errors, { allowTrailingComma: true }) as unknown;
+  return errors.length || typeof v !== "object" || v === null || Array.isArray(v) ? undefined : (v as Record<string, unknown>);
+}
+
+/**
+ * `text` with the value at `at` set (undefined removes it; `append` adds `value` to the end of the array at
+ * `at`), formatted with two spaces, every other key and comment kept.
+ */
+export function editJsonc(text: string, at: ReadonlyArray<string | number>, value: unknown, opts: { append?: boolean } = {}): string {
+  const lib = jsonc();
+  const fmt = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
+  const edits = opts.append ? lib.modify(text, [...at, -1], value, { ...fmt, isArrayInsertion: true }) : lib.modify(text, [...at], value, fmt);
+  return lib.applyEdits(text, edits);
 }

@@ -4,13 +4,16 @@ import path from "node:path";
 import type { CredentialSource, CredentialsService } from "./api.js";
 import { isApiKey, readAuthFile, writeAuthFile, type AuthFile } from "./store.js";
 
-const ENV_VARS: Record<string, string> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-};
+import { authOf } from "./providers.js";
+
+/** The env vars that hold a provider's key, first set wins (GOOGLE_API_KEY, then GEMINI_API_KEY). */
+export function envVarsFor(provider: string): string[] {
+  const a = authOf(provider);
+  return a.kind === "key" ? a.env : [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`];
+}
 
 export function envVarFor(provider: string): string {
-  return ENV_VARS[provider] ?? `${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;
+  return envVarsFor(provider)[0]!;
 }
 
 export function authFilePath(dataDir: string): string {
@@ -43,10 +46,14 @@ export function createCredentials(opts: { dataDir: string; env: NodeJS.ProcessEn
     }
   };
 
-  const fromEnv = (provider: string): string | undefined => {
-    const v = opts.env[envVarFor(provider)];
-    return v && v.trim() ? v.trim() : undefined;
+  const envHit = (provider: string): { variable: string; value: string } | undefined => {
+    for (const variable of envVarsFor(provider)) {
+      const v = opts.env[variable]?.trim();
+      if (v) return { variable, value: v };
+    }
+    return undefined;
   };
+  const fromEnv = (provider: string): string | undefined => envHit(provider)?.value;
 
   return {
     file,
@@ -56,7 +63,8 @@ export function createCredentials(opts: { dataDir: string; env: NodeJS.ProcessEn
       return fromEnv(provider) ?? (isApiKey(entry) ? entry.key : undefined);
     },
     source(provider): CredentialSource | undefined {
-      if (fromEnv(provider)) return { kind: "env", variable: envVarFor(provider) };
+      const hit = envHit(provider);
+      if (hit) return { kind: "env", variable: hit.variable };
       return isApiKey(load()[provider]) ? { kind: "file", file } : undefined;
     },
     set(provider, key) {

@@ -5,21 +5,21 @@ import { createCredentials } from "./credentials.js";
 import { authCommand, keyCommand, type CommandDeps } from "./commands.js";
 import type { RouteRegistry } from "../serve/api.js";
 import { authRoutes } from "./routes.js";
-
-/** Providers whose keys this extension knows even when their manifest is not installed. */
-const BUILTIN_PROVIDERS = ["anthropic", "openai"];
+import { authOf, keyProviders, PROVIDER_AUTH } from "./providers.js";
 
 export default {
   activate(ctx: ExtensionContext) {
     const credentials: CredentialsService = createCredentials({ dataDir: ctx.paths.dataDir, env: ctx.env, warn: (m) => ctx.log.warn(m) });
     ctx.provide<CredentialsService>("credentials", credentials);
+    // "*" (the extension registering the providers users declare) names no provider
+    const installed = () => new Set(ctx.contributions<string[]>("providers").flatMap((c) => c.value).filter((p) => p !== "*"));
     const deps: CommandDeps = {
       credentials,
-      providers() {
-        const ids = new Set(BUILTIN_PROVIDERS);
-        for (const c of ctx.contributions<string[]>("providers")) for (const p of c.value) if (p !== "scripted") ids.add(p);
-        return [...ids];
-      },
+      installed,
+      // the table's keyed providers (known even when their manifest is not installed), then any other
+      // contributed provider that takes a key
+      providers: () => [...new Set([...keyProviders(), ...[...installed()].filter((p) => authOf(p).kind === "key")])],
+      allProviders: () => [...new Set([...Object.keys(PROVIDER_AUTH), ...installed()])].filter((p) => p !== "scripted"),
     };
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
     if (routes) for (const r of authRoutes(credentials, () => deps.providers())) routes.add(r, ctx.id);

@@ -8,6 +8,7 @@
 import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
 import type { CredentialsService } from "./api.js";
 import { checkKey } from "./commands.js";
+import { noKeyReason } from "./providers.js";
 
 const errorBody: JsonSchema = {
   type: "object",
@@ -61,6 +62,8 @@ export function authRoutes(credentials: CredentialsService, providers: () => str
       handler: (req) => {
         const provider = (req.params as { provider: string }).provider;
         const known = providers();
+        const refused = noKeyReason(provider);
+        if (refused) throw new HttpError(400, "no_key_taken", refused);
         if (!known.includes(provider)) throw new HttpError(404, "unknown_provider", `unknown provider '${provider}' (known: ${known.join(", ")})`);
         const key = (req.body as { key: string }).key.trim();
         const bad = checkKey(key);

@@ -1,8 +1,8 @@
 /**
  * The catalogue extension's routes (mounted by serve through service "routes"): the providers and the model catalogue.
  *   GET /provider   every provider id the manifests declare, which extension serves it, and whether it is loaded
- *   GET /model      every model id the manifests list (with its aliases) and every model a loaded provider
- *                   catalogues, with context window, output limit and prices where the catalogue has them
+ *   GET /model      every model id the manifests list (with its aliases and figures) and every model a loaded
+ *                   provider adds, with context window, output limit, prices, tool and image support
  * Nothing here loads a provider (their SDKs load on a session's first use); keys: GET /auth.
  */
 import type { JsonSchema, RouteDefinition } from "../serve/api.js";
@@ -21,10 +21,12 @@ const modelRow: JsonSchema = {
     id: { type: "string", description: "provider/model" },
     provider: { type: "string" },
     aliases: { type: "array", items: { type: "string" }, description: "short names a person may type (sonnet, opus, ...)" },
-    catalogued: { type: "boolean", description: "its provider is loaded and catalogues it: the limits and prices below are set" },
+    catalogued: { type: "boolean", description: "the catalogue has it (a manifest's contributes.models entry or a loaded provider's own): the limits and prices below are set" },
     contextWindow: { type: "integer" },
     maxOutputTokens: { type: "integer" },
     price,
+    tools: { type: "boolean", description: "takes tool definitions" },
+    images: { type: "boolean", description: "reads image input" },
   },
 };
 
@@ -70,7 +72,7 @@ export function catalogueRoutes(engine: EngineService, names: ModelNames, declar
         const models = ids.map((id) => {
           const m = catalogued.get(id);
           const provider = m?.provider ?? id.slice(0, Math.max(0, id.indexOf("/")));
-          return { id, provider, aliases: aliases.get(id) ?? [], catalogued: m !== undefined, ...(m ? { contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens, price: m.price } : {}) };
+          return { id, provider, aliases: aliases.get(id) ?? [], catalogued: m !== undefined, ...(m ? { contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens, price: m.price, tools: m.tools ?? true, images: m.images ?? false } : {}) };
         });
         return { default: defaultModel(), models };
       },

@@ -7,25 +7,11 @@
  * Not installed inside a test runner's own process (vitest's workers boot kernels in-process: a crash
  * handler there would end the runner), unless OC_CRASH_CAPTURE=1; OC_CRASH_CAPTURE=0 turns it off.
  */
-import fs from "node:fs";
-import path from "node:path";
-import type { ExtensionContext } from "../../kernel/api.js";
+import { oceancodeVersion, type ExtensionContext } from "../../kernel/api.js";
 import { redactorFor, type ObsService } from "../obs/api.js";
 import { CRASH_EXIT_CODE, crashDir, type CrashContext, type CrashService } from "./api.js";
 import { buildReport, writeReport } from "./report.js";
 
-/** The oceancode package's version: the nearest package.json named oceancode above this extension. */
-function packageVersion(dir: string, fallback: string): string {
-  for (let d = dir; ; d = path.dirname(d)) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "oceancode" && pkg.version) return pkg.version;
-    } catch {
-      // not here: one level up
-    }
-    if (path.dirname(d) === d) return fallback;
-  }
-}
 
 let installed: { exception: (e: unknown) => void; rejection: (e: unknown) => void } | undefined;
 
@@ -67,7 +53,7 @@ export default {
         const report = buildReport({
           kind,
           error,
-          version: packageVersion(ctx.dir, ctx.manifest.version ?? "0.0.0"),
+          version: oceancodeVersion(),
           argv: process.argv.slice(2),
           dirs: ctx.introspect().extensions.map((e) => ({ id: e.qualifiedId, dir: e.dir })),
           sessions: [...sessions],

@@ -42,6 +42,9 @@ import { runTool } from "./tool-call.js";
 export { DEFAULT_MAX_STOP_CONTINUATIONS, stepCap, subagentStepCap, type EngineOptions, type StepCapConfig } from "./options.js";
 export { newSessionId } from "./sessions.js";
 
+/** Fired when a model names a provider that its own onEvent:provider:<id> did not register (see providers.point.schema.json). */
+export const UNLISTED_PROVIDER_EVENT = "onEvent:providers:unlisted";
+
 export class Engine implements EngineService {
   readonly hooks: EngineHooks = createEngineHooks();
   readonly tools: Tools;
@@ -64,6 +67,7 @@ export class Engine implements EngineService {
     this.models = new Catalogue(
       (id) => this.pendingNotices.push(`unknown model '${id}': using defaults (context 200k, output 8k, no prices)`),
       (id) => this.describedByProvider(id),
+      opts.names?.entries(),
     );
     this.sessions = new SessionTable(this.hooks, (id) => this.describeModel(id));
     this.core = {
@@ -163,8 +167,10 @@ export class Engine implements EngineService {
     if (p) return p;
     let load = this.providerLoads.get(model.provider);
     if (!load) {
-      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(() => {
+      load = this.opts.activate(`onEvent:provider:${model.provider}`).then(async () => {
         this.providers.checkLoaded(model.provider);
+        // a provider no manifest lists (a user's own from config): the extensions that register such wake
+        if (!this.providers.get(model.provider)) await this.opts.activate(UNLISTED_PROVIDER_EVENT);
         return this.providers.get(model.provider);
       });
       this.providerLoads.set(model.provider, load);

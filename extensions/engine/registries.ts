@@ -18,14 +18,16 @@ type Warn = (msg: string) => void;
 function isFamily(name: string): boolean {
   return name.endsWith("__*");
 }
-function declares(declared: Declared, name: string): boolean {
+function declares(declared: Declared, name: string, by: string | undefined): boolean {
   if (declared.has(name)) return true;
+  // "*": that extension registers providers the user declares (provider.<name> in config)
+  if (by !== undefined && declared.get("*") === by) return true;
   for (const d of declared.keys()) if (isFamily(d) && name.startsWith(d.slice(0, -1))) return true;
   return false;
 }
 
 function undeclared(warn: Warn | undefined, declared: Declared | undefined, kind: "tool" | "provider", name: string, by: string | undefined): void {
-  if (!warn || !declared || declares(declared, name)) return;
+  if (!warn || !declared || declares(declared, name, by)) return;
   warn(`extension '${by ?? "(unnamed)"}' registered ${kind} '${name}', which no manifest declares in contributes.${kind}s`);
 }
 
@@ -77,7 +79,8 @@ export class Providers implements ProviderRegistry {
   }
   /** After its activation event fired: a declared provider that did not register is named. */
   checkLoaded(id: string): void {
-    const ext = this.declared?.get(id);
+    // "*" stands for the providers users declare, never one provider that should have registered
+    const ext = id === "*" ? undefined : this.declared?.get(id);
     if (ext && !this.byId.has(id)) this.warn?.(`extension '${ext}' declares provider '${id}' in contributes.providers but did not register it`);
   }
 }

@@ -6,9 +6,8 @@
  * the other keys are kept (jsonc-parser edits); the file is replaced atomically.
  */
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import type { KernelIntrospection } from "../../kernel/api.js";
+import { editJsonc, jsoncObject, readJsoncForEdit, writeFileAtomic, type KernelIntrospection } from "../../kernel/api.js";
 import { isPlainObject } from "../../kernel/config.js";
 import { compileSchema, formatProblem, validate } from "../../kernel/schema.js";
 import { tightenLayer } from "../../kernel/untrusted.js";
@@ -60,7 +59,6 @@ function deepMerge(dst: Record<string, unknown>, src: Record<string, unknown>): 
   return dst;
 }
 
-type Jsonc = typeof import("jsonc-parser");
 
 /**
  * Does the schema name this key path (through `properties`, or a map's `additionalProperties` /
@@ -97,27 +95,16 @@ export function patchConfig(info: KernelIntrospection, project: string, scope: C
     if (!knownPath(section.schema, segs.slice(1))) throw new ConfigPatchError(400, "unknown_config_key", `the '${segs[0]}' section (${section.owner}) has no key '${segs.slice(1).join(".")}'`, key);
   }
   const file = scopeFile(info, scope);
-  let text = "{}\n";
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-  }
-  if (text.trim() === "") text = "{}\n";
-  const jsonc = createRequire(import.meta.url)("jsonc-parser") as Jsonc;
-  const parse = (t: string): Record<string, unknown> => {
-    const errors: import("jsonc-parser").ParseError[] = [];
-    const doc = jsonc.parse(t, errors, { allowTrailingComma: true }) as unknown;
-    if (errors.length || !isPlainObject(doc)) throw new ConfigPatchError(409, "config_file_invalid", `${file} is not a JSON object as it stands: nothing was changed (fix the file first)`);
-    return doc;
-  };
-  parse(text);
-  const fmt = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
+  let { text, object } = readJsoncForEdit(file);
+  const invalid = () => new ConfigPatchError(409, "config_file_invalid", `${file} is not a JSON object as it stands: nothing was changed (fix the file first)`);
+  if (!object) throw invalid();
   for (const key of keys) {
     const v = set[key];
-    text = jsonc.applyEdits(text, jsonc.modify(text, key.split("."), v === null ? undefined : v, fmt));
+    text = editJsonc(text, key.split("."), v === null ? undefined : v);
   }
-  const next = parse(text);
+  object = jsoncObject(text);
+  if (!object) throw invalid();
+  const next = object;
   // the touched sections validate as a whole (an unknown key inside a section is an error here)
   for (const section of new Set(keys.map((k) => k.split(".")[0]!))) {
     if (next[section] === undefined) continue;
@@ -139,9 +126,6 @@ export function patchConfig(info: KernelIntrospection, project: string, scope: C
     const held = tightenLayer(patched, below, schemas).held.filter((h) => keys.some((k) => set[k] !== null && (h === k || h.startsWith(`${k}.`) || h.startsWith(`${k}[`) || k.startsWith(`${h}.`))));
     if (held.length) throw new ConfigPatchError(403, "config_key_not_allowed", `${file} is the repository's (${own.reason ?? "tracked by git"}): it may not set ${held.join(", ")}, which would widen what the user's own config allows (set it in the user config instead)`, held[0]);
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, text.endsWith("\n") ? text : `${text}\n`);
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, text.endsWith("\n") ? text : `${text}\n`, 0o644);
   return file;
 }

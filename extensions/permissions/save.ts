@@ -1,16 +1,7 @@
 /** Save an "always" answer as a rule in the project's local config (.oceancode/oceancode.json). */
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import type { ParseError } from "jsonc-parser";
-
-type JsoncParser = typeof import("jsonc-parser");
-let lib: JsoncParser | undefined;
-/** loaded on the first saved rule: every session activates this extension, few save an "always" answer */
-function jsoncLib(): JsoncParser {
-  lib ??= createRequire(import.meta.url)("jsonc-parser") as JsoncParser;
-  return lib;
-}
+import { editJsonc, readJsoncForEdit, writeFileAtomic } from "../../kernel/api.js";
 
 export function projectConfigFile(project: string): string {
   return path.join(project, ".oceancode", "oceancode.json");
@@ -22,30 +13,12 @@ export function projectConfigFile(project: string): string {
  */
 export function saveRule(project: string, rule: string): string {
   const file = projectConfigFile(project);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let text = "{}\n";
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-  }
-  if (text.trim() === "") text = "{}\n";
-  const jsonc = jsoncLib();
-  const errors: ParseError[] = [];
-  const doc = jsonc.parse(text, errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length || typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new Error(`${file}: not a JSON object; the rule "${rule}" was not saved (fix the file and answer again)`);
-  }
-  const list = (doc as { permission?: unknown }).permission;
+  const { text, object } = readJsoncForEdit(file);
+  if (!object) throw new Error(`${file}: not a JSON object; the rule "${rule}" was not saved (fix the file and answer again)`);
+  const list = object.permission;
   if (Array.isArray(list) && list.includes(rule)) return file;
-  const fmt = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
-  const edits = Array.isArray(list)
-    ? jsonc.modify(text, ["permission", -1], rule, { ...fmt, isArrayInsertion: true })
-    : jsonc.modify(text, ["permission"], [rule], fmt);
-  const out = jsonc.applyEdits(text, edits);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, out.endsWith("\n") ? out : `${out}\n`);
-  fs.renameSync(tmp, file);
+  const out = Array.isArray(list) ? editJsonc(text, ["permission"], rule, { append: true }) : editJsonc(text, ["permission"], [rule]);
+  writeFileAtomic(file, out.endsWith("\n") ? out : `${out}\n`, 0o644);
   return file;
 }
 
@@ -55,28 +28,14 @@ export function saveRule(project: string, rule: string): string {
  */
 export function removeRule(project: string, rule: string): boolean {
   const file = projectConfigFile(project);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw e;
-  }
-  const jsonc = jsoncLib();
-  const errors: ParseError[] = [];
-  const doc = jsonc.parse(text, errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length || typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new Error(`${file}: not a JSON object; the rule "${rule}" was not removed (fix the file first)`);
-  }
-  const list = (doc as { permission?: unknown }).permission;
+  if (!fs.existsSync(file)) return false;
+  const { text, object } = readJsoncForEdit(file);
+  if (!object) throw new Error(`${file}: not a JSON object; the rule "${rule}" was not removed (fix the file first)`);
+  const list = object.permission;
   if (!Array.isArray(list) || !list.includes(rule)) return false;
   let out = text;
   // from the last copy back, so the earlier indexes stay right
-  for (let i = list.length - 1; i >= 0; i--) {
-    if (list[i] === rule) out = jsonc.applyEdits(out, jsonc.modify(out, ["permission", i], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
-  }
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, out.endsWith("\n") ? out : `${out}\n`);
-  fs.renameSync(tmp, file);
+  for (let i = list.length - 1; i >= 0; i--) if (list[i] === rule) out = editJsonc(out, ["permission", i], undefined);
+  writeFileAtomic(file, out.endsWith("\n") ? out : `${out}\n`, 0o644);
   return true;
 }

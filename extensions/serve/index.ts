@@ -2,9 +2,7 @@
  * The serve extension: the route registry (service "routes"), the server (service "serve": `start`), and
  * the `oceancode serve` command. Activation only builds the registry: Fastify loads when a server starts.
  */
-import fs from "node:fs";
-import path from "node:path";
-import type { ExtensionContext } from "../../kernel/api.js";
+import { oceancodeVersion, type ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import crypto from "node:crypto";
@@ -18,18 +16,6 @@ import type { ObsService } from "../obs/api.js";
 
 export { HttpError, isRouteReply } from "./api.js";
 
-/** The oceancode package's version (the nearest package.json named oceancode above the extension). */
-function packageVersion(dir: string, fallback: string): string {
-  for (let d = dir; ; d = path.dirname(d)) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "oceancode" && pkg.version) return pkg.version;
-    } catch {
-      // not here: one level up
-    }
-    if (path.dirname(d) === d) return fallback;
-  }
-}
 
 function positiveInt(v: string | undefined): number | undefined {
   const n = Number(v);
@@ -70,7 +56,7 @@ export default {
             engine,
             storage: ctx.services.tryGet<StorageService>("storage"),
             routes,
-            version: packageVersion(ctx.dir, ctx.manifest.version ?? "0.0.0"),
+            version: oceancodeVersion(),
             project: ctx.paths.project,
             defaultModel: () => {
               const m = ctx.config.get("model");

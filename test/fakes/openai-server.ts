@@ -20,7 +20,8 @@ export interface OpenAIUsageFields {
 }
 
 export type OpenAIReply =
-  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<OpenAIUsageFields>; finishReason?: string }
+  /** omitUsage: no usage chunk even when include_usage asks (as some compatible servers do) */
+  | { type?: "message"; text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<OpenAIUsageFields>; finishReason?: string; omitUsage?: boolean }
   | { type: "error"; status: number; message?: string; code?: string; errorType?: string; headers?: Record<string, string>; body?: unknown }
   /** stream `text`, then destroy the socket (after holding it open `holdMs`) */
   | { type: "drop"; text?: string; holdMs?: number }
@@ -139,7 +140,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       for (const part of chunks(c.args, n)) out += chunk({ tool_calls: [{ index, function: { arguments: part } }] });
     });
     out += chunk({}, finish);
-    if (body.stream_options?.include_usage) out += `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model ?? "fake", choices: [], usage })}\n\n`;
+    if (body.stream_options?.include_usage && !msg.omitUsage) out += `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model ?? "fake", choices: [], usage })}\n\n`;
     out += "data: [DONE]\n\n";
     res.end(out);
   };

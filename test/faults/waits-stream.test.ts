@@ -18,7 +18,8 @@ let openai: FakeOpenAIServer;
 let sb: Sandbox;
 
 /** the bound these tests run with: short, so a stall costs under a second */
-const IDLE_S = 0.6;
+// long enough that a busy machine does not stall a healthy answer this long (a third notice), short enough to keep the file quick
+const IDLE_S = 1.5;
 
 beforeAll(async () => {
   anthropic = await startFakeAnthropic({ chunkChars: 8 });
@@ -83,12 +84,12 @@ describe.each(cases)("a stream that stops sending on $name", (c) => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("The whole answer.");
     // each stall says what happened and that it is retried; both count against the retries
-    const notices = r.stderr.split("\n").filter((l) => l.includes("sent nothing for 0.6 s (provider.idle_timeout_s)"));
+    const notices = r.stderr.split("\n").filter((l) => l.includes(`sent nothing for ${IDLE_S} s (provider.idle_timeout_s)`));
     expect(notices, r.stderr).toHaveLength(2);
     expect(notices[0]).toMatch(/network: .*retry 1\/4/);
     expect(notices[1]).toMatch(/retry 2\/4/);
     expect(c.requests()).toBe(3);
-    // bounded by the idle bound, not the server's 30 s hold: two stalls of 0.6 s plus start-up
+    // bounded by the idle bound, not the server's 30 s hold: two stalls of IDLE_S plus start-up
     expect(took).toBeLessThan(20_000);
     const traj = await exportAtif(sb, sessionOf(r.stderr));
     expect(storedAnswer(traj)).toBe("The whole answer.");
@@ -122,7 +123,7 @@ describe("anthropic pings are activity", () => {
     anthropic.enqueue({ text: "ABANDONED quiet one", pauseMs: 2000 }, { text: "Second try." });
     const r2 = await run(c, ["think"]);
     expect(r2.code, r2.stderr).toBe(0);
-    expect(r2.stderr).toContain("sent nothing for 0.6 s (provider.idle_timeout_s)");
+    expect(r2.stderr).toContain(`sent nothing for ${IDLE_S} s (provider.idle_timeout_s)`);
     expect(anthropic.requests.length).toBe(2);
     expect(storedAnswer(await exportAtif(sb, sessionOf(r2.stderr)))).toBe("Second try.");
   });

@@ -95,6 +95,9 @@ describe("capabilities over HTTP", () => {
     expect(cat.default).toMatch(/^anthropic\//);
     const sonnet = cat.models.find((m) => m.aliases.includes("sonnet"));
     expect(sonnet?.id).toMatch(/^anthropic\/claude-sonnet/);
+    // the figures come from the manifest's catalogue entry: no provider had to load for them
+    expect(sonnet).toMatchObject({ catalogued: true, contextWindow: 1_000_000, maxOutputTokens: 64_000, price: { input: 3, output: 15 }, tools: true, images: true });
+    expect((await api.providerList()).providers.find((p) => p.id === "anthropic")?.loaded).toBe(false);
   });
 
   it("doctor's checks as JSON; the log tail is an SSE stream", async () => {
@@ -173,6 +176,8 @@ describe("auth over HTTP", () => {
     expect(before.find((p) => p.provider === "anthropic")).toEqual({ provider: "anthropic", configured: true, source: "env", variable: "ANTHROPIC_API_KEY" });
     expect(before.find((p) => p.provider === "openai")).toEqual({ provider: "openai", configured: false, variable: "OPENAI_API_KEY" });
     await expect(api.authSetKey({ provider: "nosuch", body: { key: CANARY } })).rejects.toMatchObject({ status: 404, code: "unknown_provider" });
+    // a cloud provider's credentials come from its own chain: nothing is stored for it
+    await expect(api.authSetKey({ provider: "bedrock", body: { key: CANARY } })).rejects.toMatchObject({ status: 400, code: "no_key_taken" });
     await expect(api.authSetKey({ provider: "openai", body: { key: "has a space" } })).rejects.toMatchObject({ status: 400, code: "invalid_key" });
     const stored = await api.authSetKey({ provider: "openai", body: { key: CANARY } });
     expect(stored).toEqual({ provider: "openai", configured: true, source: "auth.json", variable: "OPENAI_API_KEY" });

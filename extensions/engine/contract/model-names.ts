@@ -6,14 +6,74 @@
  */
 import type { PointContribution } from "../../../kernel/api.js";
 import { nearestMany } from "../../../kernel/nearest.js";
-import { DEFAULT_MODEL_ID, ProviderError } from "./provider.js";
+import { DEFAULT_MODEL_ID, ProviderError, type ModelInfo } from "./provider.js";
 
-/** One entry of a provider manifest's `contributes.models`: a full id and the short names that mean it. */
+/**
+ * One entry of a provider manifest's `contributes.models` (schema: extensions/engine/models.point.schema.json):
+ * a full id, the short names that mean it, and its catalogue figures. The manifest is the catalogue: the
+ * engine, the meter, `oceancode models` and GET /model read these without loading the provider.
+ */
 export interface ModelNameEntry {
   /** `provider/model`, as the provider's catalogue lists it */
   id: string;
   /** other names a person may type for it (`sonnet`): unique across every provider */
   aliases?: string[];
+  /** another catalogue id whose figures this one shares: each figure not given here comes from it */
+  sameAs?: string;
+  /** the name the provider's API expects when it is not the part after `provider/` */
+  name?: string;
+  /** tokens; unset: CATALOGUE_DEFAULTS.contextWindow */
+  contextWindow?: number;
+  /** tokens; unset: CATALOGUE_DEFAULTS.maxOutputTokens */
+  maxOutputTokens?: number;
+  /** USD per million tokens; unset: no prices; cacheRead / cacheWrite unset: the input price */
+  price?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  /** unset: true */
+  tools?: boolean;
+  /** unset: false */
+  images?: boolean;
+}
+
+/** What a model the catalogue lists without figures (or does not list at all) is taken to have. */
+export const CATALOGUE_DEFAULTS = {
+  contextWindow: 200_000,
+  maxOutputTokens: 8_192,
+  price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  tools: true,
+  images: false,
+} as const;
+
+const FIGURES = ["contextWindow", "maxOutputTokens", "price", "tools", "images"] as const;
+
+/** `e` with each figure it leaves out taken from its `sameAs` entry (followed through a chain, cycles cut). */
+function withFiguresOf(e: ModelNameEntry, byId: ReadonlyMap<string, ModelNameEntry>): ModelNameEntry {
+  const out: ModelNameEntry = { ...e };
+  const seen = new Set([e.id]);
+  for (let next = e.sameAs; next && !seen.has(next); ) {
+    seen.add(next);
+    const from = byId.get(next);
+    if (!from) break;
+    for (const f of FIGURES) if (out[f] === undefined && from[f] !== undefined) Object.assign(out, { [f]: from[f] });
+    next = from.sameAs;
+  }
+  return out;
+}
+
+/** A manifest entry read as the engine's ModelInfo, defaults filled in. */
+export function modelInfoFromEntry(e: ModelNameEntry): Omit<ModelInfo, "known"> {
+  const slash = e.id.indexOf("/");
+  const d = CATALOGUE_DEFAULTS;
+  const p = e.price;
+  return {
+    id: e.id,
+    provider: e.id.slice(0, slash),
+    name: e.name ?? e.id.slice(slash + 1),
+    contextWindow: e.contextWindow ?? d.contextWindow,
+    maxOutputTokens: e.maxOutputTokens ?? d.maxOutputTokens,
+    price: p ? { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input, cacheWrite: p.cacheWrite ?? p.input } : { ...d.price },
+    tools: e.tools ?? d.tools,
+    images: e.images ?? d.images,
+  };
 }
 
 /** How a typed name was read. */
@@ -33,9 +93,14 @@ export class ModelNames {
   private readonly providerIds: string[];
   private readonly ids: string[];
   private readonly aliasMap = new Map<string, string>();
+  /** the entries as given (first one per id), figures included */
+  private readonly byId = new Map<string, ModelNameEntry>();
 
   constructor(providers: readonly string[], models: readonly ModelNameEntry[]) {
-    this.providerIds = [...new Set(providers)];
+    // "*" (an extension registering the providers users declare) is no name a person types
+    this.providerIds = [...new Set(providers)].filter((p) => p !== "*");
+    for (const m of models) if (!this.byId.has(m.id)) this.byId.set(m.id, m);
+    for (const [id, m] of this.byId) if (m.sameAs) this.byId.set(id, withFiguresOf(m, this.byId));
     this.ids = [...new Set(models.map((m) => m.id))];
     for (const m of models) for (const a of m.aliases ?? []) if (!this.aliasMap.has(a.toLowerCase())) this.aliasMap.set(a.toLowerCase(), m.id);
   }
@@ -51,7 +116,12 @@ export class ModelNames {
   /** These names plus more (a loaded provider's catalogue, a provider registered without a manifest entry). */
   with(providers: readonly string[], ids: readonly string[]): ModelNames {
     const aliases = [...this.aliasMap].map(([a, id]) => ({ id, aliases: [a] }));
-    return new ModelNames([...this.providerIds, ...providers], [...this.ids.map((id) => ({ id })), ...ids.map((id) => ({ id })), ...aliases]);
+    return new ModelNames([...this.providerIds, ...providers], [...this.byId.values(), ...ids.map((id) => ({ id })), ...aliases]);
+  }
+
+  /** The catalogue entries (one per listed id, manifest order) with their figures. */
+  entries(): ModelNameEntry[] {
+    return [...this.byId.values()];
   }
 
   providers(): string[] {
@@ -88,6 +158,10 @@ export class ModelNames {
     if (alias) return { id: alias, via: "alias" };
     const bare = this.ids.filter((id) => id.slice(id.indexOf("/") + 1).toLowerCase() === lower);
     if (bare.length === 1) return { id: bare[0]!, via: "bare" };
+    // a cloud route's copy of a model (an entry with sameAs: vertex/claude-sonnet-4-6) does not make the
+    // model's own provider's bare name ambiguous: `-m claude-sonnet-4-6` is Anthropic's, as in Claude Code
+    const own = bare.filter((id) => !this.byId.get(id)?.sameAs);
+    if (own.length === 1) return { id: own[0]!, via: "bare" };
     if (bare.length > 1) throw new ProviderError("bad_request", `model '${typed}' is served by more than one provider: write one of ${bare.join(", ")}`);
     if (lower === DEFAULT_ALIAS) return { id: DEFAULT_MODEL_ID, via: "alias" };
     throw new ProviderError("bad_request", `unknown model '${typed}'${this.hint(name)}; write provider/model for one the catalogue does not list (oceancode completion lists the known names)`);

@@ -18,6 +18,10 @@ export interface ModelInfo {
   price: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** false when the catalogue did not know it (defaults used) */
   known: boolean;
+  /** the model takes tool definitions (unset: true) */
+  tools?: boolean;
+  /** the model reads image input (unset: false) */
+  images?: boolean;
 }
 
 export interface ToolSpec {

@@ -1,11 +1,9 @@
 /**
- * The model names the provider manifests list (contributes.models) are exactly their catalogues (models.ts),
- * so the two cannot drift; names people type resolve over them, and a mistyped one names the nearest.
+ * The provider manifests' contributes.models are the catalogue (ids, aliases and figures in one place, so
+ * names and figures cannot drift); names people type resolve over them, and a mistyped one names the nearest.
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { anthropicModels } from "../../anthropic/models.js";
-import { openaiModels } from "../../openai/models.js";
 import { ScriptedProvider } from "../../scripted/provider.js";
 import { DEFAULT_MODEL_ID, ModelNames, ProviderError, type ModelNameEntry } from "../api.js";
 
@@ -14,8 +12,8 @@ interface ProviderManifest {
 }
 const manifest = (id: string) => JSON.parse(fs.readFileSync(new URL(`../../${id}/manifest.json`, import.meta.url), "utf8")) as ProviderManifest;
 const catalogues: Record<string, string[]> = {
-  anthropic: anthropicModels().map((m) => m.id),
-  openai: openaiModels().map((m) => m.id),
+  anthropic: manifest("anthropic").contributes.models.map((m) => m.id),
+  openai: manifest("openai").contributes.models.map((m) => m.id),
   scripted: new ScriptedProvider("/nowhere").models().map((m) => m.id),
 };
 const names = ModelNames.fromContributions(
@@ -25,10 +23,12 @@ const names = ModelNames.fromContributions(
 
 describe("contributes.models against each provider's catalogue", () => {
   for (const [id, catalogue] of Object.entries(catalogues)) {
-    it(`${id}: the manifest lists exactly the catalogue's ids, each under its own provider`, () => {
-      const listed = manifest(id).contributes.models.map((m) => m.id);
-      expect([...listed].sort()).toEqual([...catalogue].sort());
-      for (const m of listed) expect(manifest(id).contributes.providers).toContain(m.slice(0, m.indexOf("/")));
+    it(`${id}: the manifest lists the catalogue's ids, each under its own provider, with its figures`, () => {
+      const models = manifest(id).contributes.models;
+      expect([...models.map((m) => m.id)].sort()).toEqual([...catalogue].sort());
+      for (const m of models) expect(manifest(id).contributes.providers).toContain(m.id.slice(0, m.id.indexOf("/")));
+      // a first-party cloud model ships its limits and prices; the scripted model lists its own at run time
+      if (id !== "scripted") for (const m of models) expect([m.id, m.contextWindow! > 0, m.maxOutputTokens! > 0, m.price!.input >= 0]).toEqual([m.id, true, true, true]);
     });
   }
   it("every alias names one listed model, and no alias is listed twice", () => {

@@ -33,6 +33,15 @@ describe("declared vs registered", () => {
     ]);
   });
 
+  it("providers: '*' lets its own extension register the providers users declare, nobody else", () => {
+    const warnings: string[] = [];
+    const providers = new Providers(new Map([["*", "openai-compatible"]]), (m) => warnings.push(m));
+    providers.register({ id: "mylocal" } as Provider, "openai-compatible");
+    providers.register({ id: "stray" } as Provider, "someone");
+    providers.checkLoaded("*");
+    expect(warnings).toEqual(["extension 'someone' registered provider 'stray', which no manifest declares in contributes.providers"]);
+  });
+
   it("without declarations (an engine built outside the kernel) nothing is checked", () => {
     const tools = new Tools();
     tools.register(tool("x"));

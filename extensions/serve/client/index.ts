@@ -559,7 +559,7 @@ export class OceancodeClient extends ClientBase {
       provider: string;
       /** short names a person may type (sonnet, opus, ...) */
       aliases: Array<string>;
-      /** its provider is loaded and catalogues it: the limits and prices below are set */
+      /** the catalogue has it (a manifest's contributes.models entry or a loaded provider's own): the limits and prices below are set */
       catalogued: boolean;
       contextWindow?: number;
       maxOutputTokens?: number;
@@ -570,6 +570,10 @@ export class OceancodeClient extends ClientBase {
         cacheRead: number;
         cacheWrite: number;
       };
+      /** takes tool definitions */
+      tools?: boolean;
+      /** reads image input */
+      images?: boolean;
     }>;
   }> {
     return this.call("GET", "/model", {  }, opts);
