@@ -3,7 +3,7 @@
  * provider's stream, retries with backoff, the prompt-too-long retry, and the assistant row it stores.
  */
 import os from "node:os";
-import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type TurnEndReason, type Usage, type ModelCallRecord } from "./api.js";
+import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type ToolResult, type ToolRow, type TurnEndReason, type Usage, type ModelCallRecord } from "./api.js";
 import { pushRow, toolAllowed, type EngineCore } from "./core.js";
 import { outputTokenCap, type EngineOptions } from "./options.js";
 import { isRetryable, backoffMs, sleep } from "./retry.js";
@@ -28,6 +28,10 @@ export async function runModel(
     let deltas = 0;
     const calls: ToolCall[] = [];
     let usage: Usage = emptyUsage();
+    let reportedCost: number | undefined;
+    // tools the provider's backend ran itself (tool_performed), each with the text streamed before it
+    const performed: Array<{ text: string; call: ToolCall; result: ToolResult }> = [];
+    let performedText = 0;
     let stopReason = "end_turn";
     const startedAt = Date.now();
     let firstTokenAt: number | undefined;
@@ -42,7 +46,15 @@ export async function runModel(
           deltas += 1;
           emit({ type: "text_delta", sessionId: sid, text: ev.text });
         } else if (ev.type === "tool_call") calls.push(ev.call);
-        else if (ev.type === "usage") usage = ev.usage;
+        else if (ev.type === "tool_performed") {
+          performed.push({ text: text.slice(performedText), call: ev.call, result: ev.result });
+          performedText = text.length;
+          emit({ type: "tool_call_start", sessionId: sid, call: ev.call });
+          emit({ type: "tool_call_end", sessionId: sid, call: ev.call, result: ev.result });
+        } else if (ev.type === "usage") {
+          usage = ev.usage;
+          reportedCost = ev.costUsd;
+        }
         else if (ev.type === "done") stopReason = ev.stopReason;
       }
     } catch (e) {
@@ -87,9 +99,15 @@ export async function runModel(
       await observe("error", { errorCode: code ?? "other" });
       return { kind: "error", reason: "error", message: msg };
     }
+    // performed tools are recorded as they happened (call, then result), and never run: the step's own
+    // assistant row carries only the text after the last of them
+    for (const p of performed) {
+      pushRow<AssistantRow>(session, { role: "assistant", text: p.text, toolCalls: [p.call], model: ctx.model.id, turn: ctx.turn, step: ctx.step, at: Date.now() });
+      pushRow<ToolRow>(session, { role: "tool", results: [p.result], turn: ctx.turn, step: ctx.step, at: Date.now() });
+    }
     const assistant = pushRow<AssistantRow>(session, {
       role: "assistant",
-      text,
+      text: performed.length ? text.slice(performedText) : text,
       toolCalls: calls,
       usage,
       model: ctx.model.id,
@@ -104,7 +122,7 @@ export async function runModel(
       cacheReadTokens: t.usage.cacheReadTokens + usage.cacheReadTokens,
       cacheWriteTokens: t.usage.cacheWriteTokens + usage.cacheWriteTokens,
     };
-    const costUsd = core.models.cost(ctx.model, usage);
+    const costUsd = reportedCost ?? core.models.cost(ctx.model, usage);
     t.costUsd += costUsd;
     await observe("ok", { usage, costUsd, stopReason });
     return { kind: "ok", assistant, usage, stopReason };

@@ -32,6 +32,7 @@ import type {
   AuthorizeResult,
   Decision,
 } from "../engine/api.js";
+import { isClaudeCliRoute } from "../engine/api.js";
 import type { HookEvent, HookOutcomeRecord, HookSource } from "./api.js";
 import { randomUUID } from "node:crypto";
 import { dispatch, plan, longestTimeoutMs, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
@@ -166,7 +167,9 @@ export function installTaps(deps: TapDeps): void {
       trace: deps.trace,
     };
     const transcriptPath = await syncTranscript(session);
-    const res = await dispatch(env, deps.sources(), event, payloadFor(session, event, fields, transcriptPath), opts);
+    // on the claude CLI route claude runs the Claude-Code-shared sources itself: only ours fire here (no double firing)
+    const sources = isClaudeCliRoute(session.info.model) ? deps.sources().filter((s) => !s.sharedWithClaudeCode) : deps.sources();
+    const res = await dispatch(env, sources, event, payloadFor(session, event, fields, transcriptPath), opts);
     for (const m of res.systemMessages) deps.notice(session.info.id, m);
     // a handler cut at its own timeout decided nothing (hooks fail open): say which, from which file
     for (const r of res.records) {

@@ -29,6 +29,7 @@ type HostMain = (kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?:
 const HOST_COMMANDS: Array<CommandDoc & { module: string; flags: FlagDoc[] }> = [
   { name: "run", usage: RUN_USAGE_LINE, summary: "one headless session turn, then exit", module: "../run/main.js", flags: RUN_FLAGS },
   { name: "attach", usage: ATTACH_USAGE_LINE, summary: ATTACH_SUMMARY, module: "../attach/main.js", flags: ATTACH_FLAGS },
+  { name: "claude", usage: "oceancode claude", summary: "open Ocean pager on the Claude Code route (claude-code/…: a Claude Pro/Max subscription through the claude CLI)", module: "../claude/main.js", flags: [{ name: "--help", aliases: ["-h"], summary: "this help" }] },
 ];
 /** run's flags that take a value: the word after one is not the prompt */
 const RUN_VALUE_FLAGS = valueFlagNames(RUN_FLAGS);
@@ -269,7 +270,8 @@ async function main(argv: string[]): Promise<number> {
   // a command's help comes from data (its flag table or its manifest): no extension code is imported
   const contributed = sub && !host ? kernel.commands().find((c) => c.name === sub) : undefined;
   const flags = host?.flags ?? (contributed ? (declaredFlags(contributed) ?? flagsFromUsage(contributed.usage, contributed.extension)) : undefined);
-  if (flags && (globals.help || (!host && asksForHelp(rest, flags)))) {
+  // run and attach parse their own --help; `claude` (the pager on a route) takes no other argument
+  if (flags && (globals.help || ((!host || host.name === "claude") && asksForHelp(rest, flags)))) {
     exitWhenDone = true;
     const cmd = host ?? contributed!;
     process.stdout.write(`${visible(commandHelp(cmd, flags))}\n`); // manifests' text is shown safely

@@ -14,7 +14,9 @@ export function fmtUsd(n: number): string {
 }
 
 /** "$0.12" or "$0.12 / $5.00" when a spend cap is set. */
-export function fmtSpend(spent: number, cap?: number): string {
+export function fmtSpend(spent: number, cap?: number, subscription = false): string {
+  // on the Claude Pro/Max subscription route the figure is a list-price estimate, not a bill
+  if (subscription) return `≈${fmtUsd(spent)} list · subscription`;
   return cap !== undefined && cap > 0 ? `${fmtUsd(spent)} / ${fmtUsd(cap)}` : fmtUsd(spent);
 }
 
@@ -32,6 +34,8 @@ export interface MeterView {
   outputTokens: number;
   spentUsd: number;
   capUsd?: number;
+  /** the claude CLI route: spend is shown as an estimate (≈$x list · subscription) */
+  subscription?: boolean;
 }
 
 /** "tideline @40% (80k): 38k to go", "tideline @300k: 138k to go", or "tideline off". */
@@ -50,7 +54,7 @@ export function contextText(m: MeterView): string {
 
 /** The status bar's parts, in display order: model, context, tokens in/out, spend. */
 export function statusParts(m: MeterView): string[] {
-  return [m.model, contextText(m), `↑${fmtTokens(m.inputTokens)} ↓${fmtTokens(m.outputTokens)}`, fmtSpend(m.spentUsd, m.capUsd)];
+  return [m.model, contextText(m), `↑${fmtTokens(m.inputTokens)} ↓${fmtTokens(m.outputTokens)}`, fmtSpend(m.spentUsd, m.capUsd, m.subscription)];
 }
 
 /** A text gauge of `width` cells for used/window with a ┃ at the tideline. */

@@ -2,7 +2,7 @@
  * The status bar's data. The tideline extension's service ("tideline", meter(session)) is the source
  * when present; without it the pager shows the context from the last step's gauge and "tideline off".
  */
-import type { ModelInfo, SessionTotals } from "../../extensions/engine/api.js";
+import { isClaudeCliRoute, type ModelInfo, type SessionTotals } from "../../extensions/engine/api.js";
 import type { SessionMeter, TidelineService } from "../../extensions/tideline/api.js";
 import type { MeterView } from "./format.js";
 import { visibleLine } from "../terminal/sanitize.js";
@@ -26,6 +26,7 @@ export function buildMeter(opts: { model: ModelInfo; totals: SessionTotals; gaug
       outputTokens: m.outputTokens,
       spentUsd: m.costUsd,
       capUsd: opts.capUsd,
+      ...(isClaudeCliRoute(opts.model.id) ? { subscription: true } : {}),
     };
   }
   const u = opts.totals.usage;
@@ -38,5 +39,6 @@ export function buildMeter(opts: { model: ModelInfo; totals: SessionTotals; gaug
     outputTokens: u.outputTokens,
     spentUsd: opts.totals.costUsd,
     capUsd: opts.capUsd,
+    ...(isClaudeCliRoute(opts.model.id) ? { subscription: true } : {}),
   };
 }

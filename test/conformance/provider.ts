@@ -25,6 +25,11 @@ export interface ProviderFixture {
   arrange(s: ProviderScenario): void | Promise<void>;
   /** the error codes this fixture can arrange (default: rate_limited, overloaded, server, prompt_too_long, auth; network and bad_request only when listed) */
   errors?: Array<Exclude<ProviderErrorCode, "aborted">>;
+  /**
+   * the provider's backend runs its own tools (the Claude Code route): an arranged tool call comes back as
+   * tool_performed (the call and its result, never run by the engine) and the answer ends with done(end_turn)
+   */
+  performsTools?: boolean;
   close?(): void | Promise<void>;
 }
 
@@ -118,6 +123,17 @@ export function describeProviderContract(name: string, make: () => ProviderFixtu
       const input = { path: "src/a file.ts" };
       await f.arrange({ kind: "tool_call", name: "read", input });
       const ev = await collect(f.provider, request(f, "read it"));
+      if (f.performsTools) {
+        const done = ev.filter((e): e is Extract<ProviderEvent, { type: "tool_performed" }> => e.type === "tool_performed");
+        expect(ev.filter((e) => e.type === "tool_call")).toEqual([]);
+        expect(done).toHaveLength(1);
+        expect(done[0]!.call).toMatchObject({ name: "read", input });
+        expect(done[0]!.call.id.length).toBeGreaterThan(0);
+        expect(done[0]!.result.callId).toBe(done[0]!.call.id);
+        expect(typeof done[0]!.result.content).toBe("string");
+        expect(ev.at(-1)).toMatchObject({ type: "done", stopReason: "end_turn" });
+        return;
+      }
       const calls = ev.filter((e): e is Extract<ProviderEvent, { type: "tool_call" }> => e.type === "tool_call");
       expect(calls).toHaveLength(1);
       expect(calls[0]!.call.name).toBe("read");

@@ -1,5 +1,5 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): models, providers and provider errors. */
-import type { Row, ToolCall, Usage } from "./rows.js";
+import type { Row, ToolCall, ToolResult, Usage } from "./rows.js";
 
 // ---------------------------------------------------------------- models and providers
 
@@ -48,7 +48,13 @@ export interface ModelRequest {
 export type ProviderEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_call"; call: ToolCall }
-  | { type: "usage"; usage: Usage }
+  /**
+   * a tool the provider's backend already ran itself (the Claude Code route: the claude CLI runs its own
+   * tools): hosts see it and the step records it, the engine never runs it again
+   */
+  | { type: "tool_performed"; call: ToolCall; result: ToolResult }
+  /** `costUsd`: the backend's own figure for this request (the claude CLI's total_cost_usd), used instead of the catalogue's prices */
+  | { type: "usage"; usage: Usage; costUsd?: number }
   | { type: "done"; stopReason: "end_turn" | "tool_use" | "max_tokens" | "refusal" | "other" };
 
 /**
@@ -159,6 +165,20 @@ export function retryAfterMs(headers: { get(name: string): string | null } | und
   if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
   const at = Date.parse(ra);
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/**
+ * Providers whose backend is the claude command-line program: it reads Claude Code's own settings files
+ * and runs their hooks itself, so on these routes the hooks extension leaves every Claude-Code-shared
+ * source to it (no double firing). Keyed by provider id, so it holds before the provider is loaded.
+ */
+export const CLAUDE_CLI_PROVIDERS: ReadonlySet<string> = new Set(["claude-code"]);
+
+/** Whether model `id` ("provider/model") runs through the claude CLI. */
+export function isClaudeCliRoute(id: string | undefined): boolean {
+  if (!id) return false;
+  const slash = id.indexOf("/");
+  return slash > 0 && CLAUDE_CLI_PROVIDERS.has(id.slice(0, slash));
 }
 
 export interface Provider {
