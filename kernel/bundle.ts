@@ -34,8 +34,11 @@ function entryPoints(): Record<string, string> {
     if (!hit) throw new Error(`bundle: no source for ${dir}/${js}`);
     return hit;
   };
-  for (const f of ["hosts/cli/main.ts", "hosts/boot.ts", "hosts/run/main.ts", "kernel/api.ts", "kernel/self-resolve-hook.ts", "test/conformance/index.ts"]) add(f);
-  add(sourceOf("hosts/pager", "main.js"));
+  for (const f of ["hosts/boot.ts", "kernel/api.ts", "kernel/self-resolve-hook.ts", "test/conformance/index.ts"]) add(f);
+  // every host's entry (the CLI imports run, attach, claude and the pager by path when asked for one)
+  for (const host of fs.readdirSync(path.join(root, "hosts")).sort()) {
+    if ([".ts", ".tsx"].some((x) => fs.existsSync(path.join(root, "hosts", host, `main${x}`)))) add(sourceOf(`hosts/${host}`, "main.js"));
+  }
   for (const folder of fs.readdirSync(path.join(root, "extensions")).sort()) {
     const manifestFile = path.join(root, "extensions", folder, "manifest.json");
     if (!fs.existsSync(manifestFile)) continue;

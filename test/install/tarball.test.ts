@@ -98,6 +98,12 @@ describe("npm install -g ./oceancode-<version>.tgz", () => {
     const imported = spawnSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: user, encoding: "utf8", timeout: 30_000 });
     expect(imported.stderr).toBe("");
     expect(imported.stdout).toBe("function function true\n");
+    // every host the CLI imports by path ships (attach and claude were left out of the package once)
+    for (const host of ["attach", "claude"]) {
+      const h = oceancode([host, "--help"]);
+      expect(h.status, `${host}: ${h.stderr}`).toBe(0);
+      expect(h.stdout).toContain(`oceancode ${host}`);
+    }
     // every bundled extension loaded from the installed copy (inspect lists them by id)
     const inspect = oceancode(["inspect", "--json"]);
     expect(inspect.status, inspect.stderr).toBe(0);
