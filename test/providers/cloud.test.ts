@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeProviderContract, type ProviderScenario } from "../conformance/index.js";
+import { scenarioReply } from "../fakes/scenario-reply.js";
 import { createBedrockProvider } from "../../extensions/bedrock/provider.js";
 import { createVertexProvider } from "../../extensions/vertex/provider.js";
 import { startFakeBedrock, type FakeBedrockServer } from "../fakes/bedrock-server.js";
@@ -20,23 +21,9 @@ import { drain, failure, model, request, rows } from "./helpers.js";
 
 const AWS = { accessKeyId: "AKIAFAKECLOUDTEST01", secretAccessKey: "cloud-test-secret-DO-NOT-LEAK", region: "eu-west-1" };
 const GCP = { project: "oc-test-project", region: "europe-west1" };
+const scenario = (s: ProviderScenario): AnthropicReply => scenarioReply(s);
 const SONNET_BEDROCK = "eu.anthropic.claude-sonnet-4-5-20250929-v1:0";
 
-function scenario(s: ProviderScenario): AnthropicReply {
-  switch (s.kind) {
-    case "text":
-      return { text: s.text };
-    case "tool_call":
-      return { toolCalls: [{ name: s.name, input: s.input }] };
-    case "stall":
-      return { type: "drop", text: s.text, holdMs: 30_000 };
-    case "error":
-      if (s.code === "prompt_too_long") return { type: "too_long" };
-      if (s.code === "overloaded") return { type: "error", status: 529 };
-      if (s.code === "network") return { type: "drop" };
-      return { type: "error", status: { rate_limited: 429, server: 500, auth: 401, bad_request: 400 }[s.code] };
-  }
-}
 const ALL_ERRORS = ["rate_limited", "overloaded", "server", "prompt_too_long", "auth", "network", "bad_request"] as const;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-cloud-"));

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeProviderContract, type ProviderScenario } from "../conformance/index.js";
+import { scenarioReply } from "../fakes/scenario-reply.js";
 import { BUILT_IN, customPresets, ollamaHost, type Preset, type PresetConfig } from "../../extensions/openai-compatible/presets.js";
 import { createPresetProvider } from "../../extensions/openai-compatible/route.js";
 import { createOpenAIProvider } from "../../extensions/openai/api.js";
@@ -210,22 +211,8 @@ describe("openai with OPENAI_BASE_URL set (smaller finding 33)", () => {
   });
 });
 
-const STATUS = { rate_limited: 429, server: 500, auth: 401, bad_request: 400 } as const;
-function reply(s: ProviderScenario): OpenAIReply {
-  switch (s.kind) {
-    case "text":
-      return { text: s.text };
-    case "tool_call":
-      return { toolCalls: [{ name: s.name, input: s.input }] };
-    case "stall":
-      return { type: "drop", text: s.text, holdMs: 30_000 };
-    case "error":
-      if (s.code === "prompt_too_long") return { type: "too_long" };
-      if (s.code === "overloaded") return { type: "error", status: 529 };
-      if (s.code === "network") return { type: "drop" };
-      return { type: "error", status: STATUS[s.code] };
-  }
-}
+
+const reply = (s: ProviderScenario): OpenAIReply => scenarioReply(s);
 
 for (const id of IDS) {
   describeProviderContract(`${id} preset (openai-compatible, real SDK, fake server)`, async () => {

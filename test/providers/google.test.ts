@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGoogleProvider } from "../../extensions/google/provider.js";
 import { startFakeGemini, type FakeGeminiServer, type GeminiReply } from "../fakes/gemini-server.js";
 import { describeProviderContract, type ProviderScenario } from "../conformance/index.js";
+import { scenarioReply } from "../fakes/scenario-reply.js";
 import { drain, failure, model, request, rows } from "./helpers.js";
 import fs from "node:fs";
 import { googleModels } from "../../extensions/google/models.js";
@@ -213,20 +214,9 @@ describe("google models: the manifest and the catalogue", () => {
   });
 });
 
-function scenario(s: ProviderScenario): GeminiReply {
-  switch (s.kind) {
-    case "text":
-      return { text: s.text };
-    case "tool_call":
-      return { toolCalls: [{ name: s.name, input: s.input }] };
-    case "stall":
-      return { type: "drop", text: s.text, holdMs: 30_000 };
-    case "error":
-      if (s.code === "prompt_too_long") return { type: "too_long" };
-      if (s.code === "network") return { type: "drop" };
-      return { type: "error", status: { rate_limited: 429, overloaded: 503, server: 500, auth: 403, bad_request: 400 }[s.code] };
-  }
-}
+
+// Google answers an overloaded request with 503 and a wrong key with 403
+const scenario = (s: ProviderScenario): GeminiReply => scenarioReply(s, { overloaded: 503, auth: 403 });
 
 describeProviderContract("google (real @google/genai SDK, fake Gemini API)", async () => {
   const f = await startFakeGemini({ apiKey: KEY });

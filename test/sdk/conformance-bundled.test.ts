@@ -16,27 +16,10 @@ import { tapEngine } from "../../extensions/storage/taps.js";
 import { storageAdmin } from "../../extensions/storage/admin.js";
 import { startFakeAnthropic, type AnthropicReply } from "../fakes/anthropic-server.js";
 import { startFakeOpenAI, type OpenAIReply } from "../fakes/openai-server.js";
+import { scenarioReply } from "../fakes/scenario-reply.js";
 
-const STATUS = { rate_limited: 429, server: 500, auth: 401, bad_request: 400, network: 0 } as const;
-
-/** One scenario as a fake server's reply: both fakes take the same reply shapes. */
-function fakeReply(s: ProviderScenario) {
-  switch (s.kind) {
-    case "text":
-      return { text: s.text };
-    case "tool_call":
-      return { toolCalls: [{ name: s.name, input: s.input }] };
-    case "stall":
-      return { type: "drop" as const, text: s.text, holdMs: 30_000 };
-    case "error":
-      if (s.code === "prompt_too_long") return { type: "too_long" as const };
-      if (s.code === "overloaded") return { type: "error" as const, status: 529 };
-      if (s.code === "network") return { type: "drop" as const };
-      return { type: "error" as const, status: STATUS[s.code] };
-  }
-}
-const anthropicReply = (s: ProviderScenario): AnthropicReply => fakeReply(s);
-const openaiReply = (s: ProviderScenario): OpenAIReply => fakeReply(s);
+const anthropicReply = (s: ProviderScenario): AnthropicReply => scenarioReply(s);
+const openaiReply = (s: ProviderScenario): OpenAIReply => scenarioReply(s);
 
 describeProviderContract("anthropic (real SDK, fake server)", async () => {
   const fake = await startFakeAnthropic({ apiKey: "sk-ant-test" });
