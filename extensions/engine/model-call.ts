@@ -22,7 +22,7 @@ export async function runModel(
   let tooLongRetried = false;
   let attempt = 0;
   for (;;) {
-    const request = await buildRequest(core, session, ctx);
+    const request = withoutMissingFeatures(await buildRequest(core, session, ctx), session, (text) => emit({ type: "notice", sessionId: sid, level: "info", text }));
     const provider = await core.provider(ctx.model);
     let text = "";
     let deltas = 0;
@@ -159,6 +159,32 @@ async function buildRequest(core: EngineCore, session: Session, ctx: StepContext
     },
     ctx,
   );
+}
+
+/** (session, model, feature) notices already given: a missing feature is said once, never per step */
+const saidMissing = new WeakMap<Session, Set<string>>();
+
+/**
+ * A model the catalogue says takes no tools (`tools: false` in its entry) is offered none, said once per
+ * session and model. (Images are not judged here: an entry that does not say is "images: no" in the
+ * listing, and the providers that cannot take them say so themselves: the OpenAI-compatible presets.)
+ */
+function withoutMissingFeatures(req: ModelRequest, session: Session, say: (text: string) => void): ModelRequest {
+  const m = req.model;
+  const once = (feature: string, text: string) => {
+    const said = saidMissing.get(session) ?? new Set<string>();
+    saidMissing.set(session, said);
+    const key = `${m.id}:${feature}`;
+    if (said.has(key)) return;
+    said.add(key);
+    say(text);
+  };
+  let out = req;
+  if (m.tools === false && req.tools.length) {
+    once("tools", `${m.id} takes no tools (the model catalogue says so): it is asked without them, so it can only answer in text`);
+    out = { ...out, tools: [] };
+  }
+  return out;
 }
 
 function systemPrompt(opts: EngineOptions, session: Session): string[] {
