@@ -7,7 +7,6 @@
  *
  *   node dist/bench/web.js [--runs 15] [--messages 1000]
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,10 +23,10 @@ import type { EngineService } from "../extensions/engine/api.js";
 import { PagerApp } from "../hosts/pager/components/app.js";
 import { PagerController } from "../hosts/pager/controller.js";
 import { startFakeAnthropic } from "../test/fakes/anthropic-server.js";
+import { startServe } from "../test/serve/serve-helpers.js";
 import { fakeStdin, stats } from "./tty-fakes.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
 const MODEL = "anthropic/claude-sonnet-4-5";
 const MARK = "FIRSTTOKEN";
 const ANSWER = `${MARK} and then the rest of the answer, with \`code\` and **bold**, streamed in small chunks.`;
@@ -60,22 +59,6 @@ function envFor(root: string, fakeUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-async function startWeb(project: string, env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): void }> {
-  const proc = spawn(process.execPath, [CLI, "--directory", project, "web", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const t = setTimeout(() => reject(new Error("oceancode web did not start in 30 s")), 30_000);
-    proc.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) {
-        clearTimeout(t);
-        resolve((JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url);
-      }
-    });
-    proc.on("exit", (c) => reject(new Error(`oceancode web exited ${c}`)));
-  });
-  return { url, stop: () => proc.kill("SIGKILL") };
-}
 
 /** In the page: click Send, and time until the first token is in the DOM (measured inside the page). */
 async function pageFirstToken(page: Page, prompt: string): Promise<number> {
@@ -113,7 +96,7 @@ async function main(): Promise<void> {
   fake.respond(() => ({ text: ANSWER }));
 
   // ---- the page
-  const web = await startWeb(project, env);
+  const web = await startServe(["--directory", project], { env, command: "web" });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${web.url}/`);
@@ -207,7 +190,7 @@ async function main(): Promise<void> {
   process.stdout.write(`1,000-message page  shown in ${f(shown)}; JS heap ${(empty / 1048576).toFixed(1)} MB empty -> ${(full / 1048576).toFixed(1)} MB with the session; ${domNodes} DOM elements\n`);
 
   await browser.close();
-  web.stop();
+  await web.stop("SIGKILL");
   await fake.close();
   fs.rmSync(root, { recursive: true, force: true });
 }

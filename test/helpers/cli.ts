@@ -9,7 +9,9 @@ import path from "node:path";
 import { homeEnv } from "../fakes/home-env.js";
 import { fileURLToPath } from "node:url";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+// test/helpers -> the repo; compiled (dist/test/helpers, a bench importing it) one level more
+const up = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REPO_ROOT = path.basename(up) === "dist" ? path.dirname(up) : up;
 export const CLI = path.join(REPO_ROOT, "dist", "hosts", "cli", "main.js");
 
 export interface Sandbox {

@@ -16,8 +16,9 @@ export interface Served {
   api<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
-export async function startServe(args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Served> {
-  const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+/** `oceancode serve` (or `oceancode web`, the same server with the browser client) on a free port, once it listens. */
+export async function startServe(args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number; command?: "serve" | "web" }): Promise<Served> {
+  const proc = spawn(process.execPath, [CLI, opts.command ?? "serve", "--port", "0", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));

@@ -5,10 +5,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, CLI, makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { anthropicEnv, makeSandbox, type Sandbox } from "../helpers/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { OceancodeClient } from "../../extensions/serve/client/index.js";
 import { SseReader, startServe, type Served } from "../serve/serve-helpers.js";
@@ -243,20 +242,9 @@ describe("the web client (oceancode serve --web) in Chromium", () => {
 describe("oceancode web behind basic auth", () => {
   it("with OC_SERVER_PASSWORD: 401 without credentials; the page loads and lists sessions with them", async () => {
     const env = { ...anthropicEnv(sb, fake.url), OC_SERVER_PASSWORD: "web-pass-1" };
-    const proc = spawn(process.execPath, [CLI, "--directory", sb.project, "web", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const web = await startServe(["--directory", sb.project], { env, command: "web" });
+    const url = web.url;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        const t = setTimeout(() => reject(new Error("oceancode web did not start")), 20_000);
-        proc.stdout!.on("data", (d: Buffer) => {
-          out += d.toString();
-          if (out.includes("\n")) {
-            clearTimeout(t);
-            resolve((JSON.parse(out.slice(0, out.indexOf("\n"))) as { url: string }).url);
-          }
-        });
-        proc.on("exit", (c) => reject(new Error(`oceancode web exited ${c}`)));
-      });
       const bare = await fetch(`${url}/`);
       expect(bare.status).toBe(401);
       expect(bare.headers.get("www-authenticate")).toMatch(/^Basic/);
@@ -280,7 +268,7 @@ describe("oceancode web behind basic auth", () => {
         await ctx.close();
       }
     } finally {
-      proc.kill("SIGKILL");
+      await web.stop("SIGKILL");
     }
   });
 });
