@@ -10,19 +10,11 @@
  * a `session.cache.touched` event (EngineService.emit); storage records it. See docs/cache-keepalive.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { emptyUsage, type EngineService, type ModelRequest, type Session, type Usage } from "../engine/api.js";
+import { type EngineService, type ModelRequest, type Session, type Usage } from "../engine/api.js";
+import { emptyUsage } from "../engine/kit.js";
 import type { StorageService } from "../storage/api.js";
-import {
-  CACHING_PROVIDERS,
-  DEFAULT_KEEPALIVE_MAX,
-  DEFAULT_KEEPALIVE_MINUTES,
-  parseMax,
-  parseMinutes,
-  retryDelayMs,
-  type CacheKeepaliveService,
-  type KeepaliveSettings,
-  type KeepaliveState,
-} from "./api.js";
+import { CACHING_PROVIDERS, DEFAULT_KEEPALIVE_MAX, DEFAULT_KEEPALIVE_MINUTES, type CacheKeepaliveService, type KeepaliveSettings, type KeepaliveState } from "./api.js";
+import { parseMax, parseMinutes, retryDelayMs } from "./kit/shared.js";
 
 /** After every other modelRequest tap: what is remembered is the request as it is sent. */
 const LAST_STAGE = 10_000;

@@ -32,7 +32,7 @@ import type {
   AuthorizeResult,
   Decision,
 } from "../engine/api.js";
-import { isClaudeCliRoute } from "../engine/api.js";
+import { isClaudeCliRoute } from "../engine/kit.js";
 import type { HookEvent, HookOutcomeRecord, HookSource } from "./api.js";
 import { randomUUID } from "node:crypto";
 import { dispatch, plan, longestTimeoutMs, type DispatchEnv, type DispatchResult } from "./dispatcher.js";

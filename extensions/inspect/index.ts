@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO, KernelIntrospection } from "../../kernel/api.js";
 import type { InspectRow, InspectRowProvider, InspectService } from "./api.js";
-import { redactUrl } from "../storage-postgres/api.js";
+import { redactUrl } from "../storage-postgres/kit.js";
 import type { RouteRegistry } from "../serve/api.js";
 import { configRoutes } from "./routes.js";
 

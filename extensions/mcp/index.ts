@@ -27,7 +27,7 @@ import { pluginReader, resolveInputFromContext } from "./sources/context.js";
 import { LiveSwitches } from "./client/live.js";
 import { printable, SERVER_NAME } from "./sources/shapes.js";
 import type { ServerEntry } from "./api.js";
-import { isPagerSlashHost } from "../session-commands/api.js";
+import { isPagerSlashHost } from "../session-commands/kit.js";
 import { mcpErrorCounts } from "./client/error-count.js";
 
 /**

@@ -14,7 +14,8 @@ import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
 import type { AuthorizeResult, EngineService, Question, QuestionReply, Session, ToolCallContext, ToolDefinition, ToolOutput } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { PlanModeService, TodosService } from "../todos/api.js";
-import { AGENT_KEY, AGENTS, BUILD_AGENT, isPlanMode, PLAN_AGENT, PLAN_DENY_REASON, PLAN_EXIT_TOOL, PLAN_WRITE_TOOLS, PLANS_DIR, READ_ONLY_TOOLS } from "./api.js";
+import { AGENT_KEY, AGENTS, BUILD_AGENT, PLAN_AGENT, PLAN_DENY_REASON, PLAN_EXIT_TOOL, PLAN_WRITE_TOOLS, PLANS_DIR, READ_ONLY_TOOLS } from "./api.js";
+import { isPlanMode } from "./kit/shared.js";
 import { planWriteRefusal } from "./paths.js";
 
 const EXT_ID = "plan-mode";

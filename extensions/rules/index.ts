@@ -15,7 +15,7 @@ import type { TrustService } from "../trust/api.js";
 import type { EngineService, Session } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import { MEMORY_HEADER, type RulesService } from "./api.js";
-import { toolPaths } from "../tools/api.js";
+import { toolPaths } from "../tools/kit.js";
 import { loadMemory, untrustedByDefault } from "./load.js";
 import { nestedReminder } from "./nested.js";
 import { READER_ID, liveRuleItems, rulesReader, worktreeRoot, type RuleItem } from "./sources.js";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, SpawnContext, SpawnSpec, ToolCallContext, ToolOutput } from "../engine/api.js";
-import { outputDir } from "../tools/api.js";
+import { outputDir } from "../tools/kit.js";
 import { planFor, type SandboxConfig } from "./config.js";
 import { wrapSpawn, failingSpec, pidWrap } from "./wrap.js";
 import { startRelay, type Relay } from "./relay.js";

@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { ServeService } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
-import { globalSetting } from "../storage/api.js";
+import { globalSetting } from "../storage/kit.js";
 import { PgFleet } from "./fleet.js";
 
 function databaseUrl(ctx: Pick<ExtensionContext, "config" | "env">): string | undefined {

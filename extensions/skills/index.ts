@@ -19,7 +19,7 @@ import { createSkillsService } from "./service.js";
 import { UserSkillStore } from "./user-store.js";
 import { typedSlashTap } from "./typed.js";
 import { LivePluginState } from "./plugin-state.js";
-import { isPagerSlashHost } from "../session-commands/api.js";
+import { isPagerSlashHost } from "../session-commands/kit.js";
 
 export function createSkillTool(service: SkillsService): ToolDefinition {
   return {

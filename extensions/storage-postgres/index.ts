@@ -9,8 +9,9 @@
  */
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { DEFAULT_RETENTION_DAYS, globalSetting, tapRetention } from "../storage/api.js";
-import { redactText } from "./api.js";
+import { DEFAULT_RETENTION_DAYS } from "../storage/api.js";
+import { globalSetting, tapRetention } from "../storage/kit.js";
+import { redactText } from "./kit/shared.js";
 import { pgAdmin } from "./admin.js";
 import { storageCommand } from "./copy.js";
 import { PgStore } from "./store.js";

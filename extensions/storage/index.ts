@@ -7,7 +7,8 @@
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { databaseFile, globalSetting, RECOVERY_EVENT } from "./api.js";
+import { RECOVERY_EVENT } from "./api.js";
+import { databaseFile, globalSetting } from "./kit/shared.js";
 import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";

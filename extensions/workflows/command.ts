@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { safeJson, visible, type CommandIO } from "../../kernel/api.js";
 import type { AutomaticApproval, EngineService, Rejection } from "../engine/api.js";
-import { exitCodeOf } from "./api.js";
+import { exitCodeOf } from "./kit/shared.js";
 import type { Workflows } from "./service.js";
 
 export const WORKFLOW_USAGE = [

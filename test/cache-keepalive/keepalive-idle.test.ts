@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
 import { boot, isTouch, minutes, MODEL, prefixOf, real, script, sleep, touches, type Booted } from "./helpers.js";
-import { parseMax, parseMinutes, retryDelayMs, type CacheKeepaliveService } from "../../extensions/cache-keepalive/api.js";
+import { type CacheKeepaliveService } from "../../extensions/cache-keepalive/api.js";
+import { parseMax, parseMinutes, retryDelayMs } from "../../extensions/cache-keepalive/kit.js";
 
 let fake: FakeAnthropicServer | undefined;
 let b: Booted | undefined;

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { PROVIDER_ERROR_CODES, ProviderError, asProviderError, isRetryableProviderError, providerError, providerErrorCode } from "../../extensions/engine/api.js";
+import { PROVIDER_ERROR_CODES } from "../../extensions/engine/api.js";
+import { ProviderError, asProviderError, isRetryableProviderError, providerError, providerErrorCode } from "../../extensions/engine/kit.js";
 
 let sb: Sandbox;
 beforeEach(() => {

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeSystemOne, type FakeSystemOne } from "../fakes/systemone-server.js";
 import { installOutput, outputPolicy } from "../../extensions/jev/points/output.js";
-import { splitOutputBlocks } from "../../extensions/tools/api.js";
+import { splitOutputBlocks } from "../../extensions/tools/kit.js";
 import type { ToolRow } from "../../extensions/engine/api.js";
 import { bootPoints, comparable, testJev, type Booted } from "./points-helpers.js";
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { promptWords, sharesVocabulary, stickyStep, type KeepSet } from "../../extensions/jev/points/advise.js";
 import { PART2_POINTS } from "../../extensions/jev/points/catalog.js";
-import { keepOutputBlock, splitOutputBlocks } from "../../extensions/tools/api.js";
+import { keepOutputBlock, splitOutputBlocks } from "../../extensions/tools/kit.js";
 
 describe("sticky keep-sets: the vocabulary rule", () => {
   it("words are a-z0-9_ runs of 4+ characters outside the stop list, lowercased, distinct", () => {

@@ -218,7 +218,6 @@ class Resolver {
       const callee = e.expression;
       if (ts.isIdentifier(callee) && DECLARATION_FACTORIES.has(callee.text)) return "hook-table";
       if (ts.isPropertyAccessExpression(callee) && callee.getText() === "Object.freeze" && e.arguments.length === 1) return this.exprKind(file, e.arguments[0], seen);
-      return "value";
     }
     return this.isConstant(file, e, seen) ? "constant" : "value";
   }

@@ -4,8 +4,9 @@
  * user or variable is meant stays. storage-postgres's redactUrl is this one implementation.
  */
 import { describe, expect, it } from "vitest";
-import { redact, redactorFor, redactUrl, secretName, REDACTED } from "../../extensions/obs/api.js";
-import { redactUrl as pgRedactUrl, redactText } from "../../extensions/storage-postgres/api.js";
+import { REDACTED } from "../../extensions/obs/api.js";
+import { redact, redactorFor, redactUrl, secretName } from "../../extensions/obs/kit.js";
+import { redactUrl as pgRedactUrl, redactText } from "../../extensions/storage-postgres/kit.js";
 import { secretName as childEnvSecretName } from "../../extensions/child-env/env.js";
 
 describe("redact", () => {

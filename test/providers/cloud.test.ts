@@ -16,7 +16,8 @@ import { startFakeVertex, type FakeVertexServer } from "../fakes/vertex-server.j
 import type { AnthropicReply } from "../fakes/anthropic-server.js";
 import { bedrockModels } from "../../extensions/bedrock/models.js";
 import { vertexModels } from "../../extensions/vertex/models.js";
-import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
+import { type ModelNameEntry } from "../../extensions/engine/api.js";
+import { ModelNames } from "../../extensions/engine/kit.js";
 import { drain, failure, model, request, rows } from "./helpers.js";
 
 const AWS = { accessKeyId: "AKIAFAKECLOUDTEST01", secretAccessKey: "cloud-test-secret-DO-NOT-LEAK", region: "eu-west-1" };

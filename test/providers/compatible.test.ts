@@ -9,7 +9,7 @@ import { describeProviderContract, type ProviderScenario } from "../conformance/
 import { scenarioReply } from "../fakes/scenario-reply.js";
 import { BUILT_IN, customPresets, ollamaHost, type Preset, type PresetConfig } from "../../extensions/openai-compatible/presets.js";
 import { createPresetProvider } from "../../extensions/openai-compatible/route.js";
-import { createOpenAIProvider } from "../../extensions/openai/api.js";
+import { createOpenAIProvider } from "../../extensions/openai/kit.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../fakes/openai-server.js";
 import { drain, failure, model, request, rows } from "./helpers.js";
 

@@ -8,7 +8,8 @@ import { drain, failure, model, request, rows } from "./helpers.js";
 import fs from "node:fs";
 import { googleModels } from "../../extensions/google/models.js";
 import { SKIP_SIGNATURE, toContents } from "../../extensions/google/messages.js";
-import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
+import { type ModelNameEntry } from "../../extensions/engine/api.js";
+import { ModelNames } from "../../extensions/engine/kit.js";
 
 const KEY = "AIza-test-key";
 let fake: FakeGeminiServer;

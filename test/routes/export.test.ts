@@ -11,7 +11,8 @@ import type { LedgerService } from "../../extensions/ledger/api.js";
 import type { StorageService } from "../../extensions/storage/api.js";
 import { exportRoutes, MARKDOWN_TYPE } from "../../extensions/export/routes.js";
 import { agentVersion } from "../../extensions/export/render.js";
-import { isRouteReply, type JsonSchema, type RouteDefinition } from "../../extensions/serve/api.js";
+import { type JsonSchema, type RouteDefinition } from "../../extensions/serve/api.js";
+import { isRouteReply } from "../../extensions/serve/kit.js";
 import { boot, mount, problems, request, routeOf, shutdown, type Booted } from "./helpers.js";
 
 let b: Booted | undefined;

@@ -9,8 +9,10 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
-import { isSessionBusy, type EngineService } from "../../extensions/engine/api.js";
-import { HttpError, isRouteReply, type JsonSchema, type RouteDefinition, type RouteRequest } from "../../extensions/serve/api.js";
+import { type EngineService } from "../../extensions/engine/api.js";
+import { isSessionBusy } from "../../extensions/engine/kit.js";
+import { type JsonSchema, type RouteDefinition, type RouteRequest } from "../../extensions/serve/api.js";
+import { HttpError, isRouteReply } from "../../extensions/serve/kit.js";
 
 export interface KernelLike {
   activate(e: string): Promise<void>;

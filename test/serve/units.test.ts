@@ -1,7 +1,8 @@
 /** The serve extension's small parts on their own: the guard, basic auth, --listen parsing, the question park, the event ring, the registry. */
 import { describe, expect, it } from "vitest";
 import { basicAuth, checkBind, foreignRequest, isLoopback } from "../../extensions/serve/auth.js";
-import { parseListen, type RouteDefinition } from "../../extensions/serve/api.js";
+import { type RouteDefinition } from "../../extensions/serve/api.js";
+import { parseListen } from "../../extensions/serve/kit.js";
 import { EventHub } from "../../extensions/serve/events.js";
 import { Questions } from "../../extensions/serve/questions.js";
 import { Routes } from "../../extensions/serve/registry.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { describeToolContract } from "../conformance/index.js";
 import { createTodoTool } from "../../extensions/todos/tool.js";
 import { floorText, parseTodoBlock, parseToolInput } from "../../extensions/todos/parse.js";
-import { renderTodoLines, readStoredTodos } from "../../extensions/todos/api.js";
+import { renderTodoLines, readStoredTodos } from "../../extensions/todos/kit.js";
 
 describeToolContract("todo_write (bundled)", () => ({
   tool: createTodoTool((sessionId, _o, items) => ({ sessionId, items: items.map((i) => ({ ...i, by: "model" as const })), floor: false, planned: true, version: 1 })),

@@ -9,7 +9,8 @@
 import fs from "node:fs";
 import type { ExtensionContext } from "../../../kernel/api.js";
 import type { EngineService, Row, ToolCallContext, ToolResult } from "../../engine/api.js";
-import { keepOutputBlock, splitOutputBlocks, type OutputBlock } from "../../tools/api.js";
+import { type OutputBlock } from "../../tools/api.js";
+import { keepOutputBlock, splitOutputBlocks } from "../../tools/kit.js";
 import type { JevAnswer, JevQuestion, JevService, JevState } from "../api.js";
 import { clip, decide, type Verdict } from "./advise.js";
 

@@ -14,7 +14,7 @@ import path from "node:path";
 import pg from "pg";
 import type { Session } from "../../engine/api.js";
 import { SqliteStore } from "../../storage/store.js";
-import { redactUrl } from "../api.js";
+import { redactUrl } from "../../obs/kit.js";
 import { PgStore } from "../store.js";
 
 const [url, stepsArg, bytesArg] = process.argv.slice(2);
