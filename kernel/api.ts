@@ -18,11 +18,9 @@ export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
 export { oceancodeVersion, KERNEL_VERSION } from "./version.js";
 export { readJsoncForEdit, jsoncObject, editJsonc } from "./jsonc.js";
-export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "./safe-output.js";
 /** whose a project file is (local or repo tier), and the one way oceancode runs git (inert) */
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
 export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";
-export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks, observeHookCalls, type HookCallObserver, type HookKind } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
 export {

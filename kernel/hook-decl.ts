@@ -9,7 +9,7 @@
  *   export type EngineHooks = HooksOf<typeof ENGINE_HOOKS>;   // { readonly stop: BailHook<StopContext, StopDecision> }
  *
  * createHooks(table) (kernel/hooks.ts) makes the instances; the kind is in the type (Rollup style). The
- * build (kernel/precompile.ts) checks the manifest's contributes.hooks against every table an extension's
+ * build (build/precompile.ts) checks the manifest's contributes.hooks against every table an extension's
  * api module exports: same names, kinds, docs and failClosed, none missing on either side.
  * This module has no dependencies, so an api module can declare hooks without loading tapable.
  */

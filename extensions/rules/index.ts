@@ -10,7 +10,8 @@
  * project's master switch (trust.json `everything_off`) is on; instruction files are not capabilities and stay.
  */
 import path from "node:path";
-import { readPluginStoreFile, visibleLine, type ExtensionContext } from "../../kernel/api.js";
+import { readPluginStoreFile, type ExtensionContext } from "../../kernel/api.js";
+import { visibleLine } from "../obs/kit.js";
 import type { TrustService } from "../trust/api.js";
 import type { EngineService, Session } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";

@@ -10,3 +10,5 @@ export { startTaskJob } from "./jobs.js";
 export { outputDir } from "./output.js";
 export { isInside, isSecretEnvFile, realPathLoose, refRoot, resolveToolPath } from "./paths.js";
 export { toolPaths } from "./touched.js";
+/** child process groups, killed at exit (was kernel/process-groups.ts) */
+export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";

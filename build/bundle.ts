@@ -1,5 +1,5 @@
 /**
- * Build step (not part of the runtime kernel): bundle every host and every bundled extension with its
+ * Build step (build/, not part of the runtime kernel; run by `npm run build` after tsc and precompile): bundle every host and every bundled extension with its
  * dependencies (esbuild), so a start reads a handful of files instead of hundreds.
  *
  * One esbuild pass over all entry points with code splitting: each entry (a host, an extension's main,
