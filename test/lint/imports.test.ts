@@ -99,7 +99,7 @@ describe("import lint rules, one planted problem each", () => {
   it("(d) an api.ts must open with a doc comment naming its contract", () => {
     const root = fixture({ code: `export {};\n` }, { apiDoc: false });
     expect(lines(root)).toEqual([
-      "extensions/lib/api.ts:1: [api-doc] the published contract has no opening doc comment naming it: start the file with /** The published contract `oceancode/api/lib` ... */ saying what it holds (types, hook and service interfaces, error helpers, small helpers)",
+      "extensions/lib/api.ts:1: [api-doc] the published contract has no opening doc comment naming it: start the file with /** The published contract `oceancode/api/lib` ... */ saying what it holds (types, hook tables, service interfaces, constants; code goes in kit.ts)",
     ]);
     write(root, "extensions/lib/api.ts", `/**\n * The published contract \`oceancode/api/lib\`.\n */\nexport interface LibService { go(): void }\n`);
     expect(lines(root)).toEqual([]);

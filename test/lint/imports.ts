@@ -189,7 +189,7 @@ export function checkImports(root: string): Problem[] {
       file: rel(api),
       line: 1,
       rule: "api-doc",
-      message: `the published contract has no opening doc comment naming it: start the file with /** The published contract \`oceancode/api/${m.id}\` ... */ saying what it holds (types, hook and service interfaces, error helpers, small helpers)`,
+      message: `the published contract has no opening doc comment naming it: start the file with /** The published contract \`oceancode/api/${m.id}\` ... */ saying what it holds (types, hook tables, service interfaces, constants; code goes in kit.ts)`,
     });
   }
 
