@@ -8,8 +8,11 @@
  * user config or extension is read. Prints median, p95 and n per command, the ratios, issue 35's targets
  * (OK/SLOW), then a CPU profile of one more `run "hi"`: where its time goes (bench/startup/profile.ts).
  *
- *   node dist/bench/startup/index.js [--runs <n>] [--no-agent] [--no-profile]
+ *   node dist/bench/startup/index.js [--runs <n>] [--no-agent] [--no-profile] [--other <main.js>]
  *   OC_BENCH_AGENT=/path/to/claude node dist/bench/startup/index.js
+ *
+ * --other: another build's dist/hosts/cli/main.js (a checkout of the commit before a change), whose
+ * `--help` and `run "hi"` join the same interleaved rounds: a before/after from one sitting.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -109,10 +112,10 @@ function dirs(root: string, name: string): { home: string; project: string } {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, "no-agent": { type: "boolean" }, "no-profile": { type: "boolean" } }, strict: true });
+  const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, "no-agent": { type: "boolean" }, "no-profile": { type: "boolean" }, other: { type: "string" } }, strict: true });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) {
-    process.stderr.write("usage: node dist/bench/startup/index.js [--runs <n>] [--no-agent] [--no-profile]\n");
+    process.stderr.write("usage: node dist/bench/startup/index.js [--runs <n>] [--no-agent] [--no-profile] [--other <main.js>]\n");
     process.exitCode = 2;
     return;
   }
@@ -131,6 +134,8 @@ async function main(): Promise<void> {
       node("run hi (anthropic)", [CLI, ...RUN_ARGS], runEnv),
       node("run hi (scripted)", [CLI, "run", "--model", "scripted/echo", "hi"], runEnv),
     ];
+    const other = values.other ? path.resolve(values.other) : undefined;
+    if (other) cases.push(node("other: --help", [other, "--help"]), node("other: run hi", [other, ...RUN_ARGS], runEnv));
     if (agent) {
       // the other agent in its own empty HOME and project, offline but for the fake server, non-interactive (-p)
       const a = dirs(root, "agent");
@@ -168,6 +173,10 @@ async function main(): Promise<void> {
     const agentName = agent ? `${path.basename(agent)} -p hi` : undefined;
     const agentRatio = agentName ? med("run hi (anthropic)") / med(agentName) : undefined;
     if (agentName) process.stdout.write(`ratio run hi (anthropic) / ${agentName}: ${agentRatio!.toFixed(3)}\n`);
+    if (other) {
+      process.stdout.write(`other build (${other}): run hi / this build's: ${(med("other: run hi") / med("run hi (anthropic)")).toFixed(3)}, --help / this build's: ${(med("other: --help") / med("oceancode --help")).toFixed(3)}\n`);
+      if (agentName) process.stdout.write(`ratio other: run hi / ${agentName}: ${(med("other: run hi") / med(agentName)).toFixed(3)}\n`);
+    }
 
     const ok = (pass: boolean) => (pass ? "OK  " : "SLOW");
     const busy = loadAfter > os.cpus().length ? ` (load ${loadAfter.toFixed(1)} on ${os.cpus().length} CPUs: not an idle machine)` : "";
