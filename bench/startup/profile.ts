@@ -54,10 +54,15 @@ function phaseOf(stack: CallFrame[]): string {
   if (has(stack, /^discover/)) return "kernel discovery (manifests, config)";
   if (has(stack, /^runActivation |^activateRecord /)) return "extension activation";
   if (has(stack, /^runPrompt |^runTurn |^runModel /)) return "the turn (request, stream, ledger)";
+  if (has(stack, /node:internal\/deps\/undici|node:internal\/webstreams|node:net|node:_http/)) return "HTTP (undici, web streams, sockets)";
+  const ext = stack.map((f) => /\/dist\/extensions\/([^/]+)\//.exec(f.url)?.[1]).find((id) => id !== undefined);
+  if (ext) return `extension code: ${ext}`;
+  if (stack.some((f) => /\/dist\/(hosts|chunks)\//.test(f.url))) return "hosts, kernel and shared chunks";
+  if (has(stack, /^node:/)) return "Node internals (other)";
   return "other";
 }
 
-export function summarizeProfile(file: string, top = 12): ProfileSummary {
+export function summarizeProfile(file: string, top = 12, phaseCount = 14): ProfileSummary {
   const p = JSON.parse(fs.readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -77,5 +82,5 @@ export function summarizeProfile(file: string, top = 12): ProfileSummary {
     phases.set(phase, (phases.get(phase) ?? 0) + ms);
   }
   const sorted = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ms]) => ({ name, ms }));
-  return { totalMs, self: sorted(self, top), phases: sorted(phases, 100) };
+  return { totalMs, self: sorted(self, top), phases: sorted(phases, phaseCount) };
 }
