@@ -1,7 +1,7 @@
 /**
  * Start-up time and the round trip of a trivial prompt on this machine: `node -e 0` against
  * `oceancode --version`, `oceancode --help`, and `oceancode run "hi"` to exit, with the real Anthropic
- * provider and SDK against the fake Anthropic server (test/fakes, 0 ms latency) and with the offline
+ * provider and SDK against the fake Anthropic server (test/kit/fakes, 0 ms latency) and with the offline
  * scripted model; beside Claude Code's `claude -p "hi"` on the same fake server (the dev dependency's
  * binary, node_modules/.bin/claude, or OC_BENCH_AGENT's), so the ratio comes from one sitting.
  * Each command runs RUNS times (after one warm-up), interleaved, in an empty temp HOME and project so no
@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startFakeAnthropic } from "../../test/fakes/anthropic-server.js";
+import { startFakeAnthropic } from "../../test/kit/fakes/anthropic-server.js";
 import { summarizeProfile } from "./profile.js";
 
 /** dist/bench/startup/index.js -> dist/ */
