@@ -81,9 +81,10 @@ const BANNER = [
 /**
  * Less work per file at start-up (a run loads ~100 of them): the banner's lines only where the file uses
  * them (90 of the ~100 a run loads need neither `require` nor `__ocRoot`: each would import node:module and
- * build a require), and ASCII only (a "—" left in a comment or regex made V8 hold the whole file, the
- * Anthropic SDK's 960 KB among them, as a two-byte string). \u escapes mean the same in comments, regex
- * literals and identifiers; esbuild already escapes strings and templates.
+ * build a require), and ASCII only where that changes nothing but comments (a "—" left in a comment made
+ * V8 hold the whole file, the Anthropic SDK's 960 KB among them, as a two-byte string). esbuild escapes
+ * strings itself but leaves comments, regex literals and tagged templates (whose raw text an escape would
+ * change): a file is escaped only when its code, comments stripped, is the same before and after.
  */
 function lean(text: string): string {
   const [imp, req, rootLine] = BANNER.split("\n") as [string, string, string];
@@ -93,8 +94,10 @@ function lean(text: string): string {
     const keep = [...(/\brequire\b/.test(rest) ? [imp, req] : []), ...(rest.includes("__ocRoot") ? [rootLine] : [])];
     text = text.slice(0, at) + keep.join("\n") + rest;
   }
-  // an odd run of backslashes before the character escapes it (a regex's `\·`): `\u00b7` replaces both
-  return text.replace(/(\\*)([^\x00-\x7f])/g, (_m, bs: string, c: string) => `${bs.slice(bs.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const code = (t: string) => esbuild.transformSync(t, { format: "esm", minifyWhitespace: true, legalComments: "none", charset: "utf8" }).code;
+  return code(ascii) === code(text) ? ascii : text;
 }
 
 const EXTERNAL = ["better-sqlite3", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "pg", "pg-native", "web-tree-sitter", "tree-sitter-bash", "esbuild", "vitest", "vitest/*", "typescript", "react-devtools-core", "oceancode", "oceancode/*"];
