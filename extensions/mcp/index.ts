@@ -189,12 +189,8 @@ export default {
     engine.hooks.userPrompt.tap({ name: ctx.id, stage: -50 }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
     // lazy: nothing is spawned or dialed until a session opens
     engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
-      if (!sessionId) {
-        sessionId = session.info.id;
-        // servers held for trust are said once, so a missing tool has a reason (smaller finding #46)
-        const held = live.entries.filter((e) => e.hold === "untrusted");
-        if (held.length) ctx.log.warn(`MCP servers held until you trust them: ${held.map((e) => `${printable(e.qualifiedName, 80)} (${printable(e.source)})`).join(", ")}; oceancode trust mcp <name> on runs one, oceancode trust repo on trusts the project`);
-      }
+      // servers held for trust are said at the prompt's first request, to the user and the model (client/tools.ts)
+      if (!sessionId) sessionId = session.info.id;
       live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
