@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../../../test/helpers/cli.js";
+import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type RunResult, type Sandbox } from "../../../test/helpers/cli.js";
 import { startFakeAnthropic, systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/fakes/anthropic-server.js";
 import { readConfigAgents } from "../opencode-config.js";
 
@@ -68,6 +68,15 @@ describe("readConfigAgents", () => {
     }
     expect(agents.find((a) => a.name === "gone")!.warning).toMatch(/no such file/);
     expect(agents.find((a) => a.name === "up")!.warning).toMatch(/outside/);
+  });
+
+  it("the example (examples/agents/opencode) reads as one read-only reviewer", () => {
+    const dir = path.join(REPO_ROOT, "examples", "agents", "opencode");
+    const [a, ...rest] = readConfigAgents(path.join(dir, "opencode.json"), dir);
+    expect(rest).toEqual([]);
+    expect(a).toMatchObject({ name: "reviewer", invocable: true, tools: { mode: "deny", names: ["bash", "write", "edit"] } });
+    expect(a!.prompt).toMatch(/^You review the change/);
+    expect(a!.warning).toBeUndefined();
   });
 
   it("a file that does not parse, or has no agents, gives none", () => {
