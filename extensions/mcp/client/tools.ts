@@ -146,7 +146,10 @@ export function promptTools(opts: {
       }
     }
     const tools = [...rest, ...mcp];
-    const system = [...req.system, ...fixed.blocks, ...(fixed.lines.length ? [fixed.lines.join("\n")] : [])];
+    // the servers' instructions and the deferred names only where an MCP tool is offered (not to a
+    // sub-agent whose tools leave MCP out)
+    const offersMcp = mcp.length > 0 || rest.some((t) => META_TOOL_NAMES.has(t.name) || RESOURCE_TOOL_NAMES.has(t.name));
+    const system = [...req.system, ...(offersMcp ? fixed.blocks : []), ...(fixed.lines.length ? [fixed.lines.join("\n")] : [])];
     return { ...req, tools, system };
   };
 }
