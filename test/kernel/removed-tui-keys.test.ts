@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
 
 let sb: Sandbox;
 let user = "";

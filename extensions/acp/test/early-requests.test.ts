@@ -6,9 +6,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { anthropicEnv, CLI, makeSandbox, type Sandbox } from "../../../test/helpers/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/fakes/anthropic-server.js";
-import { startAcp, type AcpChild } from "../../../test/acp/client.js";
+import { anthropicEnv, CLI, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { startAcp, type AcpChild } from "./client.js";
 
 interface Reply {
   id?: number;

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type RunResult, type Sandbox } from "../../../test/helpers/cli.js";
-import { startFakeAnthropic, systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type RunResult, type Sandbox } from "../../../test/kit/cli.js";
+import { startFakeAnthropic, systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { readConfigAgents } from "../opencode-config.js";
 
 const isParent = (req: AnthropicRecorded) => systemOf(req).includes("<available_agents>");
