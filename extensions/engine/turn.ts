@@ -120,7 +120,8 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
         toolRow = pushRow<ToolRow>(session, { role: "tool", results, turn, step: stepInTurn, at: Date.now() });
       }
       const added = approxTokens(assistant.text) + (toolRow ? toolRow.results.reduce((n, r) => n + approxTokens(r.content), 0) : 0);
-      const gaugeTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens + added - approxTokens(assistant.text);
+      const measured = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens + added - approxTokens(assistant.text);
+      const gaugeTokens = await core.hooks.gauge.call(measured, { ctx: stepCtx, ...(toolRow ? { tools: toolRow } : {}) });
       const durationMs = performance.now() - stepStart;
       await core.hooks.afterStep.call({ ctx: stepCtx, assistant, tools: toolRow, usage, gaugeTokens, durationMs });
       core.opts.log.debug(`step done: ${assistant.toolCalls.length} tool call(s), ${Math.round(durationMs)} ms`, { model: model.id, stopReason });
