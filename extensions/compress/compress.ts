@@ -13,12 +13,17 @@ import type { CompressSettings, CompressStats } from "./api.js";
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other two-byte escapes, and the 8-bit CSI
 // eslint-disable-next-line no-control-regex
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]|\x1b[ -/]*[0-~]|\x9b[0-?]*[ -/]*[@-~]/g;
+const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_]|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]/g;
 // control characters a terminal does not print (tab, newline and carriage return are handled apart)
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+const HAS_CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+/** Marks a frame that erased the line before it (private use: never in a command's output we keep). */
+const ERASE = "\uE000";
 /** Lines that are never sampled away, whatever run they sit in. */
-const IMPORTANT = /\b(?:error|errors|fail|failed|failure|fatal|panic|panicked|exception|traceback|warn|warning|denied|refused|cannot|can't|unable|undefined reference|not found|missing|assert|expected|segmentation fault|abort(?:ed)?)\b|✗|×|✘|FAIL|ERR!/i;
+const IMPORTANT = /\b(?:error|warning|fatal)(?:\[\w+\])?:|\berror TS\d|\bError\b|\bERROR\b|ERR!|\bFAIL(?:ED|URE)?\b|\bWARN(?:ING)?\b|\bpanicked\b|Traceback|Exception\b|Assertion|[✗✘×]|^npm (?:error|warn)\b|\bnot ok\b|command not found|No such file or directory/;
+/** A gap shorter than this keeps its lines (a marker would be longer than what it stands for). */
+const MIN_GAP_LINES = 3;
 
 export interface CompressResult {
   text: string;
@@ -28,13 +33,17 @@ export interface CompressResult {
 /** Strip escape sequences, then keep each line's last carriage-return frame. */
 export function stripFrames(text: string): { text: string; ansiBytes: number; frameBytes: number } {
   const before = Buffer.byteLength(text);
-  const noEsc = text.replace(ESCAPES, "").replace(CONTROLS, (c) => (c === "\b" ? "\b" : ""));
+  // cursor-to-column-1 (a spinner's ESC[1G) is a carriage return; with an erase after it the frame starts clean
+  const esc = text.includes("\x1b") || text.includes("\x9b");
+  const framed = esc ? text.replace(/(?:\r|\x1b\[1?G)\x1b\[[02]?K/g, `\r${ERASE}`).replace(/\x1b\[1?G/g, "\r").replace(ESCAPES, "") : text;
+  const noEsc = HAS_CONTROLS.test(framed) ? framed.replace(CONTROLS, (c) => (c === "\b" ? "\b" : "")) : framed;
   const ansiBytes = before - Buffer.byteLength(noEsc);
   const lines = noEsc.split("\n");
   for (let i = 0; i < lines.length; i++) {
     let l = lines[i]!;
     if (l.endsWith("\r")) l = l.slice(0, -1); // CRLF
     if (l.includes("\r")) l = lastFrame(l);
+    else if (l.includes(ERASE)) l = l.split(ERASE).join("");
     if (l.includes("\b")) l = backspaced(l);
     lines[i] = l;
   }
@@ -45,8 +54,11 @@ export function stripFrames(text: string): { text: string; ansiBytes: number; fr
 /** What a terminal shows of `a\rb`: each frame overwrites the start of the one before. */
 function lastFrame(line: string): string {
   let screen = "";
-  for (const frame of line.split("\r")) screen = frame.length >= screen.length ? frame : frame + screen.slice(frame.length);
-  return screen.trimEnd();
+  for (const frame of line.split("\r")) {
+    if (frame.startsWith(ERASE)) screen = frame.slice(1);
+    else screen = frame.length >= screen.length ? frame : frame + screen.slice(frame.length);
+  }
+  return screen.split(ERASE).join("").trimEnd();
 }
 
 function backspaced(line: string): string {
@@ -60,14 +72,15 @@ function backspaced(line: string): string {
 
 /** A line's shape: numbers, hex ids, durations and sizes masked, so `Compiling foo v1.2.3` ~ `Compiling bar v0.1.0`. */
 export function shapeOf(line: string): string {
-  const t = line
-    .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/gi, "#")
-    .replace(/\d+(?:[.,:]\d+)*/g, "0")
-    .trimEnd();
-  const indent = /^\s*/.exec(t)![0].length;
-  const first = t.trim().split(/\s+/)[0] ?? "";
+  let i = 0;
+  while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
+  let j = i;
+  while (j < line.length && line[j] !== " " && line[j] !== "\t") j++;
   // the first word says what kind of line it is; a path keeps only its directory (files of one folder are alike)
-  return `${indent}|${/[/\\]/.test(first) ? first.replace(/[^/\\]+$/, "") : first}`;
+  let first = line.slice(i, j);
+  if (first.includes("/") || first.includes("\\")) first = first.replace(/[^/\\]+$/, "");
+  if (/\d/.test(first)) first = first.replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/gi, "#").replace(/\d+(?:[.,:]\d+)*/g, "0");
+  return `${i}|${first}`;
 }
 
 interface Line {
@@ -121,7 +134,11 @@ function sampleRuns(lines: Line[], s: CompressSettings, where: string): { lines:
     run.slice(0, s.keepHead).forEach(emit);
     let gap: Line[] = [];
     const flush = () => {
-      if (!gap.length) return;
+      if (gap.length < MIN_GAP_LINES) {
+        gap.forEach(emit);
+        gap = [];
+        return;
+      }
       const first = gap[0]!.no;
       const last = gap[gap.length - 1]!;
       const to = last.no + Math.abs(last.repeats);
