@@ -109,14 +109,14 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
         if (outcome.reason === "error") notice("error", outcome.message);
         break;
       }
-      const { assistant, usage, stopReason } = outcome;
+      const { assistant, usage, stopReason, offered } = outcome;
       finalText = assistant.text || finalText;
       let toolRow: ToolRow | undefined;
       if (assistant.toolCalls.length > 0) {
         // the step so far is stored before its tools run (a hung MCP call, a long bash may be killed)
         await core.hooks.checkpoint.call({ session, turn, step: stepInTurn, why: "tools" });
         const results: ToolResult[] = [];
-        for (const call of assistant.toolCalls) results.push(await runTool(core, session, stepCtx, call, emit, signal));
+        for (const call of assistant.toolCalls) results.push(await runTool(core, session, stepCtx, call, emit, signal, offered));
         toolRow = pushRow<ToolRow>(session, { role: "tool", results, turn, step: stepInTurn, at: Date.now() });
       }
       const added = approxTokens(assistant.text) + (toolRow ? toolRow.results.reduce((n, r) => n + approxTokens(r.content), 0) : 0);
