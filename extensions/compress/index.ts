@@ -1,34 +1,53 @@
 /**
  * The tool-output compressor (the guide's `compress`, off unless turned on): taps engine.toolResult so a
  * command's output reaches the model compressed (compress.ts, result.ts) with the verbatim text on disk,
- * and engine.gauge so the gauge adds back the removed bytes ÷ 4 of every compressed result still in the
- * window — the tideline then cuts where it would without compress. See docs/compress.md.
+ * and engine.gauge so the gauge adds back the removed bytes ÷ 4 of every compressed result in the window
+ * as sent — the tideline then cuts where it would without compress. See docs/compress.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, Session } from "../engine/api.js";
-import type { TidelineService } from "../tideline/api.js";
+import type { EngineService, Row } from "../engine/api.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/api.js";
 import { BYTES_PER_TOKEN, type CompressService, type CompressTotals } from "./api.js";
 import { compressText } from "./compress.js";
 import { compressResult } from "./result.js";
 import { readSettings } from "./settings.js";
 
-/** Removed bytes of the compressed results after `cutSeq` (the rows still in the window). */
-export function removedInWindow(session: Session, cutSeq: number): number {
+/**
+ * Removed bytes of the compressed results in a window as sent. A result the tideline elided (replaced in
+ * the window by its head and tail) is a copy, not the stored object: it is left out, since without
+ * compress it would have been elided too and the gauge already counts what was sent of it.
+ */
+export function removedInWindow(window: readonly Row[], stored: readonly Row[]): number {
   let bytes = 0;
-  for (let i = session.rows.length - 1; i >= 0; i--) {
-    const row = session.rows[i]!;
-    if (row.seq <= cutSeq) break;
-    if (row.role === "tool") for (const r of row.results) bytes += r.compressed?.removedBytes ?? 0;
+  for (const row of window) {
+    if (row.role !== "tool") continue;
+    const orig = storedRow(stored, row.seq);
+    const same = row === orig;
+    row.results.forEach((r, i) => {
+      if (r.compressed && (same || (orig?.role === "tool" && orig.results[i] === r))) bytes += r.compressed.removedBytes;
+    });
   }
   return bytes;
+}
+
+/** The stored row with this seq (rows are in seq order), by binary search. */
+function storedRow(rows: readonly Row[], seq: number): Row | undefined {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = rows[mid]!.seq;
+    if (s === seq) return rows[mid];
+    if (s < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 export default {
   activate(ctx: ExtensionContext) {
     const settings = readSettings(ctx.config.get("compress"));
     const engine = ctx.services.get<EngineService>("engine");
-    const tideline = () => ctx.services.tryGet<TidelineService>("tideline");
     const totals = new Map<string, CompressTotals>();
     const service: CompressService = {
       settings: () => ({ ...settings }),
@@ -37,12 +56,22 @@ export default {
     };
     ctx.provide("compress", service);
 
-    // tapped even with compress off: rows compressed earlier (a resumed session) still count as they were
-    engine.hooks.gauge.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, (tokens, g) => {
-      const removed = removedInWindow(g.ctx.session, tideline()?.cutSeq(g.ctx.session.info.id) ?? 0);
-      return tokens + Math.floor(removed / BYTES_PER_TOKEN);
+    // tapped even with compress off: rows compressed earlier (a resumed session) still count as they were.
+    // The window as sent (after the tideline's cut and elision) is read at its last stage; the gauge adds
+    // its removed bytes and those of this step's new results.
+    const sent = new Map<string, number>();
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (win, step) => {
+      sent.set(step.session.info.id, removedInWindow(win.rows, step.session.rows));
+      return win;
     });
-    engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => void totals.delete(session.info.id));
+    engine.hooks.gauge.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, (tokens, g) => {
+      const fresh = g.tools ? removedInWindow([g.tools], g.ctx.session.rows) : 0;
+      return tokens + Math.floor(((sent.get(g.ctx.session.info.id) ?? 0) + fresh) / BYTES_PER_TOKEN);
+    });
+    engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => {
+      totals.delete(session.info.id);
+      sent.delete(session.info.id);
+    });
     if (!settings.enabled) return;
 
     const chars = ctx.config.get("tools.max_output_chars");

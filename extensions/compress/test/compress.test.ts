@@ -120,3 +120,21 @@ describe("the corpus", () => {
     expect(r.text.split("\n").filter((l) => l.startsWith("add ")).length).toBe(16);
   });
 });
+
+describe("the gauge's share", () => {
+  it("counts the compressed results of the window as sent, not a copy the tideline elided", async () => {
+    const { removedInWindow } = await import("../index.js");
+    const result = (id: string, removed?: number) => ({ callId: id, name: "bash", content: "x", isError: false, ...(removed ? { compressed: { removedBytes: removed } } : {}) });
+    const stored = [
+      { role: "user" as const, text: "go", seq: 1, turn: 1, step: 0, at: 0 },
+      { role: "tool" as const, results: [result("a", 4000), result("b", 800)], seq: 3, turn: 1, step: 1, at: 0 },
+      { role: "tool" as const, results: [result("c"), result("d", 40)], seq: 5, turn: 1, step: 2, at: 0 },
+    ];
+    expect(removedInWindow(stored, stored)).toBe(4840);
+    // the tideline's elided copy of row 3 keeps result b as it was and replaces a
+    const elided = { ...stored[1]!, results: [{ ...stored[1]!.results[0]!, content: "[tideline: elided]" }, stored[1]!.results[1]!] };
+    expect(removedInWindow([stored[0]!, elided, stored[2]!], stored)).toBe(840);
+    // a cut: only the rows after it were sent
+    expect(removedInWindow([stored[2]!], stored)).toBe(40);
+  });
+});
