@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import type { EngineService, SessionEvent } from "../../engine/api.js";
 import type { CompressService } from "../api.js";
 

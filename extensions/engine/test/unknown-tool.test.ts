@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
 import { resolvePaths } from "../../../kernel/paths.js";
 import type { EngineService, ModelRequest, ToolResult } from "../api.js";
-import { makeSandbox, REPO_ROOT } from "../../../test/helpers/cli.js";
+import { makeSandbox, REPO_ROOT } from "../../../test/kit/cli.js";
 
 const sb = makeSandbox("oc-unknown-tool-");
 let kernel: Kernel | undefined;
