@@ -43,8 +43,9 @@ export async function compressResult(r: ToolResult, o: ResultOptions): Promise<C
   const spilled = r.truncated?.fullPath;
   const whole = spilled ? await rereadSpill(r.content, spilled) : undefined;
   const where = spilled ?? verbatimPath(o.dataDir, o.sessionId, r.callId);
-  const { text, stats } = compressText(whole ? whole.output : r.content, o.settings, where);
-  const body = fit(text, o.maxChars, where);
+  // the first line names the file; the markers in the text say "the verbatim output" (a path per marker costs tokens)
+  const { text, stats } = compressText(whole ? whole.output : r.content, o.settings, "the verbatim output");
+  const body = fit(text, o.maxChars);
   const verbatimBytes = whole ? Buffer.byteLength(whole.output) : before;
   const content = `${header(stats, verbatimBytes, where)}\n${whole ? whole.prefix : ""}${body}${whole ? whole.suffix : ""}`;
   const after = Buffer.byteLength(content);
@@ -80,12 +81,12 @@ async function rereadSpill(content: string, file: string): Promise<{ output: str
 }
 
 /** A compressed text still over the tools' limit keeps its head and tail, like an uncompressed one. */
-function fit(text: string, maxChars: number, where: string): string {
+function fit(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const head = Math.floor(maxChars / 2);
   const tailFrom = text.length - (maxChars - head);
   const cut = Buffer.byteLength(text.slice(head, tailFrom));
-  return `${text.slice(0, head)}\n\n[compress: ${cut} more bytes of the compressed output left out here; the verbatim output is at ${where}]\n\n${text.slice(tailFrom)}`;
+  return `${text.slice(0, head)}\n\n[compress: ${cut} more bytes of the compressed output left out here; see the verbatim output]\n\n${text.slice(tailFrom)}`;
 }
 
 function header(s: CompressStats, verbatimBytes: number, where: string): string {
