@@ -30,6 +30,12 @@ export function removedInWindow(window: readonly Row[], stored: readonly Row[]):
   return bytes;
 }
 
+function countCompressed(rows: readonly Row[]): number {
+  let n = 0;
+  for (const row of rows) if (row.role === "tool" && row.results.some((r) => r.compressed)) n++;
+  return n;
+}
+
 /** The stored row with this seq (rows are in seq order), by binary search. */
 function storedRow(rows: readonly Row[], seq: number): Row | undefined {
   let lo = 0;
@@ -59,18 +65,27 @@ export default {
     // tapped even with compress off: rows compressed earlier (a resumed session) still count as they were.
     // The window as sent (after the tideline's cut and elision) is read at its last stage; the gauge adds
     // its removed bytes and those of this step's new results.
+    // A session with no compressed row (compress off, the common case) costs one lookup per step: its rows
+    // are scanned once (a resumed session's), then counted as steps add them.
     const sent = new Map<string, number>();
+    const compressedRows = new Map<string, number>();
     engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (win, step) => {
-      sent.set(step.session.info.id, removedInWindow(win.rows, step.session.rows));
+      const id = step.session.info.id;
+      let n = compressedRows.get(id);
+      if (n === undefined) compressedRows.set(id, (n = countCompressed(step.session.rows)));
+      sent.set(id, n > 0 ? removedInWindow(win.rows, step.session.rows) : 0);
       return win;
     });
     engine.hooks.gauge.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, (tokens, g) => {
+      const id = g.ctx.session.info.id;
       const fresh = g.tools ? removedInWindow([g.tools], g.ctx.session.rows) : 0;
-      return tokens + Math.floor(((sent.get(g.ctx.session.info.id) ?? 0) + fresh) / BYTES_PER_TOKEN);
+      if (fresh > 0) compressedRows.set(id, (compressedRows.get(id) ?? 0) + 1);
+      return tokens + Math.floor(((sent.get(id) ?? 0) + fresh) / BYTES_PER_TOKEN);
     });
     engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => {
       totals.delete(session.info.id);
       sent.delete(session.info.id);
+      compressedRows.delete(session.info.id);
     });
     if (!settings.enabled) return;
 
