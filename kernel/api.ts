@@ -25,6 +25,10 @@ export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResul
 export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks, observeHookCalls, type HookCallObserver, type HookKind } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
+/** stages: each hook's owner publishes its ordered stages; taps name one (bare numbers are refused) */
+export { defineStages, staged, STANDARD_STAGES, type StageTable, type StandardStage } from "./hook-decl.js";
+export { SHUTDOWN_STAGES } from "./kernel-hooks.js";
+export { holdUntil, hookOrder, type HeldAnswer, type TapOptions, type HookOrder } from "./hooks.js";
 export {
   OcError,
   ErrorCodes,
