@@ -119,6 +119,8 @@ export function installTaps(deps: TapDeps): void {
   const h = engine.hooks;
   const preToolContext = new Map<string, string[]>();
   const captured = new WeakMap<ToolCallContext, Captured>();
+  // each open session's running prompt id: a sub-agent's session runs within its parent's prompt and takes its id
+  const promptIds = new Map<string, string>();
   // a session writes a transcript only while some hook could read it
   const active = (): boolean => deps.transcripts !== undefined && deps.sources().some((s) => s.status === "loaded" && s.groups.length > 0);
   let warned = false;
@@ -180,14 +182,17 @@ export function installTaps(deps: TapDeps): void {
   });
 
   h.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("SessionEnd") }, async ({ session, reason }) => {
+    promptIds.delete(session.info.id);
     if (session.info.parentId) return;
     await run(session, "SessionEnd", { reason }, { matchValue: reason });
   });
 
   h.userPrompt.tap({ name: EXT_ID, stage: "gate", timeoutMs: bound("UserPromptSubmit") }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
     const st = stateOf(tc.session);
-    // one id per prompt: every payload until the next prompt carries it
-    st.promptId = randomUUID();
+    // one id per user prompt: every payload until the next prompt carries it, a sub-agent's (run within it) too
+    const parent = tc.session.info.parentId;
+    st.promptId = (parent !== undefined ? promptIds.get(parent) : undefined) ?? randomUUID();
+    promptIds.set(tc.session.info.id, st.promptId);
     const context = [...input.context, ...st.pending.splice(0)];
     if (input.blocked || tc.session.info.parentId) return { ...input, context };
     const res = await run(tc.session, "UserPromptSubmit", { prompt: input.text }, { signal: tc.signal });
