@@ -57,6 +57,8 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
       const { hooks } = await make();
       expect(() => hooks.afterStep.tap({ name: "" } as never, () => undefined)).toThrow();
       expect(() => hooks.afterStep.tap({ name: "x", stage: "STAGE_NOPE" } as never, () => undefined)).toThrow();
+      // order is the hook's: a bare number is refused, naming the hook and the stages it may name
+      expect(() => hooks.authorizeToolCall.tap({ name: "x", stage: -300 } as never, () => undefined)).toThrow(/hook 'engine.authorizeToolCall'.*a bare number.*mode, hooks, floor/);
     });
 
     it("waterfall (modelRequest): each tap gets the previous value, in stage order; a throwing tap keeps the value", async () => {
