@@ -3,7 +3,7 @@
  * order (stage, extension, tap); --json as one array. The authorize order is the security model's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../../../test/helpers/cli.js";
+import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../../../test/kit/cli.js";
 import type { HookRow } from "../hooks-order.js";
 
 let sb: Sandbox;
