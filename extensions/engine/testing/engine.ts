@@ -25,6 +25,7 @@ const KINDS: Record<keyof EngineHooks, string> = {
   childProcess: "waterfall",
   reviewDecision: "bail",
   toolResult: "waterfall",
+  gauge: "waterfall",
   checkpoint: "parallel",
   permissionDecided: "parallel",
   afterModelCall: "parallel",
