@@ -16,9 +16,6 @@ import type { StorageService } from "../storage/api.js";
 import { CACHING_PROVIDERS, DEFAULT_KEEPALIVE_MAX, DEFAULT_KEEPALIVE_MINUTES, type CacheKeepaliveService, type KeepaliveSettings, type KeepaliveState } from "./api.js";
 import { parseMax, parseMinutes, retryDelayMs } from "./kit/shared.js";
 
-/** After every other modelRequest tap: what is remembered is the request as it is sent. */
-const LAST_STAGE = 10_000;
-
 interface Entry {
   session: Session;
   request: ModelRequest;
@@ -112,7 +109,7 @@ export default {
       else schedule(e, settings.intervalMs);
     };
 
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: LAST_STAGE }, (req, step) => {
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "sent" }, (req, step) => {
       if (!caching(req.model.provider)) return req;
       const s = step.session;
       let e = entries.get(s.info.id);
