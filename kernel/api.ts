@@ -38,6 +38,18 @@ export {
   type KernelErrorCode,
   type CodedError,
 } from "./errors.js";
+/**
+ * What first-party extensions and hosts take from the kernel, exported here so a third party writes them
+ * the same way (test/lint/reach.ts refuses any other kernel module from extensions/ and hosts/).
+ */
+export { TIERS, type Ecosystem, type PluginRootRecord } from "./walk.js";
+export type { PluginRootsModule } from "./ecosystems.js";
+export { parseJsonc, lineColAt, lineOfPath, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
+export { nearest, nearestMany } from "./nearest.js";
+export { isPlainObject, type ConfigLayer, type HostSetting, type ResolvedConfig } from "./config.js";
+export { compileSchema, validate, formatProblem, type SchemaProblem } from "./schema.js";
+export { tightenLayer, type Tightened } from "./untrusted.js";
+export type { TrustQuery, KernelHooks } from "./kernel-hooks.js";
 
 /** Fields a log line carries beside its message (`ext`: the extension that wrote it; set by the kernel). */
 export type LogRecordFields = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
-import { nearestMany } from "../../kernel/nearest.js";
+import { nearestMany } from "../../kernel/api.js";
 import { CATALOGUE_DEFAULTS, modelInfoFromEntry, type ModelNameEntry, type ModelNames } from "../engine/api.js";
 
 const USAGE = "usage: oceancode models [--provider <provider>] [--json]";

@@ -22,7 +22,7 @@ import { installTaps, EXT_ID } from "./taps.js";
 import { Transcripts, TRANSCRIPT_RETENTION_DAYS } from "./transcript.js";
 import { SourceNotices } from "./notices.js";
 import { LiveFiles } from "./live.js";
-import { KERNEL_VERSION } from "../../kernel/version.js";
+import { KERNEL_VERSION } from "../../kernel/api.js";
 
 let registry: HookRegistry | undefined;
 

@@ -7,7 +7,7 @@
  */
 import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
 import path from "node:path";
-import type { ResolvedConfig } from "../../kernel/config.js";
+import type { ResolvedConfig } from "../../kernel/api.js";
 import type { CommandIO } from "../../kernel/api.js";
 import type { OrphanedSession } from "./orphans.js";
 

@@ -7,7 +7,7 @@
  * docs/operations-telemetry.md.
  */
 import { observeHookCalls, Stages, type ExtensionContext } from "../../kernel/api.js";
-import { KERNEL_VERSION } from "../../kernel/version.js";
+import { KERNEL_VERSION } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { MetricsService } from "../metrics/api.js";
 import type { ObsService, StructuredLogger } from "../obs/api.js";

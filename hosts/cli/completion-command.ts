@@ -3,7 +3,7 @@
  * the script calls on tab: model names from the provider manifests (no provider loads) and this
  * directory's session ids from the storage service.
  */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
 import { commandHelp, declaredFlags, flagsFromUsage, GLOBAL_FLAGS, type CommandDoc, type FlagDoc } from "./help.js";

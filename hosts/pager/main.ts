@@ -6,7 +6,7 @@ import type { BoundsService } from "../../extensions/bounds/api.js";
 import type { TodosLike } from "./todos-pane.js";
 import React from "react";
 import { render } from "ink";
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../../extensions/engine/api.js";
 import { parseListen, type ServeService, type ServerHandle } from "../../extensions/serve/api.js";

@@ -3,7 +3,7 @@
  * sessions (esc: exit 0). An id: as stored, or a unique prefix of one; anything else is a usage error
  * naming the nearest ids. Without a storage service the id goes to the engine as typed.
  */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visibleLine } from "../terminal/sanitize.js";
 import { didYouMean } from "../cli/suggest.js";

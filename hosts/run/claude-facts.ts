@@ -1,5 +1,5 @@
 /** What the stream-json `system/init` message says of a run, gathered from the kernel's services when present. */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { EngineService, Session } from "../../extensions/engine/api.js";
 import type { ClaudeInitFacts } from "./claude-stream.js";
 

@@ -6,7 +6,7 @@
  * Exit codes: 0 done (a bound tripping — spend, clock, steps — is a clean stop: 0 too), 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
 import os from "node:os";
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";

@@ -1,5 +1,5 @@
 /** `oceancode run`'s helpers that are not the run itself: stdin, ask verdicts, where an unstored session is. */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { Question } from "../../extensions/engine/api.js";
 import type { StreamInput, StreamInputReader } from "./stream-input.js";
 

@@ -1,5 +1,5 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): hook payloads, questions and the ENGINE_HOOKS table. */
-import { declareHooks, hook, type HooksOf } from "../../../kernel/hook-decl.js";
+import { declareHooks, hook, type HooksOf } from "../../../kernel/api.js";
 import type { AssistantRow, FileDiff, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
 import type { ModelInfo, ModelRequest } from "./provider.js";
 import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";

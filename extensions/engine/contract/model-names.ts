@@ -5,7 +5,7 @@
  * engine resolves session models with it, the CLI host completes and checks names with it.
  */
 import type { PointContribution } from "../../../kernel/api.js";
-import { nearestMany } from "../../../kernel/nearest.js";
+import { nearestMany } from "../../../kernel/api.js";
 import { DEFAULT_MODEL_ID, ProviderError, type ModelInfo } from "./provider.js";
 
 /**
