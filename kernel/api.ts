@@ -95,11 +95,28 @@ export interface SlashHost {
 }
 export type SlashHandler = (args: string, host: SlashHost) => Promise<void> | void;
 
+/**
+ * Services by name, each typed by its provider's contract. A contract adds its own by declaration merging,
+ * so `ctx.services.get("storage")` is a StorageService with no hand-written generic:
+ *
+ *   declare module "../../kernel/api.js" { interface ServiceMap { storage: StorageService } }
+ *
+ * (a third party's contract augments "oceancode/kernel" the same way; a consumer sees the entries of the
+ * contracts its program imports, e.g. `import type {} from "oceancode/api/storage"`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface -- filled by declaration merging
+export interface ServiceMap {}
+/** A service name some contract in the program declares. */
+export type ServiceName = keyof ServiceMap & string;
+
 export interface ServiceAccess {
   /** Resolve a service this extension declared in `requires`/`optional`. Throws OC_ERR_SERVICE_NOT_DECLARED otherwise. */
-  get<T>(name: string): T;
+  get<K extends ServiceName>(name: K): ServiceMap[K];
+  /** A service no contract in the program declares: unknown until checked (or declare it in a ServiceMap). */
+  get(name: string): unknown;
   /** Like get, for `optional` services: undefined when no enabled extension provides it. */
-  tryGet<T>(name: string): T | undefined;
+  tryGet<K extends ServiceName>(name: K): ServiceMap[K] | undefined;
+  tryGet(name: string): unknown;
   has(name: string): boolean;
 }
 

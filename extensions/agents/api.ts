@@ -82,3 +82,10 @@ export interface ModelRef {
   model: string;
   id: string;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    agents: AgentsService;
+  }
+}

@@ -1,6 +1,6 @@
 /** bedrock/<model id>: registers the Amazon Bedrock provider (the AWS credential chain, never stored by us). */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/api.js";
 import type { CacheTtl } from "../anthropic/api.js";
 import { createBedrockProvider } from "./provider.js";
 
@@ -8,7 +8,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const provider = createBedrockProvider({
       places: () => ({ env: ctx.env, region: str(ctx.config.get("provider.bedrock.region")), profile: str(ctx.config.get("provider.bedrock.profile")) }),
       baseURL: () => str(ctx.env.ANTHROPIC_BEDROCK_BASE_URL) ?? str(ctx.config.get("provider.bedrock.base_url")),

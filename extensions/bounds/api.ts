@@ -42,3 +42,10 @@ export function parseBound(text: string): number | undefined {
 export function formatUsd(n: number): string {
   return n > 0 && n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    bounds: BoundsService;
+  }
+}

@@ -8,9 +8,7 @@
  * clock ends its background jobs when its prompt ends (the "jobs" service). See docs/bounds.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, Session, StepRecord } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { JobsService } from "../tools/api.js";
+import type { Session, StepRecord } from "../engine/api.js";
 import { formatUsd, MINUTES_KEY, parseBound, USD_KEY, type Bound, type BoundsService, type SessionLimits } from "./api.js";
 
 const EXT_ID = "bounds";
@@ -46,8 +44,8 @@ export function formatMinutes(m: number): string {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const warned = new Set<string>();
     const fromEnv = (name: string): number | undefined => {
       const raw = ctx.env[name];
@@ -119,7 +117,7 @@ export default {
       if (rec.reason === "step_cap" && rec.stoppedBy === "steps") return;
       const clock = limits(s).minutes;
       if (!clock) return;
-      const jobs = ctx.services.tryGet<JobsService>("jobs");
+      const jobs = ctx.services.tryGet("jobs");
       const n = jobs ? await jobs.killSession(s.info.id) : 0;
       if (n > 0) engine.notice(s.info.id, "info", `${n} background job${n === 1 ? "" : "s"} ended with the run (it has a ${formatMinutes(clock.value)} clock)`);
     });

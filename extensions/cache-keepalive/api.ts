@@ -56,3 +56,10 @@ export function parseMax(text: string): number | undefined {
 export function retryDelayMs(intervalMs: number): number {
   return Math.min(intervalMs / 2, MAX_RETRY_DELAY_MS);
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    "cache-keepalive": CacheKeepaliveService;
+  }
+}

@@ -10,8 +10,7 @@
  * a `session.cache.touched` event (EngineService.emit); storage records it. See docs/cache-keepalive.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { emptyUsage, type EngineService, type ModelRequest, type Session, type Usage } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
+import { emptyUsage, type ModelRequest, type Session, type Usage } from "../engine/api.js";
 import {
   CACHING_PROVIDERS,
   DEFAULT_KEEPALIVE_MAX,
@@ -44,8 +43,8 @@ interface Entry {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const settings = readSettings(ctx);
     const entries = new Map<string, Entry>();
     const service: CacheKeepaliveService = {

@@ -3,8 +3,7 @@
  * (routes.ts). Both read the catalogue from the provider manifests' contributes.models, never loading a provider.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, ModelNames, type EngineService, type ModelNameEntry } from "../engine/api.js";
-import type { RouteRegistry } from "../serve/api.js";
+import { DEFAULT_MODEL_ID, ModelNames, type ModelNameEntry } from "../engine/api.js";
 import { modelsCommand } from "./listing.js";
 import { catalogueRoutes } from "./routes.js";
 
@@ -13,9 +12,9 @@ export default {
     const providers = ctx.contributions<string[]>("providers");
     const names = ModelNames.fromContributions(providers, ctx.contributions<ModelNameEntry[]>("models"));
     ctx.registerCommand("models", (argv, io) => Promise.resolve(modelsCommand(names, argv, io)));
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (!routes) return;
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const declared = new Map<string, string>();
     for (const c of providers) for (const p of c.value) if (p !== "*") declared.set(p, c.extension);
     const defaultModel = () => {

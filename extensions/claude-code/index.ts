@@ -2,9 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
-import { isClaudeCliRoute, type EngineService } from "../engine/api.js";
-import type { LedgerService } from "../ledger/api.js";
-import type { TidelineService } from "../tideline/api.js";
+import { isClaudeCliRoute } from "../engine/api.js";
 import { RouteStates } from "./state.js";
 import { locateClaude } from "./locate.js";
 import { createClaudeCodeProvider, EXTRA_KEY, type RequestExtra } from "./provider.js";
@@ -15,7 +13,7 @@ export default {
   activate(ctx: ExtensionContext) {
     ctx.registerCommand("login", (argv, io) => loginCommand(ctx.env, argv, io));
     ctx.registerCommand("logout", (argv, io) => logoutCommand(ctx.env, argv, io));
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return; // a command-only activation
     const bin = () => locateClaude(ctx.env);
     const files = settingsFiles(ctx.paths.home, ctx.paths.project);
@@ -35,7 +33,7 @@ export default {
     engine.hooks.modelRequest.tap({ name: ctx.id }, (req, sctx) => {
       if (!isClaudeCliRoute(req.model.id)) return req;
       served.add(sctx.session.info.id);
-      const tideline = ctx.services.tryGet<TidelineService>("tideline");
+      const tideline = ctx.services.tryGet("tideline");
       const line = tideline ? tideline.meter(sctx.session).line?.line : undefined;
       const extra: RequestExtra = { cwd: sctx.session.info.cwd, ...(line !== undefined ? { line } : {}) };
       return { ...req, extra: { ...req.extra, [EXTRA_KEY]: extra } };
@@ -48,7 +46,7 @@ export default {
       compose: (spec, sessionId) => engine.hooks.childProcess.call(spec, { sessionId, external: true }),
       mirror: () => mirror,
       page: (sid) => {
-        const ledger = ctx.services.tryGet<LedgerService>("ledger");
+        const ledger = ctx.services.tryGet("ledger");
         if (!ledger?.enabled) return undefined;
         try {
           return fs.readFileSync(path.join(ledger.dirOf(sid), "SESSION.md"), "utf8");

@@ -75,3 +75,10 @@ export function readCrashReports(dir: string, limit = CRASH_KEEP): Array<{ file:
   }
   return out;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    crash: CrashService;
+  }
+}

@@ -8,7 +8,7 @@
  * handler there would end the runner), unless OC_CRASH_CAPTURE=1; OC_CRASH_CAPTURE=0 turns it off.
  */
 import { oceancodeVersion, type ExtensionContext } from "../../kernel/api.js";
-import { redactorFor, type ObsService } from "../obs/api.js";
+import { redactorFor } from "../obs/api.js";
 import { CRASH_EXIT_CODE, crashDir, type CrashContext, type CrashService } from "./api.js";
 import { buildReport, writeReport } from "./report.js";
 
@@ -36,7 +36,7 @@ export default {
         process.exit(CRASH_EXIT_CODE);
       }
       crashing = true;
-      const obs = ctx.services.tryGet<ObsService>("obs");
+      const obs = ctx.services.tryGet("obs");
       // the shared redactor as a plain function over this process's environment: it runs even when the
       // obs service is what broke
       const redact = redactorFor(ctx.env);

@@ -1,9 +1,8 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
-import { OBS_SERVICE, type ObsService } from "../obs/api.js";
+import { OBS_SERVICE } from "../obs/api.js";
 import { ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
-import type { CrashService } from "../crash/api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */
 function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry: T) => string): Map<string, string> {
@@ -24,7 +23,7 @@ export default {
     const engine = new Engine({
       activate: (event) => ctx.activate(event),
       log: ctx.log,
-      logContext: ctx.services.tryGet<ObsService>(OBS_SERVICE),
+      logContext: ctx.services.tryGet(OBS_SERVICE),
       env: ctx.env,
       maxSteps: (stored) => stepCap(ctx.config, stored),
       maxSubagentSteps: () => subagentStepCap(ctx.config),
@@ -44,7 +43,7 @@ export default {
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
     // a crash report names the sessions open in this process
-    const crash = ctx.services.tryGet<CrashService>("crash");
+    const crash = ctx.services.tryGet("crash");
     if (crash) {
       const open = new Set<string>();
       engine.hooks.sessionStart.tap({ name: "engine:crash" }, ({ session }) => void open.add(session.info.id));

@@ -1,13 +1,12 @@
 /** google/<model>: registers the Gemini provider and its catalogue entries with the engine. */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
-import type { CredentialsService } from "../auth/api.js";
+import { idleTimeoutMs } from "../engine/api.js";
 import { createGoogleProvider } from "./provider.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
+    const engine = ctx.services.get("engine");
+    const credentials = ctx.services.tryGet("credentials");
     const provider = createGoogleProvider({
       // GOOGLE_API_KEY wins over GEMINI_API_KEY (as in Google's SDK), then the stored key
       apiKey: () => ctx.env.GOOGLE_API_KEY || ctx.env.GEMINI_API_KEY || credentials?.get("google") || undefined,

@@ -3,7 +3,6 @@ import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO, KernelIntrospection } from "../../kernel/api.js";
 import type { InspectRow, InspectRowProvider, InspectService } from "./api.js";
 import { redactUrl } from "../storage-postgres/api.js";
-import type { RouteRegistry } from "../serve/api.js";
 import { configRoutes } from "./routes.js";
 
 export type { InspectRow };
@@ -72,7 +71,7 @@ export default {
     const providers: InspectRowProvider[] = [];
     const service: InspectService = { addRows: (p) => void providers.push(p) };
     ctx.provide("inspect", service);
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of configRoutes(() => ctx.introspect(), ctx.paths.project)) routes.add(r, ctx.id);
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;

@@ -190,3 +190,10 @@ export interface JevPointModule {
   /** the verdict for recorded answers; `threshold` as JevService.threshold */
   verdict: (answers: Readonly<Record<string, JevAnswer>>, threshold: (name: string, fallback: number) => number, state?: JevState) => string;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    jev: JevService;
+  }
+}

@@ -122,3 +122,10 @@ export function turnEndedText(e: Pick<TurnIndexEntry, "reason" | "interrupted"> 
       return e.reason;
   }
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    ledger: LedgerService;
+  }
+}

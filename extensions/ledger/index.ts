@@ -6,8 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import { globalSetting, type StorageService } from "../storage/api.js";
+import { globalSetting } from "../storage/api.js";
 import { Ledger } from "./ledger.js";
 import { DEFAULT_RETENTION_DAYS, ledgerParticipant } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
@@ -25,8 +24,8 @@ let active: Ledger | undefined;
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const enabled = ctx.config.get("ledger.enabled") !== false;
     const ledger = new Ledger(ledgerRoot(ctx.config.get("ledger.dir"), { ...ctx.paths, home: ctx.paths.home ?? os.homedir() }), enabled, ctx.log);
     active = ledger;

@@ -84,3 +84,10 @@ export interface PermissionsService {
   /** Register an advisor of bash asks (additive; see PermissionAdvisor). */
   addAdvisor?(advisor: PermissionAdvisor): void;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    permissions: PermissionsService;
+  }
+}

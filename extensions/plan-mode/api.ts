@@ -3,6 +3,7 @@
  * (PlanModeService, service "plan-mode") is declared in `oceancode/api/todos`, beside the `/plan`
  * command that calls it.
  */
+import type { PlanModeService } from "../todos/api.js";
 import type { SessionInfo } from "../engine/api.js";
 
 export type { PlanModeService } from "../todos/api.js";
@@ -51,3 +52,10 @@ export function isPlanMode(info: Pick<SessionInfo, "overrides">): boolean {
 
 /** The refusal every denied call in plan mode carries (the model reads it). */
 export const PLAN_DENY_REASON = "plan mode: editing is off; call plan_exit to ask to switch to the build agent";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    "plan-mode": PlanModeService;
+  }
+}

@@ -11,9 +11,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
-import type { AuthorizeResult, EngineService, Question, QuestionReply, Session, ToolCallContext, ToolDefinition, ToolOutput } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { PlanModeService, TodosService } from "../todos/api.js";
+import type { AuthorizeResult, Question, QuestionReply, Session, ToolCallContext, ToolDefinition, ToolOutput } from "../engine/api.js";
+import type { PlanModeService } from "../todos/api.js";
 import { AGENT_KEY, AGENTS, BUILD_AGENT, isPlanMode, PLAN_AGENT, PLAN_DENY_REASON, PLAN_EXIT_TOOL, PLAN_WRITE_TOOLS, PLANS_DIR, READ_ONLY_TOOLS } from "./api.js";
 import { planWriteRefusal } from "./paths.js";
 
@@ -49,9 +48,9 @@ export function planRefusal(ctx: ToolCallContext): string | undefined {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
-    const todos = () => ctx.services.tryGet<TodosService>("todos");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
+    const todos = () => ctx.services.tryGet("todos");
     /** open sessions by id (plan_exit's tool context has only the session's info) */
     const open = new Map<string, Session>();
     /** the plan file the model last wrote in a session (plan_exit appends comments there without todos) */

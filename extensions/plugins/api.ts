@@ -103,3 +103,10 @@ export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export function isValidName(name: unknown): name is string {
   return typeof name === "string" && NAME_PATTERN.test(name);
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    plugins: PluginsService;
+  }
+}

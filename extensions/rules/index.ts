@@ -11,9 +11,7 @@
  */
 import path from "node:path";
 import { readPluginStoreFile, visibleLine, type ExtensionContext } from "../../kernel/api.js";
-import type { TrustService } from "../trust/api.js";
-import type { EngineService, Session } from "../engine/api.js";
-import type { InspectService } from "../inspect/api.js";
+import type { Session } from "../engine/api.js";
 import { MEMORY_HEADER, type RulesService } from "./api.js";
 import { toolPaths } from "../tools/api.js";
 import { loadMemory, untrustedByDefault } from "./load.js";
@@ -45,7 +43,7 @@ export default {
       }
     };
     // the checkout's memory files are repo text until `trust repo on` (read fresh: a trust change lands on the next load)
-    const repoUntrusted = (): string | undefined => (ctx.services.tryGet<TrustService>("trust")?.repoTrusted(ctx.paths.project) === true ? undefined : untrustedByDefault("repo"));
+    const repoUntrusted = (): string | undefined => (ctx.services.tryGet("trust")?.repoTrusted(ctx.paths.project) === true ? undefined : untrustedByDefault("repo"));
     const service: RulesService = {
       load(opts) {
         // plugins toggled and the master switch flipped since the walk (both files under ~/.oceancode only;
@@ -55,7 +53,7 @@ export default {
           ? liveRuleItems(
               found,
               readPluginStoreFile(path.join(ctx.paths.userOcDir, "plugins", "installed.json")),
-              ctx.services.tryGet<TrustService>("trust")?.get(ctx.paths.project).everything_off === true,
+              ctx.services.tryGet("trust")?.get(ctx.paths.project).everything_off === true,
             )
           : found;
         const trustedPlugins = new Set(found.flatMap((w) => (w.root.plugin?.trusted === true ? [w.root.plugin.name] : [])));
@@ -70,11 +68,11 @@ export default {
     };
     ctx.provide("rules", service);
 
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+    ctx.services.tryGet("inspect")?.addRows(() =>
       service.load().files.map((f) => ({ kind: "instruction", id: f.id, layer: f.layer, source: f.file, state: f.state, ...(f.scope ? { value: f.scope } : {}) })),
     );
 
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
     engine.hooks.userPrompt.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (input, tctx) => {
       const session = tctx.session;

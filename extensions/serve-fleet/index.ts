@@ -7,8 +7,6 @@
  */
 import crypto from "node:crypto";
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { ServeService } from "../serve/api.js";
-import type { StorageService } from "../storage/api.js";
 import { globalSetting } from "../storage/api.js";
 import { PgFleet } from "./fleet.js";
 
@@ -27,8 +25,8 @@ let fleet: PgFleet | undefined;
 
 export default {
   activate(ctx: ExtensionContext) {
-    const storage = ctx.services.tryGet<StorageService>("storage");
-    const serve = ctx.services.tryGet<ServeService>("serve");
+    const storage = ctx.services.tryGet("storage");
+    const serve = ctx.services.tryGet("serve");
     const url = databaseUrl(ctx);
     if (!serve || !storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
     const instanceId = ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`;

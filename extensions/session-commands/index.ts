@@ -4,8 +4,6 @@
  * storage service (/resume), all optional.
  */
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
 import { isPagerSlashHost, type HelpSection, type PagerSlashHost } from "./api.js";
 
 /** The pager's keys, for /help (and the `?` key). */
@@ -70,8 +68,8 @@ function pagerHost(host: SlashHost, what: string): PagerSlashHost | undefined {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = () => ctx.services.tryGet<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = () => ctx.services.tryGet("engine");
+    const storage = () => ctx.services.tryGet("storage");
 
     ctx.registerSlash("help", (_args, host) => {
       if (isPagerSlashHost(host) && host.table) host.table(helpSections(ctx));

@@ -153,3 +153,10 @@ export interface SkillsService {
 
 /** The tool's name; its input is Claude Code's `{skill, args}`. */
 export const SKILL_TOOL = "skill";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    skills: SkillsService;
+  }
+}

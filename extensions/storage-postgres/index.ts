@@ -8,7 +8,6 @@
  * manifest `reads`) over this store's backend (retention.ts).
  */
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
 import { DEFAULT_RETENTION_DAYS, globalSetting, tapRetention } from "../storage/api.js";
 import { redactText } from "./api.js";
 import { pgAdmin } from "./admin.js";
@@ -61,7 +60,7 @@ export default {
       onWarn: (m) => ctx.log.warn(scrub(m)),
     });
     store = s;
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (engine) {
       const h = engine.hooks;
       const name = ctx.id;

@@ -346,3 +346,10 @@ export { sessionOp, stepOps, type DeleteWriteOp, type RowWriteOp, type SessionWr
  * open of a session it has claimed. Pure: no database driver.
  */
 export { catchUp, catchUpOps, caughtUpLine, reconcileSession, refusalLine, type CatchUpTarget, type Reconcile } from "./reconcile.js";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)` (storage-postgres provides the same service). */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    storage: StorageService;
+  }
+}

@@ -6,7 +6,6 @@
  */
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
 import { databaseFile, globalSetting, RECOVERY_EVENT } from "./api.js";
 import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
@@ -45,7 +44,7 @@ export default {
       if (r.removed.length) ctx.log.warn(line);
       else ctx.log.info(line);
     };
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (engine) {
       tapRetention(engine, sqliteRetention(s), {
         name: ctx.id,

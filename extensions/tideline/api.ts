@@ -105,3 +105,10 @@ export function statusText(line: TidelineLine | undefined, used: number, enabled
   if (line.mode === "percent") return `tideline @${line.percent}% (${formatTokens(line.line)}): ${toGo} to go`;
   return `tideline @${formatTokens(line.line)}: ${toGo} to go`;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    tideline: TidelineService;
+  }
+}

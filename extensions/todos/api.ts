@@ -121,3 +121,10 @@ export const TODO_MARKS: Readonly<Record<TodoStatus, string>> = { pending: " ", 
 export function renderTodoLines(items: readonly Pick<TodoItem, "content" | "status">[]): string[] {
   return items.map((i) => `- [${TODO_MARKS[i.status]}] ${i.content}`);
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    todos: TodosService;
+  }
+}

@@ -7,10 +7,7 @@
  * OC_PLAN=off turns the directive, the reminder and the work-off off; the tool and /plan keep working.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, NoteRow, Row, Session } from "../engine/api.js";
-import type { LedgerService } from "../ledger/api.js";
-import type { RouteRegistry } from "../serve/api.js";
-import type { StorageService } from "../storage/api.js";
+import type { NoteRow, Row, Session } from "../engine/api.js";
 import { PLAN_ENV, REMINDER_AFTER_CALLS, TODOS_KEY, renderTodoLines, TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type PlanModeService, type TodoList, type TodosService } from "./api.js";
 import { parseTodoBlock, type ParsedItem } from "./parse.js";
 import { todosRoutes } from "./routes.js";
@@ -35,8 +32,8 @@ export function planningOn(env: Record<string, string | undefined>): boolean {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const planning = planningOn(ctx.env);
     const states = new Map<string, TodoState>();
     const listeners = new Set<(l: TodoList) => void>();
@@ -170,13 +167,13 @@ export default {
       return { continue: true, by: EXT_ID, reason: `${c.open} to-do${c.open === 1 ? " is" : "s are"} still open: ${next?.content ?? "?"}. Work on it, then update the list.`, progress: c };
     });
 
-    ctx.services.tryGet<LedgerService>("ledger")?.registerSection?.("Plan", (id) => {
+    ctx.services.tryGet("ledger")?.registerSection?.("Plan", (id) => {
       const st = states.get(id);
       if (!st || st.items.length === 0) return undefined;
       return [...renderTodoLines(st.items), ...(st.floor ? ["(the prompt: the model has not planned yet)"] : [])];
     });
 
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of todosRoutes(service)) routes.add(r, ctx.id);
 
     ctx.registerSlash("plan", planSlash({ engine, service, planning, planModes }));

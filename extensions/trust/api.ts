@@ -62,3 +62,10 @@ export function isTrustFileError(e: unknown): e is Error & { code: typeof TRUST_
 export function emptyTrust(): ProjectTrust {
   return { repo: false, mcp: {}, disabled_mcp: [], enabled_mcp: [], enabled_skills: [], everything_off: false };
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    trust: TrustService;
+  }
+}

@@ -1,6 +1,6 @@
 /** vertex/<model>: registers the Google Vertex AI provider (application-default credentials, never stored by us). */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/api.js";
 import type { CacheTtl } from "../anthropic/api.js";
 import { createVertexProvider } from "./provider.js";
 
@@ -8,7 +8,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const provider = createVertexProvider({
       places: () => ({ env: ctx.env, project: str(ctx.config.get("provider.vertex.project")), region: str(ctx.config.get("provider.vertex.region")) }),
       baseURL: () => str(ctx.env.ANTHROPIC_VERTEX_BASE_URL) ?? str(ctx.config.get("provider.vertex.base_url")),

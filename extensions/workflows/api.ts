@@ -166,3 +166,10 @@ export interface WorkflowsService {
 
 export { RunStore, newRunId, runsDir } from "./store.js";
 export { isProviderBackOff } from "./errors.js";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    workflows: WorkflowsService;
+  }
+}

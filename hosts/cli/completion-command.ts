@@ -10,12 +10,6 @@ import { commandHelp, declaredFlags, flagsFromUsage, GLOBAL_FLAGS, type CommandD
 import { COMPLETION_DOC, COMPLETION_INSTALL, COMPLETION_USAGE, completionScript, SHELLS, type CompletionCommand, type Shell } from "./completion.js";
 import { didYouMean } from "./suggest.js";
 
-
-interface StorageLike {
-  settle(): Promise<void>;
-  listSessions(opts?: { cwd?: string; limit?: number }): Promise<Array<{ id: string }>>;
-}
-
 /** Every command the CLI has, with its flags: the host's, this one, and the extensions' (their manifests). */
 function commands(kernel: Kernel, hosts: ReadonlyArray<CommandDoc & { flags: FlagDoc[] }>): CompletionCommand[] {
   const contributed = kernel
@@ -35,7 +29,7 @@ export async function completionCommand(kernel: Kernel, sub: "completion" | "__c
   if (sub === "__complete") {
     if (args[0] === "models") io.stdout.write(modelCandidates(kernel).map((m) => `${m}\n`).join(""));
     else if (args[0] === "sessions" && kernel.hasService("storage")) {
-      const s = await kernel.service<StorageLike>("storage");
+      const s = await kernel.service("storage");
       await s.settle();
       io.stdout.write((await s.listSessions({ cwd: io.project, limit: 100 })).map((x) => `${x.id}\n`).join(""));
     } else if (args[0] === "commands") io.stdout.write(commands(kernel, hosts).map((c) => `${c.name}\n`).join(""));

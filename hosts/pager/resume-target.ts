@@ -9,14 +9,9 @@ import { visibleLine } from "../terminal/sanitize.js";
 import { didYouMean } from "../cli/suggest.js";
 import { pickSession, type PickerSession } from "./resume-picker.js";
 
-interface StorageLike {
-  settle(): Promise<void>;
-  listSessions(opts?: { cwd?: string; limit?: number }): Promise<PickerSession[]>;
-}
-
 /** The id to reopen, or the exit code when the pager should not start. */
 export async function resumeTarget(kernel: Kernel, io: CommandIO, typed: string, stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): Promise<string | number> {
-  const storage = kernel.hasService("storage") ? await kernel.service<StorageLike>("storage").catch(() => undefined) : undefined;
+  const storage = kernel.hasService("storage") ? await kernel.service("storage").catch(() => undefined) : undefined;
   if (!storage) {
     if (typed) return typed;
     io.stderr.write("oceancode: -r: sessions are not stored (the storage extension is off); give an id\n");

@@ -9,7 +9,7 @@ import os from "node:os";
 import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
-import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
+import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
@@ -18,7 +18,7 @@ import { EXIT_PIPE_GONE, safeWrite, watchPipe } from "../terminal/pipe.js";
 import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-stream.js";
 import { claudeInitFacts } from "./claude-facts.js";
 import { StreamInputReader } from "./stream-input.js";
-import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
+import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble } from "./support.js";
 
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
@@ -116,7 +116,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   // stdout (JSON escapes it); stderr is for people in both formats.
   kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   // `-m sonnet`, `-m gpt-5`: the full provider/model id from here on (a mistyped name: usage, no session)
   if (args.model !== undefined) {
     try {
@@ -129,7 +129,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const overrides: Record<string, unknown> = {};
   if (args.tideline !== undefined) {
     if (kernel.hasService("tideline")) {
-      const t = await kernel.service<TidelineLike>("tideline");
+      const t = await kernel.service("tideline");
       try {
         t.parseSpec?.(args.tideline);
       } catch (e) {

@@ -33,13 +33,21 @@ const provider: Provider = { id: "mine", async *stream() { yield { type: "done",
 const tool: ToolDefinition = { name: "mine", description: "d", kind: "read", inputSchema: { type: "object" }, run: async () => ({ content: "" }) };
 export const ext: Extension = {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
+    // typed by the contracts' ServiceMap entries: no hand-written generic
+    const engine: EngineService = ctx.services.get("engine");
     engine.providers.register(provider);
     engine.tools.register(tool);
-    const s: StorageService | undefined = ctx.services.tryGet<StorageService>("storage");
+    const s: StorageService | undefined = ctx.services.tryGet("storage");
     void s?.listSessions({ limit: 1 });
+    ctx.services.get("mine").hello();
+    // @ts-expect-error a name no contract declares is unknown until checked
+    ctx.services.get("someone-elses").hello();
   },
 };
+export interface MineService { hello(): void }
+declare module "oceancode/kernel" {
+  interface ServiceMap { mine: MineService }
+}
 describeProviderContract("mine", () => ({ provider, model: "m", arrange() {} }));
 describeToolContract("mine", () => ({ tool, input: {} }));
 // @ts-expect-error internals are not exported

@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { EngineService, Row, ToolCallContext, ToolResult } from "../../engine/api.js";
+import type { Row, ToolCallContext, ToolResult } from "../../engine/api.js";
 import { keepOutputBlock, splitOutputBlocks, type OutputBlock } from "../../tools/api.js";
 import type { JevAnswer, JevQuestion, JevService, JevState } from "../api.js";
 import { clip, decide, type Verdict } from "./advise.js";
@@ -62,7 +62,7 @@ export function outputState(call: { name: string; input: Record<string, unknown>
 }
 
 export function installOutput(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.get<EngineService>("engine");
+  const engine = ctx.services.get("engine");
   engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
     const fullPath = result.truncated?.fullPath;
     const mode = jev.mode("output");
