@@ -169,17 +169,6 @@ export interface JevSettings {
 }
 
 /**
- * The mark a headless host leaves in `session.ext` (additive): `oceancode run` sets
- * `session.ext.set(JEV_HEADLESS_MARK, { auto })` on the session it drives. Point 1 reads it: a headless
- * reply is never a label, and under `--auto` an act advice that a command is unsafe rejects the call.
- */
-export const JEV_HEADLESS_MARK = "oceancode/headless";
-export interface JevHeadlessMark {
-  /** run --auto: the host approves rule asks by itself */
-  auto: boolean;
-}
-
-/**
  * What each file under extensions/jev/points/ exports (additive): the installer that taps hooks, the
  * point's questions (for `jev questions`) and its pure policy over recorded answers (for `jev verdicts`).
  */

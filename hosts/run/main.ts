@@ -8,7 +8,6 @@
 import os from "node:os";
 import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
@@ -237,8 +236,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     }
   }
 
-  // the Jev layer reads this: a headless reply is no label, and under --auto an unsafe act advice rejects
-  session.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark);
+  // no person answers this session: extensions that care read it (the host names none of them)
+  session.driver = { headless: true, auto: args.auto };
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
   // An --auto yes is automatic (no person looked): the command it approves runs confined (docs/sandbox.md).

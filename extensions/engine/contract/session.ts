@@ -37,6 +37,17 @@ export interface SessionProfile {
   maxSteps?: number;
 }
 
+/**
+ * How a session is driven, set by the host (or command) that runs it, so an extension can tell without
+ * the host naming it: `headless` means no person answers the session's questions (a reply is the host's
+ * own: `oceancode run`, `oceancode goal`); `auto` is their --auto (the host approves rule asks by itself).
+ * Absent: an interactive host, where a person may answer. In memory only, like `ext`.
+ */
+export interface SessionDriver {
+  headless: boolean;
+  auto: boolean;
+}
+
 /** An open session in memory. */
 export interface Session {
   info: SessionInfo;
@@ -48,6 +59,8 @@ export interface Session {
   lastActive: number;
   /** extension-owned per-session state (keyed by extension id) */
   ext: Map<string, unknown>;
+  /** who drives the session (a headless host sets it); absent: interactive */
+  driver?: SessionDriver;
   /** a child session's system prompt, tool allow-list and step cap (createSession's `profile`) */
   profile?: SessionProfile;
 }
