@@ -89,3 +89,11 @@ declare module "../../kernel/api.js" {
     agents: AgentsService;
   }
 }
+
+/** The session slot of the sub-agent model override (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the sub-agent model override (SUBAGENT_OVERRIDE in subagent.ts) */
+    subagent: string;
+  }
+}

@@ -49,3 +49,13 @@ declare module "../../kernel/api.js" {
     bounds: BoundsService;
   }
 }
+
+/** The session slots of the run bounds (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** USD_KEY: the session's spend bound in dollars */
+    max_usd: number;
+    /** MINUTES_KEY: the session's wall-clock bound in minutes */
+    max_minutes: number;
+  }
+}

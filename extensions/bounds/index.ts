@@ -33,7 +33,10 @@ function fingerprint(rec: StepRecord): string | undefined {
   return JSON.stringify([rec.assistant.text, rec.assistant.toolCalls.map((c) => [c.name, c.input]), (rec.tools?.results ?? []).map((r) => [r.name, r.content, r.isError === true])]);
 }
 
-function stored(session: Session, key: string): number | undefined {
+/** A bound's session slot. */
+type BoundKey = typeof USD_KEY | typeof MINUTES_KEY;
+
+function stored(session: Session, key: BoundKey): number | undefined {
   const v = session.info.overrides[key];
   return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
 }
@@ -57,7 +60,7 @@ export default {
       }
       return v;
     };
-    const pick = (session: Session, key: string, env: string): Bound | undefined => {
+    const pick = (session: Session, key: BoundKey, env: string): Bound | undefined => {
       const s = stored(session, key);
       if (s !== undefined) return { value: s, source: "session" };
       const e = fromEnv(env);
@@ -161,7 +164,7 @@ export default {
         host.reply(`/limits: ${usage}`);
         return;
       }
-      const changes: Array<[string, number | undefined]> = [];
+      const changes: Array<[BoundKey, number | undefined]> = [];
       for (let i = 0; i < words.length; i += 2) {
         const what = words[i]!.toLowerCase();
         const raw = words[i + 1]!;

@@ -4,6 +4,7 @@
  */
 import crypto from "node:crypto";
 import { emptyUsage, isRefusal, sessionBusyError, sessionRefusedError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import type { SessionOverrides } from "./api.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -20,7 +21,7 @@ export class SessionTable {
     private readonly describeModel: (id: string) => Promise<ModelInfo>,
   ) {}
 
-  async create(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
+  async create(o: { cwd: string; model: string; parentId?: string; overrides?: SessionOverrides; profile?: SessionProfile }): Promise<Session> {
     const parent = o.parentId ? this.sessions.get(o.parentId) : undefined;
     const info: SessionInfo = {
       id: newSessionId(),

@@ -18,6 +18,7 @@ import { toolKey, type Rule } from "./rules.js";
 import { runCheckCommand } from "./check.js";
 import { permissionRoutes } from "./routes.js";
 import { ruleRoutes } from "./rule-routes.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /**
  * Managed requirements can disable bypassPermissions. The kernel's verified copy is used, never the file
@@ -66,7 +67,7 @@ export default {
       const v = ctx.config.get("permission_mode");
       return typeof v === "string" ? v : (claudeMode ?? "default");
     };
-    const modeOf = (overrides?: Record<string, unknown>): PermissionMode => {
+    const modeOf = (overrides?: SessionOverrides): PermissionMode => {
       const o = overrides?.permission_mode;
       return resolveMode(typeof o === "string" ? o : configured()).mode;
     };

@@ -59,3 +59,11 @@ declare module "../../kernel/api.js" {
     "plan-mode": PlanModeService;
   }
 }
+
+/** The session slot plan mode keeps the agent in (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the session's agent (AGENT_KEY): "plan", or a name a client recorded; absent: build */
+    agent: string;
+  }
+}

@@ -7,6 +7,7 @@ import { isSessionBusy, type EngineService, type Row, type Session, type TurnRes
 import type { StorageService } from "../storage/api.js";
 import { HttpError, type FleetService } from "./api.js";
 import type { PendingPrompt, PendingStore, PromptAttach } from "./pending.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /** What the hub asks of the fleet (FleetService): the durable record of its turns, and adopting a gone instance's. */
 export type FleetTurns = Pick<FleetService, "turnQueued" | "turnStarted" | "turnFinished" | "adopt">;
@@ -200,7 +201,7 @@ export class SessionHub {
     return [...this.held.values()].map((h) => h.session);
   }
 
-  async create(opts: { cwd: string; model: string; overrides?: Record<string, unknown> }): Promise<Session> {
+  async create(opts: { cwd: string; model: string; overrides?: SessionOverrides }): Promise<Session> {
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     const session = await this.engine.createSession(opts);
     this.held.set(session.info.id, { session, tail: Promise.resolve(), queued: 0, adopting: Promise.resolve() });

@@ -112,3 +112,11 @@ declare module "../../kernel/api.js" {
     tideline: TidelineService;
   }
 }
+
+/** The session slot of the tideline setting (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the /tideline or --tideline setting, as typed (parseSpec reads it) */
+    tideline: string;
+  }
+}

@@ -9,6 +9,7 @@
  */
 import type { SlashHost } from "../../kernel/api.js";
 import type { Session } from "../engine/api.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 export const TODO_TOOL = "todo_write";
 /** Claude Code's name for the same tool (hook matchers, settings rules). */
@@ -98,7 +99,7 @@ export interface StoredTodos {
 }
 
 /** The stored list of a session (overrides.todos), checked; undefined when absent or malformed. Exports and hosts read it. */
-export function readStoredTodos(overrides: Record<string, unknown> | undefined): StoredTodos | undefined {
+export function readStoredTodos(overrides: SessionOverrides | undefined): StoredTodos | undefined {
   const raw = overrides?.[TODOS_KEY];
   if (typeof raw !== "object" || raw === null) return undefined;
   const r = raw as { items?: unknown; floor?: unknown; planned?: unknown };
@@ -126,5 +127,13 @@ export function renderTodoLines(items: readonly Pick<TodoItem, "content" | "stat
 declare module "../../kernel/api.js" {
   interface ServiceMap {
     todos: TodosService;
+  }
+}
+
+/** The session slot the todo list is kept in (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the list (TODOS_KEY): read it with readStoredTodos, which checks it */
+    todos: StoredTodos;
   }
 }

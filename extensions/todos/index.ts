@@ -14,6 +14,7 @@ import { todosRoutes } from "./routes.js";
 import { planSlash } from "./slash.js";
 import { TodoState } from "./state.js";
 import { createTodoTool, TODO_RULE } from "./tool.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 const EXT_ID = "todos";
 
@@ -39,7 +40,7 @@ export default {
     const listeners = new Set<(l: TodoList) => void>();
     const planModes: PlanModeService[] = [];
 
-    const stateOf = (s: Session | string, overrides?: Record<string, unknown>): TodoState => {
+    const stateOf = (s: Session | string, overrides?: SessionOverrides): TodoState => {
       const id = typeof s === "string" ? s : s.info.id;
       let st = states.get(id);
       if (!st) {
@@ -50,7 +51,7 @@ export default {
       return st;
     };
     /** a change: bump the version, store it on the session (saved with the session's info), tell the listeners */
-    const changed = (st: TodoState, overrides: Record<string, unknown> | undefined) => {
+    const changed = (st: TodoState, overrides: SessionOverrides | undefined) => {
       st.version += 1;
       if (overrides) st.save(overrides);
       const list = st.list();
@@ -63,7 +64,7 @@ export default {
       }
       return list;
     };
-    const write = (id: string, overrides: Record<string, unknown>, items: ParsedItem[]): TodoList => {
+    const write = (id: string, overrides: SessionOverrides, items: ParsedItem[]): TodoList => {
       const st = stateOf(id, overrides);
       st.write(items);
       return changed(st, overrides);

@@ -18,6 +18,7 @@ import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-st
 import { claudeInitFacts } from "./claude-facts.js";
 import { StreamInputReader } from "./stream-input.js";
 import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble } from "./support.js";
+import type { SessionOverrides } from "../../extensions/engine/api.js";
 
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
@@ -125,7 +126,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
       return 2;
     }
   }
-  const overrides: Record<string, unknown> = {};
+  const overrides: SessionOverrides = {};
   if (args.tideline !== undefined) {
     if (kernel.hasService("tideline")) {
       const t = await kernel.service("tideline");

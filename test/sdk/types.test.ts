@@ -28,6 +28,7 @@ describe("the published types", () => {
       `import type { Extension, ExtensionContext } from "oceancode/kernel";
 import type { EngineService, Provider, ToolDefinition } from "oceancode/api/engine";
 import type { StorageService } from "oceancode/api/storage";
+import type { StoredTodos } from "oceancode/api/todos";
 import { describeProviderContract, describeToolContract } from "oceancode/testing";
 const provider: Provider = { id: "mine", async *stream() { yield { type: "done", stopReason: "end_turn" }; } };
 const tool: ToolDefinition = { name: "mine", description: "d", kind: "read", inputSchema: { type: "object" }, run: async () => ({ content: "" }) };
@@ -40,6 +41,14 @@ export const ext: Extension = {
     const s: StorageService | undefined = ctx.services.tryGet("storage");
     void s?.listSessions({ limit: 1 });
     ctx.services.get("mine").hello();
+    // per-session state: typed slots, the owners' (todos) and a third party's own (mine)
+    void engine.createSession({ cwd: ".", model: "m", overrides: { mine: 1 } }).then((session) => {
+      const todos: StoredTodos | undefined = session.info.overrides.todos;
+      const mine: number | undefined = session.info.overrides.mine;
+      void [todos, mine];
+      // @ts-expect-error a slot holds its declared type only
+      session.info.overrides.todos = "not a list";
+    });
     // @ts-expect-error a name no contract declares is unknown until checked
     ctx.services.get("someone-elses").hello();
   },
@@ -47,6 +56,9 @@ export const ext: Extension = {
 export interface MineService { hello(): void }
 declare module "oceancode/kernel" {
   interface ServiceMap { mine: MineService }
+}
+declare module "oceancode/api/engine" {
+  interface SessionSlots { mine: number }
 }
 describeProviderContract("mine", () => ({ provider, model: "m", arrange() {} }));
 describeToolContract("mine", () => ({ tool, input: {} }));

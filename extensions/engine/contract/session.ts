@@ -3,6 +3,25 @@ import type { Row, Usage } from "./rows.js";
 
 // ---------------------------------------------------------------- sessions
 
+/**
+ * Per-session state that survives --continue: one typed slot per name, declared by the extension that
+ * owns it, in its own contract, by declaration merging (a third party augments "oceancode/api/engine"):
+ *
+ *   declare module "../engine/api.js" { interface SessionSlots { todos: StoredTodos } }
+ *
+ * The slots are stored together as the session's `overrides` object, the same JSON as before slots were
+ * typed, so older sessions read unchanged. A value comes back from storage as whatever JSON was there:
+ * an owner whose slot a hand-edited or older row could break still checks it on read.
+ */
+export interface SessionSlots {
+  /** --max-steps stored by an earlier run (the engine's own slot) */
+  max_steps: number;
+  /** where a fork was made from: the session and its last copied entry ("r<seq>") */
+  forked_from: { session: string; entry: string };
+}
+/** Every declared slot, each optional (a new session has none). */
+export type SessionOverrides = { [K in keyof SessionSlots]?: SessionSlots[K] };
+
 export interface SessionInfo {
   id: string;
   parentId?: string;
@@ -10,8 +29,8 @@ export interface SessionInfo {
   model: string;
   createdAt: number;
   title?: string;
-  /** per-session settings that survive --continue (e.g. tideline override, permission mode) */
-  overrides: Record<string, unknown>;
+  /** per-session state that survives --continue, by slot (SessionSlots: e.g. tideline, permission_mode, todos) */
+  overrides: SessionOverrides;
 }
 
 export interface SessionTotals {
