@@ -104,7 +104,7 @@ export type SlashHandler = (args: string, host: SlashHost) => Promise<void> | vo
  * (a third party's contract augments "oceancode/kernel" the same way; a consumer sees the entries of the
  * contracts its program imports, e.g. `import type {} from "oceancode/api/storage"`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface -- filled by declaration merging
+// empty here: filled by declaration merging
 export interface ServiceMap {}
 /** A service name some contract in the program declares. */
 export type ServiceName = keyof ServiceMap & string;
