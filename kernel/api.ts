@@ -46,10 +46,11 @@ export { TIERS, type Ecosystem, type PluginRootRecord } from "./walk.js";
 export type { PluginRootsModule } from "./ecosystems.js";
 export { parseJsonc, lineColAt, lineOfPath, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
 export { nearest, nearestMany } from "./nearest.js";
-export { isPlainObject, type ConfigLayer, type HostSetting, type ResolvedConfig } from "./config.js";
+export { isPlainObject, ResolvedConfig, type ConfigLayer, type HostSetting } from "./config.js";
 export { compileSchema, validate, formatProblem, type SchemaProblem } from "./schema.js";
 export { tightenLayer, type Tightened } from "./untrusted.js";
-export type { TrustQuery, KernelHooks } from "./kernel-hooks.js";
+/** the pieces of a stand-in context (the conformance suites' testContext builds one with them) */
+export { createKernelHooks, type TrustQuery, type KernelHooks } from "./kernel-hooks.js";
 
 /** Fields a log line carries beside its message (`ext`: the extension that wrote it; set by the kernel). */
 export type LogRecordFields = Record<string, unknown>;
