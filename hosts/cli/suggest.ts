@@ -2,7 +2,7 @@
  * Did-you-mean for usage errors: the nearest commands, flags, session ids (edit distance, kernel/nearest.ts).
  * One kit, so every usage error the CLI prints words its hint the same way.
  */
-import { nearestMany } from "../../kernel/api.js";
+import { nearestMany } from "../../kernel/nearest.js";
 import type { FlagDoc } from "./help.js";
 
 /** " (did you mean a or b?)" for the candidates nearest `word`, or "" when none is close. */

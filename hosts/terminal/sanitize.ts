@@ -1,2 +1,2 @@
-/** The terminal sanitiser lives in the kernel's safe-output kit (kernel/safe-output.ts), shared with extensions. */
-export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "../../kernel/api.js";
+/** The terminal sanitiser is the kernel API's (oceancode/kernel), taken from its module so a start evaluates no more (test/lint/reach.ts). */
+export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "../../kernel/safe-output.js";

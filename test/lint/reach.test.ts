@@ -23,10 +23,10 @@ describe("reach lint", () => {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
-  it("refuses deep kernel imports from extensions and hosts, allows kernel/api and the bootstrap", () => {
+  it("refuses deep kernel imports from extensions and hosts; allows kernel/api, the bootstrap, and a host's API names from their module", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "oc-reach-"));
     tmp.push(root);
-    write(root, "kernel/api.ts", `export const ok = 1;\n`);
+    write(root, "kernel/api.ts", `export const ok = 1;\nexport { visible, type VisibleOptions } from "./safe-output.js";\n`);
     write(
       root,
       "extensions/app/index.ts",
@@ -43,14 +43,21 @@ describe("reach lint", () => {
     );
     write(root, "extensions/app/test/deep.test.ts", `import { DiscoveryWalk } from "../../../kernel/walk.js";\nexport const w = DiscoveryWalk;\n`);
     write(root, "hosts/boot.ts", `import { Kernel } from "../kernel/kernel.js";\nimport { resolvePaths } from "../kernel/paths.js";\nimport { loadConfig } from "../kernel/config.js";\nexport { Kernel, resolvePaths, loadConfig };\n`);
-    write(root, "hosts/run/main.ts", `import type { Kernel } from "../../kernel/kernel.js";\nexport type K = Kernel;\n`);
+    write(
+      root,
+      "hosts/run/main.ts",
+      `import type { Kernel } from "../../kernel/kernel.js";\nimport { visible, type VisibleOptions } from "../../kernel/safe-output.js";\nimport { visible as v2, hasControls } from "../../kernel/safe-output.js";\nexport type K = [Kernel, VisibleOptions];\nexport const f = [visible, v2, hasControls];\n`,
+    );
+    write(root, "extensions/app/out.ts", `import { visible } from "../../kernel/safe-output.js";\nexport const f = visible;\n`);
     expect(checkReach(root).map(formatReach)).toEqual([
       `extensions/app/index.ts:2: [reach] import "../../kernel/walk.js" reaches into the kernel (kernel/walk.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
       `extensions/app/index.ts:3: [reach] import "../../kernel/jsonc.js" reaches into the kernel (kernel/jsonc.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
       `extensions/app/index.ts:4: [reach] import "../../kernel/walk.js" reaches into the kernel (kernel/walk.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
       `extensions/app/index.ts:5: [reach] import "oceancode/kernel/schema" reaches into the kernel (kernel/schema.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
-      `hosts/boot.ts:3: [reach] import "../kernel/config.js" reaches into the kernel (kernel/config.ts), past its published entry oceancode/kernel: import it from "../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
-      `hosts/run/main.ts:1: [reach] import "../../kernel/kernel.js" reaches into the kernel (kernel/kernel.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
+      `extensions/app/out.ts:1: [reach] import "../../kernel/safe-output.js" reaches into the kernel (kernel/safe-output.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet)`,
+      `hosts/boot.ts:3: [reach] import "../kernel/config.js" reaches into the kernel (kernel/config.ts), past its published entry oceancode/kernel: import it from "../kernel/api.js" (export it from kernel/api.ts if it is not there yet); kernel/api.ts does not re-export loadConfig from it`,
+      `hosts/run/main.ts:1: [reach] import "../../kernel/kernel.js" reaches into the kernel (kernel/kernel.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet); kernel/api.ts does not re-export Kernel from it`,
+      `hosts/run/main.ts:3: [reach] import "../../kernel/safe-output.js" reaches into the kernel (kernel/safe-output.ts), past its published entry oceancode/kernel: import it from "../../kernel/api.js" (export it from kernel/api.ts if it is not there yet); kernel/api.ts does not re-export hasControls from it`,
     ]);
   });
 });

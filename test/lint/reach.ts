@@ -6,10 +6,15 @@
  * code, and refuses an import (static, `export ... from`, `import("...")` or `import type`) of any other
  * kernel/ module, by relative path or as `oceancode/kernel/<module>`.
  *
- * One exception, the bootstrap: hosts/boot.ts constructs the kernel (`Kernel.discover` over
- * `resolvePaths`). Booting is what a host is, not something an extension may do, so the Kernel class and
- * path resolution are no part of the extension API; every other host takes the `Kernel` type from
- * hosts/boot.ts. Tests and benchmarks drive internals on purpose and are not checked.
+ * Two exceptions, for hosts only:
+ *   - the bootstrap: hosts/boot.ts constructs the kernel (`Kernel.discover` over `resolvePaths`). Booting
+ *     is what a host is, not something an extension may do, so the Kernel class and path resolution are
+ *     no part of the extension API; every other host takes the `Kernel` type from hosts/boot.ts.
+ *   - the start path: a host may import a kernel module directly for names kernel/api.ts re-exports from
+ *     that very module (`visible` from kernel/safe-output.ts): what it takes is still in oceancode/kernel,
+ *     but `oceancode --help` does not evaluate every module the API re-exports (~100 KB more of chunks).
+ *     Extensions load after the kernel has booted and always go through kernel/api.
+ * Tests and benchmarks drive internals on purpose and are not checked.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -41,13 +46,31 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-function importsOf(file: string, text: string): Array<{ spec: string; line: number }> {
+interface ImportSite {
+  spec: string;
+  line: number;
+  /** the names taken (original names); undefined: the whole module (namespace, default, side effect, import()) */
+  names?: string[];
+}
+
+/** The names an import or re-export declaration takes from its module, or undefined for the whole module. */
+function namesOf(node: ts.ImportDeclaration | ts.ExportDeclaration): string[] | undefined {
+  if (ts.isExportDeclaration(node)) {
+    return node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements.map((e) => (e.propertyName ?? e.name).text) : undefined;
+  }
+  const c = node.importClause;
+  if (!c || c.name || !c.namedBindings || !ts.isNamedImports(c.namedBindings)) return undefined;
+  return c.namedBindings.elements.map((e) => (e.propertyName ?? e.name).text);
+}
+
+function importsOf(file: string, text: string): ImportSite[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-  const out: Array<{ spec: string; line: number }> = [];
+  const out: ImportSite[] = [];
   const lineOf = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      out.push({ spec: node.moduleSpecifier.text, line: lineOf(node) });
+      const names = namesOf(node);
+      out.push({ spec: node.moduleSpecifier.text, line: lineOf(node), ...(names ? { names } : {}) });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       out.push({ spec: node.argument.literal.text, line: lineOf(node) });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
@@ -69,8 +92,27 @@ function kernelTarget(root: string, fromFile: string, spec: string): string | un
   return t.startsWith("kernel/") ? t : undefined;
 }
 
+/** kernel module ("kernel/safe-output.ts") -> the names kernel/api.ts re-exports from it */
+function apiReexports(root: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const file = path.join(root, "kernel", "api.ts");
+  if (!fs.existsSync(file)) return out;
+  const sf = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  for (const st of sf.statements) {
+    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const names = namesOf(st);
+    const mod = kernelTarget(root, file, st.moduleSpecifier.text);
+    if (!names || !mod) continue;
+    const set = out.get(mod) ?? new Set<string>();
+    for (const n of names) set.add(n);
+    out.set(mod, set);
+  }
+  return out;
+}
+
 export function checkReach(root: string): ReachProblem[] {
   const problems: ReachProblem[] = [];
+  const published = apiReexports(root);
   for (const dir of ["extensions", "hosts"]) {
     for (const file of walk(path.join(root, dir))) {
       const r = path.relative(root, file).split(path.sep).join("/");
@@ -79,11 +121,14 @@ export function checkReach(root: string): ReachProblem[] {
       for (const imp of importsOf(file, fs.readFileSync(file, "utf8"))) {
         const t = kernelTarget(root, file, imp.spec);
         if (!t || t === "kernel/api.ts" || allowed.includes(t)) continue;
-        const api = path.relative(path.dirname(file), path.join(root, "kernel", "api.js")).split(path.sep).join("/");
+        const api = published.get(t);
+        if (dir === "hosts" && imp.names && api && imp.names.every((n) => api.has(n))) continue;
+        const entry = path.relative(path.dirname(file), path.join(root, "kernel", "api.js")).split(path.sep).join("/");
+        const missing = dir === "hosts" && imp.names ? imp.names.filter((n) => !api?.has(n)) : [];
         problems.push({
           file: r,
           line: imp.line,
-          message: `import "${imp.spec}" reaches into the kernel (${t}), past its published entry oceancode/kernel: import it from "${api}" (export it from kernel/api.ts if it is not there yet)`,
+          message: `import "${imp.spec}" reaches into the kernel (${t}), past its published entry oceancode/kernel: import it from "${entry}" (export it from kernel/api.ts if it is not there yet)${missing.length ? `; kernel/api.ts does not re-export ${missing.join(", ")} from it` : ""}`,
         });
       }
     }
