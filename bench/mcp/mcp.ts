@@ -3,7 +3,7 @@
  *  - start to first model request of `oceancode run "hi"` (compiled CLI, real Anthropic SDK, fake server)
  *    with 0, 1, 5 and 20 stdio servers (the fixture server extensions/mcp/test/fixtures/tools-server.mjs), started in parallel;
  *  - the first request's tools array size with 20 MCP tools (flat) and 1,000 (meta-dispatch: search_tool
- *    and use_tool), beside what the 1,000 would weigh flat;
+ *    and use_tool), beside what the 1,000 would weigh flat, and the system block that names them;
  *  - per-call overhead: `add` through our Connection vs the SDK Client called directly, same server.
  * Run: node dist/bench/mcp/mcp.js [--runs 3] [--calls 300]
  */
@@ -17,12 +17,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Connection } from "../../extensions/mcp/client/connection.js";
 import type { ServerEntry } from "../../extensions/mcp/api.js";
-import { startFakeAnthropic, type AnthropicRecorded } from "../../test/kit/fakes/anthropic-server.js";
+import { startFakeAnthropic, systemOf, type AnthropicRecorded } from "../../test/kit/fakes/anthropic-server.js";
 import { homeEnv } from "../../test/kit/fakes/home-env.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");
-const FIXTURE = path.join(ROOT, "test", "mcp", "fixtures", "tools-server.mjs");
+const FIXTURE = path.join(ROOT, "extensions", "mcp", "test", "fixtures", "tools-server.mjs");
 const FIXED_TOOLS = 8; // the fixture's own tools besides --tools n
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "3" }, calls: { type: "string", default: "300" } } });
@@ -121,7 +121,14 @@ async function main(): Promise<void> {
 
   console.log("\nfirst request's tools array (JSON chars, ~tokens = chars/4)");
   const flat20 = toolsSize((await firstRequest(fake.url, fake, 1, 20)).req);
-  const meta1000 = toolsSize((await firstRequest(fake.url, fake, 5, 200)).req);
+  const metaReq = (await firstRequest(fake.url, fake, 5, 200)).req;
+  const meta1000 = toolsSize(metaReq);
+  // the names under meta-dispatch, in the system prompt (client/context.ts; bounded at 8,000 chars)
+  const sysLines = systemOf(metaReq).split("\n");
+  const at = sysLines.findIndex((l) => l.startsWith("MCP tools reached through"));
+  let end = at + 1;
+  while (at >= 0 && end < sysLines.length && /^(mcp__|… and )/.test(sysLines[end]!)) end++;
+  const namesBlock = at >= 0 ? sysLines.slice(at, end).join("\n") : "";
   const base = toolsSize((await firstRequest(fake.url, fake, 0, 0)).req);
   // the 1,000 tools as they would be offered flat: the registry's specs, as the anthropic provider writes them
   const oneServer = new Client({ name: "bench", version: "1" });
@@ -133,6 +140,7 @@ async function main(): Promise<void> {
   console.log(`20 MCP tools (flat):    ${flat20.count} tools (${flat20.mcp} MCP), ${flat20.chars} chars (~${Math.round(flat20.chars / 4)} tokens); MCP share ${flat20.chars - base.chars} chars`);
   console.log(`1,000 MCP tools (meta): ${meta1000.count} tools (${meta1000.mcp} MCP), ${meta1000.chars} chars (~${Math.round(meta1000.chars / 4)} tokens)`);
   console.log(`1,000 MCP tools flat would add ${flatChars} chars (~${Math.round(flatChars / 4)} tokens)`);
+  console.log(`1,000 MCP tools (meta): the system block naming them: ${namesBlock.length} chars (~${Math.round(namesBlock.length / 4)} tokens)`);
   await fake.close();
 
   console.log(`\nper call (\`add\`, stdio fixture, ${CALLS} calls after 50 warm-up, median of 3 rounds)`);

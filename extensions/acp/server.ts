@@ -15,22 +15,35 @@ import { cancelTurn, runPrompt } from "./prompt.js";
 import { closeSession, listSessions, loadSession, newSession, resumeSession, setMode } from "./sessions.js";
 import type { AcpHost, AcpSession } from "./state.js";
 import { toolCallRunning } from "./updates.js";
+import { InitQueue } from "./init-queue.js";
 
 /** How long closing sessions may take once stdin has closed (the ledger and database flush). */
 const CLOSE_BUDGET_MS = 3000;
 
 /** Node streams as the web streams ndJsonStream takes. */
 function webStreams(io: CommandIO): { output: WritableStream<Uint8Array>; input: ReadableStream<Uint8Array> } {
+  let queue: InitQueue | undefined;
   const output = new WritableStream<Uint8Array>({
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
-        io.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
+        const releases = queue?.output(chunk) ?? false;
+        io.stdout.write(chunk, (err) => {
+          if (err) return reject(err);
+          // the initialize reply is out: what the client sent after it goes to the SDK now
+          if (releases) queue?.release();
+          resolve();
+        });
       }),
   });
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
-      io.stdin.on("data", (d: Buffer | string) => controller.enqueue(typeof d === "string" ? Buffer.from(d) : new Uint8Array(d)));
-      io.stdin.on("end", () => controller.close());
+      queue = new InitQueue(
+        (bytes) => controller.enqueue(bytes),
+        () => controller.close(),
+      );
+      const q = queue;
+      io.stdin.on("data", (d: Buffer | string) => q.input(typeof d === "string" ? Buffer.from(d) : new Uint8Array(d)));
+      io.stdin.on("end", () => q.end());
       io.stdin.on("error", (e) => controller.error(e));
     },
   });
@@ -96,7 +109,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
   );
   // innermost around the tool's run (after asks, inside sandbox and hooks): mark the call running, and let
   // the editor serve reads, writes and bash when it offers fs and terminal
-  engine.hooks.executeTool.tap({ name: ctx.id, stage: 900 }, (next) => async (call: ToolCallContext) => {
+  engine.hooks.executeTool.tap({ name: ctx.id, stage: "client" }, (next) => async (call: ToolCallContext) => {
     const sid = call.session.info.id;
     const c = conn()?.client;
     if (!host.sessions.has(sid) || !c) return next(call);

@@ -8,7 +8,7 @@
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { ModelNameEntry } from "../engine/api.js";
 import type { Agent, AgentsService } from "./api.js";
-import { agentsReader, buildCatalog, formatListing, READER_ID, resolveIn, type AgentItem } from "./catalog.js";
+import { agentsReader, buildCatalog, formatListing, projectConfigRoot, READER_ID, resolveIn, withProjectConfig, type AgentItem } from "./catalog.js";
 import { BackgroundChildren, createAgentTool } from "./tool.js";
 import { agentRoutes } from "./routes.js";
 import { subagentModelId } from "./subagent.js";
@@ -22,7 +22,8 @@ export default {
     const service: AgentsService = {
       list: () => (items ??= service.reload()),
       reload() {
-        items = buildCatalog(ctx.walk<AgentItem>(READER_ID));
+        // the project's own opencode.json has no walk root (only .opencode/ has): read as a repo-tier one
+        items = buildCatalog(withProjectConfig(ctx.walk<AgentItem>(READER_ID), projectConfigRoot(ctx.paths.project, ctx.paths.home)));
         // one warning per file per process, naming it; the agent still loads
         for (const a of items) {
           if (!a.warning || warned.has(a.warning)) continue;
@@ -62,7 +63,7 @@ export default {
     const configured = (): string[] => [ctx.config.get("model"), configuredModel()].filter((m): m is string => typeof m === "string" && m.trim() !== "");
     engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel(), aliases), { configured, warn: (m) => ctx.log.warn(m), aliases }), ctx.id);
     // the listing goes last in the system prompt: it changes only when the agents found change
-    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "enrich" }, (win, step) => {
       if (step.session.info.parentId !== undefined) return win;
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;

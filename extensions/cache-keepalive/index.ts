@@ -23,9 +23,6 @@ import {
   type KeepaliveState,
 } from "./api.js";
 
-/** After every other modelRequest tap: what is remembered is the request as it is sent. */
-const LAST_STAGE = 10_000;
-
 interface Entry {
   session: Session;
   request: ModelRequest;
@@ -119,7 +116,7 @@ export default {
       else schedule(e, settings.intervalMs);
     };
 
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: LAST_STAGE }, (req, step) => {
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "sent" }, (req, step) => {
       if (!caching(req.model.provider)) return req;
       const s = step.session;
       let e = entries.get(s.info.id);

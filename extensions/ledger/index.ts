@@ -43,7 +43,7 @@ export default {
     if (!enabled) return;
 
     // before the tideline's tap (stage 0), so a resumed session's first cut is recorded in its index
-    engine.hooks.sessionStart.tap({ name: ctx.id, stage: -50 }, async ({ session, source }) => {
+    engine.hooks.sessionStart.tap({ name: ctx.id, stage: "resume" }, async ({ session, source }) => {
       if (session.info.parentId) ledger.nest(session.info.id, session.info.parentId);
       if (source === "resume") {
         ledger.resume(session); // open, rows.jsonl, rows the transcript missed, damaged transcripts rewritten

@@ -1,6 +1,6 @@
 /**
  * The mcp extension: resolves the servers from every config file (sources/), offers `oceancode mcp`
- * (cli/) and inspect rows, and on the first session starts every
+ * (cli/) and inspect rows, and on the first session (or when a serve host starts) starts every
  * ready one in parallel (client/manager.ts), registers their tools as engine tools `mcp__<server>__<tool>`
  * (client/tools.ts), fixes each prompt's MCP tool set at its first request, applies live switches
  * (trust.json, installed.json, the config files: client/live.ts) on the very next step, opens the pager's
@@ -38,8 +38,6 @@ function withHanded(entries: ServerEntry[], handed: ReadonlyMap<string, ServerEn
 
 /** one manager per activation (a process may boot more than one kernel, e.g. tests) */
 const managers = new Set<McpManager>();
-/** the modelRequest stage of the MCP tool set: after the floor (-300), before permissions' tool removal (-200) */
-const STAGE_MCP_TOOLS = -250;
 
 /** a config value in seconds (> 0) as ms, else the fallback */
 function configSeconds(v: unknown, fallback: number): number {
@@ -171,6 +169,9 @@ export default {
     // GET /mcp and the per-server routes, when a serve host runs (the serve extension's registry)
     const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of mcpRoutes({ service, manager: live, env: ctx.env, ...(credentials ? { credentials } : {}) })) routes.add(r, ctx.id);
+    // a server (serve, the pager's --listen) starts the servers with itself, so GET /mcp reads their live
+    // status from the start rather than `connecting` until a client opens a session (finding 49)
+    ctx.services.tryGet("serve")?.onStart?.(() => live.start());
     // /mcps: the pager opens the MCP tab of its capabilities picker; another host gets the rows as text
     ctx.registerSlash("mcps", (_args, host) => {
       if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("mcp");
@@ -182,19 +183,15 @@ export default {
     for (const t of metaTools(live, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
     for (const t of resourceTools(live)) engine.tools.register(t, ctx.id);
     // `/mcp__<server>__<prompt> args`: before skills' typed slash forms (STAGE_DEFAULT)
-    engine.hooks.userPrompt.tap({ name: ctx.id, stage: -50 }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "connect" }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
     // lazy: nothing is spawned or dialed until a session opens
     engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
-      if (!sessionId) {
-        sessionId = session.info.id;
-        // servers held for trust are said once, so a missing tool has a reason (smaller finding #46)
-        const held = live.entries.filter((e) => e.hold === "untrusted");
-        if (held.length) ctx.log.warn(`MCP servers held until you trust them: ${held.map((e) => `${printable(e.qualifiedName, 80)} (${printable(e.source)})`).join(", ")}; oceancode trust mcp <name> on runs one, oceancode trust repo on trusts the project`);
-      }
+      // servers held for trust are said at the prompt's first request, to the user and the model (client/tools.ts)
+      if (!sessionId) sessionId = session.info.id;
       live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register, live: switches }));
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "tools" }, promptTools({ engine, manager: live, index, env: ctx.env, register, live: switches }));
   },
   async deactivate() {
     const all = [...managers];

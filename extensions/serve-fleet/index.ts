@@ -34,7 +34,7 @@ export default {
     const prune = positiveInt(ctx.env.OC_FLEET_PRUNE_MS);
     fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(sweep ? { sweepMs: sweep } : {}), ...(prune ? { prune: { everyMs: prune } } : {}) });
     serve.useFleet(fleet);
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => fleet?.stop());
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "close" }, () => fleet?.stop());
   },
   async deactivate() {
     await fleet?.stop();

@@ -56,7 +56,7 @@ export default {
       });
       tapEngine(engine, s, ctx.id);
     }
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "close" }, () => s.close());
     // other stores (the ledger) join retention when this event activates them
     const participants = async () => {
       await ctx.activate("onEvent:retention");

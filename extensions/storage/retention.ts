@@ -205,7 +205,7 @@ export interface TapRetentionOptions {
 export function tapRetention(engine: EngineService, store: RetentionBackend, o: TapRetentionOptions): void {
   let last: number | undefined;
   // before the ledger (-50) and storage's own sessionStart taps, so no store has opened a swept session
-  engine.hooks.sessionStart.tap({ name: o.name, stage: -100 }, async ({ session }) => {
+  engine.hooks.sessionStart.tap({ name: o.name, stage: "retain" }, async ({ session }) => {
     const now = Date.now();
     if (last !== undefined && now - last < SWEEP_EVERY_MS) return;
     last = now;

@@ -7,7 +7,7 @@ import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visibleLine } from "../terminal/sanitize.js";
 import { didYouMean } from "../cli/suggest.js";
-import { pickSession, type PickerSession } from "./resume-picker.js";
+import { pickSession } from "./resume-picker.js";
 
 /** The id to reopen, or the exit code when the pager should not start. */
 export async function resumeTarget(kernel: Kernel, io: CommandIO, typed: string, stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): Promise<string | number> {

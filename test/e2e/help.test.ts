@@ -83,6 +83,10 @@ describe("--help of every command", () => {
       "-h, --help",
     ]);
     expect(section(r.stdout, "Global flags:").map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(["--directory, --dir <dir>", "--home <dir>", "--db <path>", "-v, --verbose"]);
+    // the product's words come with a plain gloss (finding 55); the step cap says it continues (finding 56)
+    const line = (flag: string) => section(r.stdout, "Flags:").find((l) => l.trim().startsWith(flag)) ?? "";
+    expect(line("--tideline")).toContain("the context window's cut line");
+    expect(line("--max-steps")).toContain("auto-continues into a fresh turn");
     // after a flag's value, and before the prompt, --help is still help; after the prompt it is text
     expect(oc("run", "-m", "scripted/echo", "--help").stdout).toContain("\nFlags:\n");
     const text = oc("run", "-m", "scripted/echo", "say", "--help");

@@ -88,12 +88,12 @@ export interface Atif {
   extra?: { incomplete_turns?: Array<{ turn: number; status: string; marker_step_id: number }> };
 }
 
-/** `oceancode export <id> --atif`, checked against schemas/atif.schema.json. */
+/** `oceancode export <id> --atif`, checked against extensions/export/atif.schema.json. */
 export async function exportAtif(sb: Sandbox, id: string): Promise<Atif> {
   const r = await runCliAsync(["export", id, "--atif"], { cwd: sb.project, env: sb.env });
   if (r.code !== 0) throw new Error(`export --atif failed (${r.code}): ${r.stderr}`);
   const traj = JSON.parse(r.stdout) as Atif;
-  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schemas", "atif.schema.json"), "utf8")) as object;
+  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "extensions", "export", "atif.schema.json"), "utf8")) as object;
   const validate = new Ajv2020({ strict: false, validateFormats: false, allErrors: true }).compile(schema);
   if (!validate(traj)) throw new Error(`ATIF export is not schema-valid: ${JSON.stringify(validate.errors)}`);
   return traj;

@@ -101,7 +101,7 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
   const engine = ctx.services.get("engine");
   const ledger = () => ctx.services.tryGet("ledger");
   const tideline = () => ctx.services.tryGet("tideline");
-  engine.hooks.contextBuild.tap({ name: ctx.id, stage: 150 }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
+  engine.hooks.contextBuild.tap({ name: ctx.id, stage: "recall" }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
     const mode = jev.mode("recall");
     if (mode === "off") return win;
     const notes = recalledOf(step.session);

@@ -162,7 +162,7 @@ describe("oceancode export", () => {
       steps: Array<{ step_id: number; source: string; message: string; timestamp: string; tool_calls?: Array<{ tool_call_id: string; function_name: string; arguments: Record<string, unknown> }>; observation?: { results: Array<{ source_call_id: string; content: string }> }; metrics?: { prompt_tokens: number; completion_tokens: number } }>;
       final_metrics: { total_steps: number; total_prompt_tokens: number; total_completion_tokens: number };
     };
-    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schemas", "atif.schema.json"), "utf8")) as object;
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "extensions", "export", "atif.schema.json"), "utf8")) as object;
     const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
     const validate = ajv.compile(schema);
     expect(validate(traj), JSON.stringify(validate.errors)).toBe(true);

@@ -66,7 +66,8 @@ describe("/tideline", () => {
     expect(m.used).toBeGreaterThan(0);
     expect(m.inputTokens + m.cacheReadTokens).toBeGreaterThan(0);
     const ctx = await slash("context", "", s);
-    expect(ctx).toMatch(/^context {3}\d+(k)? \/ 200k \(\d+%\) · scripted\/echo\ntideline @25% \(50k\): \d+k to go\ntokens {4}in /);
+    // the guide's status words, then a plain gloss of them (finding 55)
+    expect(ctx).toMatch(/^context {3}\d+(k)? \/ 200k \(\d+%\) · scripted\/echo\ntideline @25% \(50k\): \d+k to go {2}\(the tideline: the line in the context window past which the oldest steps are cut\)\ntokens {4}in /);
     expect(ctx).toContain("spend     $0.00");
     await engine.closeSession(s, "exit");
     const again = await engine.openSession(s.info.id);
