@@ -1,10 +1,15 @@
 /** Shared by every host: resolve paths, discover the kernel over the bundled extensions, report errors. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+// the bootstrap: the one host file allowed the kernel's own modules (test/lint/reach.ts says why)
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
+// on the start path: the API's own names from their module, not the whole API graph (test/lint/reach.ts)
 import { isOcError, errorMessage } from "../kernel/errors.js";
-import type { HostSetting } from "../kernel/config.js";
+import type { HostSetting } from "../kernel/api.js";
+
+/** The booted kernel, for the hosts that drive it (they take its type from here, not from kernel/). */
+export type { Kernel };
 import { visible } from "./terminal/sanitize.js";
 
 /** The package root: dist/hosts/boot.js -> ../.. */

@@ -25,7 +25,7 @@ export default {
     const engine = new Engine({
       activate: (event) => ctx.activate(event),
       log: ctx.log,
-      logContext: ctx.services.tryGet<ObsService>(OBS_SERVICE),
+      logContext: ctx.services.tryGet(OBS_SERVICE),
       env: ctx.env,
       maxSteps: (stored) => stepCap(ctx.config, stored),
       maxSubagentSteps: () => subagentStepCap(ctx.config),
@@ -45,7 +45,7 @@ export default {
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
     // a crash report names the sessions open in this process
-    const crash = ctx.services.tryGet<CrashService>("crash");
+    const crash = ctx.services.tryGet("crash");
     if (crash) {
       const open = new Set<string>();
       engine.hooks.sessionStart.tap({ name: "engine:crash" }, ({ session }) => void open.add(session.info.id));

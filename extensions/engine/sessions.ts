@@ -4,6 +4,7 @@
  */
 import crypto from "node:crypto";
 import { type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import type { SessionOverrides } from "./api.js";
 import { emptyUsage } from "./kit/rows.js";
 import { isRefusal, sessionBusyError, sessionRefusedError } from "./kit/session.js";
 
@@ -22,7 +23,7 @@ export class SessionTable {
     private readonly describeModel: (id: string) => Promise<ModelInfo>,
   ) {}
 
-  async create(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
+  async create(o: { cwd: string; model: string; parentId?: string; overrides?: SessionOverrides; profile?: SessionProfile }): Promise<Session> {
     const parent = o.parentId ? this.sessions.get(o.parentId) : undefined;
     const info: SessionInfo = {
       id: newSessionId(),

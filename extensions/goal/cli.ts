@@ -4,7 +4,6 @@
  * the run store. Exit: 0 complete; 2 failed, interrupted, budget_limited (and usage errors); 3 a pause.
  */
 import type { CommandIO } from "../../kernel/api.js";
-import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../jev/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection } from "../engine/api.js";
 import { type GoalOptions, type GoalOutcome } from "./api.js";
 import { exitCodeOf } from "./kit/shared.js";
@@ -131,8 +130,8 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
     skeptics: deps.skeptics,
     maxRounds: deps.maxRounds,
     signal: controller.signal,
-    // headless, as run is: the Jev layer reads this (a reply is no label; under --auto an unsafe-act advice rejects)
-    onSession: (s) => s.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark),
+    // headless, as run is: no person answers (extensions that care read session.driver)
+    onSession: (s) => void (s.driver = { headless: true, auto: args.auto }),
   };
   const loop = new GoalLoop(engine, options, (s) => rec.record(s));
   let outcome: GoalOutcome;

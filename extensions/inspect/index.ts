@@ -73,7 +73,7 @@ export default {
     const providers: InspectRowProvider[] = [];
     const service: InspectService = { addRows: (p) => void providers.push(p) };
     ctx.provide("inspect", service);
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of configRoutes(() => ctx.introspect(), ctx.paths.project)) routes.add(r, ctx.id);
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;

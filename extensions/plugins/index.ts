@@ -4,7 +4,6 @@
  * extension only writes it. Trust seeding on import goes through the `trust` service.
  */
 import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
-import type { TrustService } from "../trust/api.js";
 import { PLUGIN_INVALID, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
 import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
@@ -30,7 +29,7 @@ export default {
       host.reply(rows.join("\n") || "no plugins installed");
     });
     // `oceancode inspect`: one row per installed plugin (oceancode's store and Claude Code's), with its state
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+    ctx.services.tryGet("inspect")?.addRows(() =>
       service.list(ctx.paths.project).map((p) => ({
         kind: "plugin",
         id: p.name,
@@ -40,8 +39,8 @@ export default {
         value: p.version,
       })),
     );
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of pluginRoutes(service, ctx.paths.project)) routes.add(r, ctx.id);
-    ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet<TrustService>("trust")));
+    ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet("trust")));
   },
 };

@@ -6,8 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { compileSchema, formatProblem, validate } from "../../kernel/schema.js";
-import { parseJsonc } from "../../kernel/jsonc.js";
+import { compileSchema, formatProblem, validate } from "../../kernel/api.js";
+import { parseJsonc } from "../../kernel/api.js";
 import { isDir, show } from "./files.js";
 
 export const MANIFEST = path.join(".claude-plugin", "plugin.json");

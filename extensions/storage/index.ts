@@ -46,7 +46,7 @@ export default {
       if (r.removed.length) ctx.log.warn(line);
       else ctx.log.info(line);
     };
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (engine) {
       tapRetention(engine, sqliteRetention(s), {
         name: ctx.id,

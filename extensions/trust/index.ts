@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
-import type { TrustQuery } from "../../kernel/kernel-hooks.js";
+import type { TrustQuery } from "../../kernel/api.js";
 import { TrustStore } from "./store.js";
 import { trustCommand } from "./command.js";
 import { TRUST_FILE_INVALID } from "./api.js";

@@ -2,6 +2,7 @@
 import type { EngineService, Session, SessionEvent } from "../engine/api.js";
 import type { SessionOutcome, SessionSpec } from "./api.js";
 import { BudgetSpent, isProviderBackOff, PauseRun, WorkflowError } from "./errors.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /** Tools whose `path`/`file_path` input is a file they change. */
 const WRITING_TOOLS = new Set(["write", "edit", "multi_edit", "apply_patch"]);
@@ -31,7 +32,7 @@ export async function newSession(h: TurnHost, spec: SessionSpec): Promise<Sessio
   const model = spec.model ? h.engine.resolveModel(spec.model) : h.defaultModel;
   const unready = await h.engine.checkModel(model);
   if (unready) throw new WorkflowError(unready);
-  const overrides: Record<string, unknown> = {};
+  const overrides: SessionOverrides = {};
   if (spec.agent === "plan") overrides.agent = "plan";
   else if (spec.agent !== undefined && spec.agent !== "build") throw new WorkflowError(`unknown agent '${spec.agent}' (plan or build)`);
   const session = await h.engine.createSession({ cwd: h.project, model, overrides, ...(spec.tools ? { profile: { tools: spec.tools } } : {}) });

@@ -5,7 +5,7 @@
 import type { FlagDoc } from "../cli/help.js";
 import { flagHint } from "../cli/suggest.js";
 import path from "node:path";
-import type { HostSetting } from "../../kernel/config.js";
+import type { HostSetting } from "../../kernel/api.js";
 
 export interface RunArgs {
   model?: string;

@@ -8,7 +8,7 @@
  *     "rerun exit=<code>"); env_missing → the hint ("a command"); real_failure → pass. Shadow: background.
  */
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { EngineService, ToolCallContext, ToolResult } from "../../engine/api.js";
+import type { ToolCallContext, ToolResult } from "../../engine/api.js";
 import type { JevPointModule, JevService } from "../api.js";
 import { stateHash } from "../state.js";
 import { rowOf } from "./common.js";
@@ -23,7 +23,7 @@ function tail(s: string, max: number): string {
 }
 
 export function install(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.tryGet<EngineService>("engine");
+  const engine = ctx.services.tryGet("engine");
   if (!engine) return;
   const rerun = async (call: ToolCallContext): Promise<string> => {
     if (!call.tool) throw new Error("the tool is not known");

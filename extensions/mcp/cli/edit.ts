@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { writeFileAtomic } from "../../../kernel/api.js";
-import { JsoncSyntaxError, parseJsonc } from "../../../kernel/jsonc.js";
+import { JsoncSyntaxError, parseJsonc } from "../../../kernel/api.js";
 import type { ServerTier } from "../api.js";
 import { isObj } from "../sources/shapes.js";
 

@@ -33,7 +33,7 @@ export async function boot(setup?: (sb: Sandbox) => NodeJS.ProcessEnv | void): P
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...extra });
   await kernel.activate("onSession");
-  return { sb, kernel, engine: await kernel.service<EngineService>("engine") };
+  return { sb, kernel, engine: await kernel.service("engine") };
 }
 
 export async function shutdown(b: Booted | undefined): Promise<void> {
