@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
-import { isOcError, errorMessage } from "../kernel/errors.js";
+import { isOcError, errorMessage, exitCodeOf } from "../kernel/errors.js";
 import type { HostSetting } from "../kernel/config.js";
 import { visible } from "./terminal/sanitize.js";
 
@@ -40,7 +40,7 @@ export function reportError(e: unknown, verbose: boolean): number {
     process.stderr.write(`oceancode: ${visible(errorMessage(e))}\n`);
     const stack = (e as { stack?: unknown }).stack;
     if (verbose && typeof stack === "string") process.stderr.write(`${stack}\n`);
-    return e.code === "OC_ERR_USAGE" ? 2 : 1;
+    return exitCodeOf(e);
   }
   const msg = e instanceof Error ? e.message : String(e);
   process.stderr.write(`oceancode: error: ${visible(msg)}\n`);
