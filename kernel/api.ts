@@ -38,7 +38,7 @@ export {
   type KernelErrorCode,
   type CodedError,
 } from "./errors.js";
-export { defineError, errorDefinitions, exitCodeOf, type ErrorDefinition, type ErrorFactory, type ErrorParams, type ErrorThrowOptions } from "./errors.js";
+export { defineError, errorDefinitions, exitCodeOf, Usage, type ErrorDefinition, type ErrorFactory, type ErrorParams, type ErrorThrowOptions } from "./errors.js";
 
 /** Fields a log line carries beside its message (`ext`: the extension that wrote it; set by the kernel). */
 export type LogRecordFields = Record<string, unknown>;

@@ -56,7 +56,7 @@ interface CodeEntry {
   owner: string;
   description: string;
   /** set by defineError: the message template, hint and exit code */
-  def?: { message: string; hint?: string; exitCode: number };
+  def?: { message: string; hint?: string; exitCode: number; auto?: true };
 }
 
 // one registry per process, shared by every copy of this module (a second install of the package
@@ -70,7 +70,7 @@ function registry(): Map<string, CodeEntry> {
     g[REGISTRY_KEY] = r;
   }
   for (const [code, description] of Object.values(KERNEL_CODES)) {
-    if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description, def: { message: description, exitCode: code === "OC_ERR_USAGE" ? 2 : 1 } });
+    if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description, def: { message: description, exitCode: code === "OC_ERR_USAGE" ? 2 : 1, auto: true } });
   }
   return r;
 }
@@ -150,6 +150,8 @@ export interface ErrorFactory<P extends string = string, D = unknown> extends Er
   is(e: unknown): e is CodedError & { data?: D };
   /** The same factory, typed to carry `data` of type T (read back with `is`). */
   withData<T>(): ErrorFactory<P, T>;
+  /** This error with a message already made elsewhere (a refusal passed on, a redacted message). */
+  wrap(message: string, options?: ErrorThrowOptions<D>): OcError<D>;
 }
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -173,7 +175,7 @@ export function defineError<const S extends string, const H extends string = nev
   const r = registry();
   registerErrorCodes(owner, { [code]: fill(message, undefined) });
   const held = r.get(code)!;
-  if (held.def && (held.def.message !== def.message || held.def.exitCode !== def.exitCode || held.def.hint !== def.hint)) {
+  if (held.def && !held.def.auto && (held.def.message !== def.message || held.def.exitCode !== def.exitCode || held.def.hint !== def.hint)) {
     throw new OcError(ErrorCodes.ERROR_CODE_TAKEN, `error code '${code}' is defined twice by '${owner}' with different messages`, { hint: "define each error once, in the owner's errors.ts, and import it from there" });
   }
   held.def = def;
@@ -189,6 +191,7 @@ export function defineError<const S extends string, const H extends string = nev
     exitCode: def.exitCode,
     is: (e: unknown) => hasErrorCode(e, code),
     withData: () => factory,
+    wrap: (text: string, o: ErrorThrowOptions<unknown> = {}) => new OcError(code, text, { hint: o.hint ?? def.hint, cause: o.cause, exitCode: def.exitCode, data: o.data }),
   });
   return factory as unknown as ErrorFactory<TemplateKeys<S> | TemplateKeys<H>>;
 }
@@ -244,3 +247,6 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+/** A command called wrongly (exit 2): every host and extension throws this one, with its own message. */
+export const Usage = defineError(KERNEL_OWNER, ErrorCodes.USAGE, "{message}", { exitCode: 2 });

@@ -20,3 +20,5 @@ export * from "./contract/hooks.js";
 export * from "./contract/service.js";
 export * from "./contract/approval.js";
 export * from "./contract/model-names.js";
+/** the engine's coded errors other extensions throw (a store refusing a held session) */
+export { SessionBusy, SessionRefused } from "./errors.js";

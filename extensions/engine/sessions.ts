@@ -4,6 +4,7 @@
  */
 import crypto from "node:crypto";
 import { emptyUsage, isRefusal, sessionBusyError, sessionRefusedError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import { SessionUnknown } from "./errors.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -58,7 +59,7 @@ export class SessionTable {
     const stored = await this.hooks.loadSession.call({ id });
     if (!stored) {
       await this.release(id);
-      throw new Error(`no session '${id}' (see oceancode sessions)`);
+      throw SessionUnknown({ id });
     }
     if (isRefusal(stored)) {
       await this.release(id);

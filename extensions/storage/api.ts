@@ -323,6 +323,8 @@ export function databaseFile(config: ResolvedConfig, dataDir: string): { file: s
 }
 
 export type { Row, SessionInfo, SessionTotals, StoredSession };
+/** storage's coded errors other stores throw too (a database a newer oceancode wrote) */
+export { SchemaTooNew, isStorageOpenError } from "./errors.js";
 
 /**
  * The write-behind queue a session store writes through (batches that never split a step, retry back-off

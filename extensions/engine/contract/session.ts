@@ -1,5 +1,7 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): sessions and the one-writer claim. */
 import type { Row, Usage } from "./rows.js";
+import { OcError } from "../../../kernel/api.js";
+import { SessionBusy, SessionRefused } from "../errors.js";
 
 // ---------------------------------------------------------------- sessions
 
@@ -73,7 +75,8 @@ export const SESSION_REFUSED = "OC_ERR_SESSION_REFUSED" as const;
 
 /** The error openSession throws for a SessionRefusal; recognised by its code. */
 export function sessionRefusedError(r: SessionRefusal): Error & { code: string } {
-  return Object.assign(new Error(r.refused), { code: r.code ?? SESSION_REFUSED });
+  // a store may answer with its own code (registered by it); else the engine's OC_ERR_SESSION_REFUSED
+  return r.code ? new OcError(r.code, r.refused) : SessionRefused({ message: r.refused });
 }
 
 export function isRefusal(v: StoredSession | SessionRefusal | undefined): v is SessionRefusal {
@@ -93,8 +96,8 @@ export type SessionClaim = { release(): Promise<void> } | { refused: string };
 export const SESSION_BUSY = "OC_ERR_SESSION_BUSY" as const;
 
 /** The error openSession throws when another process holds the session; recognised by its code. */
-export function sessionBusyError(message: string): Error & { code: typeof SESSION_BUSY } {
-  return Object.assign(new Error(message), { code: SESSION_BUSY });
+export function sessionBusyError(message: string): Error & { code: string } {
+  return SessionBusy.wrap(message);
 }
 
 export function isSessionBusy(e: unknown): boolean {
