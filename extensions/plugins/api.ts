@@ -81,16 +81,6 @@ export const PLUGIN_STORE_BUSY = "OC_ERR_PLUGIN_STORE_BUSY" as const;
 
 export type PluginErrorCode = typeof PLUGIN_STORE_INVALID | typeof PLUGIN_INVALID | typeof PLUGIN_STORE_BUSY;
 
-export class PluginError extends Error {
-  constructor(
-    readonly code: PluginErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "PluginError";
-  }
-}
-
 /** Is this one of the plugin store's coded errors (from any copy of this module)? */
 export function isPluginError(e: unknown): e is Error & { code: PluginErrorCode } {
   const c = (e as { code?: unknown } | null)?.code;

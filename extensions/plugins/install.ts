@@ -6,17 +6,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isValidName, PluginError, PLUGIN_INVALID, type InstalledPlugin } from "./api.js";
+import { isValidName, type InstalledPlugin } from "./api.js";
 import { copyTree, isDir, show, within } from "./files.js";
 import { clone } from "./git.js";
 import { checkManifest, isPlugin } from "./manifest-check.js";
 import { entrySource, readMarketplace, removeIfEmpty, type MarketEntry } from "./marketplace.js";
 import type { PluginStore } from "./store.js";
+import { PluginInvalid } from "./errors.js";
 
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/;
 
 function fail(msg: string): never {
-  throw new PluginError(PLUGIN_INVALID, msg);
+  throw PluginInvalid.wrap(msg);
 }
 
 export interface CopyRequest {

@@ -6,10 +6,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isValidName, PluginError, PLUGIN_INVALID, type KnownMarketplace } from "./api.js";
+import { isValidName, type KnownMarketplace } from "./api.js";
 import { isDir, reallyWithin, show, within } from "./files.js";
 import { clone, gitUrl, refresh } from "./git.js";
 import type { PluginStore } from "./store.js";
+import { PluginInvalid } from "./errors.js";
 
 export interface MarketEntry {
   name: string;
@@ -32,7 +33,7 @@ export function marketplaceFile(dir: string): string {
 }
 
 function fail(msg: string): never {
-  throw new PluginError(PLUGIN_INVALID, msg);
+  throw PluginInvalid.wrap(msg);
 }
 
 /** Read and check a marketplace directory; every failure names what was missing. */

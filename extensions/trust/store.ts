@@ -1,7 +1,7 @@
 /** trust.json on disk: tolerant reads (corrupt = nothing trusted), atomic writes (temp file + rename). */
 import fs from "node:fs";
 import path from "node:path";
-import { emptyTrust, TrustFileError, type ProjectTrust, type TrustService } from "./api.js";
+import { emptyTrust, TrustFileInvalid, type ProjectTrust, type TrustService } from "./api.js";
 import { writeFileAtomic } from "../../kernel/api.js";
 
 type FileShape = Record<string, Partial<ProjectTrust>>;
@@ -79,7 +79,7 @@ export class TrustStore implements TrustService {
 
   update(project: string, change: (t: ProjectTrust) => void): ProjectTrust {
     const r = this.read();
-    if (!r.ok) throw new TrustFileError(this.file, r.error);
+    if (!r.ok) throw TrustFileInvalid({ file: this.file, detail: r.error });
     const key = path.resolve(project);
     const t = normalise(r.data[key]);
     change(t);

@@ -10,7 +10,7 @@ import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
 import { DEFAULT_MODEL_ID, discardCauseText, isSessionBusy, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
-import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
+import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
@@ -19,6 +19,7 @@ import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-st
 import { claudeInitFacts } from "./claude-facts.js";
 import { StreamInputReader } from "./stream-input.js";
 import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
+import { Usage } from "../../kernel/api.js";
 
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
@@ -50,7 +51,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   try {
     args = parseRunArgs(argv, { print: opts.print });
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (Usage.is(e)) {
       io.stderr.write(`oceancode run: ${e.message}\n${RUN_USAGE}\n`);
       return 2;
     }

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { writeFileAtomic, type CommandIO, type ExtensionContext } from "../../../kernel/api.js";
-import { emptyTrust, TrustFileError, type ProjectTrust, type TrustService } from "../../trust/api.js";
+import { emptyTrust, TrustFileInvalid, type ProjectTrust, type TrustService } from "../../trust/api.js";
 import { resolveInputFromContext } from "../sources/context.js";
 import { readTrust } from "../sources/index.js";
 import { isObj } from "../sources/shapes.js";
@@ -76,12 +76,12 @@ function updateTrustFile(home: string, project: string, change: (t: ProjectTrust
     const text = fs.readFileSync(file, "utf8");
     if (text.trim() !== "") {
       const v = JSON.parse(text) as unknown;
-      if (!isObj(v)) throw new TrustFileError(file, "the top level must be an object keyed by project path");
+      if (!isObj(v)) throw TrustFileInvalid({ file, detail: "the top level must be an object keyed by project path" });
       all = v;
     }
   } catch (e) {
-    if (e instanceof TrustFileError) throw e;
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new TrustFileError(file, (e as Error).message);
+    if (TrustFileInvalid.is(e)) throw e;
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw TrustFileInvalid({ file, detail: (e as Error).message });
   }
   const key = path.resolve(project);
   const t = { ...emptyTrust(), ...readTrust(path.dirname(file), key) };
