@@ -1,6 +1,6 @@
 /** The workflows extension: the `workflows` service, the `pipeline` built-in, the budget gate on model requests, and `oceancode workflow`. */
 import path from "node:path";
-import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
+import { type CommandIO, type ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { TrustService } from "../trust/api.js";
 import { Workflows } from "./service.js";
@@ -8,14 +8,12 @@ import { pipelineBuiltin } from "./pipeline.js";
 import { workflowCommand } from "./command.js";
 import { budgetSpent, runOfSession } from "./run.js";
 import { BudgetSpent } from "./errors.js";
-import { WORKFLOW_CODES } from "./errors.js";
 import type { RouteRegistry } from "../serve/api.js";
 import { RunFeed } from "./feed.js";
 import { workflowRoutes } from "./routes.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, WORKFLOW_CODES);
     const defaultModel = () => {
       const m = ctx.config.get("model");
       return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
@@ -30,7 +28,7 @@ export default {
         e.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (req, step) => {
           const run = runOfSession(step.session.info.id, step.session.info.parentId);
           if (!run) return req;
-          if (budgetSpent(run)) throw new BudgetSpent();
+          if (budgetSpent(run)) throw BudgetSpent();
           run.spent++;
           return req;
         });
