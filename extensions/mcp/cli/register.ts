@@ -16,6 +16,7 @@ import type { CredentialsService } from "../../auth/api.js";
 import { expandServer } from "../sources/expand.js";
 import { printable } from "../sources/shapes.js";
 import { recordId } from "../client/oauth.js";
+import { McpLoginFailed } from "../errors.js";
 
 export interface RegisterDeps {
   /** the trust service (optional: without it trust.json is edited here, atomically) */
@@ -43,7 +44,7 @@ function loginWith(ctx: ExtensionContext, credentials: CredentialsService): NonN
   return async (entry, opts, io) => {
     const { config } = expandServer(entry.config, ctx.env);
     if (config.type === "stdio") return 1;
-    const { login, LoginError } = await import("../client/login.js");
+    const { login } = await import("../client/login.js");
     const seconds = Number(ctx.env.OC_MCP_LOGIN_SECONDS);
     try {
       await login({
@@ -59,7 +60,7 @@ function loginWith(ctx: ExtensionContext, credentials: CredentialsService): NonN
         },
       });
     } catch (e) {
-      const why = e instanceof LoginError ? e.message : `unexpected error: ${e instanceof Error ? e.message : String(e)}`;
+      const why = McpLoginFailed.is(e) ? e.message : `unexpected error: ${e instanceof Error ? e.message : String(e)}`;
       io.stderr.write(`oceancode mcp: login to ${entry.name} failed: ${printable(why, 600)}\n`);
       return 1;
     }
