@@ -13,6 +13,7 @@ import { Routes } from "./registry.js";
 import { PendingStore } from "./pending.js";
 import { logRoute } from "./log-route.js";
 import type { ObsService } from "../obs/api.js";
+import { ServeNoEngine } from "./errors.js";
 
 export { HttpError, isRouteReply } from "./api.js";
 
@@ -46,7 +47,7 @@ export default {
       },
       async start(opts: ServeOptions) {
         const engine = ctx.services.tryGet<EngineService>("engine");
-        if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
+        if (!engine) throw ServeNoEngine();
         const { startServer } = await import("./server.js");
         await ctx.activate(ROUTES_EVENT); // extensions that contribute routes but are not session extensions
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
