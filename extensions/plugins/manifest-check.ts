@@ -9,6 +9,7 @@ import path from "node:path";
 import { compileSchema, formatProblem, validate } from "../../kernel/schema.js";
 import { parseJsonc } from "../../kernel/jsonc.js";
 import { isDir, show } from "./files.js";
+import { PluginSchemaMissing } from "./errors.js";
 
 export const MANIFEST = path.join(".claude-plugin", "plugin.json");
 
@@ -27,7 +28,7 @@ function pluginSchema(): object {
   if (schema) return schema;
   const candidates = ["../../../schemas/plugin.schema.json", "../../schemas/plugin.schema.json"].map((r) => new URL(r, import.meta.url));
   const url = candidates.find((u) => fs.existsSync(u));
-  if (!url) throw new Error("schemas/plugin.schema.json is missing from this install");
+  if (!url) throw PluginSchemaMissing();
   schema = JSON.parse(fs.readFileSync(url, "utf8")) as object;
   return schema;
 }

@@ -10,6 +10,7 @@ import { onceEach, sdkLogger, streamMessages, type CacheTtl, type MessagesRoute,
 import { ProviderError, idleFetch, printableText, type ModelRequest, type Provider, type ProviderEvent } from "../engine/api.js";
 import { FIX_ADC, SCOPE, TokenSource, adcPath, adcProject, readAdc } from "./adc.js";
 import { describeVertex, vertexModels } from "./models.js";
+import { VertexNoToken } from "./errors.js";
 
 export interface VertexPlaces {
   env: NodeJS.ProcessEnv;
@@ -70,7 +71,7 @@ function metadataAuth(): Auth {
     async token() {
       try {
         const t = await (await (await load()).getClient()).getAccessToken();
-        if (!t.token) throw new Error("no access token");
+        if (!t.token) throw VertexNoToken();
         return t.token;
       } catch (e) {
         auth = undefined;

@@ -8,6 +8,7 @@
 import { emptyUsage, type EngineService, type QuestionHandler, type Row, type Session, type SessionEvent, type SessionInfo, type SessionTotals, type TurnResult } from "../../extensions/engine/api.js";
 import type { OceancodeClient } from "../../extensions/serve/client/index.js";
 import type { PagerEngine } from "../pager/controller.js";
+import { NotAttached } from "./errors.js";
 
 const EMPTY_TOTALS: SessionTotals = { usage: emptyUsage(), costUsd: 0, turns: 0, steps: 0 };
 
@@ -122,7 +123,7 @@ export class RemoteEngine implements PagerEngine {
 
   async prompt(session: Session, text: string, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
     const a = this.attached.get(session.info.id);
-    if (!a) throw new Error(`session ${session.info.id} is not attached`);
+    if (!a) throw NotAttached({ id: session.info.id });
     const { turnId } = await this.api.sessionPrompt({ id: session.info.id, body: { text } });
     const early = a.done.get(turnId);
     if (early) {
