@@ -174,6 +174,8 @@ export interface ExtensionInfo {
   version?: string;
   tier: Tier;
   dir: string;
+  /** where its compiled code is (its errors.js, for inspect --errors) */
+  codeDir?: string;
   state: ExtensionState;
   reason?: string;
   loadMs?: number;
@@ -198,4 +200,9 @@ export interface KernelIntrospection {
 /** Helper for typed extension modules. */
 export function defineExtension(ext: Extension): Extension {
   return ext;
+}
+
+/** Let code from outside the package import "oceancode/..." (done before a user extension's entry; inspect --errors needs it for an errors.js). */
+export async function provideSelfModule(): Promise<void> {
+  (await import("./self-resolve.js")).provideSelfModule();
 }

@@ -76,12 +76,16 @@ export default {
     if (routes) for (const r of configRoutes(() => ctx.introspect(), ctx.paths.project)) routes.add(r, ctx.id);
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;
+      let errors = false;
       try {
-        json = parseArgs({ args: argv, options: { json: { type: "boolean" } }, strict: true }).values.json === true;
+        const { values } = parseArgs({ args: argv, options: { json: { type: "boolean" }, errors: { type: "boolean" } }, strict: true });
+        json = values.json === true;
+        errors = values.errors === true;
       } catch (e) {
-        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--json]\n`);
+        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--json] [--errors]\n`);
         return 2;
       }
+      if (errors) return (await import("./errors-command.js")).errorsCommand(ctx.introspect(), io, json);
       // capability extensions (hooks, ...) load now and add their rows; nothing runs, files are only read
       await ctx.activate("onEvent:inspect");
       const rows = inspectRows(ctx.introspect(), ctx.paths.project);
