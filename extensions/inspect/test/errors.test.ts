@@ -42,6 +42,17 @@ describe("oceancode inspect --errors", () => {
     expect(withErrors.filter((id) => !owners.has(id))).toEqual([]);
   });
 
+  it("docs/errors.md lists every first-party code as the registry says (OC_UPDATE_DOCS=1 rewrites it)", () => {
+    const defs = (JSON.parse(json.stdout) as ErrorDefinition[]).filter((d) => d.owner !== "hello");
+    const cell = (v: string) => v.replace(/\|/g, "\\|").replace(/`/g, "'");
+    const table = ["| code | owner | exit | message | hint |", "|---|---|---|---|---|", ...defs.map((d) => `| \`${d.code}\` | ${d.owner} | ${d.exitCode} | ${cell(d.message)} | ${cell(d.hint ?? "")} |`)].join("\n");
+    const file = path.join(REPO_ROOT, "docs", "errors.md");
+    const [head, rest] = fs.readFileSync(file, "utf8").split("<!-- errors:begin -->\n");
+    const fresh = `${head}<!-- errors:begin -->\n${table}\n${rest!.slice(rest!.indexOf("<!-- errors:end -->"))}`;
+    if (process.env.OC_UPDATE_DOCS === "1") fs.writeFileSync(file, fresh);
+    expect(fs.readFileSync(file, "utf8")).toBe(fresh);
+  });
+
   it("the table has one line per code: code, owner, exit code, message, hint", () => {
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
