@@ -32,7 +32,6 @@ const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 const OUR_SECRET_COMMENT = "untrusted comment: oceancode release secret key (unencrypted)";
 
-
 /** minisign shows a key id as the hex of its 8 bytes read little-endian. */
 export function keyIdHex(keyId: Buffer): string {
   // as minisign prints it (`%" PRIX64`: the little-endian id in upper-case hex, no leading zeros)

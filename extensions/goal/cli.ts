@@ -21,7 +21,6 @@ export interface GoalArgs {
   help: boolean;
 }
 
-
 /** Flags come first; the words after them are the objective (Go-style: parsing stops at the first positional). */
 export function parseGoalArgs(argv: readonly string[]): GoalArgs {
   const out: GoalArgs = { objective: "", budget: null, auto: false, help: false };

@@ -36,7 +36,6 @@ export function isDir(p: string): boolean {
   }
 }
 
-
 /** A JSON object from a store file: missing or empty reads as `empty`; anything else that is not an object is refused. */
 export function readStoreFile<T extends object>(file: string, empty: () => T): T {
   let text: string;

@@ -17,7 +17,6 @@ import { ServeNoEngine } from "./errors.js";
 
 export { HttpError, isRouteReply } from "./api.js";
 
-
 function positiveInt(v: string | undefined): number | undefined {
   const n = Number(v);
   return v && Number.isInteger(n) && n > 0 ? n : undefined;

@@ -21,7 +21,6 @@ import { StreamInputReader } from "./stream-input.js";
 import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
 import { Usage } from "../../kernel/api.js";
 
-
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
 function newSessionModel(kernel: Kernel): string {
   const m = kernel.config.get("model");
@@ -34,7 +33,6 @@ export const EXIT_INTERRUPTED = 130;
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** How long a stopped turn may take to reach its end before the run exits without it. */
 const SIGNAL_GRACE_MS = 10_000;
-
 
 function exitCodeOf(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 0);
