@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "test/**/*.test.tsx", "extensions/**/*.test.ts", "extensions/**/*.test.tsx", "kernel/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "test/**/*.test.tsx", "extensions/**/*.test.ts", "extensions/**/*.test.tsx", "kernel/**/*.test.ts", "hosts/**/*.test.ts", "hosts/**/*.test.tsx"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
@@ -14,6 +14,6 @@ export default defineConfig({
     isolate: false,
     maxWorkers: Math.max(4, availableParallelism()),
     // the failing tests again as the last lines: CI shows only the tail of the log
-    reporters: ["default", "./test/helpers/failure-tail.ts"],
+    reporters: ["default", "./test/kit/failure-tail.ts"],
   },
 });

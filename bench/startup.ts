@@ -1,7 +1,7 @@
 /**
  * Start-up time and the round trip of a trivial prompt on this machine: `node -e 0` against
  * `oceancode --version`, `oceancode --help`, and `oceancode run "hi"` to exit, with the real Anthropic
- * provider and SDK against the fake Anthropic server (test/fakes, 0 ms latency) and with the offline
+ * provider and SDK against the fake Anthropic server (test/kit/fakes, 0 ms latency) and with the offline
  * scripted model. With OC_BENCH_AGENT set to another agent's binary (Claude Code's `claude`), it runs
  * `<agent> -p "hi"` against the same fake server too, and prints our round trip as a share of its.
  * Each command runs RUNS times (after one warm-up), in an empty temp HOME and project so no user config
@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startFakeAnthropic } from "../test/fakes/anthropic-server.js";
+import { startFakeAnthropic } from "../test/kit/fakes/anthropic-server.js";
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "hosts", "cli", "main.js");
 

@@ -34,7 +34,7 @@ function entryPoints(): Record<string, string> {
     if (!hit) throw new Error(`bundle: no source for ${dir}/${js}`);
     return hit;
   };
-  for (const f of ["hosts/boot.ts", "kernel/api.ts", "kernel/self-resolve-hook.ts", "test/conformance/index.ts"]) add(f);
+  for (const f of ["hosts/boot.ts", "kernel/api.ts", "kernel/self-resolve-hook.ts", "extensions/engine/testing/index.ts"]) add(f);
   // every host's entry (the CLI imports run, attach, claude and the pager by path when asked for one)
   for (const host of fs.readdirSync(path.join(root, "hosts")).sort()) {
     if ([".ts", ".tsx"].some((x) => fs.existsSync(path.join(root, "hosts", host, `main${x}`)))) add(sourceOf(`hosts/${host}`, "main.js"));

@@ -128,6 +128,8 @@ export class ResolvedConfig {
     readonly provenance: ReadonlyMap<string, Provenance>,
     readonly layers: readonly ConfigLayer[],
     readonly warnings: readonly string[],
+    /** warnings said once per version of their file (the host's boot filters them: kernel/said-once.ts) */
+    readonly oncePerFile: ReadonlyArray<{ file: string; text: string }> = [],
   ) {}
   /** untrusted layers that had keys held back, with those keys */
   get held(): Array<{ file: string; keys: string[] }> {
@@ -370,7 +372,8 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
     throw new OcError(ErrorCodes.CONFIG_INVALID, problems.join("\n"), { hint: "fix the value or remove the key" });
   }
 
-  if (opts.knownSections) warnings.push(...unknownSections(layers, opts.knownSections));
+  const once: Array<{ file: string; text: string }> = [];
+  if (opts.knownSections) warnings.push(...unknownSections(layers, opts.knownSections, once));
 
   const value: Record<string, unknown> = {};
   const prov = new Map<string, Provenance>();
@@ -392,17 +395,22 @@ export function loadConfig(opts: LoadConfigOptions): ResolvedConfig {
     layers.push(layer);
     mergeInto(value, pinned, prov, { layer: "requirements", file: opts.pinsFile }, "");
   }
-  return new ResolvedConfig(value, prov, layers, warnings);
+  return new ResolvedConfig(value, prov, layers, warnings, once);
 }
 
+/** The native-TUI keys removed on 2026-10-05: a file still carrying them loads unchanged (the guide), said once per file version. */
+const REMOVED_TUI_KEYS = new Set(["tui", "keybindings", "disabled_providers", "notifications"]);
+
 /** Top-level keys no extension declares: one warning each, naming the file, the line and the nearest known key. */
-function unknownSections(layers: readonly ConfigLayer[], known: readonly string[]): string[] {
+function unknownSections(layers: readonly ConfigLayer[], known: readonly string[], once: Array<{ file: string; text: string }>): string[] {
   const out: string[] = [];
   const names = new Set(known);
   for (const l of layers) {
     if (l.name === "default" || l.sources) continue;
+    const tui = Object.keys(l.value).filter((k) => REMOVED_TUI_KEYS.has(k) && !names.has(k));
+    if (tui.length && l.file) once.push({ file: l.file, text: `${l.file}: ignoring the native-TUI keys removed on 2026-10-05: ${tui.join(", ")} (the file loads unchanged; said once until the file changes)` });
     for (const k of Object.keys(l.value)) {
-      if (k === "$schema" || names.has(k)) continue;
+      if (k === "$schema" || names.has(k) || (l.file && tui.includes(k))) continue;
       const line = l.doc ? lineOfPath(l.doc, [k]) : undefined;
       const near = nearest(k, known);
       out.push(`${l.file ?? l.name}${line ? `:${line}` : ""}: unknown config section '${k}'${near ? ` (did you mean '${near}'?)` : ""}; it is ignored`);

@@ -18,6 +18,7 @@ import { projectOwnership, type Ownership } from "./ownership.js";
 import { KERNEL_VERSION } from "./version.js";
 import { extensionControl, checkedPins, satisfies, KERNEL_CONFIG_SCHEMA } from "./control.js";
 import type { Paths } from "./paths.js";
+import { sayOncePerFile } from "./said-once.js";
 import type { Extension, ExtensionInfo, Logger } from "./api.js";
 
 export interface KernelOptions {
@@ -254,7 +255,7 @@ export async function discover(opts: KernelOptions, env: NodeJS.ProcessEnv, walk
     env,
     host: opts.hostSettings?.length ? hostLayer(opts.hostSettings) : undefined,
   });
-  warnings.push(...config.warnings);
+  warnings.push(...config.warnings, ...sayOncePerFile(paths.stateDir, config.oncePerFile));
   // one line per reason the project's own files are the repo tier: on the held line of a config file, else alone
   const surprising = (o: Ownership | undefined) => (o?.reason && o.kind !== "tracked" ? o.reason : undefined);
   const said = new Set<string>();

@@ -55,7 +55,7 @@ if (broken) process.exit(1);
  * (kernel/hook-decl.ts), or whose manifest lists contributes.hooks, must have the two agree — same names,
  * kinds, docs and failClosed. A disagreement fails the build.
  */
-const { checkManifestHooks, isHookTable } = await import("../kernel/hook-decl.js");
+const { checkManifestHooks, isHookTable } = await import("./hook-decl.js");
 const hookProblems: string[] = [];
 for (const { folder, manifest } of entries) {
   const listed = (manifest as { contributes?: { hooks?: Array<{ name: string; kind: string; doc: string; failClosed?: boolean }> } }).contributes?.hooks ?? [];

@@ -8,7 +8,7 @@
 import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
-import { startFakeSystemOne } from "../../test/fakes/systemone-server.js";
+import { startFakeSystemOne } from "../../test/kit/fakes/systemone-server.js";
 import { resolveJevConfig } from "../../extensions/jev/config.js";
 import { createService } from "../../extensions/jev/service.js";
 import { createLog } from "../../extensions/jev/log.js";

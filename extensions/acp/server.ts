@@ -21,22 +21,35 @@ import { closeSession, listSessions, loadSession, newSession, resumeSession, set
 import type { AcpHost, AcpSession } from "./state.js";
 import { toolCallRunning } from "./updates.js";
 import { AcpNoEngine } from "./errors.js";
+import { InitQueue } from "./init-queue.js";
 
 /** How long closing sessions may take once stdin has closed (the ledger and database flush). */
 const CLOSE_BUDGET_MS = 3000;
 
 /** Node streams as the web streams ndJsonStream takes. */
 function webStreams(io: CommandIO): { output: WritableStream<Uint8Array>; input: ReadableStream<Uint8Array> } {
+  let queue: InitQueue | undefined;
   const output = new WritableStream<Uint8Array>({
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
-        io.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
+        const releases = queue?.output(chunk) ?? false;
+        io.stdout.write(chunk, (err) => {
+          if (err) return reject(err);
+          // the initialize reply is out: what the client sent after it goes to the SDK now
+          if (releases) queue?.release();
+          resolve();
+        });
       }),
   });
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
-      io.stdin.on("data", (d: Buffer | string) => controller.enqueue(typeof d === "string" ? Buffer.from(d) : new Uint8Array(d)));
-      io.stdin.on("end", () => controller.close());
+      queue = new InitQueue(
+        (bytes) => controller.enqueue(bytes),
+        () => controller.close(),
+      );
+      const q = queue;
+      io.stdin.on("data", (d: Buffer | string) => q.input(typeof d === "string" ? Buffer.from(d) : new Uint8Array(d)));
+      io.stdin.on("end", () => q.end());
       io.stdin.on("error", (e) => controller.error(e));
     },
   });

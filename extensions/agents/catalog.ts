@@ -6,7 +6,8 @@
  *   agents/                  (oceancode, Claude Code, plugins)
  *   agent/, agents/          (OpenCode)
  *   agents/, personas/       (Grok: personas are agents with a persona's prompt)
- * Bundled roots and disabled plugins are not read. Reading runs nothing, so every tier is read, trusted or
+ * and, in an OpenCode root, the `agent` entries of its opencode.json(c) (opencode-config.ts; the project's
+ * own opencode.json is a repo-tier root of its own: projectConfigRoot). Bundled roots and disabled plugins are not read. Reading runs nothing, so every tier is read, trusted or
  * not: an agent file is inert data (the guide's "Enable is not trust"); what a child may do is decided by
  * the permissions and hooks that gate every tool call, as for its parent.
  */
@@ -16,6 +17,7 @@ import type { Discovered, Reader, Root, WalkItem } from "../../kernel/api.js";
 import { stableId } from "../skills/api.js";
 import { GENERAL_PURPOSE, type Agent, type AgentSpec } from "./api.js";
 import { translate } from "./frontmatter.js";
+import { configFile, readConfigAgents } from "./opencode-config.js";
 
 export const READER_ID = "agents";
 export const ECOSYSTEMS = ["oceancode", "claude", "opencode", "grok"] as const;
@@ -70,7 +72,25 @@ function mdFiles(dir: string, depth = 0): string[] {
   return out;
 }
 
-export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin">): AgentItem[] {
+/** The agents of an OpenCode root's opencode.json(c), past the names `seen` already has (a warning on the first copy). */
+function configItems(root: Pick<Root, "dir" | "tier" | "project">, seen: Map<string, AgentItem>): AgentItem[] {
+  const config = configFile(root.dir);
+  const items: AgentItem[] = [];
+  // a `{file:}` prompt stays inside the project (repo tier) or the config folder (user tier)
+  for (const spec of config ? readConfigAgents(config, root.tier === "repo" ? root.project || root.dir : root.dir) : []) {
+    const prev = seen.get(spec.name);
+    if (prev) {
+      prev.warning ??= `${config}: agent '${spec.name}' is also ${prev.file}; the first is used`;
+      continue;
+    }
+    const item: AgentItem = { ...spec, bare: spec.name };
+    seen.set(spec.name, item);
+    items.push(item);
+  }
+  return items;
+}
+
+export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin"> & Partial<Pick<Root, "project">>): AgentItem[] {
   if (root.tier === "bundled" || (root.plugin && !root.plugin.enabled)) return [];
   const items: AgentItem[] = [];
   const seen = new Map<string, AgentItem>();
@@ -93,8 +113,28 @@ export function readRoot(root: Pick<Root, "dir" | "ecosystem" | "tier" | "plugin
       items.push(item);
     }
   }
+  // OpenCode's config file: `agent: {<name>: {…}}` (an agent file of the same name wins)
+  if (root.ecosystem === "opencode" && !root.plugin) items.push(...configItems({ ...root, project: root.project ?? "" }, seen));
   if (root.plugin) for (const it of items) it.name = `${root.plugin.name}:${it.bare}`;
   return items;
+}
+
+/**
+ * The project's own opencode.json(c) (beside .opencode/, not in it) as a repo-tier OpenCode root: the walk
+ * has one only for the .opencode folder. Undefined when the file is absent or the project is the home.
+ */
+export function projectConfigRoot(project: string, home: string): Root | undefined {
+  if (path.resolve(project) === path.resolve(home) || !configFile(project)) return undefined;
+  return { tier: "repo", ecosystem: "opencode", dir: project, project, trustedByDefault: false };
+}
+
+/** `found` with the project opencode.json's agents put after the walk's local and repo tiers. */
+export function withProjectConfig(found: Found[], root: Root | undefined): Found[] {
+  if (!root) return found;
+  const extra: Found[] = configItems(root, new Map()).map((item) => ({ item, root }));
+  if (!extra.length) return found;
+  const at = found.findIndex((f) => f.root.tier !== "local" && f.root.tier !== "repo");
+  return at < 0 ? [...found, ...extra] : [...found.slice(0, at), ...extra, ...found.slice(at)];
 }
 
 export const agentsReader: Reader<AgentItem> = { id: READER_ID, ecosystems: ECOSYSTEMS, read: readRoot };

@@ -9,7 +9,7 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, ModelNameEntry } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import type { Agent, AgentsService } from "./api.js";
-import { agentsReader, buildCatalog, formatListing, READER_ID, resolveIn, type AgentItem } from "./catalog.js";
+import { agentsReader, buildCatalog, formatListing, projectConfigRoot, READER_ID, resolveIn, withProjectConfig, type AgentItem } from "./catalog.js";
 import { BackgroundChildren, createAgentTool } from "./tool.js";
 import { agentRoutes } from "./routes.js";
 import { subagentModelId } from "./subagent.js";
@@ -25,7 +25,8 @@ export default {
     const service: AgentsService = {
       list: () => (items ??= service.reload()),
       reload() {
-        items = buildCatalog(ctx.walk<AgentItem>(READER_ID));
+        // the project's own opencode.json has no walk root (only .opencode/ has): read as a repo-tier one
+        items = buildCatalog(withProjectConfig(ctx.walk<AgentItem>(READER_ID), projectConfigRoot(ctx.paths.project, ctx.paths.home)));
         // one warning per file per process, naming it; the agent still loads
         for (const a of items) {
           if (!a.warning || warned.has(a.warning)) continue;

@@ -15,7 +15,7 @@ export async function runModel(
   ctx: StepContext,
   emit: (e: SessionEvent) => void,
 ): Promise<
-  | { kind: "ok"; assistant: AssistantRow; usage: Usage; stopReason: string }
+  | { kind: "ok"; assistant: AssistantRow; usage: Usage; stopReason: string; offered: string[] }
   | { kind: "error"; reason: TurnEndReason; message: string }
 > {
   const sid = session.info.id;
@@ -125,7 +125,8 @@ export async function runModel(
     const costUsd = reportedCost ?? core.models.cost(ctx.model, usage);
     t.costUsd += costUsd;
     await observe("ok", { usage, costUsd, stopReason });
-    return { kind: "ok", assistant, usage, stopReason };
+    // the tools this request offered: an unknown-tool error lists these, not every registered one
+    return { kind: "ok", assistant, usage, stopReason, offered: request.tools.map((t) => t.name) };
   }
 }
 

@@ -26,7 +26,8 @@ function stricterOf(before: Decision, after: Decision | undefined): Decision {
   return before;
 }
 
-export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal): Promise<ToolResult> {
+/** `offered`: the tools the step's request offered (an unknown tool's error lists only those); absent: every tool the session may use. */
+export async function runTool(core: EngineCore, session: Session, step: StepContext, call: ToolCall, emit: (e: SessionEvent) => void, signal: AbortSignal, offered?: readonly string[]): Promise<ToolResult> {
   const sid = session.info.id;
   // a child session's allow-list: a tool it was not offered does not exist for it
   const tool = toolAllowed(session, call.name) ? core.tools.get(call.name) : undefined;
@@ -46,11 +47,12 @@ export async function runTool(core: EngineCore, session: Session, step: StepCont
     return result;
   };
   if (!tool) {
-    const names = core.tools
+    const names = offered ?? core.tools
       .list()
       .filter((t) => toolAllowed(session, t.name))
       .map((t) => t.name);
-    return finish({ callId: call.id, name: call.name, content: `unknown tool '${call.name}'; available: ${names.join(", ")}`, isError: true });
+    const available = names.length ? `available: ${names.join(", ")}` : "no tools were offered in this request";
+    return finish({ callId: call.id, name: call.name, content: `unknown tool '${call.name}'; ${available}`, isError: true });
   }
   if (signal.aborted) return finish({ callId: call.id, name: call.name, content: "interrupted before it ran", isError: true });
 

@@ -109,18 +109,19 @@ export async function runPrompt(core: EngineCore, session: Session, text: string
         if (outcome.reason === "error") notice("error", outcome.message);
         break;
       }
-      const { assistant, usage, stopReason } = outcome;
+      const { assistant, usage, stopReason, offered } = outcome;
       finalText = assistant.text || finalText;
       let toolRow: ToolRow | undefined;
       if (assistant.toolCalls.length > 0) {
         // the step so far is stored before its tools run (a hung MCP call, a long bash may be killed)
         await core.hooks.checkpoint.call({ session, turn, step: stepInTurn, why: "tools" });
         const results: ToolResult[] = [];
-        for (const call of assistant.toolCalls) results.push(await runTool(core, session, stepCtx, call, emit, signal));
+        for (const call of assistant.toolCalls) results.push(await runTool(core, session, stepCtx, call, emit, signal, offered));
         toolRow = pushRow<ToolRow>(session, { role: "tool", results, turn, step: stepInTurn, at: Date.now() });
       }
       const added = approxTokens(assistant.text) + (toolRow ? toolRow.results.reduce((n, r) => n + approxTokens(r.content), 0) : 0);
-      const gaugeTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens + added - approxTokens(assistant.text);
+      const measured = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens + added - approxTokens(assistant.text);
+      const gaugeTokens = await core.hooks.gauge.call(measured, { ctx: stepCtx, ...(toolRow ? { tools: toolRow } : {}) });
       const durationMs = performance.now() - stepStart;
       await core.hooks.afterStep.call({ ctx: stepCtx, assistant, tools: toolRow, usage, gaugeTokens, durationMs });
       core.opts.log.debug(`step done: ${assistant.toolCalls.length} tool call(s), ${Math.round(durationMs)} ms`, { model: model.id, stopReason });

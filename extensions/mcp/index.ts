@@ -1,6 +1,6 @@
 /**
  * The mcp extension: resolves the servers from every config file (sources/), offers `oceancode mcp`
- * (cli/) and inspect rows, and on the first session starts every
+ * (cli/) and inspect rows, and on the first session (or when a serve host starts) starts every
  * ready one in parallel (client/manager.ts), registers their tools as engine tools `mcp__<server>__<tool>`
  * (client/tools.ts), fixes each prompt's MCP tool set at its first request, applies live switches
  * (trust.json, installed.json, the config files: client/live.ts) on the very next step, opens the pager's
@@ -19,7 +19,7 @@ import { elicitHandler } from "./client/elicit.js";
 import type { InspectService } from "../inspect/api.js";
 import type { ProjectTrust, TrustService } from "../trust/api.js";
 import type { CredentialsService } from "../auth/api.js";
-import type { RouteRegistry } from "../serve/api.js";
+import type { RouteRegistry, ServeService } from "../serve/api.js";
 import { mcpRoutes } from "./routes.js";
 import { registerMcpCommand } from "./cli/register.js";
 import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
@@ -176,6 +176,9 @@ export default {
     // GET /mcp and the per-server routes, when a serve host runs (the serve extension's registry)
     const routes = ctx.services.tryGet<RouteRegistry>("routes");
     if (routes) for (const r of mcpRoutes({ service, manager: live, env: ctx.env, ...(credentials ? { credentials } : {}) })) routes.add(r, ctx.id);
+    // a server (serve, the pager's --listen) starts the servers with itself, so GET /mcp reads their live
+    // status from the start rather than `connecting` until a client opens a session (finding 49)
+    ctx.services.tryGet<ServeService>("serve")?.onStart?.(() => live.start());
     // /mcps: the pager opens the MCP tab of its capabilities picker; another host gets the rows as text
     ctx.registerSlash("mcps", (_args, host) => {
       if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("mcp");
@@ -190,12 +193,8 @@ export default {
     engine.hooks.userPrompt.tap({ name: ctx.id, stage: -50 }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
     // lazy: nothing is spawned or dialed until a session opens
     engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
-      if (!sessionId) {
-        sessionId = session.info.id;
-        // servers held for trust are said once, so a missing tool has a reason (smaller finding #46)
-        const held = live.entries.filter((e) => e.hold === "untrusted");
-        if (held.length) ctx.log.warn(`MCP servers held until you trust them: ${held.map((e) => `${printable(e.qualifiedName, 80)} (${printable(e.source)})`).join(", ")}; oceancode trust mcp <name> on runs one, oceancode trust repo on trusts the project`);
-      }
+      // servers held for trust are said at the prompt's first request, to the user and the model (client/tools.ts)
+      if (!sessionId) sessionId = session.info.id;
       live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones

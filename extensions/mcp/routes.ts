@@ -96,7 +96,11 @@ export function mcpRoutes(deps: McpRouteDeps): RouteDefinition[] {
       operationId: "mcpList",
       summary: "every MCP server copy that applies here: live status, kind, provenance, trust and enable",
       schema: { response: { 200: { type: "object", properties: { servers: { type: "array", items: SERVER } }, required: ["servers"] } } },
-      handler: () => ({ servers: service.servers().map((r) => view(r, credentials)) }),
+      // a read starts the servers when nothing has yet and waits (bounded) for the startup pass
+      handler: async () => {
+        await manager.statusRead();
+        return { servers: service.servers().map((r) => view(r, credentials)) };
+      },
     },
     {
       method: "GET",

@@ -36,7 +36,7 @@ function normalizePattern(tool: string, spec: string, home: string): string {
   if (tool === "bash") return p.replace(/:\*$/, " *");
   if (p.startsWith("//")) p = p.slice(1);
   else if (p === "~" || p.startsWith("~/")) p = path.join(home, p.slice(1));
-  else if (p.startsWith("./")) p = p.slice(2);
+  else if (p.startsWith(".//")) p = p.slice(2);
   return p;
 }
 

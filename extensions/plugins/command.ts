@@ -72,7 +72,7 @@ function marketplaceCmd(ctx: Ctx): number {
   return 0;
 }
 
-/** `validate <name|path>`: the manifest against schemas/plugin.schema.json. */
+/** `validate <name|path>`: the manifest against extensions/plugins/plugin.schema.json. */
 function validateCmd(ctx: Ctx): number {
   const [spec] = need(ctx, 1, "a plugin name or path");
   const installed = !isPathSpec(spec!) ? ctx.service.list(ctx.project).find((p) => p.name === spec) : undefined;

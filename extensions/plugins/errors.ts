@@ -7,4 +7,4 @@ export const PluginStoreInvalid = defineError("plugins", "OC_ERR_PLUGIN_STORE_IN
 export const PluginStoreBusy = defineError("plugins", "OC_ERR_PLUGIN_STORE_BUSY", "{message}");
 /** A plugin command's input was refused (a bad name, no such plugin, not a marketplace, a source outside its marketplace). */
 export const PluginInvalid = defineError("plugins", "OC_ERR_PLUGIN_INVALID", "{message}");
-export const PluginSchemaMissing = defineError("plugins", "OC_ERR_PLUGIN_SCHEMA_MISSING", "schemas/plugin.schema.json is missing from this install", { hint: "reinstall oceancode" });
+export const PluginSchemaMissing = defineError("plugins", "OC_ERR_PLUGIN_SCHEMA_MISSING", "extensions/plugins/plugin.schema.json is missing from this install", { hint: "reinstall oceancode" });

@@ -1,6 +1,6 @@
 /**
  * What a plugin directory is, and its manifest checked: .claude-plugin/plugin.json against
- * schemas/plugin.schema.json (ajv). A problem names the file, the line, the JSON path and what was
+ * extensions/plugins/plugin.schema.json (ajv). A problem names the file, the line, the JSON path and what was
  * expected. A directory without a manifest is still a plugin when it has skills/, commands/, agents/
  * or hooks/hooks.json (Claude Code's LSP cache entries have none of these: not a plugin).
  */
@@ -26,7 +26,7 @@ export function isPlugin(dir: string): boolean {
 let schema: object | undefined;
 function pluginSchema(): object {
   if (schema) return schema;
-  const candidates = ["../../../schemas/plugin.schema.json", "../../schemas/plugin.schema.json"].map((r) => new URL(r, import.meta.url));
+  const candidates = ["../../../extensions/plugins/plugin.schema.json", "./plugin.schema.json"].map((r) => new URL(r, import.meta.url));
   const url = candidates.find((u) => fs.existsSync(u));
   if (!url) throw PluginSchemaMissing();
   schema = JSON.parse(fs.readFileSync(url, "utf8")) as object;

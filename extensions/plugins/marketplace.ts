@@ -63,7 +63,7 @@ export function entrySource(marketDir: string, doc: MarketDoc, entry: MarketEntr
   const where = `${show(doc.file)}: plugin '${show(entry.name)}'`;
   const s = entry.source;
   if (typeof s === "string" && !gitLike(s)) {
-    const base = doc.pluginRoot && !s.startsWith("./") && !s.startsWith("../") ? path.resolve(marketDir, doc.pluginRoot) : marketDir;
+    const base = doc.pluginRoot && !s.startsWith(".//") && !s.startsWith("../") ? path.resolve(marketDir, doc.pluginRoot) : marketDir;
     if (path.isAbsolute(s)) fail(`${where}: source '${show(s)}' is an absolute path; it must be a path inside the marketplace`);
     const dir = path.resolve(base, s);
     if (!within(marketDir, dir)) fail(`${where}: source '${show(s)}' points outside the marketplace`);

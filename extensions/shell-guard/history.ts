@@ -29,7 +29,7 @@ function inGitDir(word: string): boolean {
 
 /** A pathspec that covers the whole work tree: `.`, `:/`, `*`, the project root or the cwd. */
 function wholeTree(spec: string, ctx: HistoryCtx): boolean {
-  if ([".", "./", ":/", ":/*", "*", ":(top)", ":(top)."].includes(spec)) return true;
+  if ([".", ".//", ":/", ":/*", "*", ":(top)", ":(top)."].includes(spec)) return true;
   const abs = absPath(spec, ctx);
   return abs === ctx.project || abs === ctx.cwd;
 }

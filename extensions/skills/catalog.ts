@@ -205,7 +205,7 @@ export function resolveIn(items: Skill[], raw: string, by: "model" | "user" = "m
 /**
  * The listing's size budget in characters (about 6 k tokens). Past it, descriptions are cut to an equal
  * share so every name still fits: the model can still load any skill, and 1,000 skills cost a bounded
- * first request (bench/capabilities). Below it the listing is as written.
+ * first request (bench/skills/capabilities). Below it the listing is as written.
  */
 export const LISTING_BUDGET_CHARS = 24_000;
 

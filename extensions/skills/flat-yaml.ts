@@ -4,7 +4,7 @@
  * of them. Anything else (nested maps, multi-line and folded scalars, anchors, tags, escapes, comments
  * after a value, numbers other than plain decimals, dates …) answers undefined, and the caller hands the
  * whole block to js-yaml. Where this parser answers, it answers what js-yaml's default schema would
- * (test/skills/frontmatter.test.ts runs both on the same inputs).
+ * (extensions/skills/test/frontmatter.test.ts runs both on the same inputs).
  */
 
 /** `undefined`: not understood here; ask js-yaml. */

@@ -249,7 +249,8 @@ export function formatMeter(m: SessionMeter): string {
   const pct = m.contextWindow > 0 ? Math.round((m.used / m.contextWindow) * 100) : 0;
   return [
     `context   ${formatTokens(m.used)} / ${formatTokens(m.contextWindow)} (${pct}%) · ${m.model}`,
-    m.status,
+    // the guide's words, then a plain gloss of them (finding 55)
+    m.enabled ? `${m.status}  (the tideline: the line in the context window past which the oldest steps are cut)` : m.status,
     `tokens    in ${formatTokens(m.inputTokens)} · out ${formatTokens(m.outputTokens)} · cache read ${formatTokens(m.cacheReadTokens)} · cache write ${formatTokens(m.cacheWriteTokens)}`,
     `spend     $${m.costUsd.toFixed(2)}`,
     `cuts      ${m.cuts}${m.cutSeq > 0 ? ` (every row up to seq ${m.cutSeq} is past the tideline)` : ""}`,

@@ -24,7 +24,7 @@ export interface ModelLimits {
 }
 
 /**
- * Per-model defaults, tuned with bench/marathon (200 steps x 8 KB of tool output, elision on; see
+ * Per-model defaults, tuned with bench/ledger/marathon (200 steps x 8 KB of tool output, elision on; see
  * docs/ledger.md "Performance"): the line's share and the block for what neither the config nor the
  * session sets. A 200k-class model (context above 128k, at most 200k) keeps the 40% line and gets a
  * block of 90% of it: with elision the window after a cut is small whatever the block, so a larger block

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 
 export interface DbHolder {
   pid: number;

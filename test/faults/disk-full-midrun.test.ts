@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync, type RunResult } from "../helpers/cli.js";
+import { CLI, makeSandbox, runCliAsync, type RunResult } from "../kit/cli.js";
 import { fill, mountTmpfs, tmpFiles, unmount } from "./tmpfs.js";
 
 const sb = makeSandbox("oc-disk-midrun-");

@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { ledgerRoot, readIndex, readTurn } from "../helpers/stored.js";
+import { CLI, makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { ledgerRoot, readIndex, readTurn } from "../kit/stored.js";
 import { storedRows } from "./helpers.js";
 
 let sb: Sandbox;

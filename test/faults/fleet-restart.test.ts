@@ -7,10 +7,10 @@
  */
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { startPostgres, type TestPostgres } from "../kit/postgres.js";
 import { globalConfig } from "../sdk/helpers.js";
-import { SseReader, startServe, type Served } from "../serve/serve-helpers.js";
+import { SseReader, startServe, type Served } from "../../extensions/serve/test/serve-helpers.js";
 import { waitFor } from "./helpers.js";
 import { SESSION_LOCK_NAMESPACE } from "../../extensions/storage-postgres/api.js";
 

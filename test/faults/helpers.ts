@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { CLI, type Sandbox } from "../helpers/cli.js";
-import { parseEvents, type JsonEvent } from "../helpers/stored.js";
+import { CLI, type Sandbox } from "../kit/cli.js";
+import { parseEvents, type JsonEvent } from "../kit/stored.js";
 
 /** The pids whose command line contains `marker` (zombies have none and are not counted). */
 export function pidsWithMarker(marker: string): number[] {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync } from "../helpers/cli.js";
+import { makeSandbox, runCliAsync } from "../kit/cli.js";
 import { holdDb } from "./db-holder.js";
 
 const sb = makeSandbox("oc-lock-timeout-");

@@ -10,8 +10,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { runAndKill } from "../helpers/kill-run.js";
+import { makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { runAndKill } from "../kit/kill-run.js";
 
 const REPEAT = 140;
 const sb = makeSandbox("oc-wal-loss-");

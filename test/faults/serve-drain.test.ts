@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { SseReader, startServe, type Served } from "../serve/serve-helpers.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { SseReader, startServe, type Served } from "../../extensions/serve/test/serve-helpers.js";
 import { storedRows, waitFor } from "./helpers.js";
 
 let sb: Sandbox;

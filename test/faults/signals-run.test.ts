@@ -6,8 +6,8 @@
  * signal's number. The compiled CLI on the scripted model; the three runs go side by side.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { readIndex, readTurn } from "../helpers/stored.js";
+import { makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { readIndex, readTurn } from "../kit/stored.js";
 import { pidsWithMarker, startRun, storedRows, waitFor } from "./helpers.js";
 
 const NOTE = "[interrupted by the user: the turn stopped here, before it finished]";

@@ -12,8 +12,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
-import { writeHooks, writeScript, recorded, nodeHook, type Groups } from "../hooks/fixtures.js";
+import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../kit/cli.js";
+import { writeHooks, writeScript, recorded, nodeHook, type Groups } from "../../extensions/hooks/test/fixtures.js";
 
 let sb: Sandbox;
 beforeAll(() => {

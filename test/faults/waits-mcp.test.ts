@@ -1,5 +1,5 @@
 /**
- * Waits with a bound, on the MCP side: a real stdio MCP server (the SDK's Server, test/mcp/fixtures)
+ * Waits with a bound, on the MCP side: a real stdio MCP server (the SDK's Server, extensions/mcp/test/fixtures)
  * whose `hang` tool never answers. The call ends at its bound (a server's own tool_timeout_s, else
  * MCP_TOOL_TIMEOUT ms, else mcp.tool_timeout_s) with an error result to the model, the server is told
  * (notifications/cancelled) and the run ends; and with no small bound, a kill -9 while the call hangs
@@ -11,10 +11,10 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { CLI, REPO_ROOT, anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
 
-const FIXTURE = path.join(REPO_ROOT, "test/mcp/fixtures/tools-server.mjs");
+const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
 const blocks = (req: AnthropicRecorded): Block[] => (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Block[])));

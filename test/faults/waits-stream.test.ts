@@ -6,10 +6,10 @@
  * the fake servers on 127.0.0.1; what the session stored is read back through `oceancode export`.
  */
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { exportAtif, storedAnswer } from "../helpers/stored.js";
-import { startFakeAnthropic, type AnthropicReply, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../fakes/openai-server.js";
+import { makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { exportAtif, storedAnswer } from "../kit/stored.js";
+import { startFakeAnthropic, type AnthropicReply, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../kit/fakes/openai-server.js";
 import { backoffMs, MAX_BACKOFF_MS } from "../../extensions/engine/retry.js";
 import { ProviderError } from "../../extensions/engine/api.js";
 

@@ -9,7 +9,7 @@ import { Kernel } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
 import type { Logger } from "../../kernel/api.js";
 import type { HostSetting } from "../../kernel/config.js";
-import { userCheckout } from "../helpers/cli.js";
+import { userCheckout } from "../kit/cli.js";
 
 export interface ExtSpec {
   id: string;

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 import { ErrorCodes, OcError, errorCodes, errorMessage, hasErrorCode, isOcError, registerErrorCodes } from "../../kernel/api.js";
 
 describe("error codes", () => {

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkManifestHooks, declareHooks, hook, isHookTable, type HookTable } from "../../kernel/hook-decl.js";
 import { createHooks, describeHooks, SeriesHook, BailHook } from "../../kernel/hooks.js";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 
 const T = declareHooks("x", {
   a: hook.series<number>("a happened"),

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 import { checkConsole, formatConsoleProblem, STDERR_ALLOWED } from "./console.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-lint-console-"));

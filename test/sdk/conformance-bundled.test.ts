@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { expect } from "vitest";
 import path from "node:path";
-import { describeEngineContract, describeProviderContract, describeStorageContract, describeToolContract, tempDir, type ProviderScenario } from "../conformance/index.js";
+import { describeEngineContract, describeProviderContract, describeStorageContract, describeToolContract, tempDir, type ProviderScenario } from "../../extensions/engine/testing/index.js";
 import { createAnthropicProvider } from "../../extensions/anthropic/provider.js";
 import { createOpenAIProvider } from "../../extensions/openai/provider.js";
 import { createEngineHooks } from "../../extensions/engine/hooks.js";
@@ -14,9 +14,9 @@ import { createTools } from "../../extensions/tools/tools.js";
 import { SqliteStore } from "../../extensions/storage/store.js";
 import { tapEngine } from "../../extensions/storage/taps.js";
 import { storageAdmin } from "../../extensions/storage/admin.js";
-import { startFakeAnthropic, type AnthropicReply } from "../fakes/anthropic-server.js";
-import { startFakeOpenAI, type OpenAIReply } from "../fakes/openai-server.js";
-import { scenarioReply } from "../fakes/scenario-reply.js";
+import { startFakeAnthropic, type AnthropicReply } from "../kit/fakes/anthropic-server.js";
+import { startFakeOpenAI, type OpenAIReply } from "../kit/fakes/openai-server.js";
+import { scenarioReply } from "../kit/fakes/scenario-reply.js";
 
 const anthropicReply = (s: ProviderScenario): AnthropicReply => scenarioReply(s);
 const openaiReply = (s: ProviderScenario): OpenAIReply => scenarioReply(s);

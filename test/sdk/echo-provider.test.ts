@@ -4,7 +4,7 @@
  * the engine and its prompt-too-long goes through the tideline's cut and one retry.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
 import { install, oc } from "./helpers.js";
 
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 /** Install an example extension the way a team would: a copy of its folder under ~/.oceancode/extensions/<id>/. */
 import fs from "node:fs";
 import path from "node:path";
-import { REPO_ROOT, runCli, type Sandbox } from "../helpers/cli.js";
+import { REPO_ROOT, runCli, type Sandbox } from "../kit/cli.js";
 
 export const EXAMPLES = path.join(REPO_ROOT, "examples", "extensions");
 

@@ -7,9 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, REPO_ROOT, type Sandbox } from "../helpers/cli.js";
+import { CLI, makeSandbox, REPO_ROOT, type Sandbox } from "../kit/cli.js";
 import { EXAMPLES, oc } from "./helpers.js";
-import { recordLoads } from "../helpers/bundle-map.js";
+import { recordLoads } from "../kit/bundle-map.js";
 import { usesSelfModule } from "../../kernel/self-resolve.js";
 
 let sb: Sandbox;
@@ -65,7 +65,7 @@ describe("oceancode/* in a user extension", () => {
       engine: dist("extensions/engine/api.js"),
       root: dist("kernel/api.js"),
       kernelApi: dist("kernel/api.js"),
-      testing: dist("test/conformance/index.js"),
+      testing: dist("extensions/engine/testing/index.js"),
       stages: -200,
       busy: "OC_ERR_SESSION_BUSY",
       doctor: "onEvent:doctor:storage",

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-sdk-types-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

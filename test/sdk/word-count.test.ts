@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
 import { events, install, oc } from "./helpers.js";
 
 let sb: Sandbox;

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { startFakeAnthropic, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
 
 const SECRET = "CANARY-SECRET-27-a9f3";
 const CANARY = "CANARY-FILE-27 keep me\n";

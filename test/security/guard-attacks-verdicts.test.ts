@@ -14,7 +14,7 @@ import type { ShellGuardService } from "../../extensions/shell-guard/api.js";
 import { BASE_RULE, type Rule } from "../../extensions/permissions/rules.js";
 import type { Mode } from "../../extensions/permissions/modes.js";
 import type { PermissionDecision } from "../../extensions/permissions/api.js";
-import { makeSandbox, runCliAsync } from "../helpers/cli.js";
+import { makeSandbox, runCliAsync } from "../kit/cli.js";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "oc-attack-v-"));
 const home = path.join(root, "home");

@@ -1,9 +1,9 @@
 import { describe, it, expect } from "vitest";
 import path from "node:path";
 import { classifyCommand } from "../../extensions/shell-guard/classify.js";
-import { readGuardCorpus, readLines, wrapVariants } from "../../extensions/shell-guard/bench/corpus.js";
+import { readGuardCorpus, readLines, wrapVariants } from "../../bench/shell-guard/corpus.js";
 import type { Classification } from "../../extensions/shell-guard/api.js";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 
 // In-process, against test/fixtures/guard-corpus.txt. Checked, never executed.
 const corpus = readGuardCorpus(path.join(REPO_ROOT, "test", "fixtures", "guard-corpus.txt"));

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox, type RunResult } from "../helpers/cli.js";
+import { makeSandbox, runCliAsync, type Sandbox, type RunResult } from "../kit/cli.js";
 
 // The compiled CLI, `oceancode permissions check bash <command>`: decides, runs nothing.
 async function checkAll(sb: Sandbox, commands: string[], extra: string[] = []): Promise<Map<string, RunResult>> {

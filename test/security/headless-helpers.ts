@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { makeSandbox, runCli, type Sandbox, type RunResult } from "../helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox, type RunResult } from "../kit/cli.js";
 
 export interface Victim {
   sb: Sandbox;

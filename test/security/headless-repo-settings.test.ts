@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { runCli } from "../helpers/cli.js";
+import { runCli } from "../kit/cli.js";
 import { makeVictim, runScript, bashStep, survivors, type Victim } from "./headless-helpers.js";
 
 let v: Victim | undefined;

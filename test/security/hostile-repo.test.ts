@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
 import { plantHostileRepo, type HostileRepo } from "./fixtures/hostile-repo.js";
 
 let sb: Sandbox;

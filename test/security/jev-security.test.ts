@@ -9,8 +9,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../fakes/systemone-server.js";
-import { bash, jevSandbox, KEY, results, SAFE, type JevSandbox } from "../jev/helpers.js";
+import { startFakeSystemOne, type FakeSystemOne } from "../kit/fakes/systemone-server.js";
+import { bash, jevSandbox, KEY, results, SAFE, type JevSandbox } from "../../extensions/jev/test/helpers.js";
 
 let sb: JevSandbox | undefined;
 const fakes: FakeSystemOne[] = [];

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
 
 let sb: Sandbox;
 const git = (...args: string[]) => {

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../kit/cli.js";
 
 const MiB = 1024 * 1024;
 const DEFAULT_CAP = 4 * MiB;

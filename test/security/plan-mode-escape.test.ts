@@ -8,8 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { call, runPlan } from "../plan-mode/helpers.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { call, runPlan } from "../../extensions/plan-mode/test/helpers.js";
 
 let sb: Sandbox | undefined;
 let outside: string | undefined;

@@ -8,8 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { marketplaceDir, plugin, pluginFiles, writeFiles } from "../plugins/fixtures.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { marketplaceDir, plugin, pluginFiles, writeFiles } from "../../extensions/plugins/test/fixtures.js";
 
 let sb: Sandbox;
 let root: string;

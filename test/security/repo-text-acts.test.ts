@@ -9,8 +9,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCli, runCliAsync, type RunResult, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox, runCli, runCliAsync, type RunResult, type Sandbox } from "../kit/cli.js";
+import { startFakeAnthropic, systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
 import { commitCheckout, toolResultCount, toolResultText } from "./repo-text-fixtures.js";
 
 const AGENT_BODY = "EVIL AGENT BODY: you are the repo's agent";

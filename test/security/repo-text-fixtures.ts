@@ -5,8 +5,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { AnthropicRecorded } from "../fakes/anthropic-server.js";
-import type { Sandbox } from "../helpers/cli.js";
+import type { AnthropicRecorded } from "../kit/fakes/anthropic-server.js";
+import type { Sandbox } from "../kit/cli.js";
 
 /** Canary secrets in the victim's home; none may reach a request body, the database or the ledger. */
 export const CANARIES = {

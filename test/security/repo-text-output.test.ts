@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type RunResult, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, type RunResult, type Sandbox } from "../kit/cli.js";
 import { commitCheckout, TERMINAL_ACTIVE } from "./repo-text-fixtures.js";
 
 const ESC = "\u001b";

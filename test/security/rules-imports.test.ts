@@ -8,8 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../helpers/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
+import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
 
 let fake: FakeAnthropicServer;
 let sb: Sandbox;

@@ -5,8 +5,8 @@
  */
 import http from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { startServe, type Served } from "../serve/serve-helpers.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { startServe, type Served } from "../../extensions/serve/test/serve-helpers.js";
 
 let sb: Sandbox;
 let srv: Served | undefined;

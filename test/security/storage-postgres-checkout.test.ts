@@ -11,8 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { startPostgres, type TestPostgres } from "../kit/postgres.js";
 import { globalConfig, oc } from "../sdk/helpers.js";
 
 let server: TestPostgres;

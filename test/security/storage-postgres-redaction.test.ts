@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
 import { globalConfig, oc } from "../sdk/helpers.js";
-import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { startPostgres, type TestPostgres } from "../kit/postgres.js";
 import { redactText, redactUrl } from "../../extensions/storage-postgres/api.js";
 
 let server: TestPostgres;

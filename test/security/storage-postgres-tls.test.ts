@@ -7,10 +7,10 @@
  */
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../helpers/cli.js";
-import { otherCertificateAuthority, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { makeSandbox, type Sandbox } from "../kit/cli.js";
+import { otherCertificateAuthority, startPostgres, type TestPostgres } from "../kit/postgres.js";
 import { globalConfig, oc } from "../sdk/helpers.js";
-import { startServe } from "../serve/serve-helpers.js";
+import { startServe } from "../../extensions/serve/test/serve-helpers.js";
 
 let server: TestPostgres;
 let sb: Sandbox;

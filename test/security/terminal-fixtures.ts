@@ -1,5 +1,5 @@
 /** Shared hostile inputs for the terminal-safety tests: one of each escape-sequence family. */
-import type { Sandbox } from "../helpers/cli.js";
+import type { Sandbox } from "../kit/cli.js";
 
 const ESC = "\x1b";
 const BEL = "\x07";

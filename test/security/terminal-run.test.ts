@@ -3,7 +3,7 @@
  * character from untrusted text, only their visible stand-ins; --format json round-trips the exact text.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
 import { EVIL_TEXT, EVIL_TOOL_NAME, EVIL_TOOL_OUTPUT, writeEvilScript } from "./terminal-fixtures.js";
 
 let sb: Sandbox | undefined;

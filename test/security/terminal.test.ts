@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, makeSandbox, runCli, type Sandbox } from "../helpers/cli.js";
-import { closePager, colourCodes, hasTmux, startPty, type Pty } from "../helpers/pty.js";
+import { CLI, makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
+import { closePager, colourCodes, hasTmux, startPty, type Pty } from "../kit/pty.js";
 import { EVIL_TEXT, EVIL_TOOL_COMMAND, EVIL_TOOL_NAME, EVIL_TOOL_OUTPUT, writeEvilScript } from "./terminal-fixtures.js";
 
 /** anything a terminal could act on: C0 but \t \n, DEL, C1, bidi controls */

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { runCli } from "../kit/cli.js";
 import { git, makeTree, type Tree } from "./fixtures/trust-tree.js";
 
 let t: Tree;

@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
-import { runCli } from "../helpers/cli.js";
+import { startFakeAnthropic, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
+import { runCli } from "../kit/cli.js";
 import { API_KEY, CANARIES, attack, git, keysAt, makeTree, payload, writeFiles } from "./fixtures/trust-tree.js";
 
 let legit: FakeAnthropicServer;

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../fakes/anthropic-server.js";
+import { startFakeAnthropic, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
 import { API_KEY, attack, filesHolding, git, keysAt, makeTree, noticeLines, payload, writeFiles, type Tree } from "./fixtures/trust-tree.js";
 
 let legit: FakeAnthropicServer;

@@ -4,7 +4,7 @@
  * byte reaches stdout in either case.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync } from "../helpers/cli.js";
+import { makeSandbox, runCliAsync } from "../kit/cli.js";
 
 const sb = makeSandbox("oc-sec-wf-out-");
 afterAll(() => sb.cleanup());

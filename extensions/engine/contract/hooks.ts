@@ -98,6 +98,12 @@ export interface StepRecord {
   durationMs: number;
 }
 
+/** What engine.gauge taps see: the step that just ended and its tool results (already in session.rows). */
+export interface GaugeContext {
+  ctx: StepContext;
+  tools?: ToolRow;
+}
+
 /**
  * Rows that must outlive a kill before the engine waits on something slow: the prompt (before the first
  * model request; `step` 0) and a step's assistant row with its tool calls (before they run: a hung MCP
@@ -315,6 +321,12 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   })),
   /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
   toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
+  /**
+   * waterfall: the step's gauge in tokens before afterStep sees it (provider input + cache + what the step
+   * added). A tap that shrinks what the model reads adds back what it removed (compress: removed bytes ÷ 4),
+   * so the gauge measures the uncompressed window.
+   */
+  gauge: hook.waterfall<number, GaugeContext>("the step's gauge in tokens: a tap that shrank the window adds back what it removed"),
   /** parallel: rows to store before a wait (the prompt; a step's tool calls before they run). Storage and the ledger enqueue them. */
   checkpoint: hook.parallel<CheckpointRecord>("rows to store before a wait: the prompt, a step's tool calls before they run"),
   /** parallel: one provider request settled (ok, retry, error, aborted): metrics and traces. Fails open. */

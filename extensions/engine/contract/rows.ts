@@ -18,6 +18,8 @@ export interface ToolResult {
   images?: Array<{ mediaType: string; data: string }>;
   /** when truncated for the model: the full text's length and where it is kept */
   truncated?: { fullBytes: number; fullPath?: string };
+  /** a compressor shortened `content` (the compress extension): bytes the model no longer reads; the gauge adds them back ÷ 4 */
+  compressed?: { removedBytes: number };
   /** a file tool's change, for a host to draw as a diff (never sent to the model) */
   diff?: FileDiff;
 }

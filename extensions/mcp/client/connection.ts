@@ -62,6 +62,8 @@ export class Connection {
   status: ServerStatus = "connecting";
   reason?: string;
   tools: McpToolInfo[] = [];
+  /** the server's `instructions` from its initialize answer (the model sees them bounded: client/context.ts) */
+  instructions?: string;
   pid?: number;
   restarts = 0;
   /** the session of the latest tools/call (a server asks during a call: the question is that session's) */
@@ -125,6 +127,9 @@ export class Connection {
       });
       await Promise.race([client.connect(transport), timeout]);
       this.client = client;
+      const instructions = client.getInstructions();
+      if (typeof instructions === "string" && instructions.trim()) this.instructions = instructions;
+      else delete this.instructions;
       if (transport instanceof GroupStdioTransport) this.pid = transport.pid;
       client.onclose = () => this.onClosed(client);
       if (client.getServerCapabilities()?.tools) {

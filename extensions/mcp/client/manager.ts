@@ -14,6 +14,9 @@ import { sessionAuthProvider, type OAuthStore } from "./oauth.js";
 
 export type { ServerRow };
 
+/** how long after the servers' start a status read may wait for handshakes still in flight */
+export const STATUS_GRACE_MS = 2000;
+
 /** mcp.tool_timeout_s when nothing names one: 10 minutes */
 export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
@@ -37,6 +40,8 @@ export interface ManagerOptions {
 export class McpManager {
   readonly connections = new Map<string, Connection>();
   private started = false;
+  /** when start() ran (Date.now()): a status read gives the startup pass STATUS_GRACE_MS from here */
+  startedAt = 0;
   /** the SDK (~600 ms of imports) loads when the servers start, not when the extension activates */
   private loading?: Promise<void>;
 
@@ -55,6 +60,7 @@ export class McpManager {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.startedAt = Date.now();
     const ready = this.entries.filter((e) => e.hold === "ready");
     if (!ready.length) return;
     // stdio children spawn now, while the SDK loads (~600 ms saved on the first request)
@@ -211,6 +217,15 @@ export class McpManager {
     if (this.loading) return true;
     for (const c of this.connections.values()) if (c.status === "connecting") return true;
     return false;
+  }
+
+  /**
+   * For a status read (GET /mcp): start the servers if nothing did, and give the startup pass at most
+   * STATUS_GRACE_MS from its start (the guide's "at most two seconds"); later reads answer at once.
+   */
+  async statusRead(): Promise<void> {
+    this.start();
+    await this.settle(this.startedAt + STATUS_GRACE_MS - Date.now());
   }
 
   /** Wait until no server is connecting, or `ms` passed (0: not at all). */

@@ -1,7 +1,8 @@
 /**
  * Meta-dispatch: past 128 connected MCP tools (from 64 with OC_MCP_META_TOOLS=1) the flat MCP tools are
  * replaced by two: `search_tool` (keywords over names and descriptions -> ids with their schemas) and
- * `use_tool` ({id, arguments} -> the tool's result). Both are registered once and offered only then.
+ * `use_tool` ({id, arguments} -> the tool's result). Both are registered once and offered only then; the
+ * names they reach are listed by server in a system block (client/context.ts), so the model can ask by id.
  */
 import type { ToolDefinition } from "../../engine/api.js";
 import type { McpManager } from "./manager.js";
@@ -26,12 +27,14 @@ interface Hit {
 
 export function searchTools(manager: McpManager, query: string, limit: number): Hit[] {
   const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  // ids named outright (from the system prompt's list) come first, whole
+  const exact = new Set(query.split(/[\s,]+/).filter(Boolean));
   const hits: Hit[] = [];
   for (const { server, tool } of manager.connectedTools()) {
     const id = mcpToolName(server, tool.name);
     const name = id.toLowerCase();
     const desc = tool.description.toLowerCase();
-    let score = 0;
+    let score = exact.has(id) ? 1000 : 0;
     for (const w of words) score += (name.includes(w) ? 3 : 0) + (desc.includes(w) ? 1 : 0);
     if (score > 0 || !words.length) hits.push({ id, score, description: tool.description.slice(0, 500), inputSchema: tool.inputSchema });
   }
@@ -42,7 +45,7 @@ export function metaTools(manager: McpManager, lookup: (id: string) => ToolDefin
   const search: ToolDefinition = {
     name: SEARCH_TOOL,
     kind: "read",
-    description: "Find MCP tools by keyword (names and descriptions). Returns up to `limit` tool ids with their descriptions and input schemas; run one with use_tool.",
+    description: "Find MCP tools by id or keyword (names and descriptions). The system prompt lists every tool's name by server. Returns up to `limit` tool ids with their descriptions and input schemas; run one with use_tool.",
     inputSchema: {
       type: "object",
       properties: { query: { type: "string", description: "keywords, e.g. 'create issue'" }, limit: { type: "number", description: "at most this many (default 10)" } },

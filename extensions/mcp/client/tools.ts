@@ -12,6 +12,7 @@ import type { McpManager } from "./manager.js";
 import { mcpToolName } from "./names.js";
 import { metaThreshold, META_TOOL_NAMES } from "./meta.js";
 import { anyResources, RESOURCE_TOOL_NAMES } from "./resources.js";
+import { deferredToolList, heldLine, heldNotice, instructionsBlock } from "./context.js";
 
 const SNAPSHOT = "mcp:snapshot";
 const NOTICED = "mcp:noticed";
@@ -25,6 +26,8 @@ interface Snapshot {
   meta: boolean;
   /** list_resources / read_resource offered (a server with resources was connected at the first request) */
   resources: boolean;
+  /** system blocks fixed with the set: the servers' instructions, the meta-dispatch names (client/context.ts) */
+  blocks: string[];
 }
 
 /** name -> where it runs (server and the server's own tool name) */
@@ -56,6 +59,18 @@ export function registerTools(engine: EngineService, manager: McpManager, index:
     };
     engine.tools.register(def, extId);
   }
+}
+
+/** The prompt's tool ids by server, in registration order (the ids a collision kept from a server are not its). */
+function byServer(index: ToolIndex, names: ReadonlySet<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [id, { server }] of index) {
+    if (!names.has(id)) continue;
+    const list = out.get(server) ?? [];
+    list.push(id);
+    out.set(server, list);
+  }
+  return out;
 }
 
 /** at most 45 s: the wait runs inside a modelRequest tap, and a tap is cut at the tap timeout (60 s default) */
@@ -100,8 +115,20 @@ export function promptTools(opts: {
           }
         } else if (row.status === "connecting") lines.push(`MCP server "${row.name}" is still connecting; its tools arrive with a later prompt`);
       }
-      const threshold = metaThreshold(env);
-      snap = { turn: step.turn, generation, names, lines, meta: names.size >= threshold, resources: anyResources(manager) };
+      // servers held until trusted: one line to the model, one notice to the user (per session)
+      const held = heldLine(manager.entries);
+      if (held) lines.push(held);
+      const notice = heldNotice(manager.entries);
+      if (notice && !session.info.parentId && !noticed.has(`held\0${notice}`)) {
+        noticed.add(`held\0${notice}`);
+        engine.notice(session.info.id, "warn", notice);
+      }
+      const meta = names.size >= metaThreshold(env);
+      const blocks: string[] = [];
+      const instructions = instructionsBlock(manager.connected());
+      if (instructions) blocks.push(instructions);
+      if (meta) blocks.push(deferredToolList(byServer(index, names)));
+      snap = { turn: step.turn, generation, names, lines, meta, resources: anyResources(manager), blocks };
       session.ext.set(SNAPSHOT, snap);
     }
     const fixed = snap;
@@ -119,7 +146,10 @@ export function promptTools(opts: {
       }
     }
     const tools = [...rest, ...mcp];
-    const system = fixed.lines.length ? [...req.system, fixed.lines.join("\n")] : req.system;
+    // the servers' instructions and the deferred names only where an MCP tool is offered (not to a
+    // sub-agent whose tools leave MCP out)
+    const offersMcp = mcp.length > 0 || rest.some((t) => META_TOOL_NAMES.has(t.name) || RESOURCE_TOOL_NAMES.has(t.name));
+    const system = [...req.system, ...(offersMcp ? fixed.blocks : []), ...(fixed.lines.length ? [fixed.lines.join("\n")] : [])];
     return { ...req, tools, system };
   };
 }

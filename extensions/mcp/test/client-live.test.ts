@@ -12,7 +12,7 @@ import { McpManager } from "../client/manager.js";
 import { LiveSwitches } from "../client/live.js";
 import { inspectRows } from "../sources/inspect.js";
 
-const FIXTURE = path.resolve(__dirname, "../../../test/mcp/fixtures/tools-server.mjs");
+const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-mcp-live-"));
 const entry = (name: string, hold: ServerEntry["hold"] = "ready"): ServerEntry => ({
   name,

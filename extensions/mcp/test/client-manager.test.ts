@@ -13,7 +13,7 @@ import { doctor } from "../client/doctor.js";
 import { McpManager } from "../client/manager.js";
 import { liveGroupCount } from "../client/groups.js";
 
-const FIXTURE = path.resolve(__dirname, "../../../test/mcp/fixtures/tools-server.mjs");
+const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-mcp-mgr-"));
 const signal = new AbortController().signal;
 

@@ -13,7 +13,7 @@ import { McpManager } from "../client/manager.js";
 import { promptTools, registerTools, type ToolIndex } from "../client/tools.js";
 import { listResources, readResource, resourceTools } from "../client/resources.js";
 
-const FIXTURE = path.resolve(__dirname, "../../../test/mcp/fixtures/tools-server.mjs");
+const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
 const entry = (name: string, args: string[] = []): ServerEntry => ({
   name,
   qualifiedName: name,

@@ -12,7 +12,7 @@ import type { ServerEntry } from "../api.js";
 import { McpManager } from "../client/manager.js";
 import { promptTools, registerTools, type ToolIndex } from "../client/tools.js";
 
-const FIXTURE = path.resolve(__dirname, "../../../test/mcp/fixtures/tools-server.mjs");
+const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
 const entry = (name: string, args: string[] = []): ServerEntry => ({
   name,
   qualifiedName: name,

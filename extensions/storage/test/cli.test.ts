@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli } from "../../../test/helpers/cli.js";
+import { makeSandbox, runCli } from "../../../test/kit/cli.js";
 
 const sb = makeSandbox("oc-sessions-");
 const other = path.join(sb.home, "other-project");

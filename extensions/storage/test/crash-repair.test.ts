@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync } from "../../../test/helpers/cli.js";
-import { runAndKill } from "../../../test/helpers/kill-run.js";
+import { makeSandbox, runCliAsync } from "../../../test/kit/cli.js";
+import { runAndKill } from "../../../test/kit/kill-run.js";
 import { damage } from "./damage.js";
 
 const KILLS = 5;

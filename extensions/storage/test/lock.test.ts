@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { acquireSessionLock, busyHolder } from "../lock.js";
 import { SessionBusy } from "../../engine/api.js";
-import { REPO_ROOT } from "../../../test/helpers/cli.js";
+import { REPO_ROOT } from "../../../test/kit/cli.js";
 
 const LOCK_JS = path.join(REPO_ROOT, "dist", "extensions", "storage", "lock.js");
 const children: ChildProcess[] = [];

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../store.js";
 import { LATEST_VERSION, MIGRATIONS } from "../migrations.js";
 import { openDb } from "../db.js";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
 import { tempDir } from "./helpers.js";
 
 /** The v1 schema exactly as the first release wrote it, by hand (not through our migration code). */

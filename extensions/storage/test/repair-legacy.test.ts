@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
 import { damage } from "./damage.js";
 
 let sb: Sandbox;

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli } from "../../../test/helpers/cli.js";
+import { makeSandbox, runCli } from "../../../test/kit/cli.js";
 import { damage, damagePage, pagesOf, type DamageKind } from "./damage.js";
 import { LATEST_VERSION } from "../migrations.js";
 

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCli, REPO_ROOT } from "../../../test/helpers/cli.js";
-import { hasTmux, startPty } from "../../../test/helpers/pty.js";
+import { CLI, makeSandbox, runCli, REPO_ROOT } from "../../../test/kit/cli.js";
+import { hasTmux, startPty } from "../../../test/kit/pty.js";
 import { day, formatBytes } from "../retention.js";
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/helpers/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
 import { alive, waitFor } from "./helpers.js";
 
 let sb: Sandbox;

@@ -8,10 +8,10 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { REPO_ROOT } from "../../helpers/cli.js";
+import { REPO_ROOT } from "../../kit/cli.js";
 import { makeWorld, bash, leaked, HAS_BWRAP, type World } from "./world.js";
 
-const FIXTURE = path.join(REPO_ROOT, "test/mcp/fixtures/tools-server.mjs");
+const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 
 describe.runIf(HAS_BWRAP)("confinement: escalation, opt-out, no sandbox, hooks and MCP servers", () => {
   let w: World;

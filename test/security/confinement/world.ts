@@ -9,9 +9,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { homeEnv } from "../../fakes/home-env.js";
-import { runCliAsync, type RunResult } from "../../helpers/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer, type FakeToolCall } from "../../fakes/anthropic-server.js";
+import { homeEnv } from "../../kit/fakes/home-env.js";
+import { runCliAsync, type RunResult } from "../../kit/cli.js";
+import { startFakeAnthropic, type FakeAnthropicServer, type FakeToolCall } from "../../kit/fakes/anthropic-server.js";
 import { findOnPath } from "../../../extensions/sandbox/bwrap.js";
 
 export const HAS_BWRAP = process.platform === "linux" && !!findOnPath("bwrap");

@@ -1,0 +1,56 @@
+/** A real kernel (compiled bundled extensions, SQLite storage, the ledger, the real tools) on a sandbox, for the checkpoints tests. */
+import fs from "node:fs";
+import path from "node:path";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { EngineService, Row, Session } from "../../engine/api.js";
+
+export interface KernelLike {
+  activate(e: string): Promise<void>;
+  service<T>(name: string): Promise<T>;
+  runSlash(name: string, args: string, host: { sessionId?: string; reply(t: string): void; [k: string]: unknown }): Promise<boolean>;
+  shutdown(): Promise<void>;
+}
+
+export interface Booted {
+  sb: Sandbox;
+  kernel: KernelLike;
+  engine: EngineService;
+  /** the rows of each model request's window, in order */
+  windows: Row[][];
+}
+
+export type Step = { text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }> };
+
+export async function boot(steps: Step[], files: Record<string, string> = {}): Promise<Booted> {
+  const sb = makeSandbox("oc-ckpt-");
+  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
+  sb.write("script.json", JSON.stringify({ steps, after: { text: "(script finished)" } }));
+  for (const [f, c] of Object.entries(files)) sb.write(f, c);
+  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
+  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, sb.env);
+  await kernel.activate("onSession");
+  const engine = await kernel.service<EngineService>("engine");
+  const windows: Row[][] = [];
+  engine.hooks.contextBuild.tap({ name: "test", stage: "STAGE_ASK" }, (win) => {
+    windows.push([...win.rows]);
+    return win;
+  });
+  return { sb, kernel, engine, windows };
+}
+
+/** Run a slash command as a host without a picker (run, serve): returns what it replied. */
+export async function slash(b: Booted, s: Session, name: string, args = "", extra: Record<string, unknown> = {}): Promise<string> {
+  let out = "";
+  const handled = await b.kernel.runSlash(name, args, { sessionId: s.info.id, cwd: b.sb.project, reply: (t: string) => (out += t), ...extra });
+  if (!handled) throw new Error(`/${name} not handled`);
+  return out;
+}
+
+/** A project file's text, or undefined when it does not exist. */
+export function readProject(b: Booted, f: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(b.sb.project, f), "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * An idle session leaves memory and reloads from the database on its next use (storage on disk,
+ * the real kernel and bundled extensions, in process).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
+import { resolvePaths } from "../../../kernel/paths.js";
+import type { EngineService, Session } from "../api.js";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+
+let sb: Sandbox;
+let kernel: Kernel | undefined;
+afterEach(async () => {
+  await kernel?.shutdown();
+  kernel = undefined;
+  sb?.cleanup();
+});
+
+interface EvictingEngine extends EngineService {
+  evictIdle(now?: number): void;
+  isOpen(id: string): boolean;
+}
+
+describe("idle sessions", () => {
+  it("leave memory after engine.idle_minutes and reload with their rows on use", async () => {
+    sb = makeSandbox();
+    kernel = await Kernel.discover({
+      paths: resolvePaths({ home: sb.home, project: sb.project, env: sb.env }),
+      env: sb.env,
+      log: stderrLogger(false),
+      bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
+    });
+    await kernel.activate("onSession");
+    const engine = await kernel.service<EvictingEngine>("engine");
+    const s: Session = await engine.createSession({ cwd: sb.project, model: "scripted/echo" });
+    const r = await engine.prompt(s, "first");
+    expect(r.text).toBe("ok: first");
+    const id = s.info.id;
+
+    engine.evictIdle(Date.now() + 14 * 60_000);
+    expect(engine.isOpen(id)).toBe(true); // not idle long enough (default 15 minutes)
+    engine.evictIdle(Date.now() + 16 * 60_000);
+    expect(engine.isOpen(id)).toBe(false);
+
+    const again = await engine.openSession(id);
+    expect(again).not.toBe(s);
+    expect(again.rows.map((x) => x.role)).toEqual(["user", "assistant"]);
+    expect(again.nextSeq).toBe(s.nextSeq);
+    const r2 = await engine.prompt(again, "second");
+    expect(r2.text).toBe("ok: second");
+    expect(again.totals.turns).toBe(2);
+  });
+});

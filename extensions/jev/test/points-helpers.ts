@@ -1,0 +1,140 @@
+/**
+ * Support for the per-point tests of points 2, 3, 5 and 6:
+ *   - testJev(): the layer's real JevService (createService over a resolved config: its HTTP client to the
+ *     fake System One server, the wire adapter, the guard, the decision log in a temp folder), with each
+ *     point's mode set by the test and the rows it records also kept in memory for assertions.
+ *   - bootPoints(): a real kernel in process (compiled bundled extensions, the scripted model, the real
+ *     tools, the ledger and the tideline), a stand-in ExtensionContext for "jev" over the kernel's
+ *     services, and every model request recorded as sent (after every other modelRequest tap).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { EngineService, ModelRequest, Row } from "../../engine/api.js";
+import type { JevDecisionRow, JevMode, JevPoint, JevService } from "../api.js";
+import { resolveJevConfig } from "../config.js";
+import { createLog } from "../log.js";
+import { createService } from "../service.js";
+import type { ExtensionContext } from "../../../kernel/api.js";
+
+export interface TestJev extends JevService {
+  rows: JevDecisionRow[];
+  /** every ask, even one that failed */
+  asks: number;
+  /** wait until the background (shadow) asks have settled and at least `rows` rows are written (5 s at most) */
+  idle(rows?: number): Promise<void>;
+  modes: Partial<Record<JevPoint, JevMode>>;
+}
+
+export function testJev(opts: { url: string; modes?: Partial<Record<JevPoint, JevMode>>; thresholds?: Record<string, number>; model?: string; timeoutMs?: number }): TestJev {
+  // the layer's own service (its HTTP client, wire adapter, state cap, injection guard and decision log)
+  // over a resolved config: consent in both layers, the fake endpoint on loopback, the test's thresholds
+  const cfg = resolveJevConfig(
+    [
+      { name: "user", value: { jev: { enabled: true, ...(opts.model ? { model: opts.model } : {}), ...(opts.thresholds ? { thresholds: opts.thresholds } : {}) } } },
+      { name: "project", value: { jev: { enabled: true } } },
+    ] as unknown as Parameters<typeof resolveJevConfig>[0],
+    { OC_JEV_ENDPOINT: opts.url },
+  );
+  const logRoot = fs.mkdtempSync(path.join(os.tmpdir(), "oc-jevlog-"));
+  const log = createLog((sid) => path.join(logRoot, sid), () => undefined);
+  const real = createService(cfg, log);
+  const pending = new Set<Promise<unknown>>();
+  const svc: TestJev = {
+    ...real,
+    rows: [],
+    asks: 0,
+    modes: { ...(opts.modes ?? {}) },
+    // the only thing the test sets by hand: each point's mode, as a config file would
+    mode: (p) => svc.modes[p] ?? "off",
+    ask(req) {
+      svc.asks++;
+      const p = real.ask(req);
+      pending.add(p);
+      void p.finally(() => pending.delete(p));
+      return p;
+    },
+    record(row) {
+      real.record(row);
+      svc.rows.push({ type: "decision", at: Date.now(), ...row });
+    },
+    async idle(rows = 0) {
+      const until = Date.now() + 5_000;
+      do {
+        while (pending.size) await Promise.all([...pending]);
+        await new Promise((r) => setTimeout(r, 20));
+      } while ((svc.rows.length < rows || pending.size) && Date.now() < until);
+    },
+  };
+  return svc;
+}
+
+export interface KernelLike {
+  activate(e: string): Promise<void>;
+  service<T>(name: string): Promise<T>;
+  shutdown(): Promise<void>;
+}
+
+export type Step = { text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }>; usage?: { input?: number; output?: number } };
+
+/** A model request as sent (after every other tap). */
+export interface SentRequest {
+  sessionStep: number;
+  tools: string[];
+  system: string[];
+  rows: Row[];
+}
+
+export interface Booted {
+  sb: Sandbox;
+  kernel: KernelLike;
+  engine: EngineService;
+  requests: SentRequest[];
+  /** a stand-in for the jev extension's context (id "jev"; the kernel's engine, skills, ledger, tideline) */
+  ctx: ExtensionContext;
+}
+
+export async function bootPoints(steps: Step[], opts: { files?: Record<string, string>; config?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<Booted> {
+  const sb = makeSandbox("oc-jevpoints-");
+  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions", ...(opts.config ?? {}) }));
+  sb.write("script.json", JSON.stringify({ steps, after: { text: "(script finished)" } }));
+  for (const [f, c] of Object.entries(opts.files ?? {})) sb.write(f, c);
+  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
+  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...(opts.env ?? {}) });
+  await kernel.activate("onSession");
+  const engine = await kernel.service<EngineService>("engine");
+  const services = new Map<string, unknown>([["engine", engine]]);
+  for (const name of ["skills", "ledger", "tideline"]) services.set(name, await kernel.service(name).catch(() => undefined));
+  const requests: SentRequest[] = [];
+  engine.hooks.modelRequest.tap({ name: "test", stage: 20_000 }, (req: ModelRequest) => {
+    requests.push({ sessionStep: req.sessionStep, tools: req.tools.map((t) => t.name), system: [...req.system], rows: req.rows.map((r) => structuredClone(r)) });
+    return req;
+  });
+  const ctx = {
+    id: "jev",
+    paths: { project: sb.project, home: sb.home },
+    env: sb.env,
+    log: { info() {}, warn() {}, debug() {}, error() {} },
+    services: {
+      get<T>(name: string): T {
+        const s = services.get(name);
+        if (s === undefined) throw new Error(`service ${name} not available`);
+        return s as T;
+      },
+      tryGet<T>(name: string): T | undefined {
+        return services.get(name) as T | undefined;
+      },
+    },
+  } as unknown as ExtensionContext;
+  return { sb, kernel, engine, requests, ctx };
+}
+
+/** The requests without what differs run to run (times), for an identical-to-off comparison. */
+export function comparable(reqs: readonly SentRequest[], sb: Sandbox): string {
+  return JSON.stringify(reqs.map((r) => ({ ...r, rows: r.rows.map((x) => ({ ...x, at: 0 })) })))
+    .replaceAll(sb.project, "<project>")
+    .replaceAll(sb.home, "<home>")
+    .replace(/ses_[A-Za-z0-9_-]+/g, "<ses>")
+    .replace(/"usage":\{[^}]*\}/g, '"usage":{}');
+}
