@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { REPO_ROOT } from "../kit/cli.js";
 import { checkErrors, errorsCounts, ERRORS_ALLOWED, formatErrorsProblem } from "./errors.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-lint-errors-"));

@@ -2,7 +2,7 @@
  * The errors lint: code in extensions/ and hosts/ throws coded errors (a factory from its extension's
  * errors.ts, made with the kernel's defineError), never `throw new Error(` and never a class of its own
  * that `extends Error`, so every error a user can meet has a code, an owner, a hint and an exit code
- * (`oceancode inspect --errors` lists them). Tests and benches are outside it.
+ * (`oceancode inspect --errors` lists them). Tests, the published conformance suites (testing/) and benches are outside it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -30,7 +30,7 @@ const PLAIN_THROW = /\bthrow\s+new\s+Error\s*\(/;
 const ERROR_CLASS = /\bclass\s+[A-Za-z_$][\w$]*(?:\s*<[^>]*>)?\s+extends\s+Error\b/;
 
 function skipped(rel: string): boolean {
-  return /(^|\/)(test|tests|bench|__fixtures__)\//.test(rel) || /\.test\.tsx?$/.test(rel) || /\.d\.ts$/.test(rel);
+  return /(^|\/)(test|tests|testing|bench|__fixtures__)\//.test(rel) || /\.test\.tsx?$/.test(rel) || /\.d\.ts$/.test(rel);
 }
 
 function* sources(dir: string): Generator<string> {

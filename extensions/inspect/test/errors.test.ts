@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, runCliAsync, type RunResult, type Sandbox } from "../../../test/helpers/cli.js";
+import { makeSandbox, REPO_ROOT, runCliAsync, type RunResult, type Sandbox } from "../../../test/kit/cli.js";
 import type { ErrorDefinition } from "../../../kernel/api.js";
 
 let sb: Sandbox;
