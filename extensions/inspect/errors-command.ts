@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { errorDefinitions, provideSelfModule, visible, type CommandIO, type ErrorDefinition, type KernelIntrospection } from "../../kernel/api.js";
+import { visible } from "../obs/kit.js";
+import { errorDefinitions, provideSelfModule, type CommandIO, type ErrorDefinition, type KernelIntrospection } from "../../kernel/api.js";
 
 /** Import the errors module of every extension whose code may run (active or lazy: trusted and enabled). */
 export async function loadErrorModules(info: KernelIntrospection): Promise<string[]> {

@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isValidName, type InstalledPlugin } from "./api.js";
+import { type InstalledPlugin } from "./api.js";
+import { isValidName } from "./kit/shared.js";
 import { copyTree, isDir, show, within } from "./files.js";
 import { clone } from "./git.js";
 import { checkManifest, isPlugin } from "./manifest-check.js";

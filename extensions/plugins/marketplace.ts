@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isValidName, type KnownMarketplace } from "./api.js";
+import { type KnownMarketplace } from "./api.js";
+import { isValidName } from "./kit/shared.js";
 import { isDir, reallyWithin, show, within } from "./files.js";
 import { clone, gitUrl, refresh } from "./git.js";
 import type { PluginStore } from "./store.js";

@@ -7,7 +7,7 @@
  * may be upgraded without the other. A database whose fleet schema is newer than this code is refused.
  */
 import type pg from "pg";
-import { SchemaTooNew } from "../storage/api.js";
+import { SchemaTooNew } from "../storage/kit.js";
 
 export interface FleetMigration {
   version: number;

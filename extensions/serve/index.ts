@@ -15,7 +15,7 @@ import { logRoute } from "./log-route.js";
 import type { ObsService } from "../obs/api.js";
 import { ServeNoEngine } from "./errors.js";
 
-export { HttpError, isRouteReply } from "./api.js";
+export { HttpError, isRouteReply } from "./kit/shared.js";
 
 function positiveInt(v: string | undefined): number | undefined {
   const n = Number(v);

@@ -8,7 +8,7 @@
 import os from "node:os";
 import type pg from "pg";
 import { SESSION_LOCK_NAMESPACE } from "./api.js";
-import { SessionBusy } from "../engine/api.js";
+import { SessionBusy } from "../engine/kit.js";
 
 /** the advisory lock's first key: oceancode sessions (the second is hashtext(id)); published in api.ts */
 export const LOCK_NAMESPACE = SESSION_LOCK_NAMESPACE;

@@ -5,7 +5,7 @@
  * migration leaves the previous version intact. A database written by a newer oceancode is refused.
  */
 import type pg from "pg";
-import { SchemaTooNew } from "../storage/api.js";
+import { SchemaTooNew } from "../storage/kit.js";
 
 export interface PgMigration {
   version: number;

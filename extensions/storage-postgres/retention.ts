@@ -8,7 +8,7 @@
  */
 import type { RetentionBackend, RetentionLock } from "../storage/api.js";
 import { acquirePgSessionLock } from "./lock.js";
-import { SessionBusy } from "../engine/api.js";
+import { SessionBusy } from "../engine/kit.js";
 import { isPgOpenError, type PgStore } from "./store.js";
 
 export function pgRetention(s: PgStore): RetentionBackend {

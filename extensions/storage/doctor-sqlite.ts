@@ -10,7 +10,7 @@ import type { RetentionParticipant, StorageFigures } from "./api.js";
 import { participantFigures } from "./figures.js";
 import { connect } from "./health.js";
 import { acquireSessionLock, busyHolder } from "./lock.js";
-import { SessionBusy } from "../engine/api.js";
+import { SessionBusy } from "../engine/kit.js";
 import { findOrphans, type LastRow, type OrphanedSession } from "./orphans.js";
 import { planRetention, type RetentionLock } from "./retention.js";
 import { sqliteRetention } from "./sqlite-retention.js";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SessionBusy } from "../engine/api.js";
+import { SessionBusy } from "../engine/kit.js";
 
 export interface LockHolder {
   pid: number;

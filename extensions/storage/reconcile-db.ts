@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Row, StoredSession } from "../engine/api.js";
 import type { RecoverySource } from "./api.js";
 import { acquireSessionLock } from "./lock.js";
-import { SessionBusy } from "../engine/api.js";
+import { SessionBusy } from "../engine/kit.js";
 import { openDb } from "./db.js";
 import { connect } from "./health.js";
 import { load } from "./reads.js";

@@ -3,7 +3,7 @@
  * tables read with the store's connection, and the session's file lock (lock.ts) taken without waiting.
  */
 import { acquireSessionLock, busyHolder } from "./lock.js";
-import { SessionBusy } from "../engine/api.js";
+import { SessionBusy } from "../engine/kit.js";
 import { isStorageOpenError } from "./errors.js";
 import type { RetentionBackend, RetentionLock } from "./retention.js";
 import type { SqliteStore } from "./store.js";

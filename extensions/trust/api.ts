@@ -41,15 +41,3 @@ export interface TrustService {
 
 /** The code a corrupt trust file is recognised by (errors are matched by code, never by class). */
 export const TRUST_FILE_INVALID = "OC_ERR_TRUST_FILE_INVALID" as const;
-
-/** Raised by `update` when trust.json cannot be parsed (the user must fix or remove it). */
-export { TrustFileInvalid } from "./errors.js";
-
-/** Is this the error `update` throws for a corrupt trust file (from any copy of this module)? */
-export function isTrustFileError(e: unknown): e is Error & { code: typeof TRUST_FILE_INVALID } {
-  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === TRUST_FILE_INVALID && typeof (e as { message?: unknown }).message === "string";
-}
-
-export function emptyTrust(): ProjectTrust {
-  return { repo: false, mcp: {}, disabled_mcp: [], enabled_mcp: [], enabled_skills: [], everything_off: false };
-}

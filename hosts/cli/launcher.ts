@@ -3,8 +3,8 @@
  * this one, that version's oceancode runs with the same argv and its exit code is ours. Cheap: one
  * readlink (and one small JSON read when it does switch); no kernel. OC_NO_VERSION_SWITCH=1 turns it
  * off; OC_VERSION_SWITCHED (set for the child) stops a second switch, so a link can never loop.
+ * node:child_process is imported only when it does switch: `--help` and `--version` never load it.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +36,7 @@ export async function runCurrentVersion(argv: string[], ownVersion: () => string
   } catch {
     return undefined; // a broken link or record: this version runs rather than nothing
   }
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...argv], { stdio: "inherit", env: { ...env, OC_VERSION_SWITCHED: target } });
     // the terminal's signals reach the child too (same process group); ours must not end us first

@@ -73,16 +73,6 @@ export interface SessionRefusal {
 
 export const SESSION_REFUSED = "OC_ERR_SESSION_REFUSED" as const;
 
-/** The error openSession throws for a SessionRefusal; recognised by its code. */
-export function sessionRefusedError(r: SessionRefusal): Error & { code: string } {
-  // a store may answer with its own code (registered by it); else the engine's OC_ERR_SESSION_REFUSED
-  return r.code ? new OcError(r.code, r.refused) : SessionRefused({ message: r.refused });
-}
-
-export function isRefusal(v: StoredSession | SessionRefusal | undefined): v is SessionRefusal {
-  return typeof v === "object" && v !== null && typeof (v as SessionRefusal).refused === "string";
-}
-
 /** What claimSession taps are asked. */
 export interface SessionClaimRequest {
   id: string;
@@ -94,12 +84,3 @@ export interface SessionClaimRequest {
 export type SessionClaim = { release(): Promise<void> } | { refused: string };
 
 export const SESSION_BUSY = "OC_ERR_SESSION_BUSY" as const;
-
-/** The error openSession throws when another process holds the session; recognised by its code. */
-export function sessionBusyError(message: string): Error & { code: string } {
-  return SessionBusy.wrap(message);
-}
-
-export function isSessionBusy(e: unknown): boolean {
-  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === SESSION_BUSY;
-}

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { acquireSessionLock, busyHolder } from "../lock.js";
-import { SessionBusy } from "../../engine/api.js";
+import { SessionBusy } from "../../engine/kit.js";
 import { REPO_ROOT } from "../../../test/kit/cli.js";
 
 const LOCK_JS = path.join(REPO_ROOT, "dist", "extensions", "storage", "lock.js");

@@ -1,9 +1,9 @@
 /**
- * Build step (not part of the runtime kernel): bundle every host and every bundled extension with its
+ * Build step (build/, not part of the runtime kernel; run by `npm run build` after tsc and precompile): bundle every host and every bundled extension with its
  * dependencies (esbuild), so a start reads a handful of files instead of hundreds.
  *
  * One esbuild pass over all entry points with code splitting: each entry (a host, an extension's main,
- * each published `api.ts`, `oceancode/kernel`, `oceancode/testing`) is written where tsc wrote it, and code
+ * each published `api.ts` and `kit.ts`, `oceancode/kernel`, `oceancode/testing`) is written where tsc wrote it, and code
  * that two entries share goes to `dist/chunks/`. One pass means one copy of every module at run time:
  * the kernel's registries and the contracts are the same objects whichever entry loaded them.
  *
@@ -47,6 +47,7 @@ function entryPoints(): Record<string, string> {
     if (m.main) add(sourceOf(dir, m.main));
     if (m.contributes?.pluginRoots?.module) add(sourceOf(dir, m.contributes.pluginRoots.module));
     if (fs.existsSync(path.join(root, dir, "api.ts"))) add(`${dir}/api.ts`);
+    if (fs.existsSync(path.join(root, dir, "kit.ts"))) add(`${dir}/kit.ts`);
     // its coded errors: `oceancode inspect --errors` imports them without activating the extension
     if (fs.existsSync(path.join(root, dir, "errors.ts"))) add(`${dir}/errors.ts`);
   }
@@ -80,6 +81,28 @@ const BANNER = [
   `const __ocRoot = import.meta.url.slice(0, import.meta.url.lastIndexOf("/dist/") + 1);`,
 ].join("\n");
 
+/**
+ * Less work per file at start-up (a run loads ~100 of them): the banner's lines only where the file uses
+ * them (90 of the ~100 a run loads need neither `require` nor `__ocRoot`: each would import node:module and
+ * build a require), and ASCII only where that changes nothing but comments (a "—" left in a comment made
+ * V8 hold the whole file, the Anthropic SDK's 960 KB among them, as a two-byte string). esbuild escapes
+ * strings itself but leaves comments, regex literals and tagged templates (whose raw text an escape would
+ * change): a file is escaped only when its code, comments stripped, is the same before and after.
+ */
+function lean(text: string): string {
+  const [imp, req, rootLine] = BANNER.split("\n") as [string, string, string];
+  const at = text.indexOf(BANNER);
+  if (at >= 0) {
+    const rest = text.slice(at + BANNER.length);
+    const keep = [...(/\brequire\b/.test(rest) ? [imp, req] : []), ...(rest.includes("__ocRoot") ? [rootLine] : [])];
+    text = text.slice(0, at) + keep.join("\n") + rest;
+  }
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const code = (t: string) => esbuild.transformSync(t, { format: "esm", minifyWhitespace: true, legalComments: "none", charset: "utf8" }).code;
+  return code(ascii) === code(text) ? ascii : text;
+}
+
 const EXTERNAL = ["better-sqlite3", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "pg", "pg-native", "web-tree-sitter", "tree-sitter-bash", "esbuild", "vitest", "vitest/*", "typescript", "react-devtools-core", "oceancode", "oceancode/*"];
 
 const started = performance.now();
@@ -105,6 +128,7 @@ const result = await esbuild.build({
   legalComments: "none",
 });
 const outputs = Object.keys(result.metafile.outputs);
+for (const o of outputs) if (o.endsWith(".js")) fs.writeFileSync(path.join(root, o), lean(fs.readFileSync(path.join(root, o), "utf8")));
 const chunks = outputs.filter((o) => o.includes("/chunks/")).length;
 fs.writeFileSync(path.join(root, "dist", "bundle-meta.json"), JSON.stringify(result.metafile));
 process.stdout.write(`bundle: ${outputs.length - chunks} entries, ${chunks} shared chunks in ${Math.round(performance.now() - started)} ms\n`);
