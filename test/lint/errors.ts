@@ -19,8 +19,8 @@ export interface ErrorsProblem {
  * file, the text of the allowed line, and why.
  */
 export const ERRORS_ALLOWED: ReadonlyArray<{ file: string; line: string; why: string }> = [
-  { file: "extensions/engine/contract/provider.ts", line: "export class ProviderError extends Error {", why: "the provider contract's own codes (rate_limited, auth, ...), thrown by third-party providers too and mapped to the user's line by the engine (read with providerErrorCode)" },
-  { file: "extensions/serve/api.ts", line: "export class HttpError extends Error {", why: "a route handler's HTTP answer (a status and a wire code such as session_not_found), written as the JSON error body" },
+  { file: "extensions/engine/kit/provider.ts", line: "export class ProviderError extends Error {", why: "the provider contract's own codes (rate_limited, auth, ...), thrown by third-party providers too and mapped to the user's line by the engine (read with providerErrorCode)" },
+  { file: "extensions/serve/kit/shared.ts", line: "export class HttpError extends Error {", why: "a route handler's HTTP answer (a status and a wire code such as session_not_found), written as the JSON error body" },
   { file: "extensions/inspect/config-patch.ts", line: "export class ConfigPatchError extends Error {", why: "a PATCH /config refusal: its HTTP status, wire code and the key it is about" },
   { file: "extensions/serve/client/base.ts", line: "export class ClientHttpError extends Error {", why: "the generated HTTP client stands alone (no kernel import, so it can be copied out): its errors are the server's answers" },
   { file: "extensions/serve/client/base.ts", line: "if (v === undefined) throw new Error(`missing path parameter '${name}' for ${template}`);", why: "the same standalone client: a caller's missing path parameter" },
