@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
 // on the start path: the API's own names from their module, not the whole API graph (test/lint/reach.ts)
-import { isOcError, errorMessage } from "../kernel/errors.js";
+import { isOcError, errorMessage, exitCodeOf } from "../kernel/errors.js";
 import type { HostSetting } from "../kernel/api.js";
 
 /** The booted kernel, for the hosts that drive it (they take its type from here, not from kernel/). */
@@ -45,7 +45,7 @@ export function reportError(e: unknown, verbose: boolean): number {
     process.stderr.write(`oceancode: ${visible(errorMessage(e))}\n`);
     const stack = (e as { stack?: unknown }).stack;
     if (verbose && typeof stack === "string") process.stderr.write(`${stack}\n`);
-    return e.code === "OC_ERR_USAGE" ? 2 : 1;
+    return exitCodeOf(e);
   }
   const msg = e instanceof Error ? e.message : String(e);
   process.stderr.write(`oceancode: error: ${visible(msg)}\n`);

@@ -40,6 +40,7 @@ export {
   type KernelErrorCode,
   type CodedError,
 } from "./errors.js";
+export { defineError, errorDefinitions, exitCodeOf, Usage, type ErrorDefinition, type ErrorFactory, type ErrorParams, type ErrorThrowOptions } from "./errors.js";
 /**
  * What first-party extensions and hosts take from the kernel, exported here so a third party writes them
  * the same way (test/lint/reach.ts refuses any other kernel module from extensions/ and hosts/).
@@ -205,6 +206,8 @@ export interface ExtensionInfo {
   version?: string;
   tier: Tier;
   dir: string;
+  /** where its compiled code is (its errors.js, for inspect --errors) */
+  codeDir?: string;
   state: ExtensionState;
   reason?: string;
   loadMs?: number;
@@ -231,4 +234,9 @@ export interface KernelIntrospection {
 /** Helper for typed extension modules. */
 export function defineExtension(ext: Extension): Extension {
   return ext;
+}
+
+/** Let code from outside the package import "oceancode/..." (done before a user extension's entry; inspect --errors needs it for an errors.js). */
+export async function provideSelfModule(): Promise<void> {
+  (await import("./self-resolve.js")).provideSelfModule();
 }

@@ -413,6 +413,7 @@ export class Kernel {
       version: r.manifest?.version,
       tier: r.root.tier,
       dir: r.dir,
+      codeDir: r.codeDir,
       state: r.state,
       reason: r.reason,
       loadMs: r.loadMs,

@@ -15,6 +15,7 @@ import { cancelTurn, runPrompt } from "./prompt.js";
 import { closeSession, listSessions, loadSession, newSession, resumeSession, setMode } from "./sessions.js";
 import type { AcpHost, AcpSession } from "./state.js";
 import { toolCallRunning } from "./updates.js";
+import { AcpNoEngine } from "./errors.js";
 import { InitQueue } from "./init-queue.js";
 
 /** How long closing sessions may take once stdin has closed (the ledger and database flush). */
@@ -73,7 +74,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
   await ctx.activate("onSession");
   let updates: Promise<void> = Promise.resolve();
   const engine = ctx.services.tryGet("engine");
-  if (!engine) throw new Error("the engine extension is not enabled: oceancode acp has no sessions to serve");
+  if (!engine) throw AcpNoEngine();
   const host: AcpHost = {
     engine,
     permissions: ctx.services.tryGet("permissions"),

@@ -7,6 +7,7 @@ import { type EngineHooks, type ModelInfo, type Session, type SessionClaim, type
 import type { SessionOverrides } from "./api.js";
 import { emptyUsage } from "./kit/rows.js";
 import { isRefusal, sessionBusyError, sessionRefusedError } from "./kit/session.js";
+import { SessionUnknown } from "./errors.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -61,7 +62,7 @@ export class SessionTable {
     const stored = await this.hooks.loadSession.call({ id });
     if (!stored) {
       await this.release(id);
-      throw new Error(`no session '${id}' (see oceancode sessions)`);
+      throw SessionUnknown({ id });
     }
     if (isRefusal(stored)) {
       await this.release(id);

@@ -78,7 +78,7 @@ function edit<T>(what: () => T): T {
   try {
     return what();
   } catch (e) {
-    if (e instanceof SettingsFileError) throw new HttpError(409, "settings_file_invalid", e.message);
+    if (SettingsFileError.is(e)) throw new HttpError(409, "settings_file_invalid", e.message);
     throw e;
   }
 }

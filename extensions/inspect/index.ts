@@ -78,14 +78,17 @@ export default {
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;
       let hooks = false;
+      let errors = false;
       try {
-        const v = parseArgs({ args: argv, options: { json: { type: "boolean" }, hooks: { type: "boolean" } }, strict: true }).values;
+        const v = parseArgs({ args: argv, options: { json: { type: "boolean" }, hooks: { type: "boolean" }, errors: { type: "boolean" } }, strict: true }).values;
         json = v.json === true;
         hooks = v.hooks === true;
+        errors = v.errors === true;
       } catch (e) {
-        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--hooks] [--json]\n`);
+        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--hooks] [--errors] [--json]\n`);
         return 2;
       }
+      if (errors) return (await import("./errors-command.js")).errorsCommand(ctx.introspect(), io, json);
       if (hooks) {
         // the extensions a session loads tap as they activate: load them, run no hook
         await ctx.activate("onSession");

@@ -25,6 +25,7 @@ import { printable, SERVER_NAME } from "./sources/shapes.js";
 import type { ServerEntry } from "./api.js";
 import { isPagerSlashHost } from "../session-commands/kit.js";
 import { mcpErrorCounts } from "./client/error-count.js";
+import { McpTrustMissing } from "./errors.js";
 
 /**
  * The resolved entries with the handed-over servers put in: a handed server replaces a ready copy of its
@@ -113,7 +114,7 @@ export default {
       manager: live,
     });
     const change = (edit: (t: ProjectTrust) => void) => {
-      if (!trust) throw new Error("the trust extension is not loaded");
+      if (!trust) throw McpTrustMissing();
       trust.update(ctx.paths.project, edit);
       switches.apply();
     };

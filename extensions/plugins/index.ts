@@ -3,8 +3,7 @@
  * (~/.oceancode/plugins). The kernel's walk reads installed.json itself (plugin-tier roots); this
  * extension only writes it. Trust seeding on import goes through the `trust` service.
  */
-import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
-import { PLUGIN_INVALID, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
+import { type CommandIO, type ExtensionContext } from "../../kernel/api.js";
 import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
@@ -15,11 +14,6 @@ import { pluginRoutes } from "./routes.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, {
-      [PLUGIN_STORE_INVALID]: "~/.oceancode/plugins/installed.json or known_marketplaces.json cannot be parsed (fix or move it; nothing is overwritten)",
-      [PLUGIN_STORE_BUSY]: "~/.oceancode/plugins/.lock stayed held by another process (try again; delete it if no oceancode runs)",
-      [PLUGIN_INVALID]: "a plugin command's input was refused (a bad name, no such plugin, not a marketplace, a source outside its marketplace)",
-    });
     const service = new PluginsServiceImpl(new PluginStore(ctx.paths.home));
     ctx.provide("plugins", service);
     // /plugins: the pager opens its capabilities picker; a host without one gets the list as text

@@ -11,9 +11,9 @@ import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 import { PendingStore } from "./pending.js";
 import { logRoute } from "./log-route.js";
+import { ServeNoEngine } from "./errors.js";
 
 export { HttpError, isRouteReply } from "./kit/shared.js";
-
 
 function positiveInt(v: string | undefined): number | undefined {
   const n = Number(v);
@@ -44,7 +44,7 @@ export default {
       },
       async start(opts: ServeOptions) {
         const engine = ctx.services.tryGet("engine");
-        if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
+        if (!engine) throw ServeNoEngine();
         const { startServer } = await import("./server.js");
         await ctx.activate(ROUTES_EVENT); // extensions that contribute routes but are not session extensions
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside

@@ -8,6 +8,7 @@ import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import { RESTORE_LINE, recoveryChecks, storageBlock } from "./doctor.js";
 import { migrateCommand, sessionsCommand, type StorageProvider } from "./commands.js";
 import { sessionCommand } from "./session.js";
+import { EngineMissing } from "./errors.js";
 
 /** The id of the extension providing "storage" (for messages such as "has no migrations"). */
 function providerId(ctx: ExtensionContext): string {
@@ -28,7 +29,7 @@ export default {
       // what a run activates (the engine, the store's taps, the ledger's journal path and copy): a fork is stored as a run stores
       await ctx.activate("onSession");
       const engine = ctx.services.tryGet("engine");
-      if (!engine) throw new Error("the engine extension is not enabled");
+      if (!engine) throw EngineMissing();
       return engine.forkSession(id, at !== undefined ? { at } : {});
     };
     ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { id: provider.id, storage: provider.storage, fork }));

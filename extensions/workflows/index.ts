@@ -1,19 +1,17 @@
 /** The workflows extension: the `workflows` service, the `pipeline` built-in, the budget gate on model requests, and `oceancode workflow`. */
 import path from "node:path";
-import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
+import { type CommandIO, type ExtensionContext } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import { Workflows } from "./service.js";
 import { pipelineBuiltin } from "./pipeline.js";
 import { workflowCommand } from "./command.js";
 import { budgetSpent, runOfSession } from "./run.js";
 import { BudgetSpent } from "./errors.js";
-import { WORKFLOW_CODES } from "./errors.js";
 import { RunFeed } from "./feed.js";
 import { workflowRoutes } from "./routes.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, WORKFLOW_CODES);
     const defaultModel = () => {
       const m = ctx.config.get("model");
       return typeof m === "string" && m ? m : DEFAULT_MODEL_ID;
@@ -28,7 +26,7 @@ export default {
         e.hooks.modelRequest.tap({ name: ctx.id, stage: "policy" }, (req, step) => {
           const run = runOfSession(step.session.info.id, step.session.info.parentId);
           if (!run) return req;
-          if (budgetSpent(run)) throw new BudgetSpent();
+          if (budgetSpent(run)) throw BudgetSpent();
           run.spent++;
           return req;
         });

@@ -6,7 +6,7 @@
 import type { EngineService, Session } from "../engine/api.js";
 import type { BuiltinRunContext, RunBody, RunOutcome, RunStatus } from "./api.js";
 import { RunStore, newRunId } from "./store.js";
-import { BudgetSpent, PauseRun } from "./errors.js";
+import { isBudgetSpent, pauseOf } from "./errors.js";
 import type { SessionOverrides } from "../engine/api.js";
 
 export interface LiveRun {
@@ -139,8 +139,8 @@ export async function startRun(req: StartRun): Promise<RunBody> {
     outcome = await req.execute(ctx, run);
     if (controller.signal.aborted && outcome.status !== "cancelled") outcome = { status: "cancelled", error: "the run was stopped" };
   } catch (e) {
-    if (e instanceof BudgetSpent || budgetSpent(run)) outcome = { status: "budget_limited", error: `the budget of ${run.limit} model call${run.limit === 1 ? "" : "s"} is spent` };
-    else if (e instanceof PauseRun) outcome = { status: e.status, ...e.fields };
+    if (isBudgetSpent(e) || budgetSpent(run)) outcome = { status: "budget_limited", error: `the budget of ${run.limit} model call${run.limit === 1 ? "" : "s"} is spent` };
+    else if (pauseOf(e)) outcome = { status: pauseOf(e)!.status, ...pauseOf(e)!.fields };
     else if (controller.signal.aborted) outcome = { status: "cancelled", error: "the run was stopped" };
     else outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };
   } finally {

@@ -19,6 +19,7 @@ import { visible, visibleLine } from "../terminal/sanitize.js";
 import { FOCUS_OFF, FOCUS_ON, FocusFilter, notification, notifySettings } from "./focus.js";
 import { exitHint, headerText } from "./chrome-text.js";
 import { resumeTarget } from "./resume-target.js";
+import { PagerServeMissing } from "./errors.js";
 
 /** Resize: clear the screen and its scrollback, then print the transcript again at the new width. */
 const CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H";
@@ -97,7 +98,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   if (opts.listen) {
     try {
       const where = parseListen(opts.listen);
-      if (!kernel.hasService("serve")) throw new Error("the serve extension is not enabled");
+      if (!kernel.hasService("serve")) throw PagerServeMissing();
       listener = await (await kernel.service("serve")).start({ ...where, questions: false, env: io.env });
     } catch (e) {
       for (const x of early) io.stderr.write(`oceancode: ${x.level}: ${visible(x.text)}\n`);

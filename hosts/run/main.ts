@@ -10,7 +10,7 @@ import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { discardCauseText, isSessionBusy } from "../../extensions/engine/kit.js";
-import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
+import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
@@ -18,8 +18,9 @@ import { EXIT_PIPE_GONE, safeWrite, watchPipe } from "../terminal/pipe.js";
 import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-stream.js";
 import { claudeInitFacts } from "./claude-facts.js";
 import { StreamInputReader } from "./stream-input.js";
-import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble } from "./support.js";
+import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
 import type { SessionOverrides } from "../../extensions/engine/api.js";
+import { Usage } from "../../kernel/api.js";
 
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
@@ -34,7 +35,6 @@ export const EXIT_INTERRUPTED = 130;
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** How long a stopped turn may take to reach its end before the run exits without it. */
 const SIGNAL_GRACE_MS = 10_000;
-
 
 function exitCodeOf(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 0);
@@ -51,7 +51,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   try {
     args = parseRunArgs(argv, { print: opts.print });
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (Usage.is(e)) {
       io.stderr.write(`oceancode run: ${e.message}\n${RUN_USAGE}\n`);
       return 2;
     }

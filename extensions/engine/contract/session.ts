@@ -1,5 +1,7 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): sessions and the one-writer claim. */
 import type { Row, Usage } from "./rows.js";
+import { OcError } from "../../../kernel/api.js";
+import { SessionBusy, SessionRefused } from "../errors.js";
 
 // ---------------------------------------------------------------- sessions
 

@@ -14,6 +14,7 @@ import { stateHash } from "../state.js";
 import { rowOf } from "./common.js";
 import { holdReason } from "./permission-policy.js";
 import { envMissing, exitCodeOf, hintLine, OUTPUT_MAX, triageVerdict, TRIAGE_QUESTIONS } from "./triage-policy.js";
+import { JevToolUnknown } from "../errors.js";
 
 const POINT = "triage" as const;
 
@@ -26,7 +27,7 @@ export function install(ctx: ExtensionContext, jev: JevService): void {
   const engine = ctx.services.tryGet("engine");
   if (!engine) return;
   const rerun = async (call: ToolCallContext): Promise<string> => {
-    if (!call.tool) throw new Error("the tool is not known");
+    if (!call.tool) throw JevToolUnknown();
     const out = await call.tool.run(call.call.input, {
       session: call.session.info,
       call: call.call,
