@@ -20,6 +20,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { isTestFile, SOURCE, walk } from "./sources.js";
 
 export type ExportKind = "hook-table" | "constant" | "function" | "class" | "value";
 
@@ -47,19 +48,6 @@ export function formatContractProblem(p: ContractProblem): string {
   return `${p.file}:${p.line}: [contract] ${p.message}`;
 }
 
-const SOURCE = /\.(ts|tsx|mts)$/;
-const isTestFile = (rel: string) => /\.test\.(ts|tsx)$/.test(rel) || /(^|\/)(test|tests|__tests__|fixtures|bench)\//.test(rel) || rel.endsWith(".d.ts");
-
-function walk(dir: string, out: string[] = []): string[] {
-  if (!fs.existsSync(dir)) return out;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === "node_modules" || e.name.startsWith(".")) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if (SOURCE.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 /** A module specifier to the source file it names (absolute), or undefined for a package. */
 function resolveSpec(root: string, fromFile: string, spec: string): string | undefined {

@@ -21,6 +21,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { isTestFile, SOURCE, walk } from "./sources.js";
 
 export type Rule = "cross-import" | "service" | "kernel" | "api-doc" | "instanceof";
 
@@ -43,20 +44,6 @@ interface ExtManifest {
   provides: string[];
 }
 
-const SOURCE = /\.(ts|tsx|mts)$/;
-/** Tests and benchmarks drive internals on purpose and ship in no extension's runtime: not checked. */
-const isTestFile = (rel: string) => /\.test\.(ts|tsx)$/.test(rel) || /(^|\/)(test|tests|__tests__|fixtures|bench)\//.test(rel) || rel.endsWith(".d.ts");
-
-function walk(dir: string, out: string[] = []): string[] {
-  if (!fs.existsSync(dir)) return out;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === "node_modules" || e.name.startsWith(".")) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if (SOURCE.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 

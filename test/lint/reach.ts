@@ -19,6 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { isTestFile, SOURCE, walk } from "./sources.js";
 
 export interface ReachProblem {
   /** relative to the checked root, with / separators */
@@ -32,19 +33,6 @@ export const BOOTSTRAP: Readonly<Record<string, readonly string[]>> = {
   "hosts/boot.ts": ["kernel/kernel.ts", "kernel/paths.ts"],
 };
 
-const SOURCE = /\.(ts|tsx|mts)$/;
-const isTestFile = (rel: string) => /\.test\.(ts|tsx)$/.test(rel) || /(^|\/)(test|tests|__tests__|fixtures|bench)\//.test(rel) || rel.endsWith(".d.ts");
-
-function walk(dir: string, out: string[] = []): string[] {
-  if (!fs.existsSync(dir)) return out;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === "node_modules" || e.name.startsWith(".")) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if (SOURCE.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 interface ImportSite {
   spec: string;
