@@ -9,7 +9,7 @@ import type { Tier, Root, Reader, WalkItem, Discovered } from "./walk.js";
 import type { Manifest } from "./manifest.js";
 import type { Paths } from "./paths.js";
 import type { Requirements } from "./requirements.js";
-import type { HookFailure } from "./hooks.js";
+import type { HookFailure, HookOrder } from "./hooks.js";
 
 export type { Manifest, Tier, Root, Reader, WalkItem, Discovered, Paths, Provenance, Requirements, HookFailure };
 /** installed.json and the walk's plugin-state rule, for readers that re-apply it live (hooks, rules) */
@@ -18,13 +18,15 @@ export { Stages } from "./hooks.js";
 export { writeFileAtomic } from "./files.js";
 export { oceancodeVersion, KERNEL_VERSION } from "./version.js";
 export { readJsoncForEdit, jsoncObject, editJsonc } from "./jsonc.js";
-export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "./safe-output.js";
 /** whose a project file is (local or repo tier), and the one way oceancode runs git (inert) */
 export { projectOwnership, ownershipOf, repositoryRoot, type Ownership } from "./ownership.js";
 export { gitSync, gitBuffer, inertArgs, inertEnv, type GitOptions, type GitResult } from "./git.js";
-export { groupAlive, groupRegistry, signalGroup, type GroupRegistry } from "./process-groups.js";
 export { SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapHook, defineHooks, createHooks, observeHookCalls, type HookCallObserver, type HookKind } from "./hooks.js";
 export { declareHooks, hook, type HookDecl, type HookTable, type HooksOf } from "./hook-decl.js";
+/** stages: each hook's owner publishes its ordered stages; taps name one (bare numbers are refused) */
+export { defineStages, staged, STANDARD_STAGES, type StageTable, type StandardStage } from "./hook-decl.js";
+export { SHUTDOWN_STAGES } from "./kernel-hooks.js";
+export { holdUntil, hookOrder, type HeldAnswer, type TapOptions, type HookOrder } from "./hooks.js";
 export {
   OcError,
   ErrorCodes,
@@ -190,6 +192,8 @@ export interface KernelIntrospection {
   bootMs: number;
   /** tap failures and timeouts of this run so far (the kernel's hook error sink), one per (hook, tap, code) */
   hookErrors?: HookFailure[];
+  /** every hook of the kernel and of the hooks objects extensions bound: its stages and its taps in call order */
+  hooks?: HookOrder[];
   /** contribution points live extensions declare, with their owner and who contributes */
   points: Array<{ name: string; owner: string; doc: string; contributors: string[] }>;
 }

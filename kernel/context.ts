@@ -47,6 +47,8 @@ export interface KernelInternals {
   readonly commandHandlers: Map<string, CommandHandler>;
   readonly slashHandlers: Map<string, SlashHandler>;
   readonly readers: Map<string, Reader<WalkItem>>;
+  /** hooks objects extensions bound (ctx.bindHooks), for introspection's hook order */
+  readonly boundHooks: object[];
 }
 
 /** The context for one extension being activated (its scope already created). */
@@ -135,6 +137,7 @@ export function contextFor(rec: ExtRecord, k: KernelView, x: KernelInternals): E
     isTrusted: (root: Root) => k.isTrusted(root, "code"),
     bindHooks: <H extends object>(hooks: H): H => {
       for (const h of Object.values(hooks)) if (h && typeof (h as { bind?: unknown }).bind === "function") (h as { bind(rt: HookRuntime): void }).bind(x.hookRuntime);
+      if (!x.boundHooks.includes(hooks)) x.boundHooks.push(hooks);
       return hooks;
     },
   } as ExtensionContext;

@@ -9,7 +9,7 @@
  *   export type EngineHooks = HooksOf<typeof ENGINE_HOOKS>;   // { readonly stop: BailHook<StopContext, StopDecision> }
  *
  * createHooks(table) (kernel/hooks.ts) makes the instances; the kind is in the type (Rollup style). The
- * build (kernel/precompile.ts) checks the manifest's contributes.hooks against every table an extension's
+ * build (build/precompile.ts) checks the manifest's contributes.hooks against every table an extension's
  * api module exports: same names, kinds, docs and failClosed, none missing on either side.
  * This module has no dependencies, so an api module can declare hooks without loading tapable.
  */
@@ -17,31 +17,82 @@ import type { HookKind, SeriesHook, ParallelHook, WaterfallHook, BailHook, WrapH
 
 declare const PAYLOAD: unique symbol;
 
-/** One hook's declaration. `P` carries the payload types at the type level only. */
-export interface HookDecl<K extends HookKind = HookKind, P extends unknown[] = unknown[]> {
+/**
+ * A hook's ordered stages, published by the hook's owner in its contract: stage names in call order
+ * (a wrap hook: outermost first), each with one line saying what belongs there. A tap names one of
+ * them; a bare number is refused at registration. `default` is where a tap that names no stage goes;
+ * a table without one makes every tap name its stage.
+ */
+export interface StageTable<S extends string = string> {
+  readonly __ocStageTable: 1;
+  /** in call order */
+  readonly names: readonly S[];
+  readonly docs: Readonly<Record<S, string>>;
+  readonly default?: S;
+}
+
+/** Declare a stage table: `{ name: "what belongs here", ... }` in call order (object key order). Frozen. */
+export function defineStages<const T extends Record<string, string>>(stages: T, opts: { default?: keyof T & string } = {}): StageTable<keyof T & string> {
+  const names = Object.keys(stages) as Array<keyof T & string>;
+  if (opts.default !== undefined && !names.includes(opts.default)) throw new TypeError(`default stage '${opts.default}' is not in the table (${names.join(", ")})`);
+  return Object.freeze({
+    __ocStageTable: 1 as const,
+    names: Object.freeze(names),
+    docs: Object.freeze({ ...stages }),
+    ...(opts.default !== undefined ? { default: opts.default } : {}),
+  });
+}
+
+/**
+ * The kernel's general-purpose stages, for a hook whose owner publishes none of its own. Lower runs
+ * first; load order breaks ties within a stage.
+ */
+export const STANDARD_STAGES = defineStages(
+  {
+    STAGE_FLOOR: "hard safety floors",
+    STAGE_POLICY: "rules and modes",
+    STAGE_GUARD: "classifiers and guards",
+    STAGE_DEFAULT: "a tap that names no stage",
+    STAGE_ENRICH: "adds context",
+    STAGE_AUDIT: "observes and records",
+    STAGE_ASK: "last resort",
+  },
+  { default: "STAGE_DEFAULT" },
+);
+export type StandardStage = (typeof STANDARD_STAGES.names)[number];
+
+/** One hook's declaration. `P` carries the payload types at the type level only; `S` its stage names. */
+export interface HookDecl<K extends HookKind = HookKind, P extends unknown[] = unknown[], S extends string = string> {
   readonly kind: K;
   /** one line, as the manifest's contributes.hooks doc repeats it */
   readonly doc: string;
   readonly failClosed: boolean;
   /** fail-closed bail hooks: the answer when a tap throws or times out (e.g. a deny naming the extension) */
   readonly onTapError?: (tapName: string, error: unknown) => unknown;
+  /** the stages its taps name, in order (STANDARD_STAGES unless the owner publishes its own) */
+  readonly stages: StageTable<S>;
   readonly [PAYLOAD]?: P;
 }
 
 /** Declare one hook; the kind is the function, the payload types its type parameters. */
 export const hook = {
   /** taps run one after another; no value */
-  series: <T>(doc: string): HookDecl<"series", [T]> => ({ kind: "series", doc, failClosed: false }),
+  series: <T>(doc: string): HookDecl<"series", [T], StandardStage> => ({ kind: "series", doc, failClosed: false, stages: STANDARD_STAGES }),
   /** taps run concurrently; no value */
-  parallel: <T>(doc: string): HookDecl<"parallel", [T]> => ({ kind: "parallel", doc, failClosed: false }),
+  parallel: <T>(doc: string): HookDecl<"parallel", [T], StandardStage> => ({ kind: "parallel", doc, failClosed: false, stages: STANDARD_STAGES }),
   /** each tap gets the previous tap's value (and a context) and returns the next */
-  waterfall: <T, C = undefined>(doc: string): HookDecl<"waterfall", [T, C]> => ({ kind: "waterfall", doc, failClosed: false }),
+  waterfall: <T, C = undefined>(doc: string): HookDecl<"waterfall", [T, C], StandardStage> => ({ kind: "waterfall", doc, failClosed: false, stages: STANDARD_STAGES }),
   /** the first tap returning a value wins; with `onTapError` the hook is fail-closed */
-  bail: <T, R>(doc: string, onTapError?: (tapName: string, error: unknown) => R): HookDecl<"bail", [T, R]> =>
-    onTapError ? { kind: "bail", doc, failClosed: true, onTapError } : { kind: "bail", doc, failClosed: false },
+  bail: <T, R>(doc: string, onTapError?: (tapName: string, error: unknown) => R): HookDecl<"bail", [T, R], StandardStage> =>
+    onTapError ? { kind: "bail", doc, failClosed: true, onTapError, stages: STANDARD_STAGES } : { kind: "bail", doc, failClosed: false, stages: STANDARD_STAGES },
   /** middleware: each tap wraps the next executor */
-  wrap: <A, R>(doc: string): HookDecl<"wrap", [A, R]> => ({ kind: "wrap", doc, failClosed: false }),
+  wrap: <A, R>(doc: string): HookDecl<"wrap", [A, R], StandardStage> => ({ kind: "wrap", doc, failClosed: false, stages: STANDARD_STAGES }),
 };
+
+/** The same declaration with its owner's own stage table: `staged(PROMPT_STAGES, hook.waterfall<...>("..."))`. */
+export function staged<K extends HookKind, P extends unknown[], S extends string>(stages: StageTable<S>, d: HookDecl<K, P, string>): HookDecl<K, P, S> {
+  return { ...d, stages } as HookDecl<K, P, S>;
+}
 
 /** A table of hook declarations under a name prefix: hook `key` is named `${prefix}.${key}`. */
 export interface HookTable<H extends Record<string, HookDecl> = Record<string, HookDecl>> {
@@ -60,16 +111,16 @@ export function isHookTable(x: unknown): x is HookTable {
 
 /** The hook instance type a declaration makes. */
 export type HookOf<D> =
-  D extends HookDecl<"series", [infer T]>
-    ? SeriesHook<T>
-    : D extends HookDecl<"parallel", [infer T]>
-      ? ParallelHook<T>
-      : D extends HookDecl<"waterfall", [infer T, infer C]>
-        ? WaterfallHook<T, C>
-        : D extends HookDecl<"bail", [infer T, infer R]>
-          ? BailHook<T, R>
-          : D extends HookDecl<"wrap", [infer A, infer R]>
-            ? WrapHook<A, R>
+  D extends HookDecl<"series", [infer T], infer S>
+    ? SeriesHook<T, S>
+    : D extends HookDecl<"parallel", [infer T], infer S>
+      ? ParallelHook<T, S>
+      : D extends HookDecl<"waterfall", [infer T, infer C], infer S>
+        ? WaterfallHook<T, C, S>
+        : D extends HookDecl<"bail", [infer T, infer R], infer S>
+          ? BailHook<T, R, S>
+          : D extends HookDecl<"wrap", [infer A, infer R], infer S>
+            ? WrapHook<A, R, S>
             : never;
 
 /** The hooks object a table makes: one typed, frozen instance per declaration. */

@@ -6,7 +6,12 @@
  *  - BailHook       (AsyncSeriesBailHook)      the first tap to return a value other than undefined wins
  *  - WrapHook       (SyncWaterfallHook over functions) each tap wraps the next executor (middleware)
  *
- * Every tap is named after its extension id and ordered by a named stage; load order breaks ties.
+ * Every tap is named after its extension id and names one of its hook's stages (the owner's published
+ * StageTable, kernel/hook-decl.ts; STANDARD_STAGES unless it publishes its own); a bare number or an
+ * unknown name is refused at registration (OC_ERR_HOOK_STAGE, naming the hook, the tap and the stages it
+ * may name). Load order breaks ties within a stage; `before` puts a tap ahead of named taps.
+ * A bail tap may hold its answer until a later stage of the same hook (holdUntil): it lands there
+ * unless a tap in between answers first (e.g. a PreToolUse ask lands after the permission rules).
  * A hook is either fail-open (a throwing tap is logged and skipped) or fail-closed (a throwing tap
  * turns into the hook's `onTapError` value, e.g. a deny for security hooks).
  *
@@ -22,12 +27,14 @@
 import tapable from "tapable";
 import { OcError, ErrorCodes, isOcError } from "./errors.js";
 import { withinMs } from "./within.js";
-import type { HookTable, HooksOf, HookDecl } from "./hook-decl.js";
+import { Holds, isHeld, tapableOptions, type HeldAnswer } from "./hook-stages.js";
+export { holdUntil, type HeldAnswer } from "./hook-stages.js";
+import { STANDARD_STAGES, type HookTable, type HooksOf, type HookDecl, type StageTable, type StandardStage } from "./hook-decl.js";
 
 const { AsyncSeriesHook, AsyncParallelHook, AsyncSeriesWaterfallHook, AsyncSeriesBailHook, SyncWaterfallHook } =
   tapable;
 
-/** Named stages. Lower runs first. */
+/** The standard stages' order as numbers (STANDARD_STAGES); taps name a stage, never a number. */
 export const Stages = {
   STAGE_FLOOR: -300, // hard safety floors (dangerous-command deny)
   STAGE_POLICY: -200, // rules and modes
@@ -41,11 +48,13 @@ export type StageName = keyof typeof Stages;
 
 export type HookKind = "series" | "parallel" | "waterfall" | "bail" | "wrap";
 
-export interface TapOptions {
+export interface TapOptions<S extends string = StandardStage> {
   /** The tapping extension's id. Required: anonymous taps are refused. */
   name: string;
-  /** A named stage (see Stages) or a number. */
-  stage?: StageName | number;
+  /** One of the hook's stages (its owner's StageTable); absent: the table's default stage. */
+  stage?: S;
+  /** Run ahead of these taps (by name) within the stage, when load order is not enough. */
+  before?: string | readonly string[];
   /**
    * This tap's own bound (ms) instead of the kernel's tap timeout, read at each call (a function: a bound
    * that depends on the moment, e.g. the hooks extension's longest handler timeout plus a margin). A tap
@@ -144,17 +153,6 @@ function runTap<R>(fn: () => R | Promise<R>, ms: number): R | Promise<R> {
   return withinMs(out as Promise<R>, ms, timeout);
 }
 
-function stageOf(opts: TapOptions): number {
-  if (typeof opts.name !== "string" || opts.name.length === 0) {
-    throw new OcError(ErrorCodes.HOOK_UNKNOWN_STAGE, "a tap must be named after its extension id");
-  }
-  if (opts.stage === undefined) return 0;
-  if (typeof opts.stage === "number") return opts.stage;
-  const s = Stages[opts.stage];
-  if (s === undefined) throw new OcError(ErrorCodes.HOOK_UNKNOWN_STAGE, `unknown stage '${opts.stage}' in tap '${opts.name}'`);
-  return s;
-}
-
 interface HookMeta {
   readonly name: string;
   readonly kind: HookKind;
@@ -170,7 +168,12 @@ abstract class BaseHook implements HookMeta {
   constructor(
     readonly name: string,
     readonly doc: string,
+    /** the stages its taps name, in order: its owner's table (STANDARD_STAGES unless it published one) */
+    readonly stages: StageTable = STANDARD_STAGES,
   ) {}
+  protected tapOptions(opts: TapOptions<string>): { name: string; stage: number; before?: string } {
+    return tapableOptions(this.name, this.stages, opts);
+  }
   /** Route this hook's tap failures to `rt` (a kernel's HookErrorLog) and use its tap timeout. */
   bind(rt: HookRuntime): void {
     this.runtime = rt;
@@ -182,7 +185,7 @@ abstract class BaseHook implements HookMeta {
   protected skipped(tap: string): boolean {
     return (this.runtime ?? defaults).skip?.(tap) === true;
   }
-  protected guard<R>(opts: TapOptions, fn: () => R | Promise<R>): R | Promise<R> {
+  protected guard<R>(opts: TapOptions<string>, fn: () => R | Promise<R>): R | Promise<R> {
     const own = typeof opts.timeoutMs === "function" ? opts.timeoutMs() : opts.timeoutMs;
     return runTap(fn, own ?? (this.runtime ?? defaults).tapTimeoutMs);
   }
@@ -216,18 +219,22 @@ abstract class BaseHook implements HookMeta {
     );
   }
   /** the tapable hook underneath */
-  protected abstract readonly h: { readonly taps: ReadonlyArray<{ name: string }> };
+  protected abstract readonly h: { readonly taps: ReadonlyArray<{ name: string; stage?: number }> };
   /** Names of the taps, in call order. */
   taps(): string[] {
     return this.h.taps.map((t) => t.name);
   }
+  /** The taps in call order (a wrap hook: outermost first), each with the stage it named. */
+  stagedTaps(): Array<{ name: string; stage: string }> {
+    return this.h.taps.map((t) => ({ name: t.name, stage: this.stages.names[t.stage ?? 0] ?? String(t.stage) }));
+  }
 }
 
 /** Series and parallel hooks: every tap runs for its effect; a failing one is reported and skipped. */
-abstract class EffectHook<T> extends BaseHook {
+abstract class EffectHook<T, S extends string> extends BaseHook {
   protected abstract override readonly h: InstanceType<typeof AsyncSeriesHook<[T]>> | InstanceType<typeof AsyncParallelHook<[T]>>;
-  tap(opts: TapOptions, fn: (arg: T) => void | Promise<void>): void {
-    this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
+  tap(opts: TapOptions<S>, fn: (arg: T) => void | Promise<void>): void {
+    this.h.tapPromise(this.tapOptions(opts), async (arg: T) => {
       if (this.skipped(opts.name)) return;
       try {
         await this.guard(opts, () => fn(arg));
@@ -241,21 +248,21 @@ abstract class EffectHook<T> extends BaseHook {
   }
 }
 
-export class SeriesHook<T> extends EffectHook<T> {
+export class SeriesHook<T, S extends string = StandardStage> extends EffectHook<T, S> {
   readonly kind = "series" as const;
   protected readonly h = new AsyncSeriesHook<[T]>(["arg"]);
 }
 
-export class ParallelHook<T> extends EffectHook<T> {
+export class ParallelHook<T, S extends string = StandardStage> extends EffectHook<T, S> {
   readonly kind = "parallel" as const;
   protected readonly h = new AsyncParallelHook<[T]>(["arg"]);
 }
 
-export class WaterfallHook<T, C = undefined> extends BaseHook {
+export class WaterfallHook<T, C = undefined, S extends string = StandardStage> extends BaseHook {
   readonly kind = "waterfall" as const;
   protected readonly h = new AsyncSeriesWaterfallHook<[T, C]>(["value", "context"]);
-  tap(opts: TapOptions, fn: (value: T, context: C) => T | Promise<T>): void {
-    this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (value: T, context: C) => {
+  tap(opts: TapOptions<S>, fn: (value: T, context: C) => T | Promise<T>): void {
+    this.h.tapPromise(this.tapOptions(opts), async (value: T, context: C) => {
       if (this.skipped(opts.name)) return value;
       try {
         const out = await this.guard(opts, () => fn(value, context));
@@ -271,10 +278,11 @@ export class WaterfallHook<T, C = undefined> extends BaseHook {
   }
 }
 
-export class BailHook<T, R> extends BaseHook {
+export class BailHook<T, R, S extends string = StandardStage> extends BaseHook {
   readonly kind = "bail" as const;
   override readonly failClosed: boolean;
-  protected readonly h = new AsyncSeriesBailHook<[T], R | undefined>(["arg"]);
+  /** the second argument is the call's held answers (holdUntil), one per call */
+  protected readonly h = new AsyncSeriesBailHook<[T, Holds<R>], R | undefined>(["arg", "holds"]);
   /**
    * @param onTapError when set, the hook is fail-closed: a throwing tap bails with this value
    *   (security hooks return a deny naming the extension).
@@ -283,16 +291,27 @@ export class BailHook<T, R> extends BaseHook {
     name: string,
     doc: string,
     private readonly onTapError?: (tapName: string, error: unknown) => R,
+    stages?: StageTable,
   ) {
-    super(name, doc);
+    super(name, doc, stages);
     this.failClosed = onTapError !== undefined;
   }
-  tap(opts: TapOptions, fn: (arg: T) => R | undefined | Promise<R | undefined>): void {
+  tap(opts: TapOptions<S>, fn: (arg: T) => R | HeldAnswer<R, S> | undefined | Promise<R | HeldAnswer<R, S> | undefined>): void {
     const onErr = this.onTapError;
-    this.h.tapPromise({ name: opts.name, stage: stageOf(opts) }, async (arg: T) => {
+    const o = this.tapOptions(opts);
+    this.h.tapPromise(o, async (arg: T, holds: Holds<R>) => {
+      // an answer an earlier tap held for this stage (or one before it) lands now
+      const due = holds.due(o.stage);
+      if (due !== undefined) return due;
       if (this.skipped(opts.name)) return undefined;
       try {
-        return await this.guard(opts, () => fn(arg));
+        const out = await this.guard(opts, () => fn(arg));
+        if (!isHeld(out)) return out;
+        const at = this.stages.names.indexOf(out.__ocHeldUntil);
+        if (at < 0) throw new OcError(ErrorCodes.HOOK_UNKNOWN_STAGE, `tap '${opts.name}' held its answer until unknown stage '${out.__ocHeldUntil}' of hook '${this.name}'; its stages: ${this.stages.names.join(", ")}`);
+        if (at <= o.stage) return out.value as R;
+        holds.hold(at, out.value as R);
+        return undefined;
       } catch (e) {
         this.report(opts.name, e);
         return onErr ? onErr(opts.name, e) : undefined;
@@ -300,16 +319,21 @@ export class BailHook<T, R> extends BaseHook {
     });
   }
   call(arg: T): Promise<R | undefined> {
-    return (observer === undefined ? this.h.promise(arg) : this.observed([arg], () => this.h.promise(arg))) as Promise<R | undefined>;
+    const run = async (): Promise<R | undefined> => {
+      const holds = new Holds<R>();
+      const out = await this.h.promise(arg, holds);
+      return out === undefined ? holds.rest() : out;
+    };
+    return observer === undefined ? run() : this.observed([arg], run);
   }
 }
 
 /** Middleware: each tap gets the next executor and returns a wrapped one. */
-export class WrapHook<A, R> extends BaseHook {
+export class WrapHook<A, R, S extends string = StandardStage> extends BaseHook {
   readonly kind = "wrap" as const;
   protected readonly h = new SyncWaterfallHook<[(a: A) => Promise<R>]>(["next"]);
-  tap(opts: TapOptions, wrap: (next: (a: A) => Promise<R>) => (a: A) => Promise<R>): void {
-    this.h.tap({ name: opts.name, stage: stageOf(opts) }, (next: (a: A) => Promise<R>) => wrap(next));
+  tap(opts: TapOptions<S>, wrap: (next: (a: A) => Promise<R>) => (a: A) => Promise<R>): void {
+    this.h.tap(this.tapOptions(opts), (next: (a: A) => Promise<R>) => wrap(next));
   }
   /** Build the chain around `inner` and run it. Taps with a lower stage end up outermost. */
   call(arg: A, inner: (a: A) => Promise<R>): Promise<R> {
@@ -323,11 +347,11 @@ export class WrapHook<A, R> extends BaseHook {
 }
 
 export type AnyHook =
-  | SeriesHook<never>
-  | ParallelHook<never>
-  | WaterfallHook<never, never>
-  | BailHook<never, unknown>
-  | WrapHook<never, unknown>;
+  | SeriesHook<never, string>
+  | ParallelHook<never, string>
+  | WaterfallHook<never, never, string>
+  | BailHook<never, unknown, string>
+  | WrapHook<never, unknown, string>;
 
 /** Freeze a hooks object so nobody can add or swap a hook after it is declared. */
 export function defineHooks<H extends Record<string, BaseHook>>(hooks: H): Readonly<H> {
@@ -345,21 +369,22 @@ export function createHooks<T extends HookTable>(table: T): HooksOf<T> {
   for (const [key, d] of Object.entries(table.hooks)) {
     const name = `${table.prefix}.${key}`;
     const doc = instanceDoc(d);
+    const stages = d.stages ?? STANDARD_STAGES;
     switch (d.kind) {
       case "series":
-        out[key] = new SeriesHook(name, doc);
+        out[key] = new SeriesHook(name, doc, stages);
         break;
       case "parallel":
-        out[key] = new ParallelHook(name, doc);
+        out[key] = new ParallelHook(name, doc, stages);
         break;
       case "waterfall":
-        out[key] = new WaterfallHook(name, doc);
+        out[key] = new WaterfallHook(name, doc, stages);
         break;
       case "bail":
-        out[key] = new BailHook(name, doc, d.onTapError);
+        out[key] = new BailHook(name, doc, d.onTapError, stages);
         break;
       case "wrap":
-        out[key] = new WrapHook(name, doc);
+        out[key] = new WrapHook(name, doc, stages);
         break;
     }
   }
@@ -374,5 +399,25 @@ export function bindHooks<H extends object>(hooks: H, rt: HookRuntime): H {
 
 export function describeHooks(hooks: Record<string, BaseHook>): Array<{ name: string; kind: HookKind; doc: string; failClosed: boolean; taps: string[] }> {
   return Object.values(hooks).map((h) => ({ name: h.name, kind: h.kind, doc: h.doc, failClosed: h.failClosed, taps: h.taps() }));
+}
+
+/** One hook's order as introspection shows it: its stages in order and its taps in call order with their stage. */
+export interface HookOrder {
+  name: string;
+  kind: HookKind;
+  failClosed: boolean;
+  stages: Array<{ name: string; doc: string; default: boolean }>;
+  taps: Array<{ name: string; stage: string }>;
+}
+export function hookOrder(hooks: object): HookOrder[] {
+  return Object.values(hooks)
+    .filter((h): h is BaseHook => h instanceof BaseHook)
+    .map((h) => ({
+      name: h.name,
+      kind: h.kind,
+      failClosed: h.failClosed,
+      stages: h.stages.names.map((s) => ({ name: s, doc: h.stages.docs[s] ?? "", default: h.stages.default === s })),
+      taps: h.stagedTaps(),
+    }));
 }
 export { BaseHook };

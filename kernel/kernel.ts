@@ -85,6 +85,9 @@ export class Kernel {
   /** this kernel's hook error sink and tap timeout (set at start) */
   private hookErrorLog?: HookErrorLog;
   private hookRuntime?: HookRuntime;
+  /** hooks objects extensions bound, and the function that lists a hooks object's stages and taps */
+  private readonly boundHooks: object[] = [];
+  private orderOf?: typeof import("./hooks.js").hookOrder;
   private trustCache = new Map<string, boolean>();
   private ctxInternals?: KernelInternals;
   config!: ResolvedConfig;
@@ -156,7 +159,7 @@ export class Kernel {
   }
 
   private async startOnce(): Promise<void> {
-    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS }, { ScopedConfig }, activation, context] = await Promise.all([
+    const [{ createContainer, InjectionMode, asValue }, { createKernelHooks }, { setHookErrorSink, setTapTimeoutMs, bindHooks, HookErrorLog, DEFAULT_TAP_TIMEOUT_MS, hookOrder }, { ScopedConfig }, activation, context] = await Promise.all([
       import("awilix"),
       import("./kernel-hooks.js"),
       import("./hooks.js"),
@@ -165,6 +168,7 @@ export class Kernel {
       import("./context.js"),
     ]);
     this.ScopedConfig = ScopedConfig;
+    this.orderOf = hookOrder;
     this.act = { ...activation, ...context };
     // one hook error sink per kernel: each (hook, tap, code) is shown once on the log, all are kept for doctor/inspect
     const log = new HookErrorLog((line) => this.logLine("error", line));
@@ -302,6 +306,7 @@ export class Kernel {
       commandHandlers: this.commandHandlers,
       slashHandlers: this.slashHandlers,
       readers: this.readers,
+      boundHooks: this.boundHooks,
     });
   }
 
@@ -424,6 +429,7 @@ export class Kernel {
       warnings: [...this.warnings],
       bootMs: this.bootMs,
       hookErrors: this.hookErrors(),
+      hooks: this.orderOf && this.hooksObj ? [this.hooksObj, ...this.boundHooks].flatMap((h) => this.orderOf!(h)) : [],
       points: this.contributionPoints().map((p) => ({ ...p, contributors: this.pointContributions(p.name).map((c) => c.extension) })),
     };
   }

@@ -4,7 +4,7 @@
  * (`contributionPoints`) and every manifest's `contributes.<name>` is validated against that point's JSON
  * Schema. Points are add-only (bundled extensions register first): a second declaration of a name fails
  * the extension that made it. Bundled manifests contributing to bundled points were validated at build
- * time (kernel/precompile.ts), so a normal start never loads ajv for them.
+ * time (build/precompile.ts), so a normal start never loads ajv for them.
  */
 import fs from "node:fs";
 import path from "node:path";

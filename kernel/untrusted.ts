@@ -12,7 +12,9 @@
  *
  * A marked object applies to its whole subtree; an unmarked object is walked into its properties.
  */
-import { isPlainObject } from "./config.js";
+
+// config.ts imports this module, so the one-line check is kept here rather than imported back (no file cycle)
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const UNTRUSTED_KEYWORD = "x-oc-untrusted";
 

@@ -95,15 +95,15 @@ async function setup(n: number, steps: Step[]): Promise<Env> {
   const engine = await kernel.service<EngineService>("engine");
   const checkpoints = await kernel.service<CheckpointsService>("checkpoints");
   const calls: number[] = [];
-  // the checkpoints tap is at STAGE_AUDIT (200); lower stages are outer
+  // the checkpoints tap is in stage "snapshot"; "default" is just outside it, "client" just inside
   const inner = new WeakMap<object, number>();
-  engine.hooks.executeTool.tap({ name: "bench", stage: 199 }, (next) => async (c) => {
+  engine.hooks.executeTool.tap({ name: "bench", stage: "default" }, (next) => async (c) => {
     const t0 = performance.now();
     const out = await next(c);
     calls.push(performance.now() - t0 - (inner.get(c) ?? 0));
     return out;
   });
-  engine.hooks.executeTool.tap({ name: "bench", stage: 201 }, (next) => async (c) => {
+  engine.hooks.executeTool.tap({ name: "bench", stage: "client" }, (next) => async (c) => {
     const t0 = performance.now();
     const out = await next(c);
     inner.set(c, performance.now() - t0);

@@ -12,7 +12,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { homeEnv } from "../../test/kit/fakes/home-env.js";
-import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
+import { type ModelNameEntry } from "../../extensions/engine/api.js";
+import { ModelNames } from "../../extensions/engine/kit.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const CLI = path.join(ROOT, "dist", "hosts", "cli", "main.js");

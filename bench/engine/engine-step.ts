@@ -73,7 +73,7 @@ export async function benchEngine(steps: number, mode: Mode = "scripted"): Promi
   let toolStart = 0;
   let toolTime = 0;
   // the last modelRequest tap: the request is final; the provider's time runs from here
-  engine.hooks.modelRequest.tap({ name: "bench", stage: 10_000 }, (req) => {
+  engine.hooks.modelRequest.tap({ name: "bench", stage: "sent" }, (req) => {
     requestBuilt = performance.now();
     return req;
   });

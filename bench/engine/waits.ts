@@ -13,7 +13,8 @@ import { createAnthropicProvider } from "../../extensions/anthropic/provider.js"
 import { MessagesClient } from "../../extensions/anthropic/client.js";
 import { dispatch } from "../../extensions/hooks/dispatcher.js";
 import type { HookSource } from "../../extensions/hooks/api.js";
-import { IdleWatch, idleFetch, withIdleWatch, type ModelRequest } from "../../extensions/engine/api.js";
+import { type ModelRequest } from "../../extensions/engine/api.js";
+import { IdleWatch, idleFetch, withIdleWatch } from "../../extensions/engine/kit.js";
 import { startFakeAnthropic } from "../../test/kit/fakes/anthropic-server.js";
 
 const arg = (name: string, dflt: number): number => {

@@ -47,11 +47,11 @@ export default { activate(ctx) {
   const h = ctx.services.get("engine").hooks;
   let t0 = 0, t1 = 0, t2 = 0, tool = 0, lines = [];
   const flush = () => { if (lines.length) { fs.appendFileSync(out, lines.join("")); lines = []; } };
-  h.contextBuild.tap({ name: "bench-probe", stage: -10000 }, (w) => { t0 = performance.now(); tool = 0; t2 = 0; return w; });
-  h.modelRequest.tap({ name: "bench-probe", stage: 10000 }, (r) => { t1 = performance.now(); return r; });
-  h.authorizeToolCall.tap({ name: "bench-probe", stage: -10000 }, () => { if (!t2) t2 = performance.now(); return undefined; });
-  h.executeTool.tap({ name: "bench-probe", stage: 10000 }, (next) => async (a) => { const s = performance.now(); try { return await next(a); } finally { tool += performance.now() - s; } });
-  h.afterStep.tap({ name: "bench-probe", stage: 10000 }, (rec) => {
+  h.contextBuild.tap({ name: "bench-probe", stage: "trace" }, (w) => { t0 = performance.now(); tool = 0; t2 = 0; return w; });
+  h.modelRequest.tap({ name: "bench-probe", stage: "sent" }, (r) => { t1 = performance.now(); return r; });
+  h.authorizeToolCall.tap({ name: "bench-probe", stage: "mode" }, () => { if (!t2) t2 = performance.now(); return undefined; });
+  h.executeTool.tap({ name: "bench-probe", stage: "innermost" }, (next) => async (a) => { const s = performance.now(); try { return await next(a); } finally { tool += performance.now() - s; } });
+  h.afterStep.tap({ name: "bench-probe", stage: "STAGE_ASK" }, (rec) => {
     const t3 = performance.now();
     const overhead = (t1 - t0) + (t2 ? t3 - t2 - tool : 0);
     const m = process.memoryUsage();

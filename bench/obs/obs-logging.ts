@@ -47,7 +47,7 @@ export default { activate(ctx) {
   const h = ctx.services.get("engine").hooks;
   const out = [];
   let last = 0;
-  h.afterStep.tap({ name: "obs-bench-probe", stage: 10000 }, () => { const t = performance.now(); if (last) out.push(t - last); last = t; });
+  h.afterStep.tap({ name: "obs-bench-probe", stage: "STAGE_ASK" }, () => { const t = performance.now(); if (last) out.push(t - last); last = t; });
   h.sessionEnd.tap({ name: "obs-bench-probe" }, () => fs.writeFileSync(process.env.OC_BENCH_PROBE, JSON.stringify(out)));
 } };
 `;

@@ -8,7 +8,7 @@
  *
  * Prints the median and p90 ms per step for each route; the difference to `openai` is the preset's own cost.
  */
-import { createOpenAIProvider } from "../../extensions/openai/api.js";
+import { createOpenAIProvider } from "../../extensions/openai/kit.js";
 import { BUILT_IN, customPresets } from "../../extensions/openai-compatible/presets.js";
 import { createPresetProvider } from "../../extensions/openai-compatible/route.js";
 import type { ModelRequest, Provider } from "../../extensions/engine/api.js";

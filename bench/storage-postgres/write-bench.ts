@@ -14,7 +14,7 @@ import path from "node:path";
 import pg from "pg";
 import type { Session } from "../../extensions/engine/api.js";
 import { SqliteStore } from "../../extensions/storage/store.js";
-import { redactUrl } from "../../extensions/storage-postgres/api.js";
+import { redactUrl } from "../../extensions/storage-postgres/kit.js";
 import { PgStore } from "../../extensions/storage-postgres/store.js";
 
 const [url, stepsArg, bytesArg] = process.argv.slice(2);

@@ -5,7 +5,8 @@
  */
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { PromptRequest, PromptResponse } from "@agentclientprotocol/sdk";
-import { discardCauseText, type SessionEvent } from "../engine/api.js";
+import { type SessionEvent } from "../engine/api.js";
+import { discardCauseText } from "../engine/kit.js";
 import { promptText, stopReason } from "./map.js";
 import type { AcpHost, AcpSession } from "./state.js";
 import { currentMode } from "./sessions.js";

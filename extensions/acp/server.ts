@@ -114,7 +114,7 @@ async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | und
   );
   // innermost around the tool's run (after asks, inside sandbox and hooks): mark the call running, and let
   // the editor serve reads, writes and bash when it offers fs and terminal
-  engine.hooks.executeTool.tap({ name: ctx.id, stage: 900 }, (next) => async (call: ToolCallContext) => {
+  engine.hooks.executeTool.tap({ name: ctx.id, stage: "client" }, (next) => async (call: ToolCallContext) => {
     const sid = call.session.info.id;
     const c = conn()?.client;
     if (!host.sessions.has(sid) || !c) return next(call);

@@ -2,7 +2,8 @@
 import path from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { CloseSessionRequest, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer, NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionModeState, SetSessionModeRequest } from "@agentclientprotocol/sdk";
-import { isSessionBusy, type Row } from "../engine/api.js";
+import { type Row } from "../engine/api.js";
+import { isSessionBusy } from "../engine/kit.js";
 import type { ServerConfig } from "../mcp/api.js";
 import type { PermissionMode } from "../permissions/api.js";
 import { AGENT_KEY, PLAN_AGENT } from "../plan-mode/api.js";

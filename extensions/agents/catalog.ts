@@ -14,7 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Discovered, Reader, Root, WalkItem } from "../../kernel/api.js";
-import { stableId } from "../skills/api.js";
+import { stableId } from "../skills/kit.js";
 import { GENERAL_PURPOSE, type Agent, type AgentSpec } from "./api.js";
 import { translate } from "./frontmatter.js";
 import { configFile, readConfigAgents } from "./opencode-config.js";

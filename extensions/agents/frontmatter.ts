@@ -8,7 +8,8 @@
  * A frontmatter that does not parse yields a warning naming the file; the agent loads under its file name
  * with its first body line as description.
  */
-import { readFrontmatter, toolList, type FrontmatterData } from "../skills/api.js";
+import { type FrontmatterData } from "../skills/api.js";
+import { readFrontmatter, toolList } from "../skills/kit.js";
 import type { AgentSpec, ToolSelection } from "./api.js";
 
 const NAME_OK = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

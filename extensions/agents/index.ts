@@ -66,7 +66,7 @@ export default {
     const configured = (): string[] => [ctx.config.get("model"), configuredModel()].filter((m): m is string => typeof m === "string" && m.trim() !== "");
     engine.tools.register(createAgentTool(engine, service, background, (parent) => subagentModelId(parent, configuredModel(), aliases), { configured, warn: (m) => ctx.log.warn(m), aliases }), ctx.id);
     // the listing goes last in the system prompt: it changes only when the agents found change
-    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "enrich" }, (win, step) => {
       if (step.session.info.parentId !== undefined) return win;
       const block = service.listing();
       return block ? { ...win, system: [...win.system, block] } : win;

@@ -11,7 +11,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { jsoncObject, visibleLine } from "../../kernel/api.js";
+import { jsoncObject } from "../../kernel/api.js";
+import { visibleLine } from "../obs/kit.js";
 import type { AgentSpec, ToolSelection } from "./api.js";
 
 const NAME_OK = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

@@ -3,7 +3,8 @@
  * the registered tools) and the model (aliases mapped onto the parent's provider).
  */
 import type { PointContribution } from "../../kernel/api.js";
-import { ModelNames, type ModelNameEntry, type ToolDefinition } from "../engine/api.js";
+import { type ModelNameEntry, type ToolDefinition } from "../engine/api.js";
+import { ModelNames } from "../engine/kit.js";
 import { AGENT_TOOL, type ToolSelection } from "./api.js";
 
 /** Claude Code's and OpenCode's names for tools oceancode spells differently (lower case). */

@@ -83,7 +83,7 @@ export function createAgentTool(engine: EngineService, agents: AgentsService, ba
       if (input.run_in_background !== true) return outcomeOutput(agent, await runChild(engine, { agent, prompt, parent: ctx.session, base: baseModel?.(ctx.session), signal: ctx.signal, ...gate }));
 
       // imported here: `oceancode inspect` loads this extension and must not load the tools' code
-      const { startTaskJob } = await import("../tools/api.js");
+      const { startTaskJob } = await import("../tools/kit.js");
       const controller = new AbortController();
       const job = startTaskJob(ctx.state, { command: `agent ${agent.qualifiedName}: ${str(input.description)}`, cancel: () => controller.abort(), session: ctx.session });
       const forget = background.add(ctx.session.id, controller);

@@ -4,22 +4,19 @@
  * (Its own extension, not part of `skills`: it needs the permissions service, and `skills` activating
  * permissions and the shell guard would load them for `oceancode inspect` and `oceancode skill`.)
  *
- * The grant is an `authorizeToolCall` tap at STAGE_ALLOWED_TOOLS, after the hard floors (shell-guard
- * STAGE_FLOOR, hooks' PreToolUse deny) and just before the permissions rules (STAGE_POLICY). A bail hook
+ * The grant is an `authorizeToolCall` tap in the `grants` phase (AUTHORIZE_STAGES), after the hard floors
+ * (plan mode, hooks' PreToolUse deny, the shell-guard floor) and just before the permissions rules (`rules`). A bail hook
  * cannot be overruled by a later tap, so the grant asks the permissions service first and answers only
  * when the rules would ASK through a catch-all ask rule (see liftable): a deny rule, the shell guard's
  * asks (secrets, persistence, ...), the external-directory ask, the mode and a narrower `ask` rule all
  * keep their say. With no permissions service, only `read`-kind tools are granted. It never returns deny
  * or ask. Only a trusted skill grants (SkillsService.trusted: local, user, bundled, a trusted repo or
- * plugin); an untrusted one's list is repo text and grants nothing. Known limit: a PreToolUse hook's ask (hooks, stage -150) runs after this tap, so a lifted
- * call skips it; its deny (stage -350) still runs first.
+ * plugin); an untrusted one's list is repo text and grants nothing. Known limit: a PreToolUse hook's ask lands in `hook-asks`, after this tap, so a lifted
+ * call skips it; its deny (phase `hooks`) still answers first.
  */
 import type { AuthorizeResult, ToolCallContext, ToolResult } from "../engine/api.js";
 import type { PermissionsService } from "../permissions/api.js";
 import { SKILL_TOOL, type Skill, type SkillsService } from "../skills/api.js";
-
-/** just before the permissions rules (STAGE_POLICY = -200), after every floor */
-export const STAGE_ALLOWED_TOOLS = -201;
 
 interface Grant {
   turn: number;

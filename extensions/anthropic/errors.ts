@@ -1,6 +1,7 @@
 /** Map @anthropic-ai/sdk errors (HTTP and in-stream `event: error`) to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/error";
-import { asProviderError, printableText, providerError, retryAfterMs, type ProviderErrorCode, type ProviderErrorLike } from "../engine/api.js";
+import { type ProviderErrorCode, type ProviderErrorLike } from "../engine/api.js";
+import { asProviderError, printableText, providerError, retryAfterMs } from "../engine/kit.js";
 
 export const FIX_KEY = "store one with `oceancode key anthropic <key>`, set ANTHROPIC_API_KEY, or run `oceancode auth`";
 

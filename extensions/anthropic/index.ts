@@ -1,6 +1,7 @@
 /** anthropic/<model>: registers the Anthropic provider and its catalogue entries with the engine. */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/kit.js";
 import type { CredentialsService } from "../auth/api.js";
 import { createAnthropicProvider } from "./provider.js";
 import type { CacheTtl } from "./messages.js";

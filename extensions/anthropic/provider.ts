@@ -1,6 +1,7 @@
 /** The Anthropic provider: one streaming Messages request per step, mapped to ProviderEvents (stream.ts). */
 import { MessagesClient } from "./client.js";
-import { ProviderError, printableText, idleFetch, type ModelRequest, type Provider, type ProviderEvent } from "../engine/api.js";
+import { type ModelRequest, type Provider, type ProviderEvent } from "../engine/api.js";
+import { ProviderError, printableText, idleFetch } from "../engine/kit.js";
 import type { CacheTtl } from "./messages.js";
 import { FIX_KEY } from "./errors.js";
 import { anthropicModels } from "./models.js";

@@ -4,7 +4,8 @@
  */
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
-import { IdleWatch, ProviderError, emptyUsage, withIdleWatch, type ModelRequest, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { type ModelRequest, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { IdleWatch, ProviderError, emptyUsage, withIdleWatch } from "../engine/kit.js";
 import { toAnthropicRequest, type CacheTtl } from "./messages.js";
 import { ANTHROPIC_ROUTE, toProviderError, type MessagesRoute } from "./errors.js";
 

@@ -5,7 +5,8 @@
  *   POST /auth/:provider {key}     store the key in auth.json, as `oceancode key <provider> <key>`
  *   DELETE /auth/:provider         forget the key auth.json holds (an env var is the environment's: untouched)
  */
-import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { CredentialsService } from "./api.js";
 import { checkKey } from "./commands.js";
 import { noKeyReason } from "./providers.js";

@@ -1,6 +1,7 @@
 /** bedrock/<model id>: registers the Amazon Bedrock provider (the AWS credential chain, never stored by us). */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/kit.js";
 import type { CacheTtl } from "../anthropic/api.js";
 import { createBedrockProvider } from "./provider.js";
 

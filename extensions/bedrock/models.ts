@@ -3,7 +3,7 @@
  * `global.` plus that id. Their windows, limits and prices are the Anthropic catalogue's (Bedrock's
  * on-demand prices for Claude are the API's), read through the anthropic contract.
  */
-import { anthropicModels } from "../anthropic/api.js";
+import { anthropicModels } from "../anthropic/kit.js";
 import type { ModelInfo } from "../engine/api.js";
 
 type Entry = Omit<ModelInfo, "known">;

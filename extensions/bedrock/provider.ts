@@ -5,8 +5,10 @@
  */
 import { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
 import type { AwsCredentialIdentity } from "@smithy/types";
-import { onceEach, sdkLogger, streamMessages, type ApiErrorInfo, type CacheTtl, type MessagesRoute, type MessagesSdk } from "../anthropic/api.js";
-import { ProviderError, idleFetch, printableText, type ModelRequest, type Provider, type ProviderErrorCode, type ProviderEvent } from "../engine/api.js";
+import { type ApiErrorInfo, type CacheTtl, type MessagesRoute, type MessagesSdk } from "../anthropic/api.js";
+import { onceEach, sdkLogger, streamMessages } from "../anthropic/kit.js";
+import { type ModelRequest, type Provider, type ProviderErrorCode, type ProviderEvent } from "../engine/api.js";
+import { ProviderError, idleFetch, printableText } from "../engine/kit.js";
 import { FIX_CREDENTIALS, FIX_REGION, chainCredentials, envCredentials, profileName, resolveRegion, type AwsPlaces } from "./aws.js";
 import { bedrockModels, describeBedrock } from "./models.js";
 

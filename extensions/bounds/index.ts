@@ -11,7 +11,8 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, Session, StepRecord } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { JobsService } from "../tools/api.js";
-import { formatUsd, MINUTES_KEY, parseBound, USD_KEY, type Bound, type BoundsService, type SessionLimits } from "./api.js";
+import { MINUTES_KEY, USD_KEY, type Bound, type BoundsService, type SessionLimits } from "./api.js";
+import { formatUsd, parseBound } from "./kit/shared.js";
 
 const EXT_ID = "bounds";
 /** The same step this many times in a row trips the doom-loop stop. */

@@ -10,22 +10,11 @@
  * a `session.cache.touched` event (EngineService.emit); storage records it. See docs/cache-keepalive.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { emptyUsage, type EngineService, type ModelRequest, type Session, type Usage } from "../engine/api.js";
+import { type EngineService, type ModelRequest, type Session, type Usage } from "../engine/api.js";
+import { emptyUsage } from "../engine/kit.js";
 import type { StorageService } from "../storage/api.js";
-import {
-  CACHING_PROVIDERS,
-  DEFAULT_KEEPALIVE_MAX,
-  DEFAULT_KEEPALIVE_MINUTES,
-  parseMax,
-  parseMinutes,
-  retryDelayMs,
-  type CacheKeepaliveService,
-  type KeepaliveSettings,
-  type KeepaliveState,
-} from "./api.js";
-
-/** After every other modelRequest tap: what is remembered is the request as it is sent. */
-const LAST_STAGE = 10_000;
+import { CACHING_PROVIDERS, DEFAULT_KEEPALIVE_MAX, DEFAULT_KEEPALIVE_MINUTES, type CacheKeepaliveService, type KeepaliveSettings, type KeepaliveState } from "./api.js";
+import { parseMax, parseMinutes, retryDelayMs } from "./kit/shared.js";
 
 interface Entry {
   session: Session;
@@ -120,7 +109,7 @@ export default {
       else schedule(e, settings.intervalMs);
     };
 
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: LAST_STAGE }, (req, step) => {
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "sent" }, (req, step) => {
       if (!caching(req.model.provider)) return req;
       const s = step.session;
       let e = entries.get(s.info.id);

@@ -3,7 +3,8 @@
  * (routes.ts). Both read the catalogue from the provider manifests' contributes.models, never loading a provider.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, ModelNames, type EngineService, type ModelNameEntry } from "../engine/api.js";
+import { DEFAULT_MODEL_ID, type EngineService, type ModelNameEntry } from "../engine/api.js";
+import { ModelNames } from "../engine/kit.js";
 import type { RouteRegistry } from "../serve/api.js";
 import { modelsCommand } from "./listing.js";
 import { catalogueRoutes } from "./routes.js";

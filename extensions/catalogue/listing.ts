@@ -6,7 +6,8 @@
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
 import { nearestMany } from "../../kernel/nearest.js";
-import { CATALOGUE_DEFAULTS, modelInfoFromEntry, type ModelNameEntry, type ModelNames } from "../engine/api.js";
+import { CATALOGUE_DEFAULTS, type ModelNameEntry } from "../engine/api.js";
+import { modelInfoFromEntry, type ModelNames } from "../engine/kit.js";
 
 const USAGE = "usage: oceancode models [--provider <provider>] [--json]";
 

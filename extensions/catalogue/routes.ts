@@ -6,7 +6,8 @@
  * Nothing here loads a provider (their SDKs load on a session's first use); keys: GET /auth.
  */
 import type { JsonSchema, RouteDefinition } from "../serve/api.js";
-import type { EngineService, ModelInfo, ModelNames } from "../engine/api.js";
+import type { EngineService, ModelInfo } from "../engine/api.js";
+import type { ModelNames } from "../engine/kit.js";
 
 const price: JsonSchema = {
   type: "object",

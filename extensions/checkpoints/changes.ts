@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { isSecretEnvFile } from "../tools/api.js";
+import { isSecretEnvFile } from "../tools/kit.js";
 import type { CheckpointsService, CheckpointTurn } from "./api.js";
 
 /** a larger side is not diffed */

@@ -69,7 +69,7 @@ export default {
     });
 
     // a prompt opens a user turn on top of the active one (after the other taps: a blocked prompt opens none)
-    engine.hooks.userPrompt.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, (input, tctx) => {
+    engine.hooks.userPrompt.tap({ name: EXT_ID, stage: "record" }, (input, tctx) => {
       sessions.set(tctx.session.info.id, tctx.session);
       // a sub-agent's prompt is part of its parent's user turn: its writes go to the parent's record
       if (input.blocked || tctx.session.info.parentId !== undefined) return input;
@@ -101,7 +101,7 @@ export default {
     });
 
     // rows of turns off the active path leave the window (before the tideline measures it)
-    engine.hooks.contextBuild.tap({ name: EXT_ID, stage: "STAGE_GUARD" }, (win, sctx) => {
+    engine.hooks.contextBuild.tap({ name: EXT_ID, stage: "cut" }, (win, sctx) => {
       const s = stores.get(sctx.session.info.id);
       if (!s || s.hidden.size === 0) return win;
       return { ...win, rows: win.rows.filter((r) => !s.hidden.has(r.turn)) };
@@ -151,7 +151,7 @@ export default {
     };
 
     // the snapshot: the file's content before the turn's first write to it, and after each write
-    engine.hooks.executeTool.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, (next) => async (tctx: ToolCallContext) => {
+    engine.hooks.executeTool.tap({ name: EXT_ID, stage: "snapshot" }, (next) => async (tctx: ToolCallContext) => {
       if (tctx.tool && (tctx.tool.name === "bash" || tctx.tool.claudeName === "Bash")) {
         const rec = recordFor(tctx.session);
         return rec ? aroundShell(tctx, rec, next) : next(tctx);

@@ -4,7 +4,8 @@
  * outside the agent since the checkpoint is refused (409, naming the files) unless the client sends
  * `force: true` after its own person confirmed.
  */
-import { ERROR_SCHEMA, HttpError, type JsonSchema, type RouteDefinition, type RouteReply, type RouteRequest } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition, type RouteReply, type RouteRequest } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { CheckpointsService, MoveResult } from "./api.js";
 import { sessionChanges } from "./changes.js";
 

@@ -6,7 +6,7 @@
  * (the guide's rule: APIKEY, GHTOKEN), PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL anywhere (PGPASSWORD). A value is a secret when it is a URL with a password
  * (postgres://u:pw@h) or a webhook URL.
  */
-import { secretName, secretValue } from "../obs/api.js";
+import { secretName, secretValue } from "../obs/kit.js";
 
 export interface ChildEnvConfig {
   strip?: string[];

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
-import { isClaudeCliRoute, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { isClaudeCliRoute } from "../engine/kit.js";
 import type { LedgerService } from "../ledger/api.js";
 import type { TidelineService } from "../tideline/api.js";
 import { RouteStates } from "./state.js";

@@ -6,7 +6,8 @@
  */
 import { spawn } from "node:child_process";
 import readline from "node:readline";
-import { ProviderError, printableText, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type SpawnSpec } from "../engine/api.js";
+import { type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type SpawnSpec } from "../engine/api.js";
+import { ProviderError, printableText } from "../engine/kit.js";
 import { claudeEnv } from "./child-env.js";
 import { INSTALL_HINT } from "./locate.js";
 import { claudeHasSession, claudeSessionId, coldPrompt, firstSeqOf, newRows, prefaceOf, resumePrompt } from "./prompt.js";

@@ -4,7 +4,8 @@
  * blocks paired with the tool_result in the next user message), usage and cost from the result line.
  * Only the top-level conversation counts: lines with a parent_tool_use_id are a sub-agent's inner work.
  */
-import { emptyUsage, printableText, providerError, type ProviderErrorLike, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { type ProviderErrorLike, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { emptyUsage, printableText, providerError } from "../engine/kit.js";
 
 type Json = Record<string, unknown>;
 type StopReason = Extract<ProviderEvent, { type: "done" }>["stopReason"];

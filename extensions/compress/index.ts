@@ -69,7 +69,7 @@ export default {
     // are scanned once (a resumed session's), then counted as steps add them.
     const sent = new Map<string, number>();
     const compressedRows = new Map<string, number>();
-    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (win, step) => {
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "notes" }, (win, step) => {
       const id = step.session.info.id;
       let n = compressedRows.get(id);
       if (n === undefined) compressedRows.set(id, (n = countCompressed(step.session.rows)));
@@ -91,8 +91,8 @@ export default {
 
     const chars = ctx.config.get("tools.max_output_chars");
     const maxChars = typeof chars === "number" && chars > 0 ? chars : DEFAULT_MAX_OUTPUT_CHARS;
-    // before the hooks' PostToolUse (STAGE_ENRICH) and the observers: they see what the model will read
-    engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, async (result, call) => {
+    // before the hooks' PostToolUse (stage enrich) and the observers: they see what the model will read
+    engine.hooks.toolResult.tap({ name: ctx.id, stage: "default" }, async (result, call) => {
       if (result.compressed || !settings.tools.includes(result.name)) return result;
       const sessionId = call.session.info.id;
       let done;

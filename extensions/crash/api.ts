@@ -5,8 +5,6 @@
  * unhandled-rejection handlers: each writes one crash report (JSON, redacted) to `<state dir>/crash/`
  * and exits with CRASH_EXIT_CODE. `oceancode doctor` reads the reports back with readCrashReports.
  */
-import fs from "node:fs";
-import path from "node:path";
 
 /** The exit code of a crashed process (the guide names none; sysexits' EX_SOFTWARE, an internal error). */
 export const CRASH_EXIT_CODE = 70;
@@ -48,30 +46,3 @@ export interface CrashService {
 }
 
 export const CRASH_SERVICE = "crash";
-
-/** `<state dir>/crash` */
-export function crashDir(stateDir: string): string {
-  return path.join(stateDir, "crash");
-}
-
-/** The reports in `dir`, newest first (unreadable or foreign files are skipped), with their paths. */
-export function readCrashReports(dir: string, limit = CRASH_KEEP): Array<{ file: string; report: CrashReport }> {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir).filter((n) => n.startsWith("crash-") && n.endsWith(".json"));
-  } catch {
-    return [];
-  }
-  const out: Array<{ file: string; report: CrashReport }> = [];
-  for (const n of names.sort().reverse()) {
-    const file = path.join(dir, n);
-    try {
-      const report = JSON.parse(fs.readFileSync(file, "utf8")) as CrashReport;
-      if (typeof report.time === "string" && report.error && typeof report.error.message === "string") out.push({ file, report });
-    } catch {
-      // a half-written or foreign file: not a report
-    }
-    if (out.length >= limit) break;
-  }
-  return out;
-}

@@ -8,8 +8,10 @@
  * handler there would end the runner), unless OC_CRASH_CAPTURE=1; OC_CRASH_CAPTURE=0 turns it off.
  */
 import { oceancodeVersion, type ExtensionContext } from "../../kernel/api.js";
-import { redactorFor, type ObsService } from "../obs/api.js";
-import { CRASH_EXIT_CODE, crashDir, type CrashContext, type CrashService } from "./api.js";
+import { type ObsService } from "../obs/api.js";
+import { redactorFor } from "../obs/kit.js";
+import { CRASH_EXIT_CODE, type CrashContext, type CrashService } from "./api.js";
+import { crashDir } from "./kit/shared.js";
 import { buildReport, writeReport } from "./report.js";
 
 

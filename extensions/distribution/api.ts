@@ -2,7 +2,6 @@
  * The published contract `oceancode/api/distribution`: the release manifest's shape, the pinned release
  * key, where versions are installed, and the service other extensions may use to verify an asset.
  */
-import path from "node:path";
 
 /** The project's release key (minisign public key; extensions/distribution/release-key.pub holds the same). */
 export const PINNED_RELEASE_KEY = "RWRg/mmAKCtIBuIeLtdVdLuJAH4KGFt+rYgJXueYja0mOons0Sp0xC58";
@@ -41,11 +40,6 @@ export interface DistributionService {
 export const UPDATE_REFUSED = "OC_ERR_UPDATE_REFUSED";
 export const UPDATE_FAILED = "OC_ERR_UPDATE_FAILED";
 export const RELEASE_UNVERIFIED = "OC_ERR_RELEASE_UNVERIFIED";
-
-/** `<data dir>/versions`: one directory per installed version and the `current` link. */
-export function versionsDir(dataDir: string): string {
-  return path.join(dataDir, "versions");
-}
 export const CURRENT_LINK = "current";
 /** Set in the environment of a version the launcher started: it never switches again. */
 export const SWITCHED_ENV = "OC_VERSION_SWITCHED";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline/promises";
 import type { CommandIO, Paths } from "../../kernel/api.js";
-import { versionsDir } from "./api.js";
+import { versionsDir } from "./kit/shared.js";
 
 const USAGE = "usage: oceancode uninstall [--purge] [--yes] [--dry-run]";
 

@@ -2,7 +2,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import { CHANNELS, versionsDir, type Channel } from "./api.js";
+import { CHANNELS, type Channel } from "./api.js";
+import { versionsDir } from "./kit/shared.js";
 import { runUpdate } from "./install.js";
 import { selfTest } from "./self-test.js";
 

@@ -1,5 +1,5 @@
 /** doctor's crash-report lines: the newest reports the crash extension wrote to `<state dir>/crash/`. */
-import { crashDir, readCrashReports } from "../crash/api.js";
+import { crashDir, readCrashReports } from "../crash/kit.js";
 import type { CheckLine } from "./checks.js";
 
 /** At most this many reports are listed one by one (the rest are counted). */

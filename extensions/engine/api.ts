@@ -17,6 +17,7 @@ export * from "./contract/stream-guard.js";
 export * from "./contract/tools.js";
 export * from "./contract/session.js";
 export * from "./contract/hooks.js";
+export * from "./contract/stages.js";
 export * from "./contract/service.js";
 export * from "./contract/approval.js";
 export * from "./contract/model-names.js";

@@ -7,28 +7,9 @@
  * turn.ts (a prompt's step loop), model-call.ts (one model request, retries), tool-call.ts (authorize and
  * run one tool call), options.ts (options, the step cap).
  */
-import {
-  ModelNames,
-  ProviderError,
-  providerErrorCode,
-  type EngineHooks,
-  type EngineService,
-  type ForkResult,
-  type ModelInfo,
-  type PromptOptions,
-  type Provider,
-  type Answer,
-  type Question,
-  type QuestionHandler,
-  type QuestionReply,
-  type Rejection,
-  type Session,
-  type SessionEvent,
-  type SessionProfile,
-  type TurnResult,
-  type ToolResult,
-  type UserToolCall,
-} from "./api.js";
+import { type EngineHooks, type EngineService, type ForkResult, type ModelInfo, type PromptOptions, type Provider, type Answer, type Question, type QuestionHandler, type QuestionReply, type Rejection, type Session, type SessionEvent, type SessionProfile, type TurnResult, type ToolResult, type UserToolCall } from "./api.js";
+import { ModelNames } from "./kit/model-names.js";
+import { ProviderError, providerErrorCode } from "./kit/provider.js";
 import { createEngineHooks } from "./hooks.js";
 import { Tools, Providers } from "./registries.js";
 import { Catalogue } from "./models.js";

@@ -6,7 +6,9 @@
  * (storage and the ledger store them); the new session is then closed, ready for `run --session <id>`.
  * The source is only read: it may be open in another process.
  */
-import { emptyUsage, isRefusal, sessionRefusedError, type EngineHooks, type ForkResult, type Row, type Session, type StoredSession } from "./api.js";
+import { type EngineHooks, type ForkResult, type Row, type Session, type StoredSession } from "./api.js";
+import { emptyUsage } from "./kit/rows.js";
+import { isRefusal, sessionRefusedError } from "./kit/session.js";
 import type { SessionTable } from "./sessions.js";
 
 export const FORK_ENTRY_ERROR = "OC_ERR_FORK_ENTRY" as const;

@@ -2,7 +2,8 @@
 import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
 import { OBS_SERVICE, type ObsService } from "../obs/api.js";
-import { ModelNames, SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
+import { SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
+import { ModelNames } from "./kit/model-names.js";
 import type { CrashService } from "../crash/api.js";
 
 /** name -> the extension whose manifest declares it, for one of the engine's contribution points */

@@ -3,7 +3,9 @@
  * provider's stream, retries with backoff, the prompt-too-long retry, and the assistant row it stores.
  */
 import os from "node:os";
-import { emptyUsage, providerErrorCode, providerErrorDetails, type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type ToolResult, type ToolRow, type TurnEndReason, type Usage, type ModelCallRecord } from "./api.js";
+import { type AssistantRow, type ModelRequest, type NoteRow, type Row, type Session, type SessionEvent, type StepContext, type ToolCall, type ToolResult, type ToolRow, type TurnEndReason, type Usage, type ModelCallRecord } from "./api.js";
+import { emptyUsage } from "./kit/rows.js";
+import { providerErrorCode, providerErrorDetails } from "./kit/provider.js";
 import { pushRow, toolAllowed, type EngineCore } from "./core.js";
 import { outputTokenCap, type EngineOptions } from "./options.js";
 import { isRetryable, backoffMs, sleep } from "./retry.js";

@@ -4,7 +4,8 @@
  * provider), plus what a loaded provider adds at run time (a scripted file's models).
  */
 import type { ModelCatalog, ModelInfo, Usage } from "./api.js";
-import { CATALOGUE_DEFAULTS, modelInfoFromEntry, type ModelNameEntry } from "./contract/model-names.js";
+import { CATALOGUE_DEFAULTS, type ModelNameEntry } from "./contract/model-names.js";
+import { modelInfoFromEntry } from "./kit/model-names.js";
 
 export const DEFAULT_MODEL: Omit<ModelInfo, "id" | "provider" | "name" | "known"> = {
   contextWindow: CATALOGUE_DEFAULTS.contextWindow,

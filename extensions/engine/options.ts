@@ -1,5 +1,5 @@
 /** What the engine is configured with: its options, and the step cap read from the config. */
-import type { ModelNames } from "./contract/model-names.js";
+import type { ModelNames } from "./kit/model-names.js";
 import type { ObsService } from "../obs/api.js";
 
 export interface EngineOptions {

@@ -1,5 +1,5 @@
 /** Backoff for retryable provider errors (429, 5xx, overloaded, a dropped connection), classified by code. */
-import { ProviderError, isRetryableProviderError, providerErrorDetails } from "./api.js";
+import { ProviderError, isRetryableProviderError, providerErrorDetails } from "./kit/provider.js";
 
 export const isRetryable = isRetryableProviderError;
 

@@ -3,7 +3,9 @@
  * process (claimSession), closing, idle eviction and releasing rows that left the window.
  */
 import crypto from "node:crypto";
-import { emptyUsage, isRefusal, sessionBusyError, sessionRefusedError, type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import { type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import { emptyUsage } from "./kit/rows.js";
+import { isRefusal, sessionBusyError, sessionRefusedError } from "./kit/session.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness

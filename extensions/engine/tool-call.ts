@@ -5,7 +5,8 @@
  * one) goes with every child the call spawns (SpawnContext), so the sandbox confines what no person approved.
  */
 import type { Answer, AuthorizeResult, Decision, PermissionRecord, Question, QuestionPreview, QuestionReply, Session, SessionEvent, StepContext, ToolCall, ToolCallContext, ToolContext, ToolDefinition, ToolResult } from "./api.js";
-import { isAutomaticApproval, strictness, type ToolApproval } from "./api.js";
+import { type ToolApproval } from "./api.js";
+import { isAutomaticApproval, strictness } from "./kit/approval.js";
 import { toolAllowed, type EngineCore } from "./core.js";
 
 /** How an allow that no one was asked about was approved. */

@@ -12,7 +12,7 @@
  * `extra.todos` as `{items: [{content, status, active_form?, by}], planned, floor}`.
  */
 import type { Row, StoredSession, Usage } from "../engine/api.js";
-import { readStoredTodos } from "../todos/api.js";
+import { readStoredTodos } from "../todos/kit.js";
 import { crashedText, turnEndings } from "./status.js";
 
 export const ATIF_VERSION = "ATIF-v1.8";

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Row, StoredSession } from "../engine/api.js";
-import { readStoredTodos, renderTodoLines } from "../todos/api.js";
+import { readStoredTodos, renderTodoLines } from "../todos/kit.js";
 import { crashedText, turnEndings } from "./status.js";
 
 export interface TurnSummary {

@@ -4,7 +4,8 @@
  * (JSON), the same text `oceancode export` writes. It reads storage, as the command does, rather than
  * opening the session: exporting claims nothing, so a session another process holds exports too.
  */
-import { ERROR_SCHEMA, HttpError, type JsonSchema, type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { AtifTrajectory } from "./atif.js";
 import { renderExport, type ExportSources } from "./render.js";
 

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Row } from "../engine/api.js";
-import { turnEndedText, type TurnIndexEntry } from "../ledger/api.js";
+import { type TurnIndexEntry } from "../ledger/api.js";
+import { turnEndedText } from "../ledger/kit.js";
 
 export interface TurnEnding {
   /** "done", "interrupted", "crashed", "error", "step cap", "running", … ("" when unknown) */

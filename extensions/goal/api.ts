@@ -74,10 +74,3 @@ export interface GoalOutcome {
   error?: string;
   result?: unknown;
 }
-
-/** The exit code of a run's outcome: 0 complete; 2 failed, cancelled, budget_limited; 3 a pause. */
-export function exitCodeOf(status: RunStatus): number {
-  if (status === "complete") return 0;
-  if (status === "failed" || status === "cancelled" || status === "budget_limited" || status === "running") return 2;
-  return 3;
-}

@@ -6,7 +6,8 @@
 import type { CommandIO } from "../../kernel/api.js";
 import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../jev/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection } from "../engine/api.js";
-import { exitCodeOf, type GoalOptions, type GoalOutcome } from "./api.js";
+import { type GoalOptions, type GoalOutcome } from "./api.js";
+import { exitCodeOf } from "./kit/shared.js";
 import { GoalLoop } from "./loop.js";
 import { GoalRecorder } from "./run.js";
 

@@ -32,7 +32,7 @@ export default {
     const orchestrate = orchestrateSlash({ engine: () => ctx.services.get<EngineService>("engine"), configuredModel, skeptics, maxRounds, hasPlanMode, runsRoot: root, dataDir, project });
     ctx.registerSlash("orchestrate", (args, host) => orchestrate.handler(args, host));
     // a goal still running in the background when the host exits ends cancelled, recorded (before the engine closes)
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: -100 }, () => orchestrate.stop());
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "stop" }, () => orchestrate.stop());
 
     const workflows = ctx.services.tryGet<WorkflowsService>("workflows");
     if (workflows) registerGoalBuiltin(workflows, { skeptics, maxRounds, hasPlanMode, project: () => project });

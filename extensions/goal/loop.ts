@@ -4,7 +4,7 @@
  * converges only when no skeptic refutes any deliverable with a verdict that cites evidence.
  */
 import type { EngineService, Session, SessionEvent } from "../engine/api.js";
-import { isProviderBackOff } from "../workflows/api.js";
+import { isProviderBackOff } from "../workflows/kit.js";
 import type { Deliverable, GoalOptions, GoalOutcome, GoalPhase, GoalSessions } from "./api.js";
 import { gapKey, gapText, parsePlan, parseVerdict, PLANNER_SYSTEM, plannerPrompt, SKEPTIC_SYSTEM, skepticPrompt, WORKER_SYSTEM, workerFirstPrompt, workerGapsPrompt, type Refutation } from "./prompts.js";
 

@@ -5,7 +5,8 @@
  * response headers (retry-after) come from the provider's fetch, which records them.
  */
 import { ApiError } from "@google/genai/web";
-import { asProviderError, printableText, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
+import { type ProviderErrorLike } from "../engine/api.js";
+import { asProviderError, printableText, providerError, retryAfterMs } from "../engine/kit.js";
 
 export const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 export const FIX_KEY = "store one with `oceancode key google <key>`, set GEMINI_API_KEY or GOOGLE_API_KEY, or run `oceancode auth`";

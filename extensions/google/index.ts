@@ -1,6 +1,7 @@
 /** google/<model>: registers the Gemini provider and its catalogue entries with the engine. */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/kit.js";
 import type { CredentialsService } from "../auth/api.js";
 import { createGoogleProvider } from "./provider.js";
 

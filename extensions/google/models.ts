@@ -4,7 +4,8 @@
  * tokens; cacheRead is the implicit-cache read price. Implicit caching has no write charge, so cacheWrite
  * is the input price.
  */
-import { modelInfoFromEntry, type ModelInfo, type ModelNameEntry } from "../engine/api.js";
+import { type ModelInfo, type ModelNameEntry } from "../engine/api.js";
+import { modelInfoFromEntry } from "../engine/kit.js";
 import manifest from "./manifest.json" with { type: "json" };
 
 export function googleModels(): Array<Omit<ModelInfo, "known">> {

@@ -4,7 +4,8 @@
  * this route uses, and the Node build would load google-auth-library (Vertex credentials) on every start.
  */
 import { GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata } from "@google/genai/web";
-import { IdleWatch, ProviderError, emptyUsage, idleFetch, withIdleWatch, type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { type ModelRequest, type Provider, type ProviderEvent, type ToolCall, type Usage } from "../engine/api.js";
+import { IdleWatch, ProviderError, emptyUsage, idleFetch, withIdleWatch } from "../engine/kit.js";
 import { SYNTHETIC_ID_PREFIX, toGeminiRequest } from "./messages.js";
 import { DEFAULT_BASE_URL, FIX_KEY, toProviderError } from "./errors.js";
 import { googleModels, validatesSignatures } from "./models.js";

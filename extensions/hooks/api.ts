@@ -20,10 +20,6 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-export function isHookEvent(s: string): s is HookEvent {
-  return (HOOK_EVENTS as readonly string[]).includes(s);
-}
-
 export interface CommandHandler {
   type: "command";
   command: string;

@@ -1,7 +1,8 @@
 /** `oceancode hooks list [--json] | add <Event> ... | remove <Event> ...` — reads and edits files only. */
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
-import { HOOK_EVENTS, isHookEvent, type HooksReport } from "./api.js";
+import { HOOK_EVENTS, type HooksReport } from "./api.js";
+import { isHookEvent } from "./kit/shared.js";
 import { formatReport } from "./registry.js";
 import { matcherIsValid } from "./matcher.js";
 import { addHandler, removeHandler, scopeFile, SettingsFileError, type Scope } from "./settings-edit.js";

@@ -88,8 +88,8 @@ export default {
         : {}),
     });
     let inSession = false;
-    // before the SessionStart handlers run (STAGE_ENRICH), so the notice comes first
-    engine.hooks.sessionStart.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, ({ session }) => {
+    // before the SessionStart handlers run (stage `handlers`), so the notice comes first
+    engine.hooks.sessionStart.tap({ name: EXT_ID, stage: "prepare" }, ({ session }) => {
       if (!inSession) {
         const n = transcripts.sweep(session.info.cwd, session.info.id);
         if (n > 0) ctx.log.info(`removed ${n} hook transcript(s) not written for ${TRANSCRIPT_RETENTION_DAYS} days`);

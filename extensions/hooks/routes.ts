@@ -7,8 +7,10 @@
  * one of them. Repo trust is the trust store's `repo` switch (`oceancode trust repo on|off`).
  */
 import { TIERS } from "../../kernel/walk.js";
-import { ERROR_SCHEMA, HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
-import { isTrustFileError, type TrustService } from "../trust/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
+import { type TrustService } from "../trust/api.js";
+import { isTrustFileError } from "../trust/kit.js";
 import { HOOK_EVENTS, type HookEvent, type HooksReport } from "./api.js";
 import { matcherIsValid } from "./matcher.js";
 import { addHandler, removeHandler, scopeFile, SettingsFileError, type Scope } from "./settings-edit.js";

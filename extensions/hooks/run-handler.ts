@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import type { HandlerSpec } from "./api.js";
-import { groupRegistry, signalGroup } from "../../kernel/api.js";
+import { groupRegistry, signalGroup } from "../tools/kit.js";
 
 export interface RawResult {
   /** command: the exit code (null when killed); http: 0 for 2xx, 1 otherwise */

@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import type { Reader, Root } from "../../kernel/walk.js";
 import type { ParseError } from "jsonc-parser";
 import { lineColAt, lineOfPath, parseJsonc } from "../../kernel/jsonc.js";
-import { isHookEvent, type HandlerSpec, type HookGroup, type HookSource } from "./api.js";
+import { type HandlerSpec, type HookGroup, type HookSource } from "./api.js";
+import { isHookEvent } from "./kit/shared.js";
 
 export const READER_ID = "hooks";
 

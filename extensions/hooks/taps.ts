@@ -1,17 +1,15 @@
 /**
  * Wiring the nine events to the engine's hooks.
  *
- * Ordering on authorizeToolCall (a fail-closed bail hook, first decision wins):
- *   -350  hooks (PreToolUse)  runs the handlers; bails only on DENY (final: nothing reopens it). A
- *                             rewrite (updatedInput) replaces ctx.call / ctx.claude here, BEFORE the
- *                             floor, so the floor and the rules judge what will actually run.
- *   STAGE_FLOOR (-300)        the dangerous floor (shell-guard)
- *   STAGE_POLICY (-200)       permission rules and modes (a deny rule always beats a hook)
- *   -150  hooks (ask)         a hook's ASK, when no floor or rule settled the call first
- *   ...                       guards, the last-resort ask
- *   +350  hooks (rewrite)     when a hook rewrote the input and nobody decided: allow + updatedInput,
- *                             which is the engine's default anyway, carrying the rewritten input
- * A hook's ALLOW never bails: it cannot skip the floor, a deny rule or an ask rule (as in Claude Code,
+ * On authorizeToolCall (a fail-closed bail hook, first decision wins; its phases are the engine's
+ * AUTHORIZE_STAGES) PreToolUse runs once, in the `hooks` phase, after plan mode and before the floor:
+ *   deny     answers there (final: nothing reopens it).
+ *   rewrite  (updatedInput) replaces ctx.call / ctx.claude there, BEFORE the floor, so the floor and the
+ *            rules judge what will actually run.
+ *   ask      is held until `hook-asks` (holdUntil): it lands after the floor and the rules, which speak first.
+ *   rewrite without an ask: an allow with the new input held until `rewrites`, the last phase (the
+ *            engine's default anyway, carrying the rewritten input).
+ * A hook's ALLOW never answers: it cannot skip the floor, a deny rule or an ask rule (as in Claude Code,
  * where allow skips the prompt but not deny or ask rules).
  *
  * A sub-agent's session (info.parentId) fires the tool events and SubagentStop, never SessionStart,
@@ -32,7 +30,8 @@ import type {
   AuthorizeResult,
   Decision,
 } from "../engine/api.js";
-import { isClaudeCliRoute } from "../engine/api.js";
+import { isClaudeCliRoute } from "../engine/kit.js";
+import { holdUntil } from "../../kernel/api.js";
 import type { HookEvent, HookOutcomeRecord, HookSource } from "./api.js";
 import { randomUUID } from "node:crypto";
 import { dispatch, plan, longestTimeoutMs, type DispatchEnv, type DispatchResult } from "./dispatcher.js";
@@ -46,11 +45,6 @@ export const EXT_ID = "hooks";
  * (engine.max_stop_continuations, default 8); this stays as the inner bound for hook handlers.
  */
 export const MAX_STOP_CONTINUATIONS = 8;
-export const STAGE_PRETOOL = -350;
-export const STAGE_PRETOOL_ASK = -150;
-export const STAGE_PRETOOL_REWRITE = 350;
-/** innermost around executeTool (times the tool alone); last on toolResult (sees the final result) */
-export const STAGE_INNERMOST = 1000;
 /**
  * A tap that runs handlers is bounded by their longest own `timeout` plus this margin (spawn, the env's
  * childProcess waterfall, the transcript write), so the kernel never cuts a tap before its handler's
@@ -123,9 +117,10 @@ export function payloadFor(session: Session, event: HookEvent, fields: Record<st
 export function installTaps(deps: TapDeps): void {
   const { engine } = deps;
   const h = engine.hooks;
-  const preToolVerdicts = new WeakMap<ToolCallContext, DispatchResult>();
   const preToolContext = new Map<string, string[]>();
   const captured = new WeakMap<ToolCallContext, Captured>();
+  // each open session's running prompt id: a sub-agent's session runs within its parent's prompt and takes its id
+  const promptIds = new Map<string, string>();
   // a session writes a transcript only while some hook could read it
   const active = (): boolean => deps.transcripts !== undefined && deps.sources().some((s) => s.status === "loaded" && s.groups.length > 0);
   let warned = false;
@@ -180,21 +175,24 @@ export function installTaps(deps: TapDeps): void {
 
   // a sub-agent's session (info.parentId) fires the tool events and SubagentStop only, as in Claude Code:
   // no SessionStart, SessionEnd, UserPromptSubmit or Stop of its own
-  h.sessionStart.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("SessionStart") }, async ({ session, source }) => {
+  h.sessionStart.tap({ name: EXT_ID, stage: "handlers", timeoutMs: bound("SessionStart") }, async ({ session, source }) => {
     if (session.info.parentId) return;
     const res = await run(session, "SessionStart", { source }, { matchValue: source });
     stateOf(session).pending.push(...res.context);
   });
 
   h.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("SessionEnd") }, async ({ session, reason }) => {
+    promptIds.delete(session.info.id);
     if (session.info.parentId) return;
     await run(session, "SessionEnd", { reason }, { matchValue: reason });
   });
 
-  h.userPrompt.tap({ name: EXT_ID, stage: "STAGE_POLICY", timeoutMs: bound("UserPromptSubmit") }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
+  h.userPrompt.tap({ name: EXT_ID, stage: "gate", timeoutMs: bound("UserPromptSubmit") }, async (input: PromptInput, tc: TurnContext): Promise<PromptInput> => {
     const st = stateOf(tc.session);
-    // one id per prompt: every payload until the next prompt carries it
-    st.promptId = randomUUID();
+    // one id per user prompt: every payload until the next prompt carries it, a sub-agent's (run within it) too
+    const parent = tc.session.info.parentId;
+    st.promptId = (parent !== undefined ? promptIds.get(parent) : undefined) ?? randomUUID();
+    promptIds.set(tc.session.info.id, st.promptId);
     const context = [...input.context, ...st.pending.splice(0)];
     if (input.blocked || tc.session.info.parentId) return { ...input, context };
     const res = await run(tc.session, "UserPromptSubmit", { prompt: input.text }, { signal: tc.signal });
@@ -202,8 +200,8 @@ export function installTaps(deps: TapDeps): void {
     return { ...input, context: [...context, ...res.context] };
   });
 
-  // PreToolUse: deny here, before the rules; remember the rest for the ask tap and the result.
-  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL, timeoutMs: bound("PreToolUse") }, async (ctx: ToolCallContext): Promise<AuthorizeResult | undefined> => {
+  // PreToolUse: a deny answers here, before the floor and the rules; an ask or a rewrite's allow lands in its phase
+  h.authorizeToolCall.tap({ name: EXT_ID, stage: "hooks", timeoutMs: bound("PreToolUse") }, async (ctx: ToolCallContext) => {
     const res = await run(
       ctx.session,
       "PreToolUse",
@@ -221,22 +219,12 @@ export function installTaps(deps: TapDeps): void {
       ctx.call = { ...ctx.call, input: ours };
       ctx.claude = { toolName: ctx.claude.toolName, toolInput: claudeInput };
     }
-    preToolVerdicts.set(ctx, res);
-    return undefined;
-  });
-
-  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL_ASK }, (ctx: ToolCallContext): AuthorizeResult | undefined => {
-    const res = preToolVerdicts.get(ctx);
-    if (res?.decision === "ask") {
-      return { action: "ask", reason: res.reasons.join("\n") || "a PreToolUse hook asks", by: decidedBy(res, ["ask"]), ...(res.updatedInput ? { updatedInput: ctx.claude.toolInput } : {}) };
+    if (res.decision === "ask") {
+      const ask: AuthorizeResult = { action: "ask", reason: res.reasons.join("\n") || "a PreToolUse hook asks", by: decidedBy(res, ["ask"]), ...(res.updatedInput ? { updatedInput: ctx.claude.toolInput } : {}) };
+      return holdUntil("hook-asks", ask);
     }
+    if (res.updatedInput) return holdUntil("rewrites", { action: "allow", reason: "input rewritten by a PreToolUse hook", by: EXT_ID, source: "hook", updatedInput: ctx.claude.toolInput } satisfies AuthorizeResult);
     return undefined;
-  });
-
-  h.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PRETOOL_REWRITE }, (ctx: ToolCallContext): AuthorizeResult | undefined => {
-    const res = preToolVerdicts.get(ctx);
-    if (!res?.updatedInput) return undefined;
-    return { action: "allow", reason: "input rewritten by a PreToolUse hook", by: EXT_ID, source: "hook", updatedInput: ctx.claude.toolInput };
   });
 
   h.permissionDenied.tap({ name: EXT_ID, stage: "STAGE_AUDIT", timeoutMs: bound("PermissionDenied") }, async ({ ctx, decision }: { ctx: ToolCallContext; decision: Decision }) => {
@@ -248,7 +236,7 @@ export function installTaps(deps: TapDeps): void {
     );
   });
 
-  h.toolResult.tap({ name: EXT_ID, stage: "STAGE_ENRICH", timeoutMs: bound("PostToolUse", "PostToolUseFailure") }, async (result: ToolResult, ctx: ToolCallContext): Promise<ToolResult> => {
+  h.toolResult.tap({ name: EXT_ID, stage: "enrich", timeoutMs: bound("PostToolUse", "PostToolUseFailure") }, async (result: ToolResult, ctx: ToolCallContext): Promise<ToolResult> => {
     const event: HookEvent = result.isError ? "PostToolUseFailure" : "PostToolUse";
     const fields: Record<string, unknown> = { tool_name: ctx.claude.toolName, tool_input: ctx.claude.toolInput, tool_use_id: ctx.call.id };
     const cap = captured.get(ctx);
@@ -267,7 +255,7 @@ export function installTaps(deps: TapDeps): void {
 
   // duration_ms and the tool's own output (bash streams, paths) for tool_response; Edit / Write's file
   // before the change for originalFile, read only when a PostToolUse handler will see it
-  h.executeTool.tap({ name: EXT_ID, stage: STAGE_INNERMOST }, (next) => async (ctx: ToolCallContext) => {
+  h.executeTool.tap({ name: EXT_ID, stage: "innermost" }, (next) => async (ctx: ToolCallContext) => {
     if (!active()) return next(ctx);
     const tool = ctx.claude.toolName;
     const original = (tool === "Edit" || tool === "Write") && plan(deps.sources(), "PostToolUse", tool).length > 0 ? readOriginal(ctx.claude.toolInput.file_path) : undefined;
@@ -283,7 +271,7 @@ export function installTaps(deps: TapDeps): void {
   });
 
   // the final result (after every other toolResult tap) goes to the transcript before the next hook runs
-  h.toolResult.tap({ name: EXT_ID, stage: STAGE_INNERMOST }, (result: ToolResult, ctx: ToolCallContext): ToolResult => {
+  h.toolResult.tap({ name: EXT_ID, stage: "final" }, (result: ToolResult, ctx: ToolCallContext): ToolResult => {
     if (active()) deps.transcripts!.noteResult(ctx.session, result);
     return result;
   });

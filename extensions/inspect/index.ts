@@ -1,8 +1,9 @@
 /** `oceancode inspect [--json]`: a provenance report built from the kernel's introspection. Boots nothing else. */
 import { parseArgs } from "node:util";
+import { hookRows, hooksText } from "./hooks-order.js";
 import type { ExtensionContext, CommandIO, KernelIntrospection } from "../../kernel/api.js";
 import type { InspectRow, InspectRowProvider, InspectService } from "./api.js";
-import { redactUrl } from "../storage-postgres/api.js";
+import { redactUrl } from "../storage-postgres/kit.js";
 import type { RouteRegistry } from "../serve/api.js";
 import { configRoutes } from "./routes.js";
 
@@ -76,11 +77,21 @@ export default {
     if (routes) for (const r of configRoutes(() => ctx.introspect(), ctx.paths.project)) routes.add(r, ctx.id);
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;
+      let hooks = false;
       try {
-        json = parseArgs({ args: argv, options: { json: { type: "boolean" } }, strict: true }).values.json === true;
+        const v = parseArgs({ args: argv, options: { json: { type: "boolean" }, hooks: { type: "boolean" } }, strict: true }).values;
+        json = v.json === true;
+        hooks = v.hooks === true;
       } catch (e) {
-        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--json]\n`);
+        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--hooks] [--json]\n`);
         return 2;
+      }
+      if (hooks) {
+        // the extensions a session loads tap as they activate: load them, run no hook
+        await ctx.activate("onSession");
+        const rows = hookRows(ctx.introspect().hooks ?? []);
+        io.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : `${hooksText(rows)}\n`);
+        return 0;
       }
       // capability extensions (hooks, ...) load now and add their rows; nothing runs, files are only read
       await ctx.activate("onEvent:inspect");

@@ -5,7 +5,8 @@
  *   PATCH /config   {scope: "user"|"project", set: {"dotted.key": value|null}}: change one file, held to
  *                   the rules of hand-editing (config-patch.ts); the running server reads it at its next start
  */
-import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { KernelIntrospection } from "../../kernel/api.js";
 import { inspectRows } from "./index.js";
 import { ConfigPatchError, patchConfig, scopeFile, type ConfigScope } from "./config-patch.js";

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { globalSetting, type StorageService } from "../storage/api.js";
+import { type StorageService } from "../storage/api.js";
+import { globalSetting } from "../storage/kit.js";
 import { Ledger } from "./ledger.js";
 import { DEFAULT_RETENTION_DAYS, ledgerParticipant } from "./retention.js";
 import { ledgerCommand } from "./commands.js";
@@ -44,7 +45,7 @@ export default {
     if (!enabled) return;
 
     // before the tideline's tap (stage 0), so a resumed session's first cut is recorded in its index
-    engine.hooks.sessionStart.tap({ name: ctx.id, stage: -50 }, async ({ session, source }) => {
+    engine.hooks.sessionStart.tap({ name: ctx.id, stage: "resume" }, async ({ session, source }) => {
       if (session.info.parentId) ledger.nest(session.info.id, session.info.parentId);
       if (source === "resume") {
         ledger.resume(session); // open, rows.jsonl, rows the transcript missed, damaged transcripts rewritten

@@ -1,7 +1,7 @@
 /** Rows to Markdown, verbatim: every text and tool output as the model saw it, fenced so nothing can break out. */
 import path from "node:path";
 import type { Row, ToolResult } from "../engine/api.js";
-import { turnEndedText } from "./api.js";
+import { turnEndedText } from "./kit/shared.js";
 import type { SessionLedger } from "./ledger.js";
 
 /** A fence longer than any backtick run in the text. */

@@ -13,6 +13,6 @@ export default {
   activate(ctx: ExtensionContext) {
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
-    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_ASK" }, mcpAsk(ctx.services.tryGet<PermissionsService>("permissions"), ctx.id));
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "asks" }, mcpAsk(ctx.services.tryGet<PermissionsService>("permissions"), ctx.id));
   },
 };

@@ -27,7 +27,7 @@ import { pluginReader, resolveInputFromContext } from "./sources/context.js";
 import { LiveSwitches } from "./client/live.js";
 import { printable, SERVER_NAME } from "./sources/shapes.js";
 import type { ServerEntry } from "./api.js";
-import { isPagerSlashHost } from "../session-commands/api.js";
+import { isPagerSlashHost } from "../session-commands/kit.js";
 import { mcpErrorCounts } from "./client/error-count.js";
 
 /**
@@ -42,8 +42,6 @@ function withHanded(entries: ServerEntry[], handed: ReadonlyMap<string, ServerEn
 
 /** one manager per activation (a process may boot more than one kernel, e.g. tests) */
 const managers = new Set<McpManager>();
-/** the modelRequest stage of the MCP tool set: after the floor (-300), before permissions' tool removal (-200) */
-const STAGE_MCP_TOOLS = -250;
 
 /** a config value in seconds (> 0) as ms, else the fallback */
 function configSeconds(v: unknown, fallback: number): number {
@@ -189,7 +187,7 @@ export default {
     for (const t of metaTools(live, (id) => (index.has(id) ? engine.tools.get(id) : undefined))) engine.tools.register(t, ctx.id);
     for (const t of resourceTools(live)) engine.tools.register(t, ctx.id);
     // `/mcp__<server>__<prompt> args`: before skills' typed slash forms (STAGE_DEFAULT)
-    engine.hooks.userPrompt.tap({ name: ctx.id, stage: -50 }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "connect" }, mcpPromptTap(live, { waitMs: () => waitSeconds(ctx.env) * 1000, warn: (sid, text) => engine.notice(sid, "warn", text) }));
     // lazy: nothing is spawned or dialed until a session opens
     engine.hooks.sessionStart.tap({ name: ctx.id }, ({ session }) => {
       // servers held for trust are said at the prompt's first request, to the user and the model (client/tools.ts)
@@ -197,7 +195,7 @@ export default {
       live.start();
     });
     // before permissions (STAGE_POLICY, -200) removes the tools a deny rule names: it must see the MCP ones
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: STAGE_MCP_TOOLS }, promptTools({ engine, manager: live, index, env: ctx.env, register, live: switches }));
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "tools" }, promptTools({ engine, manager: live, index, env: ctx.env, register, live: switches }));
   },
   async deactivate() {
     const all = [...managers];

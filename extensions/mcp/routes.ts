@@ -7,7 +7,7 @@
  *   POST /mcp/:name/auth (start an OAuth login: answers the URL to open)   DELETE /mcp/:name/auth (logout)
  */
 import type { RouteDefinition, RouteRequest } from "../serve/api.js";
-import { HttpError } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { McpService, ServerRow } from "./api.js";
 import type { McpManager } from "./client/manager.js";
 import type { CredentialsService } from "../auth/api.js";

@@ -66,7 +66,7 @@ export default {
 
     const out = cfg.out ? path.resolve(ctx.paths.project, cfg.out) : undefined;
     if (out) {
-      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, async () => {
+      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "default" }, async () => {
         try {
           writeFileAtomic(out, await service.text());
         } catch (e) {

@@ -11,7 +11,7 @@ const NAME = "metrics";
 export function tapEngine(engine: EngineService, record: Recorder): { openSessions(): number } {
   const h = engine.hooks;
   let open = 0;
-  h.sessionStart.tap({ name: NAME, stage: "STAGE_AUDIT" }, () => {
+  h.sessionStart.tap({ name: NAME, stage: "observe" }, () => {
     open++;
   });
   h.sessionEnd.tap({ name: NAME, stage: "STAGE_AUDIT" }, () => {
@@ -28,7 +28,7 @@ export function tapEngine(engine: EngineService, record: Recorder): { openSessio
   h.permissionDecided.tap({ name: NAME, stage: "STAGE_AUDIT" }, (rec) => record.permission(rec.decided, rec.final, rec.answeredBy));
   h.permissionDenied.tap({ name: NAME, stage: "STAGE_AUDIT" }, ({ ctx }) => record.toolCall(ctx.call.name, "denied"));
   // outermost (below every named stage): the latency is the whole run, sandbox and hooks included
-  h.executeTool.tap({ name: NAME, stage: -1000 }, (next) => async (ctx: ToolCallContext): Promise<ToolOutput> => {
+  h.executeTool.tap({ name: NAME, stage: "measure" }, (next) => async (ctx: ToolCallContext): Promise<ToolOutput> => {
     const started = performance.now();
     const tool = ctx.call.name;
     try {

@@ -3,7 +3,7 @@
  * through and the service behind it, and the shared redactor as plain functions (crash reports and
  * telemetry use it without the service). The logger's implementation is the obs extension's.
  */
-export { redact, redactorFor, redactUrl, secretName, secretValue, secretValuesMatcher, REDACTED, type Redactor } from "./redact.js";
+export { REDACTED, type Redactor } from "./redact.js";
 
 /** Log levels, lowest first. */
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";

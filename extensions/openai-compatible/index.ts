@@ -4,7 +4,8 @@
  * extension's provider with its own id, endpoint, key and headers (route.ts), registered on activation.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/kit.js";
 import type { CredentialsService } from "../auth/api.js";
 import { BUILT_IN, customPresets, type PresetConfig } from "./presets.js";
 import { createPresetProvider } from "./route.js";

@@ -1,6 +1,6 @@
 /** One preset as a provider: the openai extension's provider with the preset's id, endpoint, key and headers. */
 import type { Provider } from "../engine/api.js";
-import { createOpenAIProvider } from "../openai/api.js";
+import { createOpenAIProvider } from "../openai/kit.js";
 import { baseURLFor, configuredModels, type Preset, type PresetConfig } from "./presets.js";
 
 export interface PresetDeps {

@@ -3,6 +3,6 @@
  * piece, so an OpenAI-compatible route (ollama, openrouter, a user's own base URL) is this provider with
  * its own id, endpoint, key rule, headers and wording rather than a copy of it.
  */
-export { createOpenAIProvider, PLACEHOLDER_KEY, DEFAULT_BASE_URL, type OpenAIOptions, type OpenAIRoute } from "./provider.js";
-export { fixKey, toProviderError, type ErrorWording } from "./errors.js";
-export { lacksTools, lacksStreamOptions, estimateUsage, type Feature } from "./features.js";
+export { PLACEHOLDER_KEY, DEFAULT_BASE_URL, type OpenAIOptions, type OpenAIRoute } from "./provider.js";
+export { type ErrorWording } from "./errors.js";
+export { type Feature } from "./features.js";

@@ -1,6 +1,7 @@
 /** Map openai SDK errors to provider error codes (see PROVIDER_ERROR_CODES in engine/api.ts). */
 import OpenAI from "openai";
-import { asProviderError, printableText, providerError, retryAfterMs, type ProviderErrorLike } from "../engine/api.js";
+import { type ProviderErrorLike } from "../engine/api.js";
+import { asProviderError, printableText, providerError, retryAfterMs } from "../engine/kit.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 

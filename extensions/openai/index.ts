@@ -1,6 +1,7 @@
 /** openai/<model>: registers the OpenAI (and OpenAI-compatible) provider and its catalogue entries. */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/kit.js";
 import type { CredentialsService } from "../auth/api.js";
 import { createOpenAIProvider } from "./provider.js";
 

@@ -3,7 +3,8 @@
  * catalogue: figures live there, never in code). cacheRead is the cached-input price; OpenAI never reports
  * cache writes, so cacheWrite is the input price.
  */
-import { modelInfoFromEntry, type ModelInfo, type ModelNameEntry } from "../engine/api.js";
+import { type ModelInfo, type ModelNameEntry } from "../engine/api.js";
+import { modelInfoFromEntry } from "../engine/kit.js";
 import manifest from "./manifest.json" with { type: "json" };
 
 export function openaiModels(): Array<Omit<ModelInfo, "known">> {

@@ -1,6 +1,7 @@
 /** The OpenAI provider: chat completions with streaming, for api.openai.com or any compatible server. */
 import OpenAI from "openai";
-import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdleWatch, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type ToolCall } from "../engine/api.js";
+import { type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type ToolCall } from "../engine/api.js";
+import { IdleWatch, ProviderError, emptyUsage, idleFetch, printableText, withIdleWatch } from "../engine/kit.js";
 import { toChatRequest } from "./messages.js";
 import { DEFAULT_BASE_URL, FIX_KEY, fixKey, toProviderError, type ErrorWording } from "./errors.js";
 import { openaiModels } from "./models.js";

@@ -13,7 +13,8 @@
  */
 import path from "node:path";
 import type { ShellGuardService, Segment } from "../shell-guard/api.js";
-import { resolveToolPath, isSecretEnvFile, isInside, realPathLoose, type Refs } from "../tools/api.js";
+import { type Refs } from "../tools/api.js";
+import { resolveToolPath, isSecretEnvFile, isInside, realPathLoose } from "../tools/kit.js";
 import { explicitOutsideAllow, procSecretFile, protectedPath } from "./file-guard.js";
 import { lastMatch, toolKey, EXTERNAL_BASE, type Rule, type Action } from "./rules.js";
 import { modeRules, type Mode } from "./modes.js";

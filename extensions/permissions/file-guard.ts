@@ -6,8 +6,8 @@
  * rules later) ask the same way; a process's environment, command line or memory is never read.
  */
 import path from "node:path";
-import { realPathLoose } from "../tools/api.js";
-import { procSecret } from "../shell-guard/api.js";
+import { realPathLoose } from "../tools/kit.js";
+import { procSecret } from "../shell-guard/kit.js";
 import { lastMatch, EXTERNAL_BASE, type Rule } from "./rules.js";
 
 /** /proc/<pid>/environ and friends: oceancode's own hold the keys. */

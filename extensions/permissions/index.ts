@@ -87,7 +87,7 @@ export default {
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
-    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_POLICY" }, async (call): Promise<AuthorizeResult | undefined> => {
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "rules" }, async (call): Promise<AuthorizeResult | undefined> => {
       const d = await decide({
         tool: call.call.name,
         subject: subjectOf(call),
@@ -136,7 +136,7 @@ export default {
       // the transcript names the rule that was saved, not just the command that was answered
       engine.notice(call.session.info.id, "info", `saved rule "${decision.always}" to ${file}`);
     });
-    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (req, step) => {
+    engine.hooks.modelRequest.tap({ name: ctx.id, stage: "policy" }, (req, step) => {
       const gone = removedTools(req.tools.map((t) => t.name), rules, modeOf(step.session.info.overrides) as Mode);
       return gone.size ? { ...req, tools: req.tools.filter((t) => !gone.has(t.name)) } : req;
     });

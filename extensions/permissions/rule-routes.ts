@@ -6,7 +6,8 @@
  * global file, managed config and requirements are never written from HTTP; a rule from one of them is
  * refused for removal, naming its file. A change applies to the next tool call at once (the live rule list).
  */
-import { ERROR_SCHEMA, HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { PermissionMode, PermissionsService } from "./api.js";
 import { MODES } from "./modes.js";
 import { parseRule, type Rule } from "./rules.js";

@@ -4,7 +4,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { wildcard } from "../shell-guard/api.js";
+import { wildcard } from "../shell-guard/kit.js";
 
 export type Action = "allow" | "ask" | "deny";
 export type Layer = "default" | "global" | "project" | "managed" | "requirements" | "claude" | "shell" | "mode" | "session";

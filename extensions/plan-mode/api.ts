@@ -3,7 +3,6 @@
  * (PlanModeService, service "plan-mode") is declared in `oceancode/api/todos`, beside the `/plan`
  * command that calls it.
  */
-import type { SessionInfo } from "../engine/api.js";
 
 export type { PlanModeService } from "../todos/api.js";
 
@@ -43,11 +42,6 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
 ]);
 /** The write tools that may write plan files. */
 export const PLAN_WRITE_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
-
-/** Whether a session (its info) is in plan mode. */
-export function isPlanMode(info: Pick<SessionInfo, "overrides">): boolean {
-  return info.overrides[AGENT_KEY] === PLAN_AGENT;
-}
 
 /** The refusal every denied call in plan mode carries (the model reads it). */
 export const PLAN_DENY_REASON = "plan mode: editing is off; call plan_exit to ask to switch to the build agent";

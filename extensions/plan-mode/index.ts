@@ -14,12 +14,11 @@ import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
 import type { AuthorizeResult, EngineService, Question, QuestionReply, Session, ToolCallContext, ToolDefinition, ToolOutput } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { PlanModeService, TodosService } from "../todos/api.js";
-import { AGENT_KEY, AGENTS, BUILD_AGENT, isPlanMode, PLAN_AGENT, PLAN_DENY_REASON, PLAN_EXIT_TOOL, PLAN_WRITE_TOOLS, PLANS_DIR, READ_ONLY_TOOLS } from "./api.js";
+import { AGENT_KEY, AGENTS, BUILD_AGENT, PLAN_AGENT, PLAN_DENY_REASON, PLAN_EXIT_TOOL, PLAN_WRITE_TOOLS, PLANS_DIR, READ_ONLY_TOOLS } from "./api.js";
+import { isPlanMode } from "./kit/shared.js";
 import { planWriteRefusal } from "./paths.js";
 
 const EXT_ID = "plan-mode";
-/** Before the hooks' PreToolUse (-350) and the safety floor (-300): nothing can allow what plan mode denies. */
-const STAGE_PLAN = -400;
 
 export const PLAN_REMINDER =
   `Plan mode is on: editing is off. Read and search to understand the task, then write the plan as a file under ${PLANS_DIR}/ ` +
@@ -98,7 +97,7 @@ export default {
     todos()?.attachPlanMode(service);
 
     // the model is offered only what plan mode allows, and reminded on every request
-    engine.hooks.modelRequest.tap({ name: EXT_ID, stage: "STAGE_POLICY" }, (req, step) => {
+    engine.hooks.modelRequest.tap({ name: EXT_ID, stage: "policy" }, (req, step) => {
       open.set(step.session.info.id, step.session);
       if (!isPlanMode(step.session.info)) {
         return req.tools.some((t) => t.name === PLAN_EXIT_TOOL) ? { ...req, tools: req.tools.filter((t) => t.name !== PLAN_EXIT_TOOL) } : req;
@@ -108,7 +107,7 @@ export default {
       return { ...req, tools, system: [...req.system, PLAN_REMINDER] };
     });
 
-    engine.hooks.authorizeToolCall.tap({ name: EXT_ID, stage: STAGE_PLAN }, (call): AuthorizeResult | undefined => {
+    engine.hooks.authorizeToolCall.tap({ name: EXT_ID, stage: "mode" }, (call): AuthorizeResult | undefined => {
       if (!isPlanMode(call.session.info)) {
         return call.call.name === PLAN_EXIT_TOOL ? { action: "deny", by: EXT_ID, reason: `${PLAN_EXIT_TOOL}: the session is not in plan mode` } : undefined;
       }
@@ -119,7 +118,7 @@ export default {
     });
 
     // again at the run, on the final input (a later tap may have rewritten the path)
-    engine.hooks.executeTool.tap({ name: EXT_ID, stage: "STAGE_FLOOR" }, (next) => async (call: ToolCallContext): Promise<ToolOutput> => {
+    engine.hooks.executeTool.tap({ name: EXT_ID, stage: "mode" }, (next) => async (call: ToolCallContext): Promise<ToolOutput> => {
       if (!isPlanMode(call.session.info) || !PLAN_WRITE_TOOLS.has(call.call.name)) return next(call);
       const why = planRefusal(call);
       if (why) return { content: `Permission denied by ${EXT_ID}: ${why}`, isError: true };

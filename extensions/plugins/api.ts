@@ -81,25 +81,5 @@ export const PLUGIN_STORE_BUSY = "OC_ERR_PLUGIN_STORE_BUSY" as const;
 
 export type PluginErrorCode = typeof PLUGIN_STORE_INVALID | typeof PLUGIN_INVALID | typeof PLUGIN_STORE_BUSY;
 
-export class PluginError extends Error {
-  constructor(
-    readonly code: PluginErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "PluginError";
-  }
-}
-
-/** Is this one of the plugin store's coded errors (from any copy of this module)? */
-export function isPluginError(e: unknown): e is Error & { code: PluginErrorCode } {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof e === "object" && e !== null && (c === PLUGIN_STORE_INVALID || c === PLUGIN_INVALID || c === PLUGIN_STORE_BUSY);
-}
-
 /** Plugin and marketplace names: one path segment of letters, digits, `.`, `_`, `-`; no separators or controls. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-export function isValidName(name: unknown): name is string {
-  return typeof name === "string" && NAME_PATTERN.test(name);
-}

@@ -6,7 +6,8 @@
 import path from "node:path";
 import type { CommandIO } from "../../kernel/api.js";
 import type { TrustService } from "../trust/api.js";
-import { isPluginError, isValidName, type PluginState } from "./api.js";
+import { type PluginState } from "./api.js";
+import { isPluginError, isValidName } from "./kit/shared.js";
 import { parseArgs, type ParsedArgs } from "./args.js";
 import { isDir, show } from "./files.js";
 import { importFromClaude } from "./import.js";

@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PluginError, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
+import { PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
+import { PluginError } from "./kit/shared.js";
 
 /** Text from a file, a directory name or a manifest, made safe for one output line (controls escaped). */
 export function show(s: string): string {

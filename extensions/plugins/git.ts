@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gitSync } from "../../kernel/api.js";
-import { PluginError, PLUGIN_INVALID } from "./api.js";
+import { PLUGIN_INVALID } from "./api.js";
+import { PluginError } from "./kit/shared.js";
 import { isDir, show } from "./files.js";
 
 const REMOTE = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)/;

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TrustService } from "../trust/api.js";
-import { isValidName } from "./api.js";
+import { isValidName } from "./kit/shared.js";
 import { claudeDir, claudeInstalls, claudeMarketplaces, claudeProjectTrust, type ClaudeInstall } from "./claude.js";
 import { isDir, reallyWithin, show, within } from "./files.js";
 import { copyInstall } from "./install.js";

@@ -9,7 +9,7 @@ import { PLUGIN_INVALID, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.j
 import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
-import { isPagerSlashHost } from "../session-commands/api.js";
+import { isPagerSlashHost } from "../session-commands/kit.js";
 import type { InspectService } from "../inspect/api.js";
 import type { RouteRegistry } from "../serve/api.js";
 import { pluginRoutes } from "./routes.js";

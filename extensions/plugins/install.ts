@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isValidName, PluginError, PLUGIN_INVALID, type InstalledPlugin } from "./api.js";
+import { PLUGIN_INVALID, type InstalledPlugin } from "./api.js";
+import { isValidName, PluginError } from "./kit/shared.js";
 import { copyTree, isDir, show, within } from "./files.js";
 import { clone } from "./git.js";
 import { checkManifest, isPlugin } from "./manifest-check.js";

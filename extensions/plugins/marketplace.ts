@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isValidName, PluginError, PLUGIN_INVALID, type KnownMarketplace } from "./api.js";
+import { PLUGIN_INVALID, type KnownMarketplace } from "./api.js";
+import { isValidName, PluginError } from "./kit/shared.js";
 import { isDir, reallyWithin, show, within } from "./files.js";
 import { clone, gitUrl, refresh } from "./git.js";
 import type { PluginStore } from "./store.js";

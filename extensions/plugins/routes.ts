@@ -5,8 +5,10 @@
  * Trust is not granted over HTTP here: a plugin's hooks and MCP servers run code, so trusting one stays
  * `oceancode plugin trust <name>` at the machine.
  */
-import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
-import { isPluginError, isValidName, PLUGIN_INVALID, type PluginsService } from "./api.js";
+import { type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
+import { PLUGIN_INVALID, type PluginsService } from "./api.js";
+import { isPluginError, isValidName } from "./kit/shared.js";
 
 const errorBody: JsonSchema = {
   type: "object",

@@ -4,7 +4,8 @@
  * An enable or disable of a Claude Code plugin is an override in installed.json (`external.claude`):
  * nothing under ~/.claude is written.
  */
-import { PluginError, PLUGIN_INVALID, type InstalledPlugin, type PluginState, type PluginsService } from "./api.js";
+import { PLUGIN_INVALID, type InstalledPlugin, type PluginState, type PluginsService } from "./api.js";
+import { PluginError } from "./kit/shared.js";
 import { isDir, show } from "./files.js";
 import { claudeInstalls } from "./claude.js";
 import type { PluginStore } from "./store.js";

@@ -6,7 +6,7 @@
  * Parsed as skills parse theirs (oceancode/api/skills readFrontmatter); Cursor writes `globs: *.ts` unquoted, which is not valid YAML (an alias), so
  * when YAML refuses the block the three keys are read line by line instead. The body is the rest, verbatim.
  */
-import { readFrontmatter } from "../skills/api.js";
+import { readFrontmatter } from "../skills/kit.js";
 
 export interface RuleFrontmatter {
   /** the globs of `paths` or `globs`; undefined when the rule has no scope */

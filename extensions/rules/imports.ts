@@ -19,8 +19,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isSecretEnvFile } from "../tools/api.js";
-import { secretPath } from "../shell-guard/api.js";
+import { isSecretEnvFile } from "../tools/kit.js";
+import { secretPath } from "../shell-guard/kit.js";
 import { MAX_FILE_CHARS, MAX_FILES, MAX_IMPORT_DEPTH, type InstructionFile } from "./api.js";
 
 /** bytes read of one file: enough for MAX_FILE_CHARS characters of any encoding, never a whole huge file */

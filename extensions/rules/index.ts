@@ -10,12 +10,13 @@
  * project's master switch (trust.json `everything_off`) is on; instruction files are not capabilities and stay.
  */
 import path from "node:path";
-import { readPluginStoreFile, visibleLine, type ExtensionContext } from "../../kernel/api.js";
+import { readPluginStoreFile, type ExtensionContext } from "../../kernel/api.js";
+import { visibleLine } from "../obs/kit.js";
 import type { TrustService } from "../trust/api.js";
 import type { EngineService, Session } from "../engine/api.js";
 import type { InspectService } from "../inspect/api.js";
 import { MEMORY_HEADER, type RulesService } from "./api.js";
-import { toolPaths } from "../tools/api.js";
+import { toolPaths } from "../tools/kit.js";
 import { loadMemory, untrustedByDefault } from "./load.js";
 import { nestedReminder } from "./nested.js";
 import { READER_ID, liveRuleItems, rulesReader, worktreeRoot, type RuleItem } from "./sources.js";
@@ -76,7 +77,7 @@ export default {
 
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
-    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (input, tctx) => {
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "enrich" }, (input, tctx) => {
       const session = tctx.session;
       // STAGE_ENRICH runs after the hooks extension's UserPromptSubmit (STAGE_POLICY), so a blocked prompt is seen here
       if (input.blocked || carriesMemory(session)) return input;
@@ -89,7 +90,7 @@ export default {
     // a tool that first touches a directory of the worktree below (or beside) the working directory
     // gets that directory's instruction files appended to its result, once per directory per session
     const root = worktreeRoot(ctx.paths.project);
-    engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (result, tc) => {
+    engine.hooks.toolResult.tap({ name: ctx.id, stage: "enrich" }, (result, tc) => {
       // a denied or failed call touched nothing (a deny rule on a folder must not bring its files in)
       if (result.isError) return result;
       const touched = toolPaths(tc.call.name, tc.call.input, { cwd: tc.cwd, project: ctx.paths.project, home: ctx.paths.home }).map((t) => t.path);

@@ -7,7 +7,8 @@
  * reaches MAX_SCOPE_FILES without an answer counts as a match (a rule is loaded rather than silently
  * lost in a huge tree).
  */
-import { DEFAULT_SKIP, globToRegExp, walkFiles } from "../tools/api.js";
+import { DEFAULT_SKIP } from "../tools/api.js";
+import { globToRegExp, walkFiles } from "../tools/kit.js";
 import { MAX_SCOPE_FILES } from "./api.js";
 
 export { globToRegExp };

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { EngineService, SpawnContext, SpawnSpec, ToolCallContext, ToolOutput } from "../engine/api.js";
-import { outputDir } from "../tools/api.js";
+import { outputDir } from "../tools/kit.js";
 import { planFor, type SandboxConfig } from "./config.js";
 import { wrapSpawn, failingSpec, pidWrap } from "./wrap.js";
 import { startRelay, type Relay } from "./relay.js";
@@ -139,7 +139,7 @@ export default {
 
     // Placeholders for a call that may spawn confined are made before it runs and removed after it, outside
     // (a lower stage than) checkpoints' scan around bash, so they never look like the command's changes.
-    engine.hooks.executeTool.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (next) => async (call: ToolCallContext): Promise<ToolOutput> => {
+    engine.hooks.executeTool.tap({ name: ctx.id, stage: "confine" }, (next) => async (call: ToolCallContext): Promise<ToolOutput> => {
       const spawns = call.tool?.kind === "execute" || call.tool?.kind === "search";
       const sc: SpawnContext = { sessionId: call.session.info.id, tool: call.call.name, callId: call.call.id, ...(call.approval ? { approval: call.approval } : {}), ...(call.call.input.dangerouslyDisableSandbox === true ? { unconfined: true } : {}) };
       if (!spawns || wrapFor(cfg, sc, call.call.name, probe()).kind !== "confine") return next(call);

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isSecretEnvFile } from "../tools/api.js";
+import { isSecretEnvFile } from "../tools/kit.js";
 import { PROTECTED } from "./secrets.js";
 
 /** Placeholders this process created, with how many confined runs still hold them. */

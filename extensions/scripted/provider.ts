@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PROVIDER_ERROR_CODES, ProviderError, providerErrorCode, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type Row } from "../engine/api.js";
+import { PROVIDER_ERROR_CODES, type ModelInfo, type ModelRequest, type Provider, type ProviderEvent, type Row } from "../engine/api.js";
+import { ProviderError, providerErrorCode } from "../engine/kit.js";
 import { loadScript, type Script, type ScriptStep } from "./script.js";
 
 const ECHO = "echo";

@@ -18,7 +18,8 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import type { Logger } from "../../kernel/api.js";
 import type { AdoptedTurn, FleetEvent, FleetHandlers, FleetService, FleetStarted } from "../serve/api.js";
-import { redactText, SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../storage-postgres/api.js";
+import { SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../storage-postgres/api.js";
+import { redactText } from "../storage-postgres/kit.js";
 import { PRUNE_DEFAULTS, pruneFleet, type PruneAges } from "./prune.js";
 import { migrateFleet } from "./schema.js";
 

@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { ServeService } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
-import { globalSetting } from "../storage/api.js";
+import { globalSetting } from "../storage/kit.js";
 import { PgFleet } from "./fleet.js";
 
 function databaseUrl(ctx: Pick<ExtensionContext, "config" | "env">): string | undefined {
@@ -36,7 +36,7 @@ export default {
     const prune = positiveInt(ctx.env.OC_FLEET_PRUNE_MS);
     fleet = new PgFleet({ url, instanceId, log: ctx.log, ...(sweep ? { sweepMs: sweep } : {}), ...(prune ? { prune: { everyMs: prune } } : {}) });
     serve.useFleet(fleet);
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => fleet?.stop());
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "close" }, () => fleet?.stop());
   },
   async deactivate() {
     await fleet?.stop();

@@ -11,7 +11,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { EngineService, Session } from "../engine/api.js";
-import { HttpError, type JsonSchema } from "./api.js";
+import { type JsonSchema } from "./api.js";
+import { HttpError } from "./kit/shared.js";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 /** the Messages API's limit per image */

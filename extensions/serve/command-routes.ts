@@ -9,7 +9,8 @@
  */
 import type { SlashHost } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { HttpError, type RouteDefinition } from "./api.js";
+import { type RouteDefinition } from "./api.js";
+import { HttpError } from "./kit/shared.js";
 import { errorResponses, SessionIdParams } from "./schemas.js";
 import type { SessionHub } from "./sessions.js";
 

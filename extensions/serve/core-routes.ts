@@ -2,7 +2,8 @@
 import path from "node:path";
 import type { Answer, EngineService, Session } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import { HttpError, type RouteDefinition } from "./api.js";
+import { type RouteDefinition } from "./api.js";
+import { HttpError } from "./kit/shared.js";
 import type { Questions } from "./questions.js";
 import type { SessionHub } from "./sessions.js";
 import { errorResponses, QuestionSchema, RowSchema, SessionIdParams, SessionInfoSchema } from "./schemas.js";

@@ -14,7 +14,7 @@ import { PendingStore } from "./pending.js";
 import { logRoute } from "./log-route.js";
 import type { ObsService } from "../obs/api.js";
 
-export { HttpError, isRouteReply } from "./api.js";
+export { HttpError, isRouteReply } from "./kit/shared.js";
 
 
 function positiveInt(v: string | undefined): number | undefined {

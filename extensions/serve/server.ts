@@ -10,7 +10,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { EngineService, SessionEvent } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
 import type { Logger, SlashHost } from "../../kernel/api.js";
-import { DEFAULT_HOST, DEFAULT_PORT, isRouteReply, type FleetService, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
+import { DEFAULT_HOST, DEFAULT_PORT, type FleetService, type RegisteredRoute, type RouteRequest, type ServeOptions, type ServerHandle } from "./api.js";
+import { isRouteReply } from "./kit/shared.js";
 import { basicAuth, checkBind, credentialsFrom, foreignRequest, REALM } from "./auth.js";
 import { coreRoutes } from "./core-routes.js";
 import { EventHub, type EventHubOptions } from "./events.js";

@@ -6,7 +6,8 @@
  */
 import path from "node:path";
 import type { SessionSummary } from "../storage/api.js";
-import { HttpError, type RouteDefinition } from "./api.js";
+import { type RouteDefinition } from "./api.js";
+import { HttpError } from "./kit/shared.js";
 import type { CoreDeps } from "./core-routes.js";
 import { errorResponses, SessionIdParams, SessionInfoSchema, SessionSummarySchema } from "./schemas.js";
 

@@ -3,9 +3,11 @@
  * one queue of turns per session (turns of one session run one after another; sessions run side by side),
  * each turn with its own AbortController so /abort and shutdown stop it at a step boundary.
  */
-import { isSessionBusy, type EngineService, type Row, type Session, type TurnResult } from "../engine/api.js";
+import { type EngineService, type Row, type Session, type TurnResult } from "../engine/api.js";
+import { isSessionBusy } from "../engine/kit.js";
 import type { StorageService } from "../storage/api.js";
-import { HttpError, type FleetService } from "./api.js";
+import { type FleetService } from "./api.js";
+import { HttpError } from "./kit/shared.js";
 import type { PendingPrompt, PendingStore, PromptAttach } from "./pending.js";
 
 /** What the hub asks of the fleet (FleetService): the durable record of its turns, and adopting a gone instance's. */

@@ -62,7 +62,3 @@ export interface PagerSlashHost extends SlashHost {
   /** the session's working directory (for /resume's list) */
   readonly cwd?: string;
 }
-
-export function isPagerSlashHost(h: SlashHost): h is PagerSlashHost {
-  return typeof (h as { hostKind?: unknown }).hostKind === "string";
-}

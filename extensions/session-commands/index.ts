@@ -6,7 +6,8 @@
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { StorageService } from "../storage/api.js";
-import { isPagerSlashHost, type HelpSection, type PagerSlashHost } from "./api.js";
+import { type HelpSection, type PagerSlashHost } from "./api.js";
+import { isPagerSlashHost } from "./kit/shared.js";
 
 /** The pager's keys, for /help (and the `?` key). */
 export const KEYS_HELP: Array<[string, string]> = [

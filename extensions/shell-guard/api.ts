@@ -18,11 +18,7 @@
  *             environment but locale/colour/TZ, no wrapper that changes the user): allowed without a rule
  *  - "plain"  anything else: the permission rules decide (the guard alone says ask)
  */
-export { wildcard, matchBash } from "./pattern.js";
-/** Does a path (or glob) name a secret (.env, ~/.ssh/id_*, ~/.aws/credentials, ...)? The rules extension refuses such @imports. */
-export { secretPath, type PathCtx } from "./paths.js";
-/** Is an absolute path a process's environment, command line, memory or open files (/proc/<pid>/environ, ...)? */
-export { procSecret } from "./paths.js";
+export { type PathCtx } from "./paths.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 export type SegmentKind = "floor" | "guard" | "safe" | "plain";

@@ -39,7 +39,7 @@ export default {
     const engine = ctx.services.tryGet<EngineService>("engine");
     if (!engine) return;
     const opts = (call: ToolCallContext): ClassifyOptions => ({ cwd: call.cwd, project: call.session.info.cwd, home: ctx.paths.home });
-    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_FLOOR" }, async (call): Promise<AuthorizeResult | undefined> => {
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "floor" }, async (call): Promise<AuthorizeResult | undefined> => {
       const command = commandOf(call);
       if (command === undefined) return undefined;
       const c = await service.classify(command, opts(call));
@@ -47,7 +47,7 @@ export default {
       if (floor) return { action: "deny", reason: `${floor.reason}: ${floor.text}`, by: ctx.id, rule: "dangerous floor" };
       return undefined;
     });
-    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "STAGE_GUARD" }, async (call): Promise<AuthorizeResult | undefined> => {
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "guard" }, async (call): Promise<AuthorizeResult | undefined> => {
       const command = commandOf(call);
       if (command === undefined) return undefined;
       const c = await service.classify(command, opts(call));

@@ -12,12 +12,6 @@
 
 export type SkillKind = "skill" | "command";
 
-/**
- * YAML frontmatter as plain data, shared by every reader of markdown capabilities (agents, rules): the
- * common flat shapes without js-yaml, the rest through it (loaded on first need).
- */
-export { readFrontmatter, toolList, type FrontmatterData } from "./frontmatter.js";
-
 /** How the stable ids spell the walk's ecosystems; an ecosystem not listed is spelled as the walk names it. */
 export const ECOSYSTEM_IDS: Readonly<Record<string, string>> = {
   oceancode: "ocean_code",
@@ -25,11 +19,6 @@ export const ECOSYSTEM_IDS: Readonly<Record<string, string>> = {
   opencode: "open_code",
   grok: "grok_build",
 };
-
-/** `<tier>.<eco>:<name>`, e.g. `user.claude_code:agents-sdk`. */
-export function stableId(tier: string, ecosystem: string, name: string): string {
-  return `${tier}.${ECOSYSTEM_IDS[ecosystem] ?? ecosystem.replace(/[^A-Za-z0-9]+/g, "_")}:${name}`;
-}
 
 /** The frontmatter keys the catalog understands (Claude Code's names); others are kept in `extra`. */
 export interface SkillFrontmatter {
@@ -96,12 +85,6 @@ export interface SkillNameError extends Error {
   candidates: string[];
 }
 
-/** Is this an error `setEnabled` throws for an unknown or ambiguous name (matched by code)? */
-export function isSkillNameError(e: unknown): e is SkillNameError {
-  const c = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
-  return (c === SKILL_AMBIGUOUS || c === SKILL_UNKNOWN) && Array.isArray((e as { candidates?: unknown }).candidates);
-}
-
 /**
  * The `skills` service.
  *
@@ -153,3 +136,15 @@ export interface SkillsService {
 
 /** The tool's name; its input is Claude Code's `{skill, args}`. */
 export const SKILL_TOOL = "skill";
+
+/** A file's frontmatter as plain data, for any reader (skills, agents, rules: `oceancode/api/skills`). */
+export interface FrontmatterData {
+  /** the mapping ({} when there is none or it does not parse) */
+  data: Record<string, unknown>;
+  /** the text after the closing fence (all of it without frontmatter) */
+  body: string;
+  /** the raw block between the fences; undefined when there is no closed block */
+  block?: string;
+  /** why the block was not used: no closing fence, not YAML, not a mapping */
+  error?: string;
+}

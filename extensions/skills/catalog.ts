@@ -11,7 +11,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Discovered, Reader, Root, WalkItem } from "../../kernel/api.js";
-import { stableId, type Skill, type SkillKind } from "./api.js";
+import { type Skill, type SkillKind } from "./api.js";
+import { stableId } from "./kit/shared.js";
 import { firstLine, parseFrontmatter } from "./frontmatter.js";
 
 export const READER_ID = "skills";

@@ -1,7 +1,8 @@
 /** `oceancode skill list [--json] | enable <id> | disable <id> | enable-all | disable-all | everything off|on|status` */
 import path from "node:path";
 import type { CommandIO } from "../../kernel/api.js";
-import { isSkillNameError, type Skill, type SkillsService, type SkillState } from "./api.js";
+import { type Skill, type SkillsService, type SkillState } from "./api.js";
+import { isSkillNameError } from "./kit/shared.js";
 
 export const SKILL_USAGE = "usage: oceancode skill list [--json] | enable <id|name> | disable <id|name> | enable-all | disable-all | everything off|on|status  [--dir <d>]";
 

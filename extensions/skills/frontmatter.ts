@@ -8,6 +8,8 @@
 import { createRequire } from "node:module";
 import type { SkillFrontmatter } from "./api.js";
 import { parseFlatYaml } from "./flat-yaml.js";
+import { type FrontmatterData } from "./api.js";
+export { type FrontmatterData } from "./api.js";
 
 type YamlLib = typeof import("js-yaml");
 let yamlLib: YamlLib | undefined;
@@ -28,18 +30,6 @@ export interface Parsed {
 
 /** `---` fenced at the top; the block may be empty (`---\n---`) */
 const FENCE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
-
-/** A file's frontmatter as plain data, for any reader (skills, agents, rules: `oceancode/api/skills`). */
-export interface FrontmatterData {
-  /** the mapping ({} when there is none or it does not parse) */
-  data: Record<string, unknown>;
-  /** the text after the closing fence (all of it without frontmatter) */
-  body: string;
-  /** the raw block between the fences; undefined when there is no closed block */
-  block?: string;
-  /** why the block was not used: no closing fence, not YAML, not a mapping */
-  error?: string;
-}
 
 export function readFrontmatter(text: string, mode: YamlMode = "auto"): FrontmatterData {
   const src = text.replace(/^\uFEFF/, "");

@@ -19,7 +19,7 @@ import { createSkillsService } from "./service.js";
 import { UserSkillStore } from "./user-store.js";
 import { typedSlashTap } from "./typed.js";
 import { LivePluginState } from "./plugin-state.js";
-import { isPagerSlashHost } from "../session-commands/api.js";
+import { isPagerSlashHost } from "../session-commands/kit.js";
 
 export function createSkillTool(service: SkillsService): ToolDefinition {
   return {
@@ -107,7 +107,7 @@ export default {
     engine.tools.register(createSkillTool(service), ctx.id);
     // the listing goes last in the system prompt; it is rebuilt before each model call only when the
     // enable state changed on disk (a toggle from a shell lands on the next step)
-    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "STAGE_ENRICH" }, (win, step) => {
+    engine.hooks.contextBuild.tap({ name: ctx.id, stage: "enrich" }, (win, step) => {
       // a session whose tool allow-list leaves out `skill` (a sub-agent) could not load what is listed
       const allow = step.session.profile?.tools;
       if (allow && !allow.includes(SKILL_TOOL)) return win;
@@ -115,6 +115,6 @@ export default {
       return block ? { ...win, system: [...win.system, block] } : win;
     });
     // a prompt typed as `/<skill> args` runs that skill as a command turn (typed.ts); hooks see it as typed
-    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, typedSlashTap(service, (sid, text) => engine.notice(sid, "warn", text)));
+    engine.hooks.userPrompt.tap({ name: ctx.id, stage: "default" }, typedSlashTap(service, (sid, text) => engine.notice(sid, "warn", text)));
   },
 };

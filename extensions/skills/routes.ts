@@ -5,9 +5,11 @@
  *   GET  /command                    what a person may type after `/`: the extensions' slash commands and the
  *                                    user-invocable skills and commands (the pager's `/` popup)
  */
-import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { KernelIntrospection } from "../../kernel/api.js";
-import { isSkillNameError, type SkillsService, type SkillState } from "./api.js";
+import { type SkillsService, type SkillState } from "./api.js";
+import { isSkillNameError } from "./kit/shared.js";
 
 const errorBody: JsonSchema = {
   type: "object",

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import type { Discovered } from "../../kernel/api.js";
 import type { TrustService } from "../trust/api.js";
-import { SKILL_AMBIGUOUS, SKILL_UNKNOWN, stableId, type Skill, type SkillNameError, type SkillsService, type SkillState } from "./api.js";
+import { SKILL_AMBIGUOUS, SKILL_UNKNOWN, type Skill, type SkillNameError, type SkillsService, type SkillState } from "./api.js";
+import { stableId } from "./kit/shared.js";
 import { buildCatalog, formatListing, resolveIn, type SkillItem } from "./catalog.js";
 import { entryMatches, foldEnable, pick, userDisable, userEnable, type EnableState, type EnableSubject, type SkillsPolicy } from "./enable.js";
 import { expandBody } from "./expand.js";

@@ -4,7 +4,8 @@
  * reads the version table. Pins go to the `pins` table at once (the schema is migrated first).
  * `sessions --expiring` is the bundled store's retention engine over this store's backend (retention.ts).
  */
-import { expiringCommand, participantFigures, type ExpiringDeps, type MigrationReport, type StorageCheck, type StorageService } from "../storage/api.js";
+import { type ExpiringDeps, type MigrationReport, type StorageCheck, type StorageService } from "../storage/api.js";
+import { expiringCommand, participantFigures } from "../storage/kit.js";
 import { pgFigures, pgOrphans } from "./doctor.js";
 import { LOCK_NAMESPACE } from "./lock.js";
 import { LATEST_VERSION, readVersion } from "./migrations.js";

@@ -17,28 +17,5 @@ export type { StorageService } from "../storage/api.js";
 export const SESSION_LOCK_NAMESPACE = 0x6f637373;
 
 /** URL credentials are hidden by the shared redactor (oceancode/api/obs): one implementation for every display. */
-import { REDACTED, redactUrl } from "../obs/api.js";
-export { REDACTED, redactUrl };
-
-/** The password a URL carries (decoded), or undefined: used to scrub it from driver messages too. */
-export function urlPassword(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    const p = u.password ? decodeURIComponent(u.password) : u.searchParams.get("password") ?? undefined;
-    return p || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Scrub a message for display: every URL's credentials, and the literal password wherever it appears. */
-export function redactText(text: string, url?: string): string {
-  let out = redactUrl(text);
-  const pw = url ? urlPassword(url) : undefined;
-  if (pw && pw.length >= 3) {
-    out = out.split(pw).join(REDACTED);
-    const enc = encodeURIComponent(pw);
-    if (enc !== pw) out = out.split(enc).join(REDACTED);
-  }
-  return out;
-}
+import { REDACTED } from "../obs/api.js";
+export { REDACTED };

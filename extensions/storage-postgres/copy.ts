@@ -12,7 +12,8 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import type { CommandIO } from "../../kernel/api.js";
 import type { SessionDbRow } from "../storage/api.js";
-import { redactText, redactUrl } from "./api.js";
+import { redactText } from "./kit/shared.js";
+import { redactUrl } from "../obs/kit.js";
 import { migrate } from "./migrations.js";
 
 export const STORAGE_USAGE = "usage: oceancode storage copy --from <sqlite db> [--to <postgres url>]";

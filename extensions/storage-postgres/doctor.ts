@@ -7,7 +7,8 @@
  * `database.vacuum`: a plain VACUUM of the session tables after a sweep (vacuumPg).
  */
 import type pg from "pg";
-import { findOrphans, planRetention, type LastRow, type OrphanedSession, type RetentionParticipant, type StorageFigures } from "../storage/api.js";
+import { type LastRow, type OrphanedSession, type RetentionParticipant, type StorageFigures } from "../storage/api.js";
+import { findOrphans, planRetention } from "../storage/kit.js";
 import { readVersion } from "./migrations.js";
 import { pgRetention } from "./retention.js";
 import type { PgStore } from "./store.js";

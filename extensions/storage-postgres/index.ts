@@ -9,16 +9,14 @@
  */
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { DEFAULT_RETENTION_DAYS, globalSetting, tapRetention } from "../storage/api.js";
-import { redactText } from "./api.js";
+import { DEFAULT_RETENTION_DAYS } from "../storage/api.js";
+import { globalSetting, tapRetention } from "../storage/kit.js";
+import { redactText } from "./kit/shared.js";
 import { pgAdmin } from "./admin.js";
 import { storageCommand } from "./copy.js";
 import { PgStore } from "./store.js";
 import { pgRetention } from "./retention.js";
 import { vacuumPg } from "./doctor.js";
-
-/** Before every named stage: the session's row is queued before any other tap records against it. */
-const SESSION_FIRST = -1000;
 
 let store: PgStore | undefined;
 
@@ -73,7 +71,7 @@ export default {
         if (r.removed.length) log.warn(await vacuumPg(s));
       };
       tapRetention(engine, pgRetention(s), { name, dbDays, log, participants: s.retentionParticipants, openSessionIds: s.openSessionIds, ...(vacuum ? { afterSweep } : {}) });
-      h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => s.sessionStarted(session, source));
+      h.sessionStart.tap({ name, stage: "store" }, ({ session, source }) => s.sessionStarted(session, source));
       h.checkpoint.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session));
       h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.ctx.session));
       h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => s.sessionProgress(rec.session, true));
@@ -89,7 +87,7 @@ export default {
       // one process per session across every machine on the database: an advisory lock that dies with its connection
       h.claimSession.tap({ name }, ({ id, wait }) => s.claim(id, wait === true));
     }
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "close" }, () => s.close());
     // other stores (the ledger) join retention when this event activates them
     const participants = async () => {
       await ctx.activate("onEvent:retention");

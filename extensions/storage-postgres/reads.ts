@@ -1,7 +1,8 @@
 /** The read queries of the PostgreSQL store (run after the writer settled); rows map as oceancode.db's (storage's session-rows). */
 import type pg from "pg";
 import type { Row, StoredSession } from "../engine/api.js";
-import { eventOf, infoOf, parseTotals, summaryOf, type EventDbRow, type SessionDbRow, type SessionEventRecord, type SessionSummary } from "../storage/api.js";
+import { type EventDbRow, type SessionDbRow, type SessionEventRecord, type SessionSummary } from "../storage/api.js";
+import { eventOf, infoOf, parseTotals, summaryOf } from "../storage/kit.js";
 
 type Q = Pick<pg.ClientBase, "query">;
 

@@ -6,8 +6,10 @@
  */
 import pg from "pg";
 import type { Session, SessionInfo, SessionRefusal, SessionTotals, StoredSession } from "../engine/api.js";
-import { catchUp, reconcileSession, refusalLine, sessionOp, stepOps, writerHealth, type RecoverySource, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
-import { redactText, redactUrl } from "./api.js";
+import { type RecoverySource, type RetentionParticipant, type SessionEventRecord, type SessionSummary, type StorageHealth, type StorageService, type StorageStats, type TrackedSession } from "../storage/api.js";
+import { catchUp, reconcileSession, refusalLine, sessionOp, stepOps, writerHealth } from "../storage/kit.js";
+import { redactText } from "./kit/shared.js";
+import { redactUrl } from "../obs/kit.js";
 import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
 import { eventRows, latest, list, load, stale } from "./reads.js";
 import { AsyncWriter, type AsyncWriteTarget, type WriteOp } from "./writer.js";

@@ -4,7 +4,8 @@
  * target. One batch is in flight at a time, so batches still commit in queue order and what the database
  * holds is always an in-order prefix of what was enqueued.
  */
-import { WriteQueue, type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type WriteQueueOptions } from "../storage/api.js";
+import { type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type WriteQueueOptions } from "../storage/api.js";
+import { WriteQueue } from "../storage/kit.js";
 
 export type WriteOp =
   | SessionWriteOp

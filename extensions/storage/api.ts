@@ -6,10 +6,7 @@
  * step in batches; readers that need the latest state call settle() first.
  */
 import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/api.js";
-import path from "node:path";
-import type { ResolvedConfig } from "../../kernel/config.js";
-import type { CommandIO } from "../../kernel/api.js";
-import type { OrphanedSession } from "./orphans.js";
+import type { CommandIO, Logger } from "../../kernel/api.js";
 
 export interface SessionSummary {
   id: string;
@@ -117,15 +114,6 @@ export interface DatabaseCheck {
   sessions?: number;
 }
 
-/**
- * Check a database file without the storage extension (no activation): PRAGMA quick_check on a
- * read-only connection. Loaded on demand so importing this contract stays cheap.
- */
-export async function checkDatabase(file: string): Promise<DatabaseCheck> {
-  const { checkDatabaseFile } = await import("./health.js");
-  return checkDatabaseFile(file);
-}
-
 export interface StorageService {
   readonly dbPath: string;
   /** Wait until every queued write is committed. */
@@ -200,9 +188,6 @@ export interface StorageFigures {
   freeDir: string;
 }
 
-export { endsTurn, findOrphans, type LastRow, type OrphanedSession } from "./orphans.js";
-export { participantFigures } from "./figures.js";
-
 /** Pins, as `oceancode session pin|unpin` asks for them; each call is written at once (a command, not a step). */
 export interface SessionPins {
   /** whether this store, or another that keeps a copy (a retention participant such as the ledger), holds the session */
@@ -271,78 +256,184 @@ export interface ExpiringSession {
   keeps?: string[];
 }
 
-/**
- * The retention engine, for any store: a store implements RetentionBackend (its idle sessions, pins,
- * payload sizes, a try-lock, deleteSession) and gets the sweep at session start (tapRetention), the plan
- * and `sessions --expiring` (expiringCommand) with the bundled store's policy and messages. The bundled
- * store and storage-postgres both use it. (These modules import types only: this contract stays cheap.)
- */
-export {
-  busyElsewhere,
-  DEFAULT_RETENTION_DAYS,
-  planRetention,
-  sweepLine,
-  sweepRetention,
-  tapRetention,
-  type RetentionBackend,
-  type RetentionLock,
-  type RetentionPlan,
-  type RetentionPolicy,
-  type SweepReport,
-  type TapRetentionOptions,
-} from "./retention.js";
-export { expiringCommand, type ExpiringDeps } from "./expiring.js";
-
-/**
- * Retention is one policy for every project, so it is read from the built-in default, the user's
- * config, managed config and pins only: a project's `.oceancode/` file must not make a run there sweep
- * every other project. Returns the value and the project files that set it (ignored, to warn about).
- */
-export function globalSetting(config: ResolvedConfig, dotted: string): { value: unknown; ignoredIn: string[] } {
-  let value: unknown;
-  const ignoredIn: string[] = [];
-  const segs = dotted.split(".");
-  for (const layer of config.layers) {
-    let cur: unknown = layer.value;
-    for (const s of segs) cur = typeof cur === "object" && cur !== null && !Array.isArray(cur) ? (cur as Record<string, unknown>)[s] : undefined;
-    if (cur === undefined) continue;
-    if (layer.name === "project") ignoredIn.push(layer.file ?? "project config");
-    else value = cur;
-  }
-  return { value, ignoredIn };
-}
-
-/**
- * The session database: `database.path` (the user config < $OC_DB < --db < managed/pins as layered; a project
- * file cannot move it: one database for every project), else `<dataDir>/oceancode.db`.
- */
-export function databaseFile(config: ResolvedConfig, dataDir: string): { file: string; isDefault: boolean; ignoredIn: string[] } {
-  const s = globalSetting(config, "database.path");
-  const set = typeof s.value === "string" && s.value.length > 0 ? path.resolve(s.value) : undefined;
-  return { file: set ?? path.join(dataDir, "oceancode.db"), isDefault: set === undefined, ignoredIn: s.ignoredIn };
-}
-
 export type { Row, SessionInfo, SessionTotals, StoredSession };
 
-/**
- * The write-behind queue a session store writes through (batches that never split a step, retry back-off
- * with one message per failure episode, settle), and the health it implies; the SQLite and PostgreSQL
- * stores' writers are thin adapters over it. Type imports only: no database driver is loaded.
+/*
+ * The types of the implementation both stores share (the kit `oceancode/kit/storage`: the retention
+ * engine, the write-behind queue, the row mapping, a step's write group, reconcile on open).
  */
-export { WriteQueue, writerHealth, type QueueOp, type WriteQueueOptions, type WriterStats } from "./write-queue.js";
 
-/**
- * The session tables' rows (the same in every store: docs/storage.md) and how they read back as
- * summaries, session info and event records; pure, no database driver.
- */
-export { emptyTotals, eventOf, infoOf, parseObject, parseTotals, summaryOf, titleFrom, type EventDbRow, type SessionDbRow } from "./session-rows.js";
+/** The last stored row of a root session, as a store reads it. */
+export interface LastRow {
+  id: string;
+  cwd: string;
+  updatedAt: number;
+  seq: number;
+  turn: number;
+  role: string;
+  /** the row as stored (JSON) */
+  json: string;
+  title?: string;
+}
 
-/** What a session store queues for its writer as the engine runs (the same in every store); pure. */
-export { sessionOp, stepOps, type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type TrackedSession } from "./session-ops.js";
+export interface OrphanedSession {
+  id: string;
+  cwd: string;
+  /** the turn left running */
+  turn: number;
+  /** the last row stored of it */
+  lastSeq: number;
+  /** when the session last changed (ms) */
+  lastActive: number;
+  title?: string;
+}
 
-/**
- * The ledger and the database reconciled on open (reconcile.ts): whether a recovery source runs past a
- * store's rows, the writes that catch the store up, and the lines that say so; any store uses them on the
- * open of a session it has claimed. Pure: no database driver.
- */
-export { catchUp, catchUpOps, caughtUpLine, reconcileSession, refusalLine, type CatchUpTarget, type Reconcile } from "./reconcile.js";
+export const DEFAULT_RETENTION_DAYS = 30;
+
+/** A session's lock, taken without waiting: held (release it), or busy in another process. */
+export type RetentionLock = { release(): Promise<void> } | { busy: true; holder?: string };
+
+/** What the retention engine asks of a store. Every read is of committed state (the engine settles first). */
+export interface RetentionBackend {
+  /** wait until the store's queued writes are committed */
+  settle(): Promise<void>;
+  /** ids of the sessions whose last activity is before `cutoff` (ms), oldest first, pinned or not */
+  idleBefore(cutoff: number): Promise<string[]>;
+  /** the session's project and last activity (ms); undefined when the store does not hold it */
+  session(id: string): Promise<{ cwd: string; lastActive: number } | undefined>;
+  pinned(id: string): Promise<boolean>;
+  /** the JSON payload of its rows and events, in bytes */
+  payloadBytes(id: string): Promise<number>;
+  /** the session's lock without waiting; `holder` names who has it ("process 12 on host") */
+  tryLock(id: string): Promise<RetentionLock>;
+  /** its rows and events go */
+  deleteSession(id: string): Promise<void>;
+  /** an error the store reports itself (an unusable database): a sweep it stops is logged at debug only */
+  reportsItself?(e: unknown): boolean;
+}
+
+export interface RetentionPolicy {
+  /** database.retention_days; 0 keeps the rows forever */
+  dbDays: number;
+  participants: readonly RetentionParticipant[];
+  /** ids never swept (the sessions open in this process) */
+  keep?: ReadonlySet<string>;
+  now?: number;
+}
+
+export interface RetentionPlan {
+  expiring: ExpiringSession[];
+  /** pinned sessions past retention, kept */
+  pinned: number;
+}
+
+export interface SweepReport {
+  removed: ExpiringSession[];
+  /** open in another process: kept this time */
+  busy: Array<{ id: string; holder?: string }>;
+}
+
+export interface TapRetentionOptions {
+  /** the tap's name (the extension id) */
+  name: string;
+  dbDays: number;
+  log: Logger;
+  /** the stores that joined (the ledger) */
+  participants(): readonly RetentionParticipant[];
+  /** the sessions this process has open (started or written, not closed) */
+  openSessionIds(): Set<string>;
+  /** after each sweep (database.vacuum: give the freed space back); its failure is logged, never thrown */
+  afterSweep?(report: SweepReport): Promise<void>;
+}
+
+export interface ExpiringDeps {
+  dbDays: number;
+  /** activates the other stores (onEvent:retention) and returns who joined */
+  participants(): Promise<readonly RetentionParticipant[]>;
+  /** database.vacuum: the sweep gives the space back to the file system (said after the total) */
+  vacuum?: boolean;
+}
+
+/** What the queue needs of an op: its kind and its session (`id` on the session row itself), for messages. */
+export type QueueOp = { t: string; sessionId: string } | { t: string; id: string };
+
+/** The writer's part of the storage stats (the store adds dbPath). */
+export type WriterStats = Omit<StorageStats, "dbPath">;
+
+export interface WriteQueueOptions {
+  /** called once per failure episode (not per retry), for each skipped op, and on a permanent failure */
+  onError(message: string): void;
+  onRecover?(message: string): void;
+  maxBatch?: number;
+  /** retry delays after a failed flush, the last one repeats */
+  retryMs?: readonly number[];
+}
+
+/** A `sessions` row (`pinned_at` from the pins table, when the query joins it). */
+export interface SessionDbRow<Time extends number | string = number> {
+  id: string;
+  parent_id: string | null;
+  cwd: string;
+  model: string;
+  title: string | null;
+  created_at: Time;
+  updated_at: Time;
+  overrides: string;
+  totals: string;
+  /** from the pins table (list only) */
+  pinned_at?: Time | null;
+}
+
+/** An `events` row. */
+export interface EventDbRow<Time extends number | string = number> {
+  session_id: string;
+  seq: number;
+  at: Time;
+  kind: string;
+  json: string;
+}
+
+export type SessionWriteOp = {
+  t: "session";
+  id: string;
+  parentId: string | null;
+  cwd: string;
+  model: string;
+  title: string | null;
+  createdAt: number;
+  updatedAt: number;
+  overrides: string;
+  totals: string | null;
+};
+
+export type RowWriteOp = { t: "row"; sessionId: string; seq: number; turn: number; step: number; role: string; json: string };
+
+export type TotalsWriteOp = { t: "totals"; sessionId: string; totals: string; updatedAt: number; title: string | null };
+
+export type DeleteWriteOp = { t: "delete"; sessionId: string };
+
+/** What a store remembers of an open session between steps. */
+export interface TrackedSession<Event> {
+  /** highest row seq queued for this session */
+  lastSeq: number;
+  title?: string;
+  /**
+   * A new session not written yet: it is stored with its first rows, so one opened and left (or whose
+   * first prompt never reached a model) leaves nothing behind. Events for it wait here until then.
+   */
+  unwritten?: { events: Event[] };
+}
+
+export type Reconcile =
+  /** nothing to do: the source is not ahead (or holds nothing of the session) */
+  | { kind: "even"; dbLast: number; sourceLast?: number }
+  /** `rows`: what the database lacks, seq dbLast+1.. in order; `info`/`totals`: the source's newest */
+  | { kind: "ahead"; source: string; dbLast: number; sourceLast: number; rows: Row[]; info: SessionInfo; totals: SessionTotals; updatedAt: number }
+  | { kind: "conflict"; source: string; dbLast: number; sourceLast: number; why: string };
+
+/** What a store needs to catch its database up on open: its write queue, a settle, and a line for the user. */
+export interface CatchUpTarget {
+  enqueueGroup(ops: ReadonlyArray<SessionWriteOp | RowWriteOp>): void;
+  settle(): Promise<void>;
+  warn(line: string): void;
+}

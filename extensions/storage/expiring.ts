@@ -5,14 +5,8 @@
 import type { CommandIO } from "../../kernel/api.js";
 import type { RetentionParticipant } from "./api.js";
 import { busyElsewhere, day, formatBytes, planRetention, type RetentionBackend } from "./retention.js";
-
-export interface ExpiringDeps {
-  dbDays: number;
-  /** activates the other stores (onEvent:retention) and returns who joined */
-  participants(): Promise<readonly RetentionParticipant[]>;
-  /** database.vacuum: the sweep gives the space back to the file system (said after the total) */
-  vacuum?: boolean;
-}
+import { type ExpiringDeps } from "./api.js";
+export { type ExpiringDeps } from "./api.js";
 
 function table(head: string[], cells: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));

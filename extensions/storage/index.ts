@@ -7,7 +7,8 @@
 import path from "node:path";
 import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
-import { databaseFile, globalSetting, RECOVERY_EVENT } from "./api.js";
+import { RECOVERY_EVENT } from "./api.js";
+import { databaseFile, globalSetting } from "./kit/shared.js";
 import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
@@ -57,7 +58,7 @@ export default {
       });
       tapEngine(engine, s, ctx.id);
     }
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, () => s.close());
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "close" }, () => s.close());
     // other stores (the ledger) join retention when this event activates them
     const participants = async () => {
       await ctx.activate("onEvent:retention");

@@ -7,31 +7,8 @@
  * judging is here. Pure but for the lock probe; published through api.ts.
  */
 import type { RetentionLock } from "./retention.js";
-
-/** The last stored row of a root session, as a store reads it. */
-export interface LastRow {
-  id: string;
-  cwd: string;
-  updatedAt: number;
-  seq: number;
-  turn: number;
-  role: string;
-  /** the row as stored (JSON) */
-  json: string;
-  title?: string;
-}
-
-export interface OrphanedSession {
-  id: string;
-  cwd: string;
-  /** the turn left running */
-  turn: number;
-  /** the last row stored of it */
-  lastSeq: number;
-  /** when the session last changed (ms) */
-  lastActive: number;
-  title?: string;
-}
+import { type OrphanedSession, type LastRow } from "./api.js";
+export { type LastRow, type OrphanedSession } from "./api.js";
 
 /** Notes that carry a turn on (a stop hook's continuation, the step cap's fresh turn); every other note ends its turn. */
 const CARRIES_ON = /^\[(continued by |step cap \d+ reached: continuing)/;

@@ -12,13 +12,8 @@ import type { Row, SessionInfo, SessionTotals, StoredSession } from "../engine/a
 import type { RecoverySource } from "./api.js";
 import { sessionOp, type RowWriteOp, type SessionWriteOp } from "./session-ops.js";
 import { titleFrom } from "./session-rows.js";
-
-export type Reconcile =
-  /** nothing to do: the source is not ahead (or holds nothing of the session) */
-  | { kind: "even"; dbLast: number; sourceLast?: number }
-  /** `rows`: what the database lacks, seq dbLast+1.. in order; `info`/`totals`: the source's newest */
-  | { kind: "ahead"; source: string; dbLast: number; sourceLast: number; rows: Row[]; info: SessionInfo; totals: SessionTotals; updatedAt: number }
-  | { kind: "conflict"; source: string; dbLast: number; sourceLast: number; why: string };
+import { type Reconcile, type CatchUpTarget } from "./api.js";
+export { type CatchUpTarget, type Reconcile } from "./api.js";
 
 /** The same row (a row's time, turn, step and role identify it; seqs are reused only after a resume). */
 function sameRow(a: Row, b: Row): boolean {
@@ -69,13 +64,6 @@ export function catchUpOps(r: Extract<Reconcile, { kind: "ahead" }>, title?: str
   const ops: Array<SessionWriteOp | RowWriteOp> = [{ ...sessionOp(r.info, r.totals, title), updatedAt: Math.max(r.updatedAt, r.rows[r.rows.length - 1]!.at) }];
   for (const row of r.rows) ops.push({ t: "row", sessionId: r.info.id, seq: row.seq, turn: row.turn, step: row.step, role: row.role, json: JSON.stringify(row) });
   return ops;
-}
-
-/** What a store needs to catch its database up on open: its write queue, a settle, and a line for the user. */
-export interface CatchUpTarget {
-  enqueueGroup(ops: ReadonlyArray<SessionWriteOp | RowWriteOp>): void;
-  settle(): Promise<void>;
-  warn(line: string): void;
 }
 
 /**

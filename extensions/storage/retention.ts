@@ -11,48 +11,11 @@
 import type { Logger } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import type { ExpiringSession, RetentionParticipant } from "./api.js";
-
-export const DEFAULT_RETENTION_DAYS = 30;
+import { type TapRetentionOptions, type SweepReport, type RetentionPolicy, type RetentionPlan, type RetentionBackend } from "./api.js";
+export { DEFAULT_RETENTION_DAYS, type RetentionBackend, type RetentionLock, type RetentionPlan, type RetentionPolicy, type SweepReport, type TapRetentionOptions } from "./api.js";
 const DAY_MS = 86_400_000;
 /** a long-lived process (pager, serve) sweeps again at a session start once the last sweep is this old */
 export const SWEEP_EVERY_MS = DAY_MS;
-
-/** A session's lock, taken without waiting: held (release it), or busy in another process. */
-export type RetentionLock = { release(): Promise<void> } | { busy: true; holder?: string };
-
-/** What the retention engine asks of a store. Every read is of committed state (the engine settles first). */
-export interface RetentionBackend {
-  /** wait until the store's queued writes are committed */
-  settle(): Promise<void>;
-  /** ids of the sessions whose last activity is before `cutoff` (ms), oldest first, pinned or not */
-  idleBefore(cutoff: number): Promise<string[]>;
-  /** the session's project and last activity (ms); undefined when the store does not hold it */
-  session(id: string): Promise<{ cwd: string; lastActive: number } | undefined>;
-  pinned(id: string): Promise<boolean>;
-  /** the JSON payload of its rows and events, in bytes */
-  payloadBytes(id: string): Promise<number>;
-  /** the session's lock without waiting; `holder` names who has it ("process 12 on host") */
-  tryLock(id: string): Promise<RetentionLock>;
-  /** its rows and events go */
-  deleteSession(id: string): Promise<void>;
-  /** an error the store reports itself (an unusable database): a sweep it stops is logged at debug only */
-  reportsItself?(e: unknown): boolean;
-}
-
-export interface RetentionPolicy {
-  /** database.retention_days; 0 keeps the rows forever */
-  dbDays: number;
-  participants: readonly RetentionParticipant[];
-  /** ids never swept (the sessions open in this process) */
-  keep?: ReadonlySet<string>;
-  now?: number;
-}
-
-export interface RetentionPlan {
-  expiring: ExpiringSession[];
-  /** pinned sessions past retention, kept */
-  pinned: number;
-}
 
 type Verdict = { kind: "expiring"; session: ExpiringSession } | { kind: "pinned" } | undefined;
 
@@ -103,12 +66,6 @@ export async function planRetention(store: RetentionBackend, policy: RetentionPo
   }
   plan.expiring.sort((a, b) => a.lastActive - b.lastActive || (a.id < b.id ? -1 : 1));
   return plan;
-}
-
-export interface SweepReport {
-  removed: ExpiringSession[];
-  /** open in another process: kept this time */
-  busy: Array<{ id: string; holder?: string }>;
 }
 
 /**
@@ -184,19 +141,6 @@ export function sweepLine(removed: readonly ExpiringSession[]): string | undefin
   );
 }
 
-export interface TapRetentionOptions {
-  /** the tap's name (the extension id) */
-  name: string;
-  dbDays: number;
-  log: Logger;
-  /** the stores that joined (the ledger) */
-  participants(): readonly RetentionParticipant[];
-  /** the sessions this process has open (started or written, not closed) */
-  openSessionIds(): Set<string>;
-  /** after each sweep (database.vacuum: give the freed space back); its failure is logged, never thrown */
-  afterSweep?(report: SweepReport): Promise<void>;
-}
-
 /**
  * Sweep at the first session start of a process (before the stores open that session), and again at
  * a session start once the last sweep is a day old. The session starting and every session this
@@ -205,7 +149,7 @@ export interface TapRetentionOptions {
 export function tapRetention(engine: EngineService, store: RetentionBackend, o: TapRetentionOptions): void {
   let last: number | undefined;
   // before the ledger (-50) and storage's own sessionStart taps, so no store has opened a swept session
-  engine.hooks.sessionStart.tap({ name: o.name, stage: -100 }, async ({ session }) => {
+  engine.hooks.sessionStart.tap({ name: o.name, stage: "retain" }, async ({ session }) => {
     const now = Date.now();
     if (last !== undefined && now - last < SWEEP_EVERY_MS) return;
     last = now;

@@ -6,34 +6,8 @@
  */
 import type { Session, SessionInfo, SessionTotals } from "../engine/api.js";
 import { titleFrom } from "./session-rows.js";
-
-export type SessionWriteOp = {
-  t: "session";
-  id: string;
-  parentId: string | null;
-  cwd: string;
-  model: string;
-  title: string | null;
-  createdAt: number;
-  updatedAt: number;
-  overrides: string;
-  totals: string | null;
-};
-export type RowWriteOp = { t: "row"; sessionId: string; seq: number; turn: number; step: number; role: string; json: string };
-export type TotalsWriteOp = { t: "totals"; sessionId: string; totals: string; updatedAt: number; title: string | null };
-export type DeleteWriteOp = { t: "delete"; sessionId: string };
-
-/** What a store remembers of an open session between steps. */
-export interface TrackedSession<Event> {
-  /** highest row seq queued for this session */
-  lastSeq: number;
-  title?: string;
-  /**
-   * A new session not written yet: it is stored with its first rows, so one opened and left (or whose
-   * first prompt never reached a model) leaves nothing behind. Events for it wait here until then.
-   */
-  unwritten?: { events: Event[] };
-}
+import { type TrackedSession, type TotalsWriteOp, type SessionWriteOp, type RowWriteOp } from "./api.js";
+export { type DeleteWriteOp, type RowWriteOp, type SessionWriteOp, type TotalsWriteOp, type TrackedSession } from "./api.js";
 
 /** The session's own row (`totals` when they are to be written with it, `title` when the info has none). */
 export function sessionOp(info: SessionInfo, totals?: SessionTotals, title?: string): SessionWriteOp {

@@ -6,30 +6,8 @@
  */
 import type { SessionInfo, SessionTotals } from "../engine/api.js";
 import type { SessionEventRecord, SessionSummary } from "./api.js";
-
-/** A `sessions` row (`pinned_at` from the pins table, when the query joins it). */
-export interface SessionDbRow<Time extends number | string = number> {
-  id: string;
-  parent_id: string | null;
-  cwd: string;
-  model: string;
-  title: string | null;
-  created_at: Time;
-  updated_at: Time;
-  overrides: string;
-  totals: string;
-  /** from the pins table (list only) */
-  pinned_at?: Time | null;
-}
-
-/** An `events` row. */
-export interface EventDbRow<Time extends number | string = number> {
-  session_id: string;
-  seq: number;
-  at: Time;
-  kind: string;
-  json: string;
-}
+import { type SessionDbRow, type EventDbRow } from "./api.js";
+export { type EventDbRow, type SessionDbRow } from "./api.js";
 
 /** a time as read: SQLite's number as it is, PostgreSQL's BIGINT text as a number */
 function ms(t: number | string): number {

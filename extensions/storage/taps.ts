@@ -7,14 +7,11 @@ import type { SqliteStore } from "./store.js";
 import { acquireSessionLock, SessionBusyError } from "./lock.js";
 import { isLocked } from "./lock-holders.js";
 
-/** Before every named stage (STAGE_FLOOR is -300). */
-const SESSION_FIRST = -1000;
-
 export function tapEngine(engine: EngineService, store: SqliteStore, name: string): void {
   const h = engine.hooks;
   // first of all: the session's row is queued before any other tap records against it (a hook's
   // SessionStart outcome is an event of this session, refused by the database ahead of its session)
-  h.sessionStart.tap({ name, stage: SESSION_FIRST }, ({ session, source }) => store.sessionStarted(session, source));
+  h.sessionStart.tap({ name, stage: "store" }, ({ session, source }) => store.sessionStarted(session, source));
   h.checkpoint.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session));
   h.afterStep.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.ctx.session));
   h.afterTurn.tap({ name, stage: "STAGE_AUDIT" }, (rec) => store.sessionProgress(rec.session, true));

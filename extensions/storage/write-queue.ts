@@ -11,21 +11,8 @@
  * only: importing this (through api.ts) loads no database driver.
  */
 import type { StorageHealth, StorageStats } from "./api.js";
-
-/** What the queue needs of an op: its kind and its session (`id` on the session row itself), for messages. */
-export type QueueOp = { t: string; sessionId: string } | { t: string; id: string };
-
-/** The writer's part of the storage stats (the store adds dbPath). */
-export type WriterStats = Omit<StorageStats, "dbPath">;
-
-export interface WriteQueueOptions {
-  /** called once per failure episode (not per retry), for each skipped op, and on a permanent failure */
-  onError(message: string): void;
-  onRecover?(message: string): void;
-  maxBatch?: number;
-  /** retry delays after a failed flush, the last one repeats */
-  retryMs?: readonly number[];
-}
+import { type WriterStats, type WriteQueueOptions, type QueueOp } from "./api.js";
+export { type QueueOp, type WriteQueueOptions, type WriterStats } from "./api.js";
 
 interface Queued<Op> {
   op: Op;

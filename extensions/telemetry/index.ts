@@ -6,7 +6,7 @@
  * bound, so a run's spans leave before exit and an unreachable collector never holds the exit. See
  * docs/operations-telemetry.md.
  */
-import { observeHookCalls, Stages, type ExtensionContext } from "../../kernel/api.js";
+import { observeHookCalls, type ExtensionContext } from "../../kernel/api.js";
 import { KERNEL_VERSION } from "../../kernel/version.js";
 import type { EngineService } from "../engine/api.js";
 import type { MetricsService } from "../metrics/api.js";
@@ -56,25 +56,24 @@ export default {
     if (tracker) {
       const engine = ctx.services.get<EngineService>("engine");
       const h = engine.hooks;
-      const FIRST = Stages.STAGE_FLOOR - 100;
-      h.userPrompt.tap({ name: ctx.id, stage: FIRST }, (input, turn) => {
+      h.userPrompt.tap({ name: ctx.id, stage: "trace" }, (input, turn) => {
         tracker.prompt(turn.session, turn.turn, input.text);
         return input;
       });
-      h.contextBuild.tap({ name: ctx.id, stage: FIRST }, (window, step) => {
+      h.contextBuild.tap({ name: ctx.id, stage: "trace" }, (window, step) => {
         tracker.step(step);
         return window;
       });
       h.afterModelCall.tap({ name: ctx.id }, (rec) => tracker.modelCall(rec));
-      h.executeTool.tap({ name: ctx.id, stage: FIRST }, (next) => (c) => tracker.toolCall(c, next));
+      h.executeTool.tap({ name: ctx.id, stage: "measure" }, (next) => (c) => tracker.toolCall(c, next));
       h.afterStep.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => tracker.stepEnded(rec));
       h.afterTurn.tap({ name: ctx.id, stage: "STAGE_AUDIT" }, (rec) => tracker.turnEnded(rec));
       h.sessionEnd.tap({ name: ctx.id }, ({ session }) => tracker.closeAll("session_end", session.info.id));
       const unobserve = observeHookCalls(tracker.observer);
-      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "STAGE_AUDIT", timeoutMs: SHUTDOWN_BOUND_MS + 1_000 }, () => unobserve());
+      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "close", timeoutMs: SHUTDOWN_BOUND_MS + 1_000 }, () => unobserve());
     }
     // last: after the other shutdown taps (their hook spans end first), bounded
-    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: Stages.STAGE_AUDIT + 100, timeoutMs: SHUTDOWN_BOUND_MS + 1_000 }, async () => {
+    ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "flush", timeoutMs: SHUTDOWN_BOUND_MS + 1_000 }, async () => {
       tracker?.closeAll("shutdown");
       if (!(await started.shutdown(SHUTDOWN_BOUND_MS))) warnOnce("shutdown", `telemetry: the collector did not take the last export within ${SHUTDOWN_BOUND_MS} ms; it was dropped (the run is not affected)`);
     });

@@ -1,4 +1,5 @@
-import { parseTidelineSpec, type TidelineSpec } from "./api.js";
+import { type TidelineSpec } from "./api.js";
+import { parseTidelineSpec } from "./kit/shared.js";
 
 /** The throwing form the run host calls: `--tideline` values are refused with one line and the usage. */
 export function parseSpec(text: string): TidelineSpec {

@@ -97,27 +97,5 @@ export interface StoredTodos {
   planned: boolean;
 }
 
-/** The stored list of a session (overrides.todos), checked; undefined when absent or malformed. Exports and hosts read it. */
-export function readStoredTodos(overrides: Record<string, unknown> | undefined): StoredTodos | undefined {
-  const raw = overrides?.[TODOS_KEY];
-  if (typeof raw !== "object" || raw === null) return undefined;
-  const r = raw as { items?: unknown; floor?: unknown; planned?: unknown };
-  if (!Array.isArray(r.items)) return undefined;
-  const items: TodoItem[] = [];
-  for (const it of r.items) {
-    if (typeof it !== "object" || it === null) continue;
-    const i = it as Record<string, unknown>;
-    if (typeof i.content !== "string" || !TODO_STATUSES.includes(i.status as TodoStatus)) continue;
-    const by = i.by === "user" || i.by === "floor" ? i.by : "model";
-    items.push({ content: i.content, status: i.status as TodoStatus, ...(typeof i.activeForm === "string" ? { activeForm: i.activeForm } : {}), by });
-  }
-  return { items, floor: r.floor === true, planned: r.planned === true };
-}
-
 /** The checkbox of each status in a ```todo block and in SESSION.md: `[ ]`, `[~]`, `[x]`, `[-]`. */
 export const TODO_MARKS: Readonly<Record<TodoStatus, string>> = { pending: " ", in_progress: "~", completed: "x", cancelled: "-" };
-
-/** One line per row: `- [x] content` (the ```todo block's own format). */
-export function renderTodoLines(items: readonly Pick<TodoItem, "content" | "status">[]): string[] {
-  return items.map((i) => `- [${TODO_MARKS[i.status]}] ${i.content}`);
-}

@@ -11,7 +11,8 @@ import type { EngineService, NoteRow, Row, Session } from "../engine/api.js";
 import type { LedgerService } from "../ledger/api.js";
 import type { RouteRegistry } from "../serve/api.js";
 import type { StorageService } from "../storage/api.js";
-import { PLAN_ENV, REMINDER_AFTER_CALLS, TODOS_KEY, renderTodoLines, TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type PlanModeService, type TodoList, type TodosService } from "./api.js";
+import { PLAN_ENV, REMINDER_AFTER_CALLS, TODOS_KEY, TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type PlanModeService, type TodoList, type TodosService } from "./api.js";
+import { renderTodoLines } from "./kit/shared.js";
 import { parseTodoBlock, type ParsedItem } from "./parse.js";
 import { todosRoutes } from "./routes.js";
 import { planSlash } from "./slash.js";
@@ -107,7 +108,7 @@ export default {
     engine.hooks.sessionEnd.tap({ name: EXT_ID, stage: "STAGE_ASK" }, ({ session }) => {
       states.delete(session.info.id);
     });
-    engine.hooks.userPrompt.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, (input, t) => {
+    engine.hooks.userPrompt.tap({ name: EXT_ID, stage: "record" }, (input, t) => {
       const st = stateOf(t.session);
       if (!input.blocked && st.prompted(input.text)) changed(st, t.session.info.overrides);
       return input;
@@ -133,7 +134,7 @@ export default {
 
     // the window: notes for the model (a person's edits, the reminder), each anchored after the row it came
     // after, so every later request carries it in the same place (the prompt cache keeps hitting)
-    engine.hooks.contextBuild.tap({ name: EXT_ID, stage: "STAGE_AUDIT" }, (win, step) => {
+    engine.hooks.contextBuild.tap({ name: EXT_ID, stage: "notes" }, (win, step) => {
       const s = step.session;
       const st = stateOf(s);
       const lastSeq = s.rows[s.rows.length - 1]?.seq ?? 0;
@@ -155,7 +156,7 @@ export default {
     });
 
     // the directive: how to keep the list (where the tool is offered)
-    engine.hooks.modelRequest.tap({ name: EXT_ID, stage: "STAGE_ENRICH" }, (req) => {
+    engine.hooks.modelRequest.tap({ name: EXT_ID, stage: "enrich" }, (req) => {
       if (!planning || !req.tools.some((t) => t.name === TODO_TOOL)) return req;
       return { ...req, system: [...req.system, DIRECTIVE] };
     });

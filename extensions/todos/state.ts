@@ -2,7 +2,8 @@
  * One session's list and what the extension keeps beside it: the floor, edits a person made that the model
  * has not seen yet, the tool calls made with no plan, and the notes anchored in the window.
  */
-import { readStoredTodos, renderTodoLines, TODO_EDIT_ERROR, TODOS_KEY, type PlanCounts, type TodoEdit, type TodoItem, type TodoList } from "./api.js";
+import { TODO_EDIT_ERROR, TODOS_KEY, type PlanCounts, type TodoEdit, type TodoItem, type TodoList } from "./api.js";
+import { readStoredTodos, renderTodoLines } from "./kit/shared.js";
 import { clip, floorText, type ParsedItem } from "./parse.js";
 
 /** A note placed in the window right after the row with seq `afterSeq`, on every later step (cache-stable). */

@@ -1,6 +1,7 @@
 /** The `todo_write` tool (Claude Code's TodoWrite): the model's whole list, written at once. */
 import type { ToolDefinition } from "../engine/api.js";
-import { renderTodoLines, TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type TodoList } from "./api.js";
+import { TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type TodoList } from "./api.js";
+import { renderTodoLines } from "./kit/shared.js";
 import { parseToolInput, type ParsedItem } from "./parse.js";
 
 export const TODO_RULE =

@@ -3,27 +3,18 @@
  * they follow (paths.ts): the permissions extension and third-party tools resolve paths with these helpers,
  * so they agree with the core tools on what a path names.
  */
-export {
-  refRoot,
-  resolveToolPath,
-  realPathLoose,
-  isInside,
-  isSecretEnvFile,
-  type Refs,
-  type ResolvedToolPath,
-} from "./paths.js";
-export { toolPaths, type TouchedPath } from "./touched.js";
+export { type Refs, type ResolvedToolPath } from "./paths.js";
+export { type TouchedPath } from "./touched.js";
 /** where a session's kept tool output lives (the sandbox keeps it readable for confined commands) */
-export { outputDir } from "./output.js";
-export { startTaskJob } from "./jobs.js";
+
 /** the file walk grep and glob use (.gitignore honoured, .git and node_modules pruned) and their glob matcher */
-export { walkFiles, DEFAULT_SKIP, type WalkOptions } from "./filewalk.js";
-export { globToRegExp } from "./glob-match.js";
+export { DEFAULT_SKIP, type WalkOptions } from "./filewalk.js";
+
 /**
  * edit and write return `diff` (ToolOutput.diff, carried to ToolResult.diff; never sent to the model) and
  * give their permission questions a `preview` with the diff the call would make; a host draws it.
  */
-export { fileDiff, MAX_DIFF_LINES } from "./diff.js";
+export { MAX_DIFF_LINES } from "./diff.js";
 export type { FileDiff, DiffHunk, QuestionPreview } from "../engine/api.js";
 
 /**
@@ -97,4 +88,4 @@ export const CREATED_FILE_EXCEPTION_BYTES = 64 * 1024;
  * `truncated.fullPath`, picks a block and replaces `content` with keepOutputBlock(...); without such a tap
  * the model sees today's head + tail.
  */
-export { splitOutputBlocks, keepOutputBlock, MAX_OUTPUT_BLOCKS, type OutputBlock } from "./blocks.js";
+export { MAX_OUTPUT_BLOCKS, type OutputBlock } from "./blocks.js";

@@ -1,7 +1,7 @@
 /** Shared plumbing: input checks with clear messages, the first-call clock, errors and output limits. */
 import type { ToolContext, ToolDefinition, ToolOutput } from "../engine/api.js";
 import type { ToolsOptions } from "./api.js";
-import { resolveToolPath } from "./api.js";
+import { resolveToolPath } from "./paths.js";
 import { limitOutput } from "./output.js";
 import { toolsState } from "./state.js";
 

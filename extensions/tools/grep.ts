@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext, ToolDefinition, ToolOutput } from "../engine/api.js";
 import type { ToolsOptions } from "./api.js";
-import { isSecretEnvFile, realPathLoose } from "./api.js";
+import { isSecretEnvFile, realPathLoose } from "./paths.js";
 import { reqString, optString, optBool, optNumber, toolPath, ToolInputError } from "./common.js";
 import { DEFAULT_SKIP, walkFiles } from "./filewalk.js";
 import { globToRegExp } from "./glob-match.js";

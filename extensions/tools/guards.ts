@@ -4,7 +4,8 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { isSecretEnvFile, realPathLoose, CREATED_FILE_EXCEPTION_BYTES } from "./api.js";
+import { CREATED_FILE_EXCEPTION_BYTES } from "./api.js";
+import { isSecretEnvFile, realPathLoose } from "./paths.js";
 import type { ToolsState } from "./state.js";
 
 /**

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { SpawnSpec } from "../engine/api.js";
-import { groupAlive, groupRegistry, signalGroup } from "../../kernel/api.js";
+import { groupAlive, groupRegistry, signalGroup } from "./process-groups.js";
 
 /** the groups this process started that may still have a member (killed at exit whatever happens) */
 const groups = groupRegistry();

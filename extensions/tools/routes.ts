@@ -12,7 +12,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type Fuzzysort from "fuzzysort";
-import { HttpError, type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { type JsonSchema, type RouteDefinition } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import { DEFAULT_SKIP, walkFiles } from "./filewalk.js";
 import { isSecretEnvFile } from "./paths.js";
 

@@ -2,7 +2,7 @@
 import path from "node:path";
 import type { ToolDefinition } from "../engine/api.js";
 import type { ToolsOptions } from "./api.js";
-import { resolveToolPath } from "./api.js";
+import { resolveToolPath } from "./paths.js";
 
 /** A path as a rule sees it: relative to the project when inside it, else absolute. */
 export function ruleSubjectPath(opts: ToolsOptions, raw: unknown, cwd: string): string {

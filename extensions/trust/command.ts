@@ -1,6 +1,7 @@
 /** `oceancode trust show | repo on|off | mcp <name> on|off|clear` */
 import type { CommandIO } from "../../kernel/api.js";
-import { emptyTrust, isTrustFileError, type ProjectTrust, type TrustService } from "./api.js";
+import { type ProjectTrust, type TrustService } from "./api.js";
+import { emptyTrust, isTrustFileError } from "./kit/shared.js";
 
 export const TRUST_USAGE = "usage: oceancode trust show | repo on|off | mcp <name> on|off|clear  [--dir <d>] [--home <h>]";
 

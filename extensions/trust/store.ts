@@ -1,7 +1,8 @@
 /** trust.json on disk: tolerant reads (corrupt = nothing trusted), atomic writes (temp file + rename). */
 import fs from "node:fs";
 import path from "node:path";
-import { emptyTrust, TrustFileError, type ProjectTrust, type TrustService } from "./api.js";
+import { type ProjectTrust, type TrustService } from "./api.js";
+import { emptyTrust, TrustFileError } from "./kit/shared.js";
 import { writeFileAtomic } from "../../kernel/api.js";
 
 type FileShape = Record<string, Partial<ProjectTrust>>;

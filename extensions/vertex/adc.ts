@@ -9,7 +9,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ProviderError, printableText } from "../engine/api.js";
+import { ProviderError, printableText } from "../engine/kit.js";
 
 export const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 export const FIX_ADC =

@@ -1,6 +1,7 @@
 /** vertex/<model>: registers the Google Vertex AI provider (application-default credentials, never stored by us). */
 import type { ExtensionContext } from "../../kernel/api.js";
-import { idleTimeoutMs, type EngineService } from "../engine/api.js";
+import { type EngineService } from "../engine/api.js";
+import { idleTimeoutMs } from "../engine/kit.js";
 import type { CacheTtl } from "../anthropic/api.js";
 import { createVertexProvider } from "./provider.js";
 

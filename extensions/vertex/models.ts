@@ -2,7 +2,7 @@
  * Vertex AI model names: `claude-sonnet-4-5@20250929` (the date after `@`), newer ones without a date.
  * Windows, limits and prices are the Anthropic catalogue's, read through the anthropic contract.
  */
-import { anthropicModels } from "../anthropic/api.js";
+import { anthropicModels } from "../anthropic/kit.js";
 import type { ModelInfo } from "../engine/api.js";
 
 type Entry = Omit<ModelInfo, "known">;

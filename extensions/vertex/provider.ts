@@ -6,8 +6,10 @@
  */
 import fs from "node:fs";
 import { AnthropicVertex } from "@anthropic-ai/vertex-sdk";
-import { onceEach, sdkLogger, streamMessages, type CacheTtl, type MessagesRoute, type MessagesSdk } from "../anthropic/api.js";
-import { ProviderError, idleFetch, printableText, type ModelRequest, type Provider, type ProviderEvent } from "../engine/api.js";
+import { type CacheTtl, type MessagesRoute, type MessagesSdk } from "../anthropic/api.js";
+import { onceEach, sdkLogger, streamMessages } from "../anthropic/kit.js";
+import { type ModelRequest, type Provider, type ProviderEvent } from "../engine/api.js";
+import { ProviderError, idleFetch, printableText } from "../engine/kit.js";
 import { FIX_ADC, SCOPE, TokenSource, adcPath, adcProject, readAdc } from "./adc.js";
 import { describeVertex, vertexModels } from "./models.js";
 

@@ -1,5 +1,5 @@
 /**
- * The web client's build step (run by kernel/bundle.ts after the node bundle): esbuild bundles the browser
+ * The web client's build step (run by build/bundle.ts after the node bundle): esbuild bundles the browser
  * code (client/, React with a small DOM renderer of its own, marked, lowlight) into one script, and copies
  * the page, the styles and the icon, into dist/extensions/web/assets/ (shipped in the package). Minified,
  * no source maps, nothing loaded from elsewhere at run time.

@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { HttpError, type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import { WEB_HEADERS } from "./api.js";
 
 const TYPES: Record<string, string> = {

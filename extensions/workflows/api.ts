@@ -25,12 +25,6 @@ export type RunStatus =
 
 export const PAUSE_STATUSES: ReadonlySet<RunStatus> = new Set(["user_paused", "back_off_paused", "no_progress_paused", "infra_paused", "blocked"]);
 
-/** The exit code of a run's outcome: 0 complete, 3 any pause, 2 the rest (failed, cancelled, budget_limited). */
-export function exitCodeOf(status: RunStatus): number {
-  if (status === "complete") return 0;
-  return PAUSE_STATUSES.has(status) ? 3 : 2;
-}
-
 /** One line of updates.jsonl and of `workflow run`'s stdout. */
 export interface RunBody {
   type: "workflow_updated" | "goal_updated";
@@ -164,5 +158,3 @@ export interface WorkflowsService {
   stop(runId: string): boolean;
 }
 
-export { RunStore, newRunId, runsDir } from "./store.js";
-export { isProviderBackOff } from "./errors.js";

@@ -4,9 +4,10 @@
  * errors), 3 a pause. Warnings and script logs go to stderr.
  */
 import { parseArgs } from "node:util";
-import { safeJson, visible, type CommandIO } from "../../kernel/api.js";
+import { type CommandIO } from "../../kernel/api.js";
+import { safeJson, visible } from "../obs/kit.js";
 import type { AutomaticApproval, EngineService, Rejection } from "../engine/api.js";
-import { exitCodeOf } from "./api.js";
+import { exitCodeOf } from "./kit/shared.js";
 import type { Workflows } from "./service.js";
 
 export const WORKFLOW_USAGE = [

@@ -27,7 +27,7 @@ export default {
       if (tapped !== e) {
         tapped = e;
         // the budget: each model request of a run's session counts one; once spent, the next is refused
-        e.hooks.modelRequest.tap({ name: ctx.id, stage: "STAGE_POLICY" }, (req, step) => {
+        e.hooks.modelRequest.tap({ name: ctx.id, stage: "policy" }, (req, step) => {
           const run = runOfSession(step.session.info.id, step.session.info.parentId);
           if (!run) return req;
           if (budgetSpent(run)) throw new BudgetSpent();
@@ -53,7 +53,7 @@ export default {
       const feed = new RunFeed(wf.store);
       for (const r of workflowRoutes({ wf, feed, project: path.resolve(ctx.paths.project), wake: () => ctx.activate("onEvent:workflows"), log: (t) => ctx.log.warn(t) })) routes.add(r, ctx.id);
       // runs a client launched end cancelled, recorded, when the server stops (before the engine closes)
-      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: -100 }, async () => {
+      ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "stop" }, async () => {
         const ending = [...feed.launched.entries()];
         for (const [id] of ending) wf.stop(id);
         await Promise.race([Promise.all(ending.map(([, done]) => done)), new Promise((r) => setTimeout(r, 5_000).unref())]);

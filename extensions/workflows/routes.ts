@@ -5,7 +5,8 @@
  *   POST /workflow/runs/:id/pause|resume|stop      -> for runs live in this server (409 otherwise, 404 unknown)
  * Over HTTP a workflow is named (a built-in or a discovered script), never a path on the server's disk.
  */
-import { HttpError, type JsonSchema, type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { type JsonSchema, type RouteDefinition, type RouteReply } from "../serve/api.js";
+import { HttpError } from "../serve/kit.js";
 import type { LaunchOptions, RunBody, RunMeta } from "./api.js";
 import type { RunFeed } from "./feed.js";
 import { looksLikePath, type Workflows } from "./service.js";

@@ -5,7 +5,8 @@
  * pager as the embedded engine's would, and a `question_asked` goes to the pager's question handler,
  * whose answer is posted back. Model metadata (for the meter) comes from the local catalogue.
  */
-import { emptyUsage, type EngineService, type QuestionHandler, type Row, type Session, type SessionEvent, type SessionInfo, type SessionTotals, type TurnResult } from "../../extensions/engine/api.js";
+import { type EngineService, type QuestionHandler, type Row, type Session, type SessionEvent, type SessionInfo, type SessionTotals, type TurnResult } from "../../extensions/engine/api.js";
+import { emptyUsage } from "../../extensions/engine/kit.js";
 import type { OceancodeClient } from "../../extensions/serve/client/index.js";
 import type { PagerEngine } from "../pager/controller.js";
 

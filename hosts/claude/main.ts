@@ -5,7 +5,8 @@
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { INSTALL_HINT, locateClaude } from "../../extensions/claude-code/api.js";
+import { INSTALL_HINT } from "../../extensions/claude-code/api.js";
+import { locateClaude } from "../../extensions/claude-code/kit.js";
 
 
 export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: { listen?: string; model?: string; version?: string }): Promise<number> {

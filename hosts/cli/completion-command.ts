@@ -5,7 +5,8 @@
  */
 import type { Kernel } from "../../kernel/kernel.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { ModelNames, type ModelNameEntry } from "../../extensions/engine/api.js";
+import { type ModelNameEntry } from "../../extensions/engine/api.js";
+import { ModelNames } from "../../extensions/engine/kit.js";
 import { commandHelp, declaredFlags, flagsFromUsage, GLOBAL_FLAGS, type CommandDoc, type FlagDoc } from "./help.js";
 import { COMPLETION_DOC, COMPLETION_INSTALL, COMPLETION_USAGE, completionScript, SHELLS, type CompletionCommand, type Shell } from "./completion.js";
 import { didYouMean } from "./suggest.js";

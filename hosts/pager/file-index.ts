@@ -6,7 +6,8 @@
 import path from "node:path";
 import fuzzysort from "fuzzysort";
 import { gitBuffer } from "../../kernel/api.js";
-import { DEFAULT_SKIP, walkFiles } from "../../extensions/tools/api.js";
+import { DEFAULT_SKIP } from "../../extensions/tools/api.js";
+import { walkFiles } from "../../extensions/tools/kit.js";
 
 /** a guard against enormous trees (the walk; git lists what it tracks) */
 export const MAX_INDEXED = 500_000;

@@ -2,7 +2,8 @@
  * The status bar's data. The tideline extension's service ("tideline", meter(session)) is the source
  * when present; without it the pager shows the context from the last step's gauge and "tideline off".
  */
-import { isClaudeCliRoute, type ModelInfo, type SessionTotals } from "../../extensions/engine/api.js";
+import { type ModelInfo, type SessionTotals } from "../../extensions/engine/api.js";
+import { isClaudeCliRoute } from "../../extensions/engine/kit.js";
 import type { SessionMeter, TidelineService } from "../../extensions/tideline/api.js";
 import type { MeterView } from "./format.js";
 import { visibleLine } from "../terminal/sanitize.js";

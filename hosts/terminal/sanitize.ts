@@ -1,2 +1,2 @@
-/** The terminal sanitiser lives in the kernel's safe-output kit (kernel/safe-output.ts), shared with extensions. */
-export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "../../kernel/safe-output.js";
+/** The terminal sanitiser lives in the obs kit's safe-output module (extensions/obs/safe-output.ts, oceancode/kit/obs), shared with extensions. */
+export { visible, visibleLine, hasControls, VisibleStream, safeJson, safeOutput, type VisibleOptions } from "../../extensions/obs/kit.js";

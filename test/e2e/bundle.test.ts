@@ -1,5 +1,5 @@
 /**
- * The bundle is what runs: `npm run build` bundles every host and extension (kernel/bundle.ts), the
+ * The bundle is what runs: `npm run build` bundles every host and extension (build/bundle.ts), the
  * tests and `bin` run it, and a start reads only the bundles of what it activates.
  */
 import fs from "node:fs";

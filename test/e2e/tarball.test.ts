@@ -38,9 +38,11 @@ afterAll(() => {
 
 /** package.json's export targets (`./api/*` expanded over the extensions with an api.ts), as package paths */
 function exportTargets(): string[] {
-  const withApi = fs.readdirSync(path.join(PACKAGE_ROOT, "extensions")).filter((f) => fs.existsSync(path.join(PACKAGE_ROOT, "extensions", f, "api.ts")));
+  const folders = fs.readdirSync(path.join(PACKAGE_ROOT, "extensions"));
+  // a pattern (./dist/extensions/*/api.js, ./dist/extensions/*/kit.js) names each extension with that source file
+  const expand = (t: string) => folders.map((f) => t.replace("*", f)).filter((x) => fs.existsSync(path.join(PACKAGE_ROOT, x.replace(/^dist\//, "").replace(/\.js$/, ".ts").replace(/\.d\.ts$/, ".ts"))));
   const quoted = JSON.stringify(pkg.exports).match(/"\.\/dist\/[^"]+"/g) ?? [];
-  return [...new Set(quoted.map((t) => t.slice(3, -1)).flatMap((t) => (t.includes("*") ? withApi.map((f) => t.replace("*", f)) : [t])))];
+  return [...new Set(quoted.map((t) => t.slice(3, -1)).flatMap((t) => (t.includes("*") ? expand(t) : [t])))];
 }
 
 /** `files` and every compiled module they import by a relative path, transitively */

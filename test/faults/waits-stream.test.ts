@@ -11,7 +11,7 @@ import { exportAtif, storedAnswer } from "../kit/stored.js";
 import { startFakeAnthropic, type AnthropicReply, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../kit/fakes/openai-server.js";
 import { backoffMs, MAX_BACKOFF_MS } from "../../extensions/engine/retry.js";
-import { ProviderError } from "../../extensions/engine/api.js";
+import { ProviderError } from "../../extensions/engine/kit.js";
 
 let anthropic: FakeAnthropicServer;
 let openai: FakeOpenAIServer;

@@ -1,7 +1,7 @@
 /**
  * One source of truth for hooks: declaration tables (kernel/hook-decl.ts) make the instances, and every
  * extension's manifest contributes.hooks agrees with the tables its api module exports (the build checks
- * the same thing in kernel/precompile.ts; this test fails first in the editor).
+ * the same thing in build/precompile.ts; this test fails first in the editor).
  */
 import fs from "node:fs";
 import path from "node:path";

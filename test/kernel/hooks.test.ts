@@ -11,17 +11,17 @@ beforeEach(() => {
 afterEach(() => setHookErrorSink(() => undefined));
 
 describe("stages", () => {
-  it("taps run in stage order (named or numeric); load order breaks ties", async () => {
+  it("taps run in stage order; load order breaks ties", async () => {
     const h = new SeriesHook<string[]>("t.series", "series");
     h.tap({ name: "audit", stage: "STAGE_AUDIT" }, (a) => void a.push("audit"));
     h.tap({ name: "default-1" }, (a) => void a.push("default-1"));
     h.tap({ name: "policy", stage: "STAGE_POLICY" }, (a) => void a.push("policy"));
-    h.tap({ name: "fifty", stage: 50 }, (a) => void a.push("fifty"));
+    h.tap({ name: "enrich", stage: "STAGE_ENRICH" }, (a) => void a.push("enrich"));
     h.tap({ name: "default-2", stage: "STAGE_DEFAULT" }, (a) => void a.push("default-2"));
     h.tap({ name: "floor", stage: "STAGE_FLOOR" }, (a) => void a.push("floor"));
     const out: string[] = [];
     await h.call(out);
-    expect(out).toEqual(["floor", "policy", "default-1", "default-2", "fifty", "audit"]);
+    expect(out).toEqual(["floor", "policy", "default-1", "default-2", "enrich", "audit"]);
     expect(h.taps()).toEqual(out);
     expect(Stages.STAGE_FLOOR).toBeLessThan(Stages.STAGE_POLICY);
     expect(Stages.STAGE_AUDIT).toBeLessThan(Stages.STAGE_ASK);
@@ -42,8 +42,8 @@ describe("stages", () => {
 
   it("waterfall: each tap gets the previous value; undefined keeps it", async () => {
     const h = new WaterfallHook<number, { k: number }>("t.wf", "waterfall");
-    h.tap({ name: "late", stage: 10 }, (v, c) => v * c.k);
-    h.tap({ name: "early", stage: -10 }, (v) => v + 1);
+    h.tap({ name: "late", stage: "STAGE_ENRICH" }, (v, c) => v * c.k);
+    h.tap({ name: "early", stage: "STAGE_POLICY" }, (v) => v + 1);
     h.tap({ name: "noop" }, () => undefined as unknown as number);
     expect(await h.call(1, { k: 10 })).toBe(20);
   });

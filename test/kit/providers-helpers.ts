@@ -1,6 +1,7 @@
 /** Small builders for provider tests: model requests from rows, and draining a provider stream. */
 import type { ModelInfo, ModelRequest, Provider, ProviderEvent, Row, ToolSpec, Usage } from "../../extensions/engine/api.js";
-import { providerErrorCode, type ProviderErrorLike } from "../../extensions/engine/api.js";
+import { type ProviderErrorLike } from "../../extensions/engine/api.js";
+import { providerErrorCode } from "../../extensions/engine/kit.js";
 
 export function model(provider: string, name: string): ModelInfo {
   return {

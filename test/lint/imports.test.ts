@@ -54,7 +54,7 @@ describe("import lint on the repo", () => {
     text.splice(at, 0, `import { tapTools } from "../tools/tools.js";`);
     fs.writeFileSync(file, text.join("\n"));
     expect(lines(root)).toEqual([
-      `extensions/permissions/index.ts:${at + 1}: [cross-import] import "../tools/tools.js" reaches into extension 'tools' (extensions/tools/tools.ts), not its published contract: import what you need from "../tools/api.js" (ask for it to be exported there), or move the code into 'permissions'`,
+      `extensions/permissions/index.ts:${at + 1}: [cross-import] import "../tools/tools.js" reaches into extension 'tools' (extensions/tools/tools.ts), not its published contract: import what you need from "../tools/api.js" (types) or "../tools/kit.js" (code) (ask for it to be exported there), or move the code into 'permissions'`,
     ]);
   });
 });
@@ -63,7 +63,7 @@ describe("import lint rules, one planted problem each", () => {
   it("(a) another extension's file that is not its api.ts is refused; its api.js is allowed", () => {
     const root = fixture({ manifest: { requires: ["lib"] }, code: `import { helper } from "../lib/api.js";\nimport { secret } from "../lib/internal.js";\nexport default { activate() { helper(); return secret; } };\n` });
     expect(lines(root)).toEqual([
-      `extensions/app/index.ts:2: [cross-import] import "../lib/internal.js" reaches into extension 'lib' (extensions/lib/internal.ts), not its published contract: import what you need from "../lib/api.js" (ask for it to be exported there), or move the code into 'app'`,
+      `extensions/app/index.ts:2: [cross-import] import "../lib/internal.js" reaches into extension 'lib' (extensions/lib/internal.ts), not its published contract: import what you need from "../lib/api.js" (types) or "../lib/kit.js" (code) (ask for it to be exported there), or move the code into 'app'`,
     ]);
   });
 
@@ -99,7 +99,7 @@ describe("import lint rules, one planted problem each", () => {
   it("(d) an api.ts must open with a doc comment naming its contract", () => {
     const root = fixture({ code: `export {};\n` }, { apiDoc: false });
     expect(lines(root)).toEqual([
-      "extensions/lib/api.ts:1: [api-doc] the published contract has no opening doc comment naming it: start the file with /** The published contract `oceancode/api/lib` ... */ saying what it holds (types, hook and service interfaces, error helpers, small helpers)",
+      "extensions/lib/api.ts:1: [api-doc] the published contract has no opening doc comment naming it: start the file with /** The published contract `oceancode/api/lib` ... */ saying what it holds (types, hook tables, service interfaces, constants; code goes in kit.ts)",
     ]);
     write(root, "extensions/lib/api.ts", `/**\n * The published contract \`oceancode/api/lib\`.\n */\nexport interface LibService { go(): void }\n`);
     expect(lines(root)).toEqual([]);

@@ -2,10 +2,11 @@
  * The import lint (architecture rule 14, "published contracts"), run in CI as a vitest test
  * (test/lint/imports.test.ts). It reads the sources with the TypeScript parser, runs no code, and refuses:
  *
- *   (a) cross-import   an extension importing another extension's files other than its `api.ts`
- *                      (`../tools/decide.js` is refused, `../tools/api.js` is allowed);
- *                      an api module is published package code (`oceancode/api/<id>`), so a value import
- *                      of it needs no declared dependency, as a third party may import it;
+ *   (a) cross-import   an extension importing another extension's files other than its `api.ts` and `kit.ts`
+ *                      (`../tools/decide.js` is refused, `../tools/api.js` and `../tools/kit.js` are allowed);
+ *                      api and kit modules are published package code (`oceancode/api/<id>`,
+ *                      `oceancode/kit/<id>`), so a value import of one needs no declared dependency, as a
+ *                      third party may import it;
  *   (b) service        `ctx.services.get/tryGet/has("x")` or `.service("x")` of a service this manifest
  *                      does not declare in `requires`/`optional` (or provide);
  *   (c) kernel         kernel/ importing from extensions/ or hosts/;
@@ -131,8 +132,8 @@ function scan(file: string, text: string): { imports: ImportSite[]; services: Se
 
 /** Where an import points, relative to the root ("extensions/tools/api.ts"), or undefined for a package. */
 function target(root: string, fromFile: string, spec: string): string | undefined {
-  const self = /^oceancode\/api\/([^/]+)$/.exec(spec);
-  if (self) return `extensions/${self[1]}/api.ts`;
+  const self = /^oceancode\/(api|kit)\/([^/]+)$/.exec(spec);
+  if (self) return `extensions/${self[2]}/${self[1]}.ts`;
   if (/^oceancode\/kernel\//.test(spec) || spec === "oceancode") return "kernel/api.ts";
   if (!spec.startsWith(".")) return undefined;
   const abs = path.resolve(path.dirname(fromFile), spec);
@@ -157,13 +158,13 @@ export function checkImports(root: string): Problem[] {
       const parts = t.split("/");
       if (parts[0] !== "extensions" || parts[1] === own || parts.length < 3) continue;
       const other = parts[1]!;
-      const isApi = parts.length === 3 && (parts[2] === "api.ts" || parts[2] === "api.tsx");
+      const isApi = parts.length === 3 && ["api.ts", "api.tsx", "kit.ts"].includes(parts[2]!);
       if (isApi) continue;
       problems.push({
         file: r,
         line: imp.line,
         rule: "cross-import",
-        message: `import "${imp.spec}" reaches into extension '${other}' (${t}), not its published contract: import what you need from "../${other}/api.js" (ask for it to be exported there), or move the code into '${own}'`,
+        message: `import "${imp.spec}" reaches into extension '${other}' (${t}), not its published contract: import what you need from "../${other}/api.js" (types) or "../${other}/kit.js" (code) (ask for it to be exported there), or move the code into '${own}'`,
       });
     }
     const declared = new Set([...m.requires, ...m.optional, ...m.provides]);
@@ -188,7 +189,7 @@ export function checkImports(root: string): Problem[] {
       file: rel(api),
       line: 1,
       rule: "api-doc",
-      message: `the published contract has no opening doc comment naming it: start the file with /** The published contract \`oceancode/api/${m.id}\` ... */ saying what it holds (types, hook and service interfaces, error helpers, small helpers)`,
+      message: `the published contract has no opening doc comment naming it: start the file with /** The published contract \`oceancode/api/${m.id}\` ... */ saying what it holds (types, hook tables, service interfaces, constants; code goes in kit.ts)`,
     });
   }
 

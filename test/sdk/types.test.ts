@@ -28,8 +28,11 @@ describe("the published types", () => {
       `import type { Extension, ExtensionContext } from "oceancode/kernel";
 import type { EngineService, Provider, ToolDefinition } from "oceancode/api/engine";
 import type { StorageService } from "oceancode/api/storage";
+import { WriteQueue } from "oceancode/kit/storage";
+import { emptyUsage } from "oceancode/kit/engine";
 import { describeProviderContract, describeToolContract } from "oceancode/testing";
-const provider: Provider = { id: "mine", async *stream() { yield { type: "done", stopReason: "end_turn" }; } };
+const provider: Provider = { id: "mine", async *stream() { yield { type: "usage", usage: emptyUsage() }; yield { type: "done", stopReason: "end_turn" }; } };
+export const queueClass: typeof WriteQueue = WriteQueue;
 const tool: ToolDefinition = { name: "mine", description: "d", kind: "read", inputSchema: { type: "object" }, run: async () => ({ content: "" }) };
 export const ext: Extension = {
   activate(ctx: ExtensionContext) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSandbox, type Sandbox } from "../kit/cli.js";
 import { globalConfig, oc } from "../sdk/helpers.js";
 import { startPostgres, type TestPostgres } from "../kit/postgres.js";
-import { redactText, redactUrl } from "../../extensions/storage-postgres/api.js";
+import { redactText, redactUrl } from "../../extensions/storage-postgres/kit.js";
 
 let server: TestPostgres;
 let sb: Sandbox;

@@ -91,7 +91,7 @@ describe("VisibleStream", () => {
   });
 });
 
-describe("safeJson (kernel/safe-output.ts)", () => {
+describe("safeJson (extensions/obs/safe-output.ts)", () => {
   it("escapes what JSON.stringify leaves raw (C1, DEL, bidi, separators) and parses back to the exact value", () => {
     const value = { a: "\u009b2J\u007f\u202e\u2066\u2028x", b: [`${ESC}]0;t${BEL}`] };
     const s = safeJson(value, 2);

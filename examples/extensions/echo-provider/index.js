@@ -7,9 +7,10 @@
 //                                  the engine asks the tideline to cut the window and retries once
 //   "[tool <name> <json>]"      -> the first step calls that tool with that input; the next one answers
 //
-// It imports the running host's own contract module: the host resolves "oceancode/api/*" for
-// extensions (no copy of oceancode is needed at run time; `npm i -D oceancode` only gives editors types).
-import { emptyUsage, providerError } from "oceancode/api/engine";
+// It imports the running host's own engine kit (code; the types come from the contract oceancode/api/engine):
+// the host resolves "oceancode/*" for extensions (no copy of oceancode is needed at run time;
+// `npm i -D oceancode` only gives editors types).
+import { emptyUsage, providerError } from "oceancode/kit/engine";
 
 /** @typedef {import("oceancode/api/engine").Provider} Provider */
 /** @typedef {import("oceancode/api/engine").ModelRequest} ModelRequest */

@@ -171,7 +171,7 @@ export function createJsonStore(dir) {
     /** Tap the engine's session hooks (what makes it the store sessions are written to and reopened from). */
     tap(engine, name) {
       const h = engine.hooks;
-      h.sessionStart.tap({ name, stage: -1000 }, ({ session, source }) => {
+      h.sessionStart.tap({ name, stage: "store" }, ({ session, source }) => {
         const lastSeq = source === "resume" && session.rows.length ? session.rows[session.rows.length - 1].seq : 0;
         open.set(session.info.id, { lastSeq, file: source === "resume" ? read(session.info.id) : undefined, pendingEvents: [] });
       });

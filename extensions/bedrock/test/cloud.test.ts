@@ -16,7 +16,8 @@ import { startFakeVertex, type FakeVertexServer } from "../../../test/kit/fakes/
 import type { AnthropicReply } from "../../../test/kit/fakes/anthropic-server.js";
 import { bedrockModels } from "../models.js";
 import { vertexModels } from "../../vertex/models.js";
-import { ModelNames, type ModelNameEntry } from "../../engine/api.js";
+import { type ModelNameEntry } from "../../engine/api.js";
+import { ModelNames } from "../../engine/kit.js";
 import { drain, failure, model, request, rows } from "../../../test/kit/providers-helpers.js";
 
 const AWS = { accessKeyId: "AKIAFAKECLOUDTEST01", secretAccessKey: "cloud-test-secret-DO-NOT-LEAK", region: "eu-west-1" };

@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { boot, isTouch, minutes, MODEL, prefixOf, real, script, sleep, touches, type Booted } from "./helpers.js";
-import { parseMax, parseMinutes, retryDelayMs, type CacheKeepaliveService } from "../api.js";
+import { type CacheKeepaliveService } from "../api.js";
+import { parseMax, parseMinutes, retryDelayMs } from "../kit.js";
 
 let fake: FakeAnthropicServer | undefined;
 let b: Booted | undefined;

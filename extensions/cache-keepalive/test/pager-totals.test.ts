@@ -1,7 +1,8 @@
 /** The pager's spend meter follows a cache keep-alive touch: the totals a session.cache.touched event carries. */
 import { describe, expect, it } from "vitest";
 import { PagerStore } from "../../../hosts/pager/store.js";
-import { emptyUsage, type SessionEvent } from "../../engine/api.js";
+import { type SessionEvent } from "../../engine/api.js";
+import { emptyUsage } from "../../engine/kit.js";
 
 describe("pager store and session.cache.touched", () => {
   it("takes the event's totals (the touch's cost included)", () => {

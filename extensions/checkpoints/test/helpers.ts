@@ -31,7 +31,7 @@ export async function boot(steps: Step[], files: Record<string, string> = {}): P
   await kernel.activate("onSession");
   const engine = await kernel.service<EngineService>("engine");
   const windows: Row[][] = [];
-  engine.hooks.contextBuild.tap({ name: "test", stage: "STAGE_ASK" }, (win) => {
+  engine.hooks.contextBuild.tap({ name: "test", stage: "notes" }, (win) => {
     windows.push([...win.rows]);
     return win;
   });

@@ -9,7 +9,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, runCliAsync } from "../../../test/kit/cli.js";
-import { CRASH_EXIT_CODE, CRASH_KEEP, readCrashReports, type CrashReport } from "../api.js";
+import { CRASH_EXIT_CODE, CRASH_KEEP, type CrashReport } from "../api.js";
+import { readCrashReports } from "../kit.js";
 
 const CANARY = "canary-7f3a9c1e55d2b4";
 const URL_CANARY = "pw-canary-91b2";

@@ -1,7 +1,7 @@
 /** The pure parts of a crash report: which extension a stack comes from, and which rows end a turn (redaction is the shared redactor's, extensions/obs/test/redact.test.ts). */
 import { describe, expect, it } from "vitest";
 import { extensionOf, stackFiles } from "../origin.js";
-import { endsTurn } from "../../storage/api.js";
+import { endsTurn } from "../../storage/kit.js";
 
 const dirs = [
   { id: "boom", dir: "/home/me/.oceancode/extensions/boom" },

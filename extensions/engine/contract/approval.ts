@@ -39,10 +39,6 @@ export interface AutomaticApproval {
   by: string;
 }
 
-export function isAutomaticApproval(x: unknown): x is AutomaticApproval {
-  return typeof x === "object" && x !== null && (x as { automatic?: unknown }).automatic === true && (x as { answer?: unknown }).answer === "once";
-}
-
 /**
  * An allow's provenance that a tap (the permissions extension) leaves on the call when it lets it
  * through without answering (so later taps still speak): which rule or mode allowed, and whether the
@@ -71,9 +67,4 @@ export interface SpawnContext {
   external?: boolean;
   /** the call asked to run outside the sandbox (bash's dangerouslyDisableSandbox) */
   unconfined?: boolean;
-}
-
-/** A decision's strictness: allow < ask < deny. */
-export function strictness(action: "allow" | "ask" | "deny"): number {
-  return action === "allow" ? 0 : action === "ask" ? 1 : 2;
 }

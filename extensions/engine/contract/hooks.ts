@@ -1,5 +1,6 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): hook payloads, questions and the ENGINE_HOOKS table. */
-import { declareHooks, hook, type HooksOf } from "../../../kernel/hook-decl.js";
+import { declareHooks, hook, staged, type HooksOf } from "../../../kernel/hook-decl.js";
+import { AUTHORIZE_STAGES, EXECUTE_STAGES, PROMPT_STAGES, REQUEST_STAGES, RESULT_STAGES, SESSION_START_STAGES, WINDOW_STAGES } from "./stages.js";
 import type { AssistantRow, FileDiff, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
 import type { ModelInfo, ModelRequest } from "./provider.js";
 import type { SpawnSpec, ToolDefinition, ToolOutput } from "./tools.js";
@@ -282,23 +283,29 @@ export type QuestionHandler = (q: Question, signal: AbortSignal) => Promise<Ques
  */
 export const ENGINE_HOOKS = declareHooks("engine", {
   /** series: a session opened (source "startup" for new, "resume" for reopened). */
-  sessionStart: hook.series<{ session: Session; source: "startup" | "resume" }>("a session opened (startup or resume)"),
+  sessionStart: staged(SESSION_START_STAGES, hook.series<{ session: Session; source: "startup" | "resume" }>("a session opened (startup or resume)")),
   /** series: a session is closing (reason "exit" at host shutdown). */
   sessionEnd: hook.series<{ session: Session; reason: string }>("a session is closing"),
   /** waterfall: the user's prompt; a tap may add context or block it. */
-  userPrompt: hook.waterfall<PromptInput, TurnContext>("the user's prompt: add context or block it"),
+  userPrompt: staged(PROMPT_STAGES, hook.waterfall<PromptInput, TurnContext>("the user's prompt: add context or block it")),
   /** waterfall: the window of rows sent this step (tideline cuts here; preface gets the pointer line). */
-  contextBuild: hook.waterfall<ContextWindow, StepContext>("the window of rows sent this step"),
+  contextBuild: staged(WINDOW_STAGES, hook.waterfall<ContextWindow, StepContext>("the window of rows sent this step")),
   /** waterfall: the provider request (tools offered, cache markers, system prompt). */
-  modelRequest: hook.waterfall<ModelRequest, StepContext>("the provider request: tools, cache markers, system prompt"),
+  modelRequest: staged(REQUEST_STAGES, hook.waterfall<ModelRequest, StepContext>("the provider request: tools, cache markers, system prompt")),
   /** series: the provider refused the request as too long; taps cut, then the engine retries once. */
   promptTooLong: hook.series<StepContext>("the provider refused the request as too long; cut, then one retry"),
-  /** bail, fail-closed: allow / ask / deny one tool call. First decision wins; a throwing (or timed-out) tap = deny. */
-  authorizeToolCall: hook.bail<ToolCallContext, AuthorizeResult>("allow / ask / deny a tool call; a throwing tap denies", (tap, e) => ({
-    action: "deny",
-    by: tap,
-    reason: `extension '${tap}' failed while authorizing this call (${e instanceof Error ? e.message : String(e)}); denied`,
-  })),
+  /**
+   * bail, fail-closed: allow / ask / deny one tool call, in the phases of AUTHORIZE_STAGES. First decision
+   * wins; a throwing (or timed-out) tap = deny.
+   */
+  authorizeToolCall: staged(
+    AUTHORIZE_STAGES,
+    hook.bail<ToolCallContext, AuthorizeResult>("allow / ask / deny a tool call; a throwing tap denies", (tap, e) => ({
+      action: "deny",
+      by: tap,
+      reason: `extension '${tap}' failed while authorizing this call (${e instanceof Error ? e.message : String(e)}); denied`,
+    })),
+  ),
   /** series: the user answered an ask (permissions saves an "always" as a rule). */
   permissionAnswered: hook.series<{ ctx: ToolCallContext; decision: Decision; answer: Answer }>("the user answered an ask"),
   /** series: a tool call was denied (by a rule, a hook, or the user). */
@@ -306,7 +313,7 @@ export const ENGINE_HOOKS = declareHooks("engine", {
   /** parallel: a tool call's permission settled (what was decided, the final allow/deny, who answered an ask). Fails open. */
   permissionDecided: hook.parallel<PermissionRecord>("a tool call's permission settled: decided, final, who answered"),
   /** wrap: middleware around running a tool (sandbox, timing). No tap timeout: it surrounds the tool run. */
-  executeTool: hook.wrap<ToolCallContext, ToolOutput>("middleware around running a tool"),
+  executeTool: staged(EXECUTE_STAGES, hook.wrap<ToolCallContext, ToolOutput>("middleware around running a tool")),
   /** waterfall: compose a child process (env stripping, sandbox wrapping). */
   childProcess: hook.waterfall<SpawnSpec, SpawnContext>("compose a child process: env, sandbox"),
   /**
@@ -320,7 +327,7 @@ export const ENGINE_HOOKS = declareHooks("engine", {
     reason: `extension '${tap}' failed while reviewing this call (${e instanceof Error ? e.message : String(e)}); denied`,
   })),
   /** waterfall: a tool's output before the model sees it (hooks' PostToolUse, truncation). */
-  toolResult: hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it"),
+  toolResult: staged(RESULT_STAGES, hook.waterfall<ToolResult, ToolCallContext>("a tool's output before the model sees it")),
   /**
    * waterfall: the step's gauge in tokens before afterStep sees it (provider input + cache + what the step
    * added). A tap that shrinks what the model reads adds back what it removed (compress: removed bytes ÷ 4),

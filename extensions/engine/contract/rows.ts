@@ -92,6 +92,3 @@ export interface Usage {
   cacheReadTokens: number;
   cacheWriteTokens: number;
 }
-export function emptyUsage(): Usage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-}

@@ -30,24 +30,6 @@ export interface DiscardEvent {
   deltas: number;
 }
 
-/** Words for a discard's cause, for hosts (`[retrying: stream dropped]`). */
-export function discardCauseText(cause: DiscardEvent["cause"]): string {
-  switch (cause) {
-    case "network":
-      return "stream dropped";
-    case "overloaded":
-      return "overloaded";
-    case "rate_limited":
-      return "rate limited";
-    case "server":
-      return "server error";
-    case "prompt_too_long":
-      return "prompt too long";
-    default:
-      return cause === "other" ? "error" : cause.replace(/_/g, " ");
-  }
-}
-
 export type SessionEvent =
   | { type: "turn_start"; sessionId: string; turn: number; text: string }
   | { type: "text_delta"; sessionId: string; text: string }

@@ -71,15 +71,6 @@ export interface SessionRefusal {
 
 export const SESSION_REFUSED = "OC_ERR_SESSION_REFUSED" as const;
 
-/** The error openSession throws for a SessionRefusal; recognised by its code. */
-export function sessionRefusedError(r: SessionRefusal): Error & { code: string } {
-  return Object.assign(new Error(r.refused), { code: r.code ?? SESSION_REFUSED });
-}
-
-export function isRefusal(v: StoredSession | SessionRefusal | undefined): v is SessionRefusal {
-  return typeof v === "object" && v !== null && typeof (v as SessionRefusal).refused === "string";
-}
-
 /** What claimSession taps are asked. */
 export interface SessionClaimRequest {
   id: string;
@@ -91,12 +82,3 @@ export interface SessionClaimRequest {
 export type SessionClaim = { release(): Promise<void> } | { refused: string };
 
 export const SESSION_BUSY = "OC_ERR_SESSION_BUSY" as const;
-
-/** The error openSession throws when another process holds the session; recognised by its code. */
-export function sessionBusyError(message: string): Error & { code: typeof SESSION_BUSY } {
-  return Object.assign(new Error(message), { code: SESSION_BUSY });
-}
-
-export function isSessionBusy(e: unknown): boolean {
-  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === SESSION_BUSY;
-}

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Catalogue } from "../models.js";
-import { CATALOGUE_DEFAULTS, ModelNames, modelInfoFromEntry, type ModelNameEntry } from "../api.js";
+import { CATALOGUE_DEFAULTS, type ModelNameEntry } from "../api.js";
+import { ModelNames, modelInfoFromEntry } from "../kit.js";
 
 const ENTRIES: ModelNameEntry[] = [
   { id: "acme/big", aliases: ["big"], contextWindow: 500_000, maxOutputTokens: 32_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 4 }, tools: true, images: true },

@@ -36,11 +36,11 @@ async function boot(env: NodeJS.ProcessEnv = {}): Promise<{ engine: EngineServic
   const engine = await kernel.service<EngineService>("engine");
   const requests = new Map<string, ModelRequest[]>();
   const results: ToolResult[] = [];
-  engine.hooks.modelRequest.tap({ name: "test", stage: "STAGE_AUDIT" }, (req) => {
+  engine.hooks.modelRequest.tap({ name: "test", stage: "observe" }, (req) => {
     requests.set(req.sessionId, [...(requests.get(req.sessionId) ?? []), req]);
     return req;
   });
-  engine.hooks.toolResult.tap({ name: "test", stage: "STAGE_AUDIT" }, (r) => {
+  engine.hooks.toolResult.tap({ name: "test", stage: "observe" }, (r) => {
     results.push(r);
     return r;
   });

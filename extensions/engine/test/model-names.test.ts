@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ScriptedProvider } from "../../scripted/provider.js";
-import { DEFAULT_MODEL_ID, ModelNames, ProviderError, type ModelNameEntry } from "../api.js";
+import { DEFAULT_MODEL_ID, type ModelNameEntry } from "../api.js";
+import { ModelNames, ProviderError } from "../kit.js";
 
 interface ProviderManifest {
   contributes: { providers: string[]; models: ModelNameEntry[] };

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { PROVIDER_ERROR_CODES, ProviderError, asProviderError, isRetryableProviderError, providerError, providerErrorCode } from "../api.js";
+import { PROVIDER_ERROR_CODES } from "../api.js";
+import { ProviderError, asProviderError, isRetryableProviderError, providerError, providerErrorCode } from "../kit.js";
 
 let sb: Sandbox;
 beforeEach(() => {

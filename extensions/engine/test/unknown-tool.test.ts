@@ -32,8 +32,8 @@ describe("unknown tool", () => {
     const engine = await kernel.service<EngineService>("engine");
     const requests: ModelRequest[] = [];
     const results: ToolResult[] = [];
-    engine.hooks.modelRequest.tap({ name: "test", stage: "STAGE_AUDIT" }, (req) => (requests.push(req), req));
-    engine.hooks.toolResult.tap({ name: "test", stage: "STAGE_AUDIT" }, (r) => (results.push(r), r));
+    engine.hooks.modelRequest.tap({ name: "test", stage: "observe" }, (req) => (requests.push(req), req));
+    engine.hooks.toolResult.tap({ name: "test", stage: "observe" }, (r) => (results.push(r), r));
     const s = await engine.createSession({ cwd: sb.project, model: "scripted/script.json" });
     await engine.prompt(s, "go");
     const offered = requests[0]!.tools.map((t) => t.name);

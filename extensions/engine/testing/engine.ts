@@ -58,6 +58,8 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
       const { hooks } = await make();
       expect(() => hooks.afterStep.tap({ name: "" } as never, () => undefined)).toThrow();
       expect(() => hooks.afterStep.tap({ name: "x", stage: "STAGE_NOPE" } as never, () => undefined)).toThrow();
+      // order is the hook's: a bare number is refused, naming the hook and the stages it may name
+      expect(() => hooks.authorizeToolCall.tap({ name: "x", stage: -300 } as never, () => undefined)).toThrow(/hook 'engine.authorizeToolCall'.*a bare number.*mode, hooks, floor/);
     });
 
     it("waterfall (modelRequest): each tap gets the previous value, in stage order; a throwing tap keeps the value", async () => {
@@ -67,9 +69,9 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
         seen.push(tag);
         return { ...r, system: [...r.system, tag] };
       };
-      hooks.modelRequest.tap({ name: "late", stage: "STAGE_AUDIT" }, add("late"));
-      hooks.modelRequest.tap({ name: "early", stage: "STAGE_POLICY" }, add("early"));
-      hooks.modelRequest.tap({ name: "broken", stage: "STAGE_DEFAULT" }, () => {
+      hooks.modelRequest.tap({ name: "late", stage: "observe" }, add("late"));
+      hooks.modelRequest.tap({ name: "early", stage: "policy" }, add("early"));
+      hooks.modelRequest.tap({ name: "broken", stage: "default" }, () => {
         throw new Error("boom");
       });
       const out = await hooks.modelRequest.call({ system: [] } as unknown as ModelRequest, ctx);
@@ -80,15 +82,15 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
     it("bail (authorizeToolCall): the first answer in stage order wins and later taps do not run", async () => {
       const { hooks } = await make();
       const ran: string[] = [];
-      hooks.authorizeToolCall.tap({ name: "audit", stage: "STAGE_AUDIT" }, () => {
+      hooks.authorizeToolCall.tap({ name: "audit", stage: "asks" }, () => {
         ran.push("audit");
         return { action: "allow", by: "audit" };
       });
-      hooks.authorizeToolCall.tap({ name: "policy", stage: "STAGE_POLICY" }, () => {
+      hooks.authorizeToolCall.tap({ name: "policy", stage: "rules" }, () => {
         ran.push("policy");
         return { action: "deny", by: "policy", reason: "no" };
       });
-      hooks.authorizeToolCall.tap({ name: "quiet", stage: "STAGE_FLOOR" }, () => {
+      hooks.authorizeToolCall.tap({ name: "quiet", stage: "floor" }, () => {
         ran.push("quiet");
         return undefined;
       });
@@ -99,10 +101,10 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
 
     it("authorizeToolCall fails closed: a throwing tap is a deny naming it, and nothing after it can allow", async () => {
       const { hooks } = await make();
-      hooks.authorizeToolCall.tap({ name: "crashy-guard", stage: "STAGE_GUARD" }, () => {
+      hooks.authorizeToolCall.tap({ name: "crashy-guard", stage: "guard" }, () => {
         throw new Error("guard crashed");
       });
-      hooks.authorizeToolCall.tap({ name: "lenient", stage: "STAGE_ASK" }, () => ({ action: "allow", by: "lenient" }));
+      hooks.authorizeToolCall.tap({ name: "lenient", stage: "asks" }, () => ({ action: "allow", by: "lenient" }));
       const d = (await hooks.authorizeToolCall.call({} as ToolCallContext)) as AuthorizeResult;
       expect(d.action).toBe("deny");
       expect(d.by).toBe("crashy-guard");
@@ -119,9 +121,9 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
     it("series and parallel: every tap runs (series in stage order); a throwing tap fails open", async () => {
       const { hooks } = await make();
       const ran: string[] = [];
-      hooks.promptTooLong.tap({ name: "b", stage: 10 }, () => void ran.push("b"));
-      hooks.promptTooLong.tap({ name: "a", stage: -10 }, () => void ran.push("a"));
-      hooks.promptTooLong.tap({ name: "bad", stage: 0 }, () => {
+      hooks.promptTooLong.tap({ name: "b", stage: "STAGE_ENRICH" }, () => void ran.push("b"));
+      hooks.promptTooLong.tap({ name: "a", stage: "STAGE_POLICY" }, () => void ran.push("a"));
+      hooks.promptTooLong.tap({ name: "bad", stage: "STAGE_DEFAULT" }, () => {
         throw new Error("x");
       });
       await hooks.promptTooLong.call(ctx);
@@ -142,8 +144,8 @@ export function describeEngineContract(name: string, make: () => EngineFixture |
         trail.push(`<${tag}`);
         return { content: `${tag}(${r.content})` };
       };
-      hooks.executeTool.tap({ name: "inner", stage: "STAGE_AUDIT" }, wrap("inner"));
-      hooks.executeTool.tap({ name: "outer", stage: "STAGE_POLICY" }, wrap("outer"));
+      hooks.executeTool.tap({ name: "inner", stage: "snapshot" }, wrap("inner"));
+      hooks.executeTool.tap({ name: "outer", stage: "confine" }, wrap("outer"));
       let runs = 0;
       const out = await hooks.executeTool.call({} as ToolCallContext, async () => {
         runs++;

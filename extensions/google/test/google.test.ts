@@ -8,7 +8,8 @@ import { drain, failure, model, request, rows } from "../../../test/kit/provider
 import fs from "node:fs";
 import { googleModels } from "../models.js";
 import { SKIP_SIGNATURE, toContents } from "../messages.js";
-import { ModelNames, type ModelNameEntry } from "../../engine/api.js";
+import { type ModelNameEntry } from "../../engine/api.js";
+import { ModelNames } from "../../engine/kit.js";
 
 const KEY = "AIza-test-key";
 let fake: FakeGeminiServer;

@@ -45,7 +45,7 @@ afterAll(async () => {
   sb.cleanup();
 });
 
-type Payload = { hook_event_name: string; session_id: string; tool_name?: string };
+type Payload = { hook_event_name: string; session_id: string; tool_name?: string; prompt_id?: string };
 const payloads = () => lines(log).map((l) => JSON.parse(l) as Payload);
 
 describe("hook events of a sub-agent's session", () => {
@@ -72,5 +72,15 @@ describe("hook events of a sub-agent's session", () => {
     expect(childId).not.toBe(parentId);
     expect(all.filter((p) => p.hook_event_name === "SubagentStop").map((p) => p.session_id)).toEqual([childId]);
     expect(all.filter((p) => p.session_id === childId).map((p) => p.hook_event_name)).toEqual(["PreToolUse", "PostToolUse", "SubagentStop"]);
+  });
+
+  it("#47 every hook of the one user prompt carries its prompt_id, the sub-agent's too (SessionStart comes before any prompt)", () => {
+    const all = payloads();
+    const promptId = all.find((p) => p.hook_event_name === "UserPromptSubmit")?.prompt_id;
+    expect(promptId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(all.find((p) => p.hook_event_name === "SessionStart")?.prompt_id).toBeUndefined();
+    const rest = all.filter((p) => p.hook_event_name !== "SessionStart");
+    expect(rest.length).toBeGreaterThanOrEqual(7);
+    for (const p of rest) expect(p.prompt_id, `${p.hook_event_name} ${p.tool_name ?? ""}`).toBe(promptId);
   });
 });

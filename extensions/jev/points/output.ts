@@ -9,7 +9,8 @@
 import fs from "node:fs";
 import type { ExtensionContext } from "../../../kernel/api.js";
 import type { EngineService, Row, ToolCallContext, ToolResult } from "../../engine/api.js";
-import { keepOutputBlock, splitOutputBlocks, type OutputBlock } from "../../tools/api.js";
+import { type OutputBlock } from "../../tools/api.js";
+import { keepOutputBlock, splitOutputBlocks } from "../../tools/kit.js";
 import type { JevAnswer, JevQuestion, JevService, JevState } from "../api.js";
 import { clip, decide, type Verdict } from "./advise.js";
 
@@ -63,7 +64,7 @@ export function outputState(call: { name: string; input: Record<string, unknown>
 
 export function installOutput(ctx: ExtensionContext, jev: JevService): void {
   const engine = ctx.services.get<EngineService>("engine");
-  engine.hooks.toolResult.tap({ name: ctx.id, stage: "STAGE_DEFAULT" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
+  engine.hooks.toolResult.tap({ name: ctx.id, stage: "shape" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
     const fullPath = result.truncated?.fullPath;
     const mode = jev.mode("output");
     if (!fullPath || mode === "off") return result;

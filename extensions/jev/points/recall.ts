@@ -102,7 +102,7 @@ export function installRecall(ctx: ExtensionContext, jev: JevService): void {
   const engine = ctx.services.get<EngineService>("engine");
   const ledger = () => ctx.services.tryGet<LedgerService>("ledger");
   const tideline = () => ctx.services.tryGet<TidelineService>("tideline");
-  engine.hooks.contextBuild.tap({ name: ctx.id, stage: 150 }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
+  engine.hooks.contextBuild.tap({ name: ctx.id, stage: "recall" }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
     const mode = jev.mode("recall");
     if (mode === "off") return win;
     const notes = recalledOf(step.session);

@@ -75,7 +75,7 @@ const BLOCK_OPEN = "<available_skills>";
 export function installSkills(ctx: ExtensionContext, jev: JevService): void {
   const engine = ctx.services.get<EngineService>("engine");
   const skills = () => ctx.services.tryGet<SkillsService>("skills");
-  engine.hooks.contextBuild.tap({ name: ctx.id, stage: 150 }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
+  engine.hooks.contextBuild.tap({ name: ctx.id, stage: "recall" }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
     const mode = jev.mode("skills");
     const svc = skills();
     const at = win.system.findIndex((s) => s.startsWith(BLOCK_OPEN));

@@ -111,7 +111,7 @@ export function installToolTiers(ctx: ExtensionContext, jev: JevService): void {
   const live = new Map<string, TiersSession>();
   if (!engine.tools.get(TOOL_SEARCH)) engine.tools.register(toolSearch(engine, live), ctx.id);
   engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => void live.delete(session.info.id));
-  engine.hooks.modelRequest.tap({ name: ctx.id, stage: -150 }, async (req: ModelRequest, step: StepContext): Promise<ModelRequest> => {
+  engine.hooks.modelRequest.tap({ name: ctx.id, stage: "tiers" }, async (req: ModelRequest, step: StepContext): Promise<ModelRequest> => {
     // a sub-agent's tools are its profile's allow-list: the tier leaves them alone
     const mode = step.session.info.parentId ? "off" : jev.mode("tool_tiers");
     const st = stateOf(step.session);

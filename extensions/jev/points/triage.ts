@@ -38,7 +38,7 @@ export function install(ctx: ExtensionContext, jev: JevService): void {
     return out.content;
   };
 
-  engine.hooks.toolResult.tap({ name: "jev", stage: "STAGE_AUDIT" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
+  engine.hooks.toolResult.tap({ name: "jev", stage: "observe" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
     const mode = jev.mode(POINT);
     if (mode === "off" || result.name.toLowerCase() !== "bash" || !result.isError) return result;
     const code = exitCodeOf(result.content);

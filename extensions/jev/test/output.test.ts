@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installOutput, outputPolicy } from "../points/output.js";
-import { splitOutputBlocks } from "../../tools/api.js";
+import { splitOutputBlocks } from "../../tools/kit.js";
 import type { ToolRow } from "../../engine/api.js";
 import { bootPoints, comparable, testJev, type Booted } from "./points-helpers.js";
 

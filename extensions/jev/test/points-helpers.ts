@@ -107,7 +107,7 @@ export async function bootPoints(steps: Step[], opts: { files?: Record<string, s
   const services = new Map<string, unknown>([["engine", engine]]);
   for (const name of ["skills", "ledger", "tideline"]) services.set(name, await kernel.service(name).catch(() => undefined));
   const requests: SentRequest[] = [];
-  engine.hooks.modelRequest.tap({ name: "test", stage: 20_000 }, (req: ModelRequest) => {
+  engine.hooks.modelRequest.tap({ name: "test", stage: "sent" }, (req: ModelRequest) => {
     requests.push({ sessionStep: req.sessionStep, tools: req.tools.map((t) => t.name), system: [...req.system], rows: req.rows.map((r) => structuredClone(r)) });
     return req;
   });

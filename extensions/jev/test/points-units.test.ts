@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { promptWords, sharesVocabulary, stickyStep, type KeepSet } from "../points/advise.js";
 import { PART2_POINTS } from "../points/catalog.js";
-import { keepOutputBlock, splitOutputBlocks } from "../../tools/api.js";
+import { keepOutputBlock, splitOutputBlocks } from "../../tools/kit.js";
 
 describe("sticky keep-sets: the vocabulary rule", () => {
   it("words are a-z0-9_ runs of 4+ characters outside the stop list, lowercased, distinct", () => {

@@ -1,6 +1,7 @@
 /** Tideline units: spec parsing, the line, blocks and cuts (with the overshoot bound), the pointer line, status text. */
 import { describe, expect, it } from "vitest";
-import { parseTidelineSpec, statusText, formatTokens, TIDELINE_USAGE } from "../../tideline/api.js";
+import { TIDELINE_USAGE } from "../../tideline/api.js";
+import { parseTidelineSpec, statusText, formatTokens } from "../../tideline/kit.js";
 import { resolveLine, blockOf, modelDefaults, TUNED_200K } from "../../tideline/line.js";
 import { BlockTracker, firstAfter, pointerLine } from "../../tideline/blocks.js";
 import { resumeCutSeq, estimatedCut } from "../../tideline/state.js";

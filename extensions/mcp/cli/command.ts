@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import type { CommandIO } from "../../../kernel/api.js";
-import { isTrustFileError, type ProjectTrust } from "../../trust/api.js";
+import { type ProjectTrust } from "../../trust/api.js";
+import { isTrustFileError } from "../../trust/kit.js";
 import type { DoctorRow, ServerEntry } from "../api.js";
 import { resolveServers, type ResolveInput } from "../sources/index.js";
 import { printable, SERVER_NAME } from "../sources/shapes.js";

@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { writeFileAtomic, type CommandIO, type ExtensionContext } from "../../../kernel/api.js";
-import { emptyTrust, TrustFileError, type ProjectTrust, type TrustService } from "../../trust/api.js";
+import { type ProjectTrust, type TrustService } from "../../trust/api.js";
+import { emptyTrust, TrustFileError } from "../../trust/kit.js";
 import { resolveInputFromContext } from "../sources/context.js";
 import { readTrust } from "../sources/index.js";
 import { isObj } from "../sources/shapes.js";

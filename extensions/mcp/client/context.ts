@@ -7,7 +7,7 @@
  *     the user's (finding 44). A held server is never dialed, so nothing of its text can arrive here;
  *   - one line naming the servers held until trusted and the command that releases them (finding 46).
  */
-import { visible } from "../../../kernel/api.js";
+import { visible } from "../../obs/kit.js";
 import type { ServerEntry } from "../api.js";
 import { SEARCH_TOOL, USE_TOOL } from "../api.js";
 import { serverPrefix } from "./names.js";

@@ -7,7 +7,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { emptyTrust, type ProjectTrust } from "../../trust/api.js";
+import { type ProjectTrust } from "../../trust/api.js";
+import { emptyTrust } from "../../trust/kit.js";
 import type { ServerEntry, ServerTier } from "../api.js";
 import { gitTracked, type Declared, type Warn } from "./files.js";
 import { gather, type PluginSource } from "./gather.js";

@@ -5,7 +5,7 @@
  * A wrong shape is an error naming the JSON path it is about; nothing is guessed.
  */
 import type { ServerConfig } from "../api.js";
-import { visibleLine } from "../../../kernel/api.js";
+import { visibleLine } from "../../obs/kit.js";
 
 /** A name tools can be prefixed with (`mcp__<name>__<tool>`) and a terminal can print. */
 export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

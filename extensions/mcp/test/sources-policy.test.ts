@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { emptyTrust, type ProjectTrust } from "../../trust/api.js";
+import { type ProjectTrust } from "../../trust/api.js";
+import { emptyTrust } from "../../trust/kit.js";
 import { inspectRows, resolveServers, type ResolveInput } from "../sources/index.js";
 
 let root: string;

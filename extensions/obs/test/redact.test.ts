@@ -4,8 +4,9 @@
  * user or variable is meant stays. storage-postgres's redactUrl is this one implementation.
  */
 import { describe, expect, it } from "vitest";
-import { redact, redactorFor, redactUrl, secretName, REDACTED } from "../api.js";
-import { redactUrl as pgRedactUrl, redactText } from "../../storage-postgres/api.js";
+import { REDACTED } from "../api.js";
+import { redact, redactorFor, redactUrl, secretName } from "../kit.js";
+import { redactUrl as pgRedactUrl, redactText } from "../../storage-postgres/kit.js";
 import { secretName as childEnvSecretName } from "../../child-env/env.js";
 
 describe("redact", () => {

@@ -9,7 +9,7 @@ import { describeProviderContract, type ProviderScenario } from "../../engine/te
 import { scenarioReply } from "../../../test/kit/fakes/scenario-reply.js";
 import { BUILT_IN, customPresets, ollamaHost, type Preset, type PresetConfig } from "../presets.js";
 import { createPresetProvider } from "../route.js";
-import { createOpenAIProvider } from "../../openai/api.js";
+import { createOpenAIProvider } from "../../openai/kit.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../../../test/kit/fakes/openai-server.js";
 import { drain, failure, model, request, rows } from "../../../test/kit/providers-helpers.js";
 

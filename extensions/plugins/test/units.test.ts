@@ -7,7 +7,8 @@ import { DiscoveryWalk } from "../../../kernel/walk.js";
 import { resolvePaths } from "../../../kernel/paths.js";
 import { copyTree, readStoreFile, show, withLock, within } from "../files.js";
 import { parseArgs } from "../args.js";
-import { isPluginError, PLUGIN_STORE_INVALID } from "../api.js";
+import { PLUGIN_STORE_INVALID } from "../api.js";
+import { isPluginError } from "../kit.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-plugins-unit-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

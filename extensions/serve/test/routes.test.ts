@@ -17,7 +17,7 @@ const MANIFEST = {
   activation: ["onSession"],
 };
 const INDEX = `
-import { HttpError } from "oceancode/api/serve";
+import { HttpError } from "oceancode/kit/serve";
 export default {
   activate(ctx) {
     const routes = ctx.services.tryGet("routes");

@@ -1,7 +1,8 @@
 /** The serve extension's small parts on their own: the guard, basic auth, --listen parsing, the question park, the event ring, the registry. */
 import { describe, expect, it } from "vitest";
 import { basicAuth, checkBind, foreignRequest, isLoopback } from "../auth.js";
-import { parseListen, type RouteDefinition } from "../api.js";
+import { type RouteDefinition } from "../api.js";
+import { parseListen } from "../kit.js";
 import { EventHub } from "../events.js";
 import { Questions } from "../questions.js";
 import { Routes } from "../registry.js";

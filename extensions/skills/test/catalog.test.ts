@@ -7,7 +7,7 @@ import type { Root } from "../../../kernel/api.js";
 import { buildCatalog, formatListing, readRoot, resolveIn } from "../catalog.js";
 import { expandBody, splitArgs } from "../expand.js";
 import { parseFrontmatter } from "../frontmatter.js";
-import { stableId } from "../api.js";
+import { stableId } from "../kit.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-skills-unit-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

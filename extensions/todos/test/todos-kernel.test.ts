@@ -134,7 +134,7 @@ describe("/plan and the todos service", () => {
     const todos = await b.kernel.service<TodosService>("todos");
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json" });
     const claudeNames: string[] = [];
-    b.engine.hooks.authorizeToolCall.tap({ name: "test-claude-name", stage: "STAGE_FLOOR" }, (c) => void claudeNames.push(c.claude.toolName));
+    b.engine.hooks.authorizeToolCall.tap({ name: "test-claude-name", stage: "floor" }, (c) => void claudeNames.push(c.claude.toolName));
     await b.engine.prompt(s, "go");
     expect(claudeNames).toEqual(["TodoWrite"]);
     const tr = s.rows.find((r) => r.role === "tool");

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { describeToolContract } from "../../engine/testing/index.js";
 import { createTodoTool } from "../tool.js";
 import { floorText, parseTodoBlock, parseToolInput } from "../parse.js";
-import { renderTodoLines, readStoredTodos } from "../api.js";
+import { renderTodoLines, readStoredTodos } from "../kit.js";
 
 describeToolContract("todo_write (bundled)", () => ({
   tool: createTodoTool((sessionId, _o, items) => ({ sessionId, items: items.map((i) => ({ ...i, by: "model" as const })), floor: false, planned: true, version: 1 })),

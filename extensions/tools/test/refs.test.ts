@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isInside, isSecretEnvFile, resolveToolPath, toolPaths } from "../api.js";
+import { isInside, isSecretEnvFile, resolveToolPath, toolPaths } from "../kit.js";
 import { harness, type Harness } from "./helpers.js";
 
 let h: Harness;

@@ -1,6 +1,6 @@
 /** Task jobs (startTaskJob, published in api.ts): a job that is no process, read by job_output and stopped by job_kill. */
 import { afterEach, describe, expect, it } from "vitest";
-import { startTaskJob } from "../api.js";
+import { startTaskJob } from "../kit.js";
 import { harness, type Harness } from "./helpers.js";
 
 let h: Harness | undefined;

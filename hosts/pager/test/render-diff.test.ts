@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileDiff, MAX_DIFF_LINES } from "../../../extensions/tools/api.js";
+import { MAX_DIFF_LINES } from "../../../extensions/tools/api.js";
+import { fileDiff } from "../../../extensions/tools/kit.js";
 import { harness } from "../../../extensions/tools/test/helpers.js";
 import { collapsedDiff, DIFF_HUNKS, fullDiff, safeDiff } from "../render/diff.js";
 import { unpaint, type Paint } from "../render/style.js";

@@ -11,7 +11,8 @@ import type { LedgerService } from "../../../ledger/api.js";
 import type { StorageService } from "../../../storage/api.js";
 import { exportRoutes, MARKDOWN_TYPE } from "../../../export/routes.js";
 import { agentVersion } from "../../../export/render.js";
-import { isRouteReply, type JsonSchema, type RouteDefinition } from "../../api.js";
+import { type JsonSchema, type RouteDefinition } from "../../api.js";
+import { isRouteReply } from "../../kit.js";
 import { boot, mount, problems, request, routeOf, shutdown, type Booted } from "./helpers.js";
 
 let b: Booted | undefined;

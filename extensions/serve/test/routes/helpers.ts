@@ -9,8 +9,10 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../../test/kit/cli.js";
-import { isSessionBusy, type EngineService } from "../../../engine/api.js";
-import { HttpError, isRouteReply, type JsonSchema, type RouteDefinition, type RouteRequest } from "../../api.js";
+import { type EngineService } from "../../../engine/api.js";
+import { isSessionBusy } from "../../../engine/kit.js";
+import { type JsonSchema, type RouteDefinition, type RouteRequest } from "../../api.js";
+import { HttpError, isRouteReply } from "../../kit.js";
 
 export interface KernelLike {
   activate(e: string): Promise<void>;

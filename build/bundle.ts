@@ -1,9 +1,9 @@
 /**
- * Build step (not part of the runtime kernel): bundle every host and every bundled extension with its
+ * Build step (build/, not part of the runtime kernel; run by `npm run build` after tsc and precompile): bundle every host and every bundled extension with its
  * dependencies (esbuild), so a start reads a handful of files instead of hundreds.
  *
  * One esbuild pass over all entry points with code splitting: each entry (a host, an extension's main,
- * each published `api.ts`, `oceancode/kernel`, `oceancode/testing`) is written where tsc wrote it, and code
+ * each published `api.ts` and `kit.ts`, `oceancode/kernel`, `oceancode/testing`) is written where tsc wrote it, and code
  * that two entries share goes to `dist/chunks/`. One pass means one copy of every module at run time:
  * the kernel's registries and the contracts are the same objects whichever entry loaded them.
  *
@@ -47,6 +47,7 @@ function entryPoints(): Record<string, string> {
     if (m.main) add(sourceOf(dir, m.main));
     if (m.contributes?.pluginRoots?.module) add(sourceOf(dir, m.contributes.pluginRoots.module));
     if (fs.existsSync(path.join(root, dir, "api.ts"))) add(`${dir}/api.ts`);
+    if (fs.existsSync(path.join(root, dir, "kit.ts"))) add(`${dir}/kit.ts`);
   }
   return out;
 }

@@ -1,20 +1,20 @@
 /**
- * Build step (not part of the runtime kernel): compile the manifest schema into a standalone validator module
+ * Build step (build/, not part of the runtime kernel; run by `npm run build` after tsc): compile the manifest schema into a standalone validator module
  * (dist/kernel/manifest-validator.cjs) so reading manifests never loads ajv at run time.
  */
 import fs from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { registerPoints, checkContributions } from "./points.js";
-import type { Manifest } from "./manifest.js";
+import { registerPoints, checkContributions } from "../kernel/points.js";
+import type { Manifest } from "../kernel/manifest.js";
 
 const schema = JSON.parse(fs.readFileSync(new URL("../../schemas/manifest.schema.json", import.meta.url), "utf8")) as object;
 // the schema says "non-empty" with a \S pattern rather than minLength, so the generated module needs no
 // ajv runtime require
 const ajv = new Ajv2020({ allErrors: false, strict: false, code: { source: true } });
 const validate = ajv.compile(schema);
-const out = fileURLToPath(new URL("./manifest-validator.cjs", import.meta.url));
+const out = fileURLToPath(new URL("../kernel/manifest-validator.cjs", import.meta.url));
 fs.writeFileSync(out, standaloneCode.default(ajv, validate));
 
 /**
@@ -55,7 +55,7 @@ if (broken) process.exit(1);
  * (kernel/hook-decl.ts), or whose manifest lists contributes.hooks, must have the two agree — same names,
  * kinds, docs and failClosed. A disagreement fails the build.
  */
-const { checkManifestHooks, isHookTable } = await import("./hook-decl.js");
+const { checkManifestHooks, isHookTable } = await import("../kernel/hook-decl.js");
 const hookProblems: string[] = [];
 for (const { folder, manifest } of entries) {
   const listed = (manifest as { contributes?: { hooks?: Array<{ name: string; kind: string; doc: string; failClosed?: boolean }> } }).contributes?.hooks ?? [];
