@@ -1,10 +1,15 @@
 /** Shared by every host: resolve paths, discover the kernel over the bundled extensions, report errors. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+// the bootstrap: the one host file allowed the kernel's own modules (test/lint/reach.ts says why)
 import { Kernel, stderrLogger } from "../kernel/kernel.js";
 import { resolvePaths } from "../kernel/paths.js";
-import { isOcError, errorMessage } from "../kernel/errors.js";
-import type { HostSetting } from "../kernel/config.js";
+// on the start path: the API's own names from their module, not the whole API graph (test/lint/reach.ts)
+import { isOcError, errorMessage, exitCodeOf } from "../kernel/errors.js";
+import type { HostSetting } from "../kernel/api.js";
+
+/** The booted kernel, for the hosts that drive it (they take its type from here, not from kernel/). */
+export type { Kernel };
 import { visible } from "./terminal/sanitize.js";
 
 /** The package root: dist/hosts/boot.js -> ../.. */
@@ -40,7 +45,7 @@ export function reportError(e: unknown, verbose: boolean): number {
     process.stderr.write(`oceancode: ${visible(errorMessage(e))}\n`);
     const stack = (e as { stack?: unknown }).stack;
     if (verbose && typeof stack === "string") process.stderr.write(`${stack}\n`);
-    return e.code === "OC_ERR_USAGE" ? 2 : 1;
+    return exitCodeOf(e);
   }
   const msg = e instanceof Error ? e.message : String(e);
   process.stderr.write(`oceancode: error: ${visible(msg)}\n`);

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import type { Manifest } from "./manifest.js";
 import type { ExtRecord } from "./discovery.js";
 import type { Extension } from "./api.js";
+import { ErrorCodes, OcError } from "./errors.js";
 
 /** A positive number of milliseconds from an env value, else the default. */
 export function positiveMs(raw: string | undefined, fallback: number): number {
@@ -32,6 +33,6 @@ export async function loadExtension(rec: ExtRecord): Promise<Extension> {
   }
   const mod = (await import(pathToFileURL(entry).href)) as { default?: Extension; activate?: Extension["activate"] };
   const ext: Extension | undefined = mod.default ?? (mod.activate ? { activate: mod.activate } : undefined);
-  if (!ext || typeof ext.activate !== "function") throw new Error(`${entry} has no default export with an activate() function`);
+  if (!ext || typeof ext.activate !== "function") throw new OcError(ErrorCodes.ACTIVATION_FAILED, `${entry} has no default export with an activate() function`);
   return ext;
 }

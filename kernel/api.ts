@@ -40,6 +40,20 @@ export {
   type KernelErrorCode,
   type CodedError,
 } from "./errors.js";
+export { defineError, errorDefinitions, exitCodeOf, Usage, type ErrorDefinition, type ErrorFactory, type ErrorParams, type ErrorThrowOptions } from "./errors.js";
+/**
+ * What first-party extensions and hosts take from the kernel, exported here so a third party writes them
+ * the same way (test/lint/reach.ts refuses any other kernel module from extensions/ and hosts/).
+ */
+export { TIERS, type Ecosystem, type PluginRootRecord } from "./walk.js";
+export type { PluginRootsModule } from "./ecosystems.js";
+export { parseJsonc, lineColAt, lineOfPath, JsoncSyntaxError, type JsoncDocument } from "./jsonc.js";
+export { nearest, nearestMany } from "./nearest.js";
+export { isPlainObject, ResolvedConfig, type ConfigLayer, type HostSetting } from "./config.js";
+export { compileSchema, validate, formatProblem, type SchemaProblem } from "./schema.js";
+export { tightenLayer, type Tightened } from "./untrusted.js";
+/** the pieces of a stand-in context (the conformance suites' testContext builds one with them) */
+export { createKernelHooks, type TrustQuery, type KernelHooks } from "./kernel-hooks.js";
 
 /** Fields a log line carries beside its message (`ext`: the extension that wrote it; set by the kernel). */
 export type LogRecordFields = Record<string, unknown>;
@@ -85,11 +99,28 @@ export interface SlashHost {
 }
 export type SlashHandler = (args: string, host: SlashHost) => Promise<void> | void;
 
+/**
+ * Services by name, each typed by its provider's contract. A contract adds its own by declaration merging,
+ * so `ctx.services.get("storage")` is a StorageService with no hand-written generic:
+ *
+ *   declare module "../../kernel/api.js" { interface ServiceMap { storage: StorageService } }
+ *
+ * (a third party's contract augments "oceancode/kernel" the same way; a consumer sees the entries of the
+ * contracts its program imports, e.g. `import type {} from "oceancode/api/storage"`).
+ */
+// empty here: filled by declaration merging
+export interface ServiceMap {}
+/** A service name some contract in the program declares. */
+export type ServiceName = keyof ServiceMap & string;
+
 export interface ServiceAccess {
   /** Resolve a service this extension declared in `requires`/`optional`. Throws OC_ERR_SERVICE_NOT_DECLARED otherwise. */
-  get<T>(name: string): T;
+  get<K extends ServiceName>(name: K): ServiceMap[K];
+  /** A service no contract in the program declares: unknown until checked (or declare it in a ServiceMap). */
+  get(name: string): unknown;
   /** Like get, for `optional` services: undefined when no enabled extension provides it. */
-  tryGet<T>(name: string): T | undefined;
+  tryGet<K extends ServiceName>(name: K): ServiceMap[K] | undefined;
+  tryGet(name: string): unknown;
   has(name: string): boolean;
 }
 
@@ -175,6 +206,8 @@ export interface ExtensionInfo {
   version?: string;
   tier: Tier;
   dir: string;
+  /** where its compiled code is (its errors.js, for inspect --errors) */
+  codeDir?: string;
   state: ExtensionState;
   reason?: string;
   loadMs?: number;
@@ -201,4 +234,9 @@ export interface KernelIntrospection {
 /** Helper for typed extension modules. */
 export function defineExtension(ext: Extension): Extension {
   return ext;
+}
+
+/** Let code from outside the package import "oceancode/..." (done before a user extension's entry; inspect --errors needs it for an errors.js). */
+export async function provideSelfModule(): Promise<void> {
+  (await import("./self-resolve.js")).provideSelfModule();
 }

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { Manifest } from "./manifest.js";
 import type { EcosystemRoots, PluginRootRecord, Tier } from "./walk.js";
 import type { Paths } from "./paths.js";
+import { ErrorCodes, OcError } from "./errors.js";
 
 export interface EcosystemDeclarer {
   id: string;
@@ -49,7 +50,7 @@ export async function declaredEcosystems(
     if (!pr || !fs.existsSync(underHome(paths.home, pr.whenExists))) continue;
     try {
       const mod = (await import(pathToFileURL(path.join(d.codeDir, pr.module)).href)) as Partial<PluginRootsModule>;
-      if (typeof mod.pluginRoots !== "function") throw new Error(`${pr.module} exports no pluginRoots()`);
+      if (typeof mod.pluginRoots !== "function") throw new OcError(ErrorCodes.MANIFEST_INVALID, `${pr.module} exports no pluginRoots()`);
       const found = mod.pluginRoots({ home: paths.home, project: paths.project, userOcDir: paths.userOcDir });
       for (const r of Array.isArray(found) ? found : []) if (isRecord(r) && r.ecosystem !== "oceancode") plugins.push(r);
     } catch (e) {

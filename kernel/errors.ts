@@ -5,8 +5,9 @@
  *
  * Errors are recognised BY CODE, never by class identity (architecture rule 14): an extension built
  * against another install of the package has its own copy of `OcError`, and `instanceof` would miss it.
- * The code set is open: the kernel's codes are `ErrorCodes`; an extension adds its own with
- * `registerErrorCodes(owner, codes)`, and `errorCodes()` lists every code with its owner.
+ * The code set is open: the kernel's codes are `ErrorCodes`; an extension defines each of its own once with
+ * `defineError(owner, code, message, {hint, exitCode})` (in its `errors.ts`), which registers it and returns
+ * the factory its code throws with. `errorDefinitions()` lists every code with owner, message, hint and exit code.
  */
 
 /** The kernel's own codes: name -> [code, what it means]. */
@@ -54,6 +55,8 @@ export const KERNEL_OWNER = "kernel";
 interface CodeEntry {
   owner: string;
   description: string;
+  /** set by defineError: the message template, hint and exit code */
+  def?: { message: string; hint?: string; exitCode: number; auto?: true };
 }
 
 // one registry per process, shared by every copy of this module (a second install of the package
@@ -66,18 +69,26 @@ function registry(): Map<string, CodeEntry> {
     r = new Map();
     g[REGISTRY_KEY] = r;
   }
-  for (const [code, description] of Object.values(KERNEL_CODES)) if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description });
+  for (const [code, description] of Object.values(KERNEL_CODES)) {
+    if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description, def: { message: description, exitCode: code === "OC_ERR_USAGE" ? 2 : 1, auto: true } });
+  }
   return r;
 }
 
-export class OcError extends Error {
+export class OcError<D = unknown> extends Error {
   readonly code: ErrorCode;
   readonly hint?: string;
-  constructor(code: ErrorCode, message: string, options?: { hint?: string; cause?: unknown }) {
+  /** the process exit code a host uses when this error ends a command (absent: 1, or 2 for OC_ERR_USAGE) */
+  readonly exitCode?: number;
+  /** what the thrower attached for a catcher to act on (a status, a session id, an outcome) */
+  readonly data?: D;
+  constructor(code: ErrorCode, message: string, options?: { hint?: string; cause?: unknown; exitCode?: number; data?: D }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "OcError";
     this.code = code;
     this.hint = options?.hint;
+    if (options?.exitCode !== undefined) this.exitCode = options.exitCode;
+    if (options?.data !== undefined) this.data = options.data;
   }
   /** One line for a terminal: code, message, hint. */
   toLine(): string {
@@ -109,6 +120,94 @@ export function registerErrorCodes(owner: string, codes: Record<string, string>)
     add.push([code, description]);
   }
   for (const [code, description] of add) if (!r.has(code)) r.set(code, { owner, description });
+}
+
+/** `{name}` placeholders of a message template. */
+type TemplateKeys<S extends string> = S extends `${string}{${infer K}}${infer R}` ? K | TemplateKeys<R> : never;
+/** What a template's placeholders are filled with. */
+export type ErrorParams<S extends string> = { readonly [K in TemplateKeys<S>]: string | number | bigint | boolean };
+/** Per throw: the cause, a hint in place of the definition's, data for the catcher. */
+export interface ErrorThrowOptions<D> {
+  cause?: unknown;
+  hint?: string;
+  data?: D;
+}
+
+/** One defined error as `inspect --errors` lists it. */
+export interface ErrorDefinition {
+  readonly owner: string;
+  readonly code: string;
+  /** the template: `{name}` is filled from the params */
+  readonly message: string;
+  readonly hint?: string;
+  readonly exitCode: number;
+}
+
+/** What defineError returns: call it with the template's params to get the error to throw. */
+export interface ErrorFactory<P extends string = string, D = unknown> extends ErrorDefinition {
+  (...args: [P] extends [never] ? [params?: Record<string, never>, options?: ErrorThrowOptions<D>] : [params: { readonly [K in P]: string | number | bigint | boolean }, options?: ErrorThrowOptions<D>]): OcError<D>;
+  /** Is `e` this error (by code, from any copy of the module)? */
+  is(e: unknown): e is CodedError & { data?: D };
+  /** The same factory, typed to carry `data` of type T (read back with `is`). */
+  withData<T>(): ErrorFactory<P, T>;
+  /** This error with a message already made elsewhere (a refusal passed on, a redacted message). */
+  wrap(message: string, options?: ErrorThrowOptions<D>): OcError<D>;
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+function fill(template: string, params: Record<string, unknown> | undefined): string {
+  return template.replace(PLACEHOLDER, (whole, k: string) => (params && k in params ? String(params[k]) : whole));
+}
+
+/**
+ * Define one coded error, once, by its owner (an extension id, or "kernel"): its code, message template
+ * (`{name}` placeholders, typed as the factory's params), hint (also a template) and the exit code a host
+ * uses when it ends a command (default 1). The definition is registered at once; a code another owner holds,
+ * or the same owner defining it again with another message, throws OC_ERR_ERROR_CODE_TAKEN.
+ */
+export function defineError<const S extends string, const H extends string = never>(
+  owner: string,
+  code: string,
+  message: S,
+  opts: { hint?: H; exitCode?: number } = {},
+): ErrorFactory<TemplateKeys<S> | TemplateKeys<H>> {
+  const def = { message, hint: opts.hint, exitCode: opts.exitCode ?? 1 };
+  const r = registry();
+  registerErrorCodes(owner, { [code]: fill(message, undefined) });
+  const held = r.get(code)!;
+  if (held.def && !held.def.auto && (held.def.message !== def.message || held.def.exitCode !== def.exitCode || held.def.hint !== def.hint)) {
+    throw new OcError(ErrorCodes.ERROR_CODE_TAKEN, `error code '${code}' is defined twice by '${owner}' with different messages`, { hint: "define each error once, in the owner's errors.ts, and import it from there" });
+  }
+  held.def = def;
+  const make = (params?: Record<string, unknown>, o: ErrorThrowOptions<unknown> = {}): OcError => {
+    const hint = o.hint ?? (def.hint === undefined ? undefined : fill(def.hint, params));
+    return new OcError(code, fill(message, params), { hint, cause: o.cause, exitCode: def.exitCode, data: o.data });
+  };
+  const factory = Object.assign(make, {
+    owner,
+    code,
+    message,
+    hint: def.hint,
+    exitCode: def.exitCode,
+    is: (e: unknown) => hasErrorCode(e, code),
+    withData: () => factory,
+    wrap: (text: string, o: ErrorThrowOptions<unknown> = {}) => new OcError(code, text, { hint: o.hint ?? def.hint, cause: o.cause, exitCode: def.exitCode, data: o.data }),
+  });
+  return factory as unknown as ErrorFactory<TemplateKeys<S> | TemplateKeys<H>>;
+}
+
+/** Every defined error (the kernel's and each extension's that has been loaded), sorted by code. */
+export function errorDefinitions(): ErrorDefinition[] {
+  return [...registry()]
+    .map(([code, e]) => ({ owner: e.owner, code, message: e.def?.message ?? e.description, ...(e.def?.hint ? { hint: e.def.hint } : {}), exitCode: e.def?.exitCode ?? 1 }))
+    .sort((a, b) => a.code.localeCompare(b.code));
+}
+
+/** The exit code a host uses for an error that ended a command: the coded error's own, else 1 (2 for OC_ERR_USAGE). */
+export function exitCodeOf(e: unknown): number {
+  const x = (e as { exitCode?: unknown } | null)?.exitCode;
+  if (isOcError(e) && typeof x === "number" && Number.isInteger(x)) return x;
+  return isOcError(e) && e.code === ErrorCodes.USAGE ? 2 : 1;
 }
 
 /** Every registered error code with its owner ("kernel" for the kernel's own), sorted by code. */
@@ -148,3 +247,6 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+/** A command called wrongly (exit 2): every host and extension throws this one, with its own message. */
+export const Usage = defineError(KERNEL_OWNER, ErrorCodes.USAGE, "{message}", { exitCode: 2 });

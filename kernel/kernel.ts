@@ -33,6 +33,8 @@ import type {
   LogRecordFields,
   LogSink,
   PointContribution,
+  ServiceMap,
+  ServiceName,
   SlashHandler,
   SlashHost,
 } from "./api.js";
@@ -338,12 +340,14 @@ export class Kernel {
    * For hosts: activate the provider of a service and resolve it. Hosts drive sessions through
    * services and never import extension code.
    */
-  async service<T>(name: string): Promise<T> {
+  async service<K extends ServiceName>(name: K): Promise<ServiceMap[K]>;
+  async service(name: string): Promise<unknown>;
+  async service(name: string): Promise<unknown> {
     const rec = this.serviceProvider.get(name);
     if (!rec) throw new OcError(ErrorCodes.SERVICE_NOT_PROVIDED, `no enabled extension provides service '${name}'`, { hint: "see oceancode inspect" });
     await this.start();
     await this.activateRecord(rec, []);
-    return rec.scope!.resolve<T>(name);
+    return rec.scope!.resolve<unknown>(name);
   }
 
   /** Tap failures and timeouts so far (this kernel's hook error sink). */
@@ -410,6 +414,7 @@ export class Kernel {
       version: r.manifest?.version,
       tier: r.root.tier,
       dir: r.dir,
+      codeDir: r.codeDir,
       state: r.state,
       reason: r.reason,
       loadMs: r.loadMs,

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import type crypto from "node:crypto";
 import { compileSchema, validate, formatProblem } from "./schema.js";
 import { parseJsonc } from "./jsonc.js";
+import { ErrorCodes, OcError } from "./errors.js";
 
 /**
  * The kernel reads `config` (pins) and `extensions` (allow, locked); every other section belongs to the
@@ -48,7 +49,7 @@ function nodeCrypto(): typeof crypto {
 }
 
 export function publicKeyFromHex(hex: string): crypto.KeyObject {
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error("OC_REQUIREMENTS_PUBKEY must be 64 hex characters (a raw ed25519 public key)");
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new OcError(ErrorCodes.CONFIG_INVALID, "OC_REQUIREMENTS_PUBKEY must be 64 hex characters (a raw ed25519 public key)");
   return nodeCrypto().createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(hex, "hex")]), format: "der", type: "spki" });
 }
 

@@ -92,8 +92,8 @@ async function setup(n: number, steps: Step[]): Promise<Env> {
   const env = { ...process.env, HOME: home, XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: path.join(home, "config"), XDG_STATE_HOME: path.join(home, "state"), OC_MANAGED_CONFIG: path.join(root, "managed.json") };
   const kernel = await Kernel.discover({ paths: resolvePaths({ home, project, env }), env, log: stderrLogger(false), bundled: { dir: PACKAGE_ROOT, codeDir: path.join(PACKAGE_ROOT, "dist") } });
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
-  const checkpoints = await kernel.service<CheckpointsService>("checkpoints");
+  const engine = await kernel.service("engine");
+  const checkpoints = await kernel.service("checkpoints");
   const calls: number[] = [];
   // the checkpoints tap is in stage "snapshot"; "default" is just outside it, "client" just inside
   const inner = new WeakMap<object, number>();

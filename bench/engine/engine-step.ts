@@ -15,7 +15,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
-import type { EngineService } from "../../extensions/engine/api.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../../test/kit/fakes/anthropic-server.js";
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -62,7 +61,7 @@ export async function benchEngine(steps: number, mode: Mode = "scripted"): Promi
     bundled: { dir: PACKAGE_ROOT, codeDir: path.join(PACKAGE_ROOT, "dist") },
   });
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   engine.tools.register({ name: "noop", description: "returns a fixed payload", kind: "other", inputSchema: { type: "object" }, run: async () => ({ content: payload }) });
   const session = await engine.createSession({ cwd: project, model: mode === "anthropic" ? "anthropic/claude-sonnet-4-5" : "scripted/bench.json" });
   const times: number[] = [];

@@ -16,8 +16,6 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Kernel, stderrLogger } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
-import type { EngineService } from "../../extensions/engine/api.js";
-import type { MetricsService } from "../../extensions/metrics/api.js";
 import { createMetrics } from "../../extensions/metrics/prom-metrics.js";
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -51,7 +49,7 @@ async function session(steps: number, on: boolean): Promise<Run> {
     hostSettings: on ? [{ key: "metrics.enabled", value: true, flag: "bench" }] : [],
   });
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   engine.tools.register({ name: "noop", description: "returns a fixed payload", kind: "other", inputSchema: { type: "object" }, run: async () => ({ content: payload }) });
   const s = await engine.createSession({ cwd: project, model: "scripted/bench.json" });
   const times: number[] = [];
@@ -66,7 +64,7 @@ async function session(steps: number, on: boolean): Promise<Run> {
   });
   const out: Run = { first: median(times.slice(1, 21)), last: median(times.slice(-21, -1)), all: median(times.slice(1, -1)) };
   if (on) {
-    const metrics = await kernel.service<MetricsService>("metrics");
+    const metrics = await kernel.service("metrics");
     await metrics.text(); // warm
     const t0 = performance.now();
     const text = await metrics.text();

@@ -15,7 +15,6 @@ import { performance } from "node:perf_hooks";
 import React from "react";
 import { render } from "ink";
 import { bootKernel } from "../../hosts/boot.js";
-import type { EngineService } from "../../extensions/engine/api.js";
 import { PagerApp } from "../../hosts/pager/components/app.js";
 import { PagerController } from "../../hosts/pager/controller.js";
 
@@ -53,7 +52,7 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_DATA_HOME: path.join(home, ".local/share"), XDG_STATE_HOME: path.join(home, ".local/state"), OC_MANAGED_CONFIG: path.join(root, "managed.json"), NO_COLOR: "1" };
   const kernel = await bootKernel({ project, home, verbose: false }, env);
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const ctl = new PagerController(kernel, engine, { cwd: project, model: "scripted/bench.json" });
   await ctl.start();
 

@@ -24,7 +24,6 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { bootKernel } from "../../hosts/boot.js";
 import { parseFrontmatter } from "../../extensions/skills/frontmatter.js";
-import type { SkillsService } from "../../extensions/skills/api.js";
 import { startFakeAnthropic, type AnthropicRecorded } from "../../test/kit/fakes/anthropic-server.js";
 import { homeEnv } from "../../test/kit/fakes/home-env.js";
 
@@ -105,7 +104,7 @@ async function discovery(f: Fixture, runs: number): Promise<Discovery> {
   kernel.setLogger({ debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined });
   try {
     await kernel.activate("onSession");
-    const skills = await kernel.service<SkillsService>("skills");
+    const skills = await kernel.service("skills");
     let t0 = performance.now();
     const items = skills.reload().length;
     const first = performance.now() - t0;

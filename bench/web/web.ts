@@ -19,7 +19,6 @@ import React from "react";
 import { render } from "ink";
 import { chromium, type Page } from "playwright-core";
 import { bootKernel } from "../../hosts/boot.js";
-import type { EngineService } from "../../extensions/engine/api.js";
 import { PagerApp } from "../../hosts/pager/components/app.js";
 import { PagerController } from "../../hosts/pager/controller.js";
 import { startFakeAnthropic } from "../../test/kit/fakes/anthropic-server.js";
@@ -113,7 +112,7 @@ async function main(): Promise<void> {
   // ---- the pager (in process, as bench/pager/pager does), the same prompts
   const kernel = await bootKernel({ project, home: env.HOME!, verbose: false }, env);
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const ctl = new PagerController(kernel, engine, { cwd: project, model: MODEL });
   await ctl.start();
   const out = new FakeTty();

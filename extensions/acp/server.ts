@@ -4,14 +4,9 @@
  * stderr, and engine notices become updates or log lines, never writes of their own. The process serves
  * until stdin closes, then closes its sessions (bounded) and returns.
  */
-import type { McpService } from "../mcp/api.js";
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, type AgentConnection, type ClientCapabilities, type InitializeResponse, type SessionUpdate, type SetSessionModeRequest, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, type EngineService, type Question, type ToolCallContext } from "../engine/api.js";
-import type { PermissionsService } from "../permissions/api.js";
-import type { PlanModeService } from "../todos/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { TodosService } from "../todos/api.js";
+import { DEFAULT_MODEL_ID, type Question, type ToolCallContext } from "../engine/api.js";
 import { runThroughClient } from "./client-fs.js";
 import { runInClientTerminal } from "./client-terminal.js";
 import { toolKind, toolTitle } from "./map.js";
@@ -20,6 +15,7 @@ import { cancelTurn, runPrompt } from "./prompt.js";
 import { closeSession, listSessions, loadSession, newSession, resumeSession, setMode } from "./sessions.js";
 import type { AcpHost, AcpSession } from "./state.js";
 import { toolCallRunning } from "./updates.js";
+import { AcpNoEngine } from "./errors.js";
 import { InitQueue } from "./init-queue.js";
 
 /** How long closing sessions may take once stdin has closed (the ledger and database flush). */
@@ -77,15 +73,15 @@ function callFor(s: AcpSession | undefined, q: Question): ToolCallUpdate {
 async function bootHost(ctx: ExtensionContext, conn: () => AgentConnection | undefined): Promise<AcpHost> {
   await ctx.activate("onSession");
   let updates: Promise<void> = Promise.resolve();
-  const engine = ctx.services.tryGet<EngineService>("engine");
-  if (!engine) throw new Error("the engine extension is not enabled: oceancode acp has no sessions to serve");
+  const engine = ctx.services.tryGet("engine");
+  if (!engine) throw AcpNoEngine();
   const host: AcpHost = {
     engine,
-    permissions: ctx.services.tryGet<PermissionsService>("permissions"),
-    planMode: ctx.services.tryGet<PlanModeService>("plan-mode"),
-    storage: ctx.services.tryGet<StorageService>("storage"),
-    mcp: ctx.services.tryGet<McpService>("mcp"),
-    todos: ctx.services.tryGet<TodosService>("todos"),
+    permissions: ctx.services.tryGet("permissions"),
+    planMode: ctx.services.tryGet("plan-mode"),
+    storage: ctx.services.tryGet("storage"),
+    mcp: ctx.services.tryGet("mcp"),
+    todos: ctx.services.tryGet("todos"),
     log: ctx.log,
     model: () => {
       const m = ctx.config.get("model");

@@ -82,3 +82,18 @@ export interface ModelRef {
   model: string;
   id: string;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    agents: AgentsService;
+  }
+}
+
+/** The session slot of the sub-agent model override (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the sub-agent model override (SUBAGENT_OVERRIDE in subagent.ts) */
+    subagent: string;
+  }
+}

@@ -6,16 +6,13 @@
  * sessions get neither: they cannot start agents (no nesting, as in Claude Code).
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, ModelNameEntry } from "../engine/api.js";
-import type { InspectService } from "../inspect/api.js";
+import type { ModelNameEntry } from "../engine/api.js";
 import type { Agent, AgentsService } from "./api.js";
 import { agentsReader, buildCatalog, formatListing, projectConfigRoot, READER_ID, resolveIn, withProjectConfig, type AgentItem } from "./catalog.js";
 import { BackgroundChildren, createAgentTool } from "./tool.js";
 import { agentRoutes } from "./routes.js";
 import { subagentModelId } from "./subagent.js";
 import { modelAliases } from "./resolve.js";
-import type { RouteRegistry } from "../serve/api.js";
-import type { TrustService } from "../trust/api.js";
 
 export default {
   activate(ctx: ExtensionContext) {
@@ -38,12 +35,12 @@ export default {
       resolve: (name) => resolveIn(service.list(), name),
       listing: () => formatListing(service.list()),
       // the trust gate's rule: a root trusted without asking, or the repo tier once `trust repo on`
-      trusted: (a) => a.rootTrusted === true || (a.tier === "repo" && ctx.services.tryGet<TrustService>("trust")?.repoTrusted(ctx.paths.project) === true),
+      trusted: (a) => a.rootTrusted === true || (a.tier === "repo" && ctx.services.tryGet("trust")?.repoTrusted(ctx.paths.project) === true),
     };
     ctx.provide("agents", service);
 
     // `oceancode inspect`: one row per agent (files are read, nothing runs)
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+    ctx.services.tryGet("inspect")?.addRows(() =>
       service.reload().map((a) => ({
         kind: "agent",
         id: a.id,
@@ -56,11 +53,11 @@ export default {
     );
 
     const configuredModel = () => ctx.config.get("subagent.model");
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     const aliases = modelAliases(ctx.contributions<string[]>("providers"), ctx.contributions<ModelNameEntry[]>("models"));
     if (routes) for (const r of agentRoutes(configuredModel, aliases, service)) routes.add(r, ctx.id);
 
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
     const background = new BackgroundChildren();
     const configured = (): string[] => [ctx.config.get("model"), configuredModel()].filter((m): m is string => typeof m === "string" && m.trim() !== "");

@@ -8,8 +8,8 @@ import type { CacheTtl } from "./messages.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
+    const engine = ctx.services.get("engine");
+    const credentials = ctx.services.tryGet("credentials");
     const provider = createAnthropicProvider({
       apiKey: () => credentials?.get("anthropic") ?? (ctx.env.ANTHROPIC_API_KEY || undefined),
       baseURL: () => ctx.env.ANTHROPIC_BASE_URL || (ctx.config.get("provider.anthropic.base_url") as string | undefined) || undefined,

@@ -35,3 +35,10 @@ export interface CredentialsService {
   /** The auth.json path. */
   readonly file: string;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    credentials: CredentialsService;
+  }
+}

@@ -3,7 +3,6 @@ import type { ExtensionContext } from "../../kernel/api.js";
 import type { CredentialsService } from "./api.js";
 import { createCredentials } from "./credentials.js";
 import { authCommand, keyCommand, type CommandDeps } from "./commands.js";
-import type { RouteRegistry } from "../serve/api.js";
 import { authRoutes } from "./routes.js";
 import { authOf, keyProviders, PROVIDER_AUTH } from "./providers.js";
 
@@ -21,7 +20,7 @@ export default {
       providers: () => [...new Set([...keyProviders(), ...[...installed()].filter((p) => authOf(p).kind === "key")])],
       allProviders: () => [...new Set([...Object.keys(PROVIDER_AUTH), ...installed()])].filter((p) => p !== "scripted"),
     };
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of authRoutes(credentials, () => deps.providers())) routes.add(r, ctx.id);
     ctx.registerCommand("key", (argv, io) => keyCommand(deps, argv, io));
     ctx.registerCommand("auth", (argv, io) => authCommand(deps, argv, io));

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { AuthFileError } from "./errors.js";
 
 export interface StoredCredential {
   type: "api";
@@ -21,7 +22,7 @@ export function isApiKey(entry: StoredCredential | StoredRecord | undefined): en
   return entry?.type === "api" && typeof (entry as { key?: unknown }).key === "string";
 }
 
-export class AuthFileError extends Error {}
+export { AuthFileError } from "./errors.js";
 
 /** Read auth.json. Missing = empty; unreadable or malformed throws an AuthFileError naming the fix. */
 export function readAuthFile(file: string): AuthFile {
@@ -30,16 +31,16 @@ export function readAuthFile(file: string): AuthFile {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new AuthFileError(`${file}: cannot read credentials (${(e as Error).message}); check its permissions`);
+    throw AuthFileError({ message: `${file}: cannot read credentials (${(e as Error).message}); check its permissions` });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new AuthFileError(`${file}: not valid JSON (${(e as Error).message}); fix it or delete it and store the key again with oceancode key`);
+    throw AuthFileError({ message: `${file}: not valid JSON (${(e as Error).message}); fix it or delete it and store the key again with oceancode key` });
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw new AuthFileError(`${file}: expected an object of provider -> {"type":"api","key":"..."}; fix it or delete it`);
+    throw AuthFileError({ message: `${file}: expected an object of provider -> {"type":"api","key":"..."}; fix it or delete it` });
   }
   const out: AuthFile = {};
   for (const [id, entry] of Object.entries(value as Record<string, unknown>)) {

@@ -9,7 +9,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const provider = createBedrockProvider({
       places: () => ({ env: ctx.env, region: str(ctx.config.get("provider.bedrock.region")), profile: str(ctx.config.get("provider.bedrock.profile")) }),
       baseURL: () => str(ctx.env.ANTHROPIC_BEDROCK_BASE_URL) ?? str(ctx.config.get("provider.bedrock.base_url")),

@@ -29,3 +29,20 @@ export interface BoundsService {
 /** The session override keys the run flags and /limits write (session.info.overrides). */
 export const USD_KEY = "max_usd";
 export const MINUTES_KEY = "max_minutes";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    bounds: BoundsService;
+  }
+}
+
+/** The session slots of the run bounds (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** USD_KEY: the session's spend bound in dollars */
+    max_usd: number;
+    /** MINUTES_KEY: the session's wall-clock bound in minutes */
+    max_minutes: number;
+  }
+}

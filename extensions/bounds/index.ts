@@ -36,7 +36,10 @@ function fingerprint(rec: StepRecord): string | undefined {
   return JSON.stringify([rec.assistant.text, rec.assistant.toolCalls.map((c) => [c.name, c.input]), (rec.tools?.results ?? []).map((r) => [r.name, r.content, r.isError === true])]);
 }
 
-function stored(session: Session, key: string): number | undefined {
+/** A bound's session slot. */
+type BoundKey = typeof USD_KEY | typeof MINUTES_KEY;
+
+function stored(session: Session, key: BoundKey): number | undefined {
   const v = session.info.overrides[key];
   return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
 }
@@ -47,8 +50,8 @@ export function formatMinutes(m: number): string {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const warned = new Set<string>();
     const fromEnv = (name: string): number | undefined => {
       const raw = ctx.env[name];
@@ -60,7 +63,7 @@ export default {
       }
       return v;
     };
-    const pick = (session: Session, key: string, env: string): Bound | undefined => {
+    const pick = (session: Session, key: BoundKey, env: string): Bound | undefined => {
       const s = stored(session, key);
       if (s !== undefined) return { value: s, source: "session" };
       const e = fromEnv(env);
@@ -120,7 +123,7 @@ export default {
       if (rec.reason === "step_cap" && rec.stoppedBy === "steps") return;
       const clock = limits(s).minutes;
       if (!clock) return;
-      const jobs = ctx.services.tryGet<JobsService>("jobs");
+      const jobs = ctx.services.tryGet("jobs");
       const n = jobs ? await jobs.killSession(s.info.id) : 0;
       if (n > 0) engine.notice(s.info.id, "info", `${n} background job${n === 1 ? "" : "s"} ended with the run (it has a ${formatMinutes(clock.value)} clock)`);
     });
@@ -164,7 +167,7 @@ export default {
         host.reply(`/limits: ${usage}`);
         return;
       }
-      const changes: Array<[string, number | undefined]> = [];
+      const changes: Array<[BoundKey, number | undefined]> = [];
       for (let i = 0; i < words.length; i += 2) {
         const what = words[i]!.toLowerCase();
         const raw = words[i + 1]!;

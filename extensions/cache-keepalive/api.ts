@@ -34,3 +34,10 @@ export interface CacheKeepaliveService {
   /** What the keep-alive is doing for a session; undefined when it never saw a request of it. */
   state(sessionId: string): KeepaliveState | undefined;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    "cache-keepalive": CacheKeepaliveService;
+  }
+}

@@ -33,8 +33,8 @@ interface Entry {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const settings = readSettings(ctx);
     const entries = new Map<string, Entry>();
     const service: CacheKeepaliveService = {

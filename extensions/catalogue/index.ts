@@ -14,9 +14,9 @@ export default {
     const providers = ctx.contributions<string[]>("providers");
     const names = ModelNames.fromContributions(providers, ctx.contributions<ModelNameEntry[]>("models"));
     ctx.registerCommand("models", (argv, io) => Promise.resolve(modelsCommand(names, argv, io)));
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (!routes) return;
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const declared = new Map<string, string>();
     for (const c of providers) for (const p of c.value) if (p !== "*") declared.set(p, c.extension);
     const defaultModel = () => {

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
-import { nearestMany } from "../../kernel/nearest.js";
+import { nearestMany } from "../../kernel/api.js";
 import { CATALOGUE_DEFAULTS, type ModelNameEntry } from "../engine/api.js";
 import { modelInfoFromEntry, type ModelNames } from "../engine/kit.js";
 

@@ -58,3 +58,10 @@ export interface CheckpointsService {
   /** The session's checkpoint folder. */
   dirOf(sessionId: string): string;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    checkpoints: CheckpointsService;
+  }
+}

@@ -10,9 +10,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import type { ExtensionContext, SlashHost } from "../../kernel/api.js";
-import type { EngineService, Session, ToolCallContext, ToolOutput } from "../engine/api.js";
-import type { LedgerService } from "../ledger/api.js";
-import type { RouteRegistry } from "../serve/api.js";
+import type { Session, ToolCallContext, ToolOutput } from "../engine/api.js";
 import { checkpointRoutes } from "./routes.js";
 import type { CheckpointTurn, CheckpointsService, MoveOptions, MoveResult } from "./api.js";
 import { readContent, SessionStore, sha256 } from "./store.js";
@@ -30,8 +28,8 @@ function targetOf(ctx: ToolCallContext): string | undefined {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const ledger = () => ctx.services.tryGet<LedgerService>("ledger");
+    const engine = ctx.services.get("engine");
+    const ledger = () => ctx.services.tryGet("ledger");
     const stores = new Map<string, SessionStore>();
     const sessions = new Map<string, Session>();
     /** the user turn each session's running prompt records into */
@@ -268,7 +266,7 @@ export default {
       },
     };
     ctx.provide("checkpoints", service);
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of checkpointRoutes(service, ctx.paths.project)) routes.add(r, ctx.id);
 
     // ------------------------------------------------------------ slash commands

@@ -16,7 +16,7 @@ export default {
   activate(ctx: ExtensionContext) {
     ctx.registerCommand("login", (argv, io) => loginCommand(ctx.env, argv, io));
     ctx.registerCommand("logout", (argv, io) => logoutCommand(ctx.env, argv, io));
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return; // a command-only activation
     const bin = () => locateClaude(ctx.env);
     const files = settingsFiles(ctx.paths.home, ctx.paths.project);
@@ -36,7 +36,7 @@ export default {
     engine.hooks.modelRequest.tap({ name: ctx.id }, (req, sctx) => {
       if (!isClaudeCliRoute(req.model.id)) return req;
       served.add(sctx.session.info.id);
-      const tideline = ctx.services.tryGet<TidelineService>("tideline");
+      const tideline = ctx.services.tryGet("tideline");
       const line = tideline ? tideline.meter(sctx.session).line?.line : undefined;
       const extra: RequestExtra = { cwd: sctx.session.info.cwd, ...(line !== undefined ? { line } : {}) };
       return { ...req, extra: { ...req.extra, [EXTRA_KEY]: extra } };
@@ -49,7 +49,7 @@ export default {
       compose: (spec, sessionId) => engine.hooks.childProcess.call(spec, { sessionId, external: true }),
       mirror: () => mirror,
       page: (sid) => {
-        const ledger = ctx.services.tryGet<LedgerService>("ledger");
+        const ledger = ctx.services.tryGet("ledger");
         if (!ledger?.enabled) return undefined;
         try {
           return fs.readFileSync(path.join(ledger.dirOf(sid), "SESSION.md"), "utf8");

@@ -8,5 +8,5 @@
  */
 export const COMPAT_ECOSYSTEMS = ["claude", "opencode", "grok"] as const;
 export type CompatEcosystem = (typeof COMPAT_ECOSYSTEMS)[number];
-export type { PluginRootRecord } from "../../kernel/walk.js";
-export type { PluginRootsModule } from "../../kernel/ecosystems.js";
+export type { PluginRootRecord } from "../../kernel/api.js";
+export type { PluginRootsModule } from "../../kernel/api.js";

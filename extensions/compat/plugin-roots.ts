@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { PluginRootRecord } from "../../kernel/walk.js";
+import type { PluginRootRecord } from "../../kernel/api.js";
 
 function readJson(file: string): unknown {
   try {

@@ -5,7 +5,7 @@
  * as sent — the tideline then cuts where it would without compress. See docs/compress.md.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, Row } from "../engine/api.js";
+import type { Row } from "../engine/api.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/api.js";
 import { BYTES_PER_TOKEN, type CompressService, type CompressTotals } from "./api.js";
 import { compressText } from "./compress.js";
@@ -53,7 +53,7 @@ function storedRow(rows: readonly Row[], seq: number): Row | undefined {
 export default {
   activate(ctx: ExtensionContext) {
     const settings = readSettings(ctx.config.get("compress"));
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const totals = new Map<string, CompressTotals>();
     const service: CompressService = {
       settings: () => ({ ...settings }),

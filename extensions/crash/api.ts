@@ -46,3 +46,10 @@ export interface CrashService {
 }
 
 export const CRASH_SERVICE = "crash";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    crash: CrashService;
+  }
+}

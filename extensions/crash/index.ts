@@ -38,7 +38,7 @@ export default {
         process.exit(CRASH_EXIT_CODE);
       }
       crashing = true;
-      const obs = ctx.services.tryGet<ObsService>("obs");
+      const obs = ctx.services.tryGet("obs");
       // the shared redactor as a plain function over this process's environment: it runs even when the
       // obs service is what broke
       const redact = redactorFor(ctx.env);

@@ -44,3 +44,10 @@ export const CURRENT_LINK = "current";
 /** Set in the environment of a version the launcher started: it never switches again. */
 export const SWITCHED_ENV = "OC_VERSION_SWITCHED";
 export const NO_SWITCH_ENV = "OC_NO_VERSION_SWITCH";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    distribution: DistributionService;
+  }
+}

@@ -1,8 +1,8 @@
 /** The distribution extension: verify-release, update (and its hidden self-check), uninstall. */
 import fs from "node:fs";
 import path from "node:path";
-import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
-import { RELEASE_UNVERIFIED, UPDATE_FAILED, UPDATE_REFUSED, type DistributionService } from "./api.js";
+import { type CommandIO, type ExtensionContext } from "../../kernel/api.js";
+import { type DistributionService } from "./api.js";
 import { verifyAsset } from "./verify.js";
 import { verifyReleaseCommand } from "./verify-command.js";
 import { updateCommand } from "./update-command.js";
@@ -19,11 +19,6 @@ function findPackageRoot(dir: string): string {
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, {
-      [UPDATE_REFUSED]: "an update was refused (turned off, wrong channel, or its release failed verification)",
-      [UPDATE_FAILED]: "an update failed (download, install or self-check); the running version is untouched",
-      [RELEASE_UNVERIFIED]: "a release asset failed its sha256 or signature check",
-    });
     const packageRoot = findPackageRoot(ctx.dir);
     const version = (): string => (JSON.parse(fs.readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
     const service: DistributionService = { verifyAsset: (asset, sig, opts) => verifyAsset(asset, sig, opts) };

@@ -11,9 +11,10 @@ import path from "node:path";
 import semver from "semver";
 import { CHANNELS, CURRENT_LINK, type Channel, type ReleaseArtifact, type ReleaseManifest } from "./api.js";
 import { fetchBytes, resolveUrl } from "./fetch.js";
-import { verifyAsset, VerifyError } from "./verify.js";
+import { verifyAsset, verifyFailure } from "./verify.js";
 import { currentVersion, installedBin, switchCurrent } from "./versions.js";
 import { nativeBindingEnv } from "./native-binding.js";
+import { ReleaseInstall, ReleaseManifestInvalid } from "./errors.js";
 
 export const INSTALL_RECORD = ".oc-install.json";
 
@@ -43,13 +44,13 @@ export function parseManifest(text: string): ReleaseManifest {
   try {
     m = JSON.parse(text);
   } catch (e) {
-    throw new Error(`the manifest is not JSON (${(e as Error).message})`);
+    throw ReleaseManifestInvalid.wrap(`the manifest is not JSON (${(e as Error).message})`);
   }
   const o = m as Partial<ReleaseManifest>;
-  if (!o || typeof o !== "object" || typeof o.version !== "string" || !semver.valid(o.version)) throw new Error("the manifest has no valid version");
-  if (!CHANNELS.includes(o.channel as Channel)) throw new Error(`the manifest's channel must be one of ${CHANNELS.join(", ")}`);
-  if (!Array.isArray(o.artifacts) || !o.artifacts.every((a: Partial<ReleaseArtifact>) => a && ["target", "url", "sha256", "minisig"].every((k) => typeof (a as Record<string, unknown>)[k] === "string"))) throw new Error("the manifest's artifacts need target, url, sha256 and minisig strings");
-  if (!o.artifacts.every((a) => /^[0-9a-fA-F]{64}$/.test(a.sha256))) throw new Error("an artifact's sha256 is not 64 hex digits");
+  if (!o || typeof o !== "object" || typeof o.version !== "string" || !semver.valid(o.version)) throw ReleaseManifestInvalid.wrap("the manifest has no valid version");
+  if (!CHANNELS.includes(o.channel as Channel)) throw ReleaseManifestInvalid.wrap(`the manifest's channel must be one of ${CHANNELS.join(", ")}`);
+  if (!Array.isArray(o.artifacts) || !o.artifacts.every((a: Partial<ReleaseArtifact>) => a && ["target", "url", "sha256", "minisig"].every((k) => typeof (a as Record<string, unknown>)[k] === "string"))) throw ReleaseManifestInvalid.wrap("the manifest's artifacts need target, url, sha256 and minisig strings");
+  if (!o.artifacts.every((a) => /^[0-9a-fA-F]{64}$/.test(a.sha256))) throw ReleaseManifestInvalid.wrap("an artifact's sha256 is not 64 hex digits");
   return o as ReleaseManifest;
 }
 
@@ -121,8 +122,9 @@ export async function runUpdate(r: UpdateRequest): Promise<UpdateOutcome> {
       r.say(`sha256 ok (${rep.sha256})`);
       r.say(`signature ok (key ${rep.keyId}, trusted comment: ${rep.trustedComment})`);
     } catch (e) {
-      if (e instanceof VerifyError && e.what !== "sha256") r.say("sha256 ok");
-      if (e instanceof VerifyError) return { code: 1, result: "refused", message: `refused ${manifest.version}: ${e.message}; nothing was unpacked` };
+      const failed = verifyFailure(e);
+      if (failed && failed !== "sha256") r.say("sha256 ok");
+      if (failed) return { code: 1, result: "refused", message: `refused ${manifest.version}: ${(e as Error).message}; nothing was unpacked` };
       throw e;
     }
     const tgz = path.join(download, `oceancode-${manifest.version}.tgz`);
@@ -134,9 +136,9 @@ export async function runUpdate(r: UpdateRequest): Promise<UpdateOutcome> {
     // on a closed network the native binding comes from this install's own (same versions) or a compile (nodedir)
     const native = nativeBindingEnv(env, download);
     const npm = spawnSync("npm", ["install", "--prefix", target, "--no-audit", "--no-fund", "--omit=dev", "--prefer-offline", tgz], { env: { ...env, ...native, npm_config_update_notifier: "false" }, encoding: "utf8", timeout: 600_000 });
-    if (npm.status !== 0) throw new Error(`npm install failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? "").trim().split("\n").slice(-3).join(" / ")}`);
+    if (npm.status !== 0) throw ReleaseInstall.wrap(`npm install failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? "").trim().split("\n").slice(-3).join(" / ")}`);
     const bin = installedBin(target);
-    if (!bin || bin.version !== manifest.version) throw new Error(`the installed package is not oceancode ${manifest.version}`);
+    if (!bin || bin.version !== manifest.version) throw ReleaseInstall.wrap(`the installed package is not oceancode ${manifest.version}`);
     fs.writeFileSync(path.join(target, INSTALL_RECORD), `${JSON.stringify({ version: manifest.version, bin: path.relative(target, bin.bin) })}\n`);
     r.say(`installed ${manifest.version} side by side in ${target}`);
     const check = await selfCheck(bin.bin, env);

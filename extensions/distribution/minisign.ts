@@ -10,6 +10,7 @@
  *              base64("Ed" || key id || Ed25519 seed (32) || public key (32)).
  */
 import crypto from "node:crypto";
+import { MinisignRefused } from "./errors.js";
 
 export interface PublicKey {
   keyId: Buffer;
@@ -30,8 +31,6 @@ export interface Signature {
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 const OUR_SECRET_COMMENT = "untrusted comment: oceancode release secret key (unencrypted)";
-
-export class MinisignError extends Error {}
 
 /** minisign shows a key id as the hex of its 8 bytes read little-endian. */
 export function keyIdHex(keyId: Buffer): string {
@@ -70,7 +69,7 @@ export function parsePublicKey(text: string): PublicKey {
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("untrusted comment:"))[0];
   const raw = line && /^[A-Za-z0-9+/=]+$/.test(line) ? Buffer.from(line, "base64") : Buffer.alloc(0);
-  if (raw.length !== 42 || raw.subarray(0, 2).toString("latin1") !== "Ed") throw new MinisignError("not a minisign public key (base64 of \"Ed\", an 8-byte key id and a 32-byte Ed25519 key)");
+  if (raw.length !== 42 || raw.subarray(0, 2).toString("latin1") !== "Ed") throw MinisignRefused({ message: "not a minisign public key (base64 of \"Ed\", an 8-byte key id and a 32-byte Ed25519 key)" });
   return { keyId: raw.subarray(2, 10), pk: raw.subarray(10, 42) };
 }
 
@@ -88,11 +87,11 @@ export function parseSecretKey(text: string): SecretKey {
     [keyId, seed, pk] = [raw.subarray(2, 10), raw.subarray(10, 42), raw.subarray(42, 74)];
   } else if (raw.length === 158 && raw.subarray(0, 2).toString("latin1") === "Ed") {
     // sig alg(2) kdf alg(2) checksum alg(2) salt(32) opslimit(8) memlimit(8) key id(8) secret key(64) checksum(32)
-    if (raw[2] !== 0 || raw[3] !== 0) throw new MinisignError("the minisign secret key is encrypted: make one without a password (minisign -G -W) or use oceancode's form");
+    if (raw[2] !== 0 || raw[3] !== 0) throw MinisignRefused({ message: "the minisign secret key is encrypted: make one without a password (minisign -G -W) or use oceancode's form" });
     [keyId, seed, pk] = [raw.subarray(54, 62), raw.subarray(62, 94), raw.subarray(94, 126)];
-  } else throw new MinisignError("not a secret key (oceancode's or minisign's unencrypted form)");
+  } else throw MinisignRefused({ message: "not a secret key (oceancode's or minisign's unencrypted form)" });
   const derived = crypto.createPublicKey(privateKeyObject(seed)).export({ format: "der", type: "spki" }).subarray(-32);
-  if (!derived.equals(pk)) throw new MinisignError("the secret key is damaged (its public half does not match)");
+  if (!derived.equals(pk)) throw MinisignRefused({ message: "the secret key is damaged (its public half does not match)" });
   return { keyId: Buffer.from(keyId), seed: Buffer.from(seed), pk: Buffer.from(pk) };
 }
 
@@ -102,7 +101,7 @@ export function blake2b512(data: Buffer): Buffer {
 
 /** A prehashed (`ED`) signature file for `data`. Comments are single lines. */
 export function sign(data: Buffer, key: SecretKey, trustedComment: string, untrustedComment = "signature from oceancode release key"): string {
-  if (/[\r\n]/.test(trustedComment + untrustedComment)) throw new MinisignError("a comment must be one line");
+  if (/[\r\n]/.test(trustedComment + untrustedComment)) throw MinisignRefused({ message: "a comment must be one line" });
   const priv = privateKeyObject(key.seed);
   const signature = crypto.sign(null, blake2b512(data), priv);
   const global = crypto.sign(null, Buffer.concat([signature, Buffer.from(trustedComment, "utf8")]), priv);
@@ -113,12 +112,12 @@ export function sign(data: Buffer, key: SecretKey, trustedComment: string, untru
 export function parseSignature(text: string): Signature {
   const lines = text.split(/\r?\n/);
   const [u, s, t, g] = lines;
-  if (!u?.startsWith("untrusted comment:") || !s || !t?.startsWith("trusted comment: ") || !g) throw new MinisignError("malformed signature file (want four lines: untrusted comment, signature, trusted comment, global signature)");
+  if (!u?.startsWith("untrusted comment:") || !s || !t?.startsWith("trusted comment: ") || !g) throw MinisignRefused({ message: "malformed signature file (want four lines: untrusted comment, signature, trusted comment, global signature)" });
   const raw = Buffer.from(s.trim(), "base64");
   const alg = raw.subarray(0, 2).toString("latin1");
-  if (raw.length !== 74 || (alg !== "Ed" && alg !== "ED")) throw new MinisignError("malformed signature line (not an Ed/ED minisign signature)");
+  if (raw.length !== 74 || (alg !== "Ed" && alg !== "ED")) throw MinisignRefused({ message: "malformed signature line (not an Ed/ED minisign signature)" });
   const globalSignature = Buffer.from(g.trim(), "base64");
-  if (globalSignature.length !== 64) throw new MinisignError("malformed global signature line");
+  if (globalSignature.length !== 64) throw MinisignRefused({ message: "malformed global signature line" });
   return {
     algorithm: alg as "Ed" | "ED",
     keyId: raw.subarray(2, 10),
@@ -129,13 +128,13 @@ export function parseSignature(text: string): Signature {
   };
 }
 
-/** Throws MinisignError naming what failed; returns the trusted comment. */
+/** Throws MinisignRefused (OC_ERR_MINISIGN) naming what failed; returns the trusted comment. */
 export function verify(data: Buffer, sigText: string, key: PublicKey): Signature {
   const sig = parseSignature(sigText);
-  if (!sig.keyId.equals(key.keyId)) throw new MinisignError(`signed by another key (key ${keyIdHex(sig.keyId)}, expected ${keyIdHex(key.keyId)})`);
+  if (!sig.keyId.equals(key.keyId)) throw MinisignRefused({ message: `signed by another key (key ${keyIdHex(sig.keyId)}, expected ${keyIdHex(key.keyId)})` });
   const pub = publicKeyObject(key.pk);
   const message = sig.algorithm === "ED" ? blake2b512(data) : data;
-  if (!crypto.verify(null, message, pub, sig.signature)) throw new MinisignError("signature does not match the file (tampered or corrupt)");
-  if (!crypto.verify(null, Buffer.concat([sig.signature, Buffer.from(sig.trustedComment, "utf8")]), pub, sig.globalSignature)) throw new MinisignError("the trusted comment was altered (global signature does not match)");
+  if (!crypto.verify(null, message, pub, sig.signature)) throw MinisignRefused({ message: "signature does not match the file (tampered or corrupt)" });
+  if (!crypto.verify(null, Buffer.concat([sig.signature, Buffer.from(sig.trustedComment, "utf8")]), pub, sig.globalSignature)) throw MinisignRefused({ message: "the trusted comment was altered (global signature does not match)" });
   return sig;
 }

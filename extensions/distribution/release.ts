@@ -8,6 +8,7 @@ import path from "node:path";
 import { publicKeyFile, sign, type SecretKey } from "./minisign.js";
 import { sha256Hex, sha256SumsLine } from "./verify.js";
 import type { Channel, ReleaseManifest } from "./api.js";
+import { ReleasePack } from "./errors.js";
 
 export interface ReleaseOptions {
   /** the package folder to pack */
@@ -33,10 +34,10 @@ export function npmPack(packageDir: string, outDir: string, opts: { ignoreScript
   fs.mkdirSync(outDir, { recursive: true });
   const args = ["pack", "--json", "--pack-destination", outDir, ...(opts.ignoreScripts ? ["--ignore-scripts"] : [])];
   const r = spawnSync("npm", args, { cwd: packageDir, encoding: "utf8", env: { ...(opts.env ?? process.env), npm_config_update_notifier: "false" }, timeout: 600_000 });
-  if (r.status !== 0) throw new Error(`npm pack failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
+  if (r.status !== 0) throw ReleasePack.wrap(`npm pack failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
   const json = r.stdout.slice(r.stdout.indexOf("["));
   const [first] = JSON.parse(json) as Array<{ filename: string }>;
-  if (!first) throw new Error("npm pack printed no tarball");
+  if (!first) throw ReleasePack.wrap("npm pack printed no tarball");
   // npm names a scoped package's tarball with the scope's '@' and '/' replaced
   return path.join(outDir, first.filename.replace(/^@/, "").replace(/\//g, "-"));
 }

@@ -14,6 +14,7 @@ import { encodePublicKey, generateKeyPair } from "./minisign.js";
 import { throwawayRelease } from "./throwaway.js";
 import { INSTALL_RECORD, runUpdate } from "./install.js";
 import { currentVersion } from "./versions.js";
+import { SelfTestFailed } from "./errors.js";
 
 export async function selfTest(io: CommandIO, runningVersion: string): Promise<number> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "oc-update-selftest-"));
@@ -33,10 +34,10 @@ export async function selfTest(io: CommandIO, runningVersion: string): Promise<n
 
     const a = await runUpdate({ ...base, manifestUrl: goodUrl });
     step(`update to ${good}: ${a.message}`);
-    if (a.result !== "updated" || currentVersion(versions) !== good) throw new Error(`the good release did not switch current (${a.result})`);
+    if (a.result !== "updated" || currentVersion(versions) !== good) throw SelfTestFailed.wrap(`the good release did not switch current (${a.result})`);
     const rec = JSON.parse(fs.readFileSync(path.join(versions, good, INSTALL_RECORD), "utf8")) as { bin: string };
     const ran = spawnSync(process.execPath, [path.join(versions, "current", rec.bin), "--version"], { encoding: "utf8", env: { ...env, OC_NO_VERSION_SWITCH: "1" } });
-    if (ran.stdout.trim() !== `oceancode ${good}`) throw new Error(`current's oceancode says '${ran.stdout.trim()}'`);
+    if (ran.stdout.trim() !== `oceancode ${good}`) throw SelfTestFailed.wrap(`current's oceancode says '${ran.stdout.trim()}'`);
     step(`switch ok: current -> ${good}, its --version says ${ran.stdout.trim()}`);
 
     // a tampered asset: the bad release's tarball with one byte changed
@@ -48,12 +49,12 @@ export async function selfTest(io: CommandIO, runningVersion: string): Promise<n
     t[t.length - 1] = (t[t.length - 1] ?? 0) ^ 0xff;
     fs.writeFileSync(path.join(tamperedDir, asset), t);
     const m = await runUpdate({ ...base, manifestUrl: new URL("manifest.json", `file://${tamperedDir}/`).href });
-    if (m.result !== "refused" || fs.existsSync(path.join(versions, bad)) || currentVersion(versions) !== good) throw new Error(`a tampered release was not refused (${m.result})`);
+    if (m.result !== "refused" || fs.existsSync(path.join(versions, bad)) || currentVersion(versions) !== good) throw SelfTestFailed.wrap(`a tampered release was not refused (${m.result})`);
     step(`tampered ${bad}: ${m.message}`);
 
     const b = await runUpdate({ ...base, manifestUrl: badUrl });
     step(`update to ${bad}: ${b.message}`);
-    if (b.result !== "rolled-back" || currentVersion(versions) !== good || fs.existsSync(path.join(versions, bad))) throw new Error(`the failing release was not rolled back (${b.result}, current ${currentVersion(versions)})`);
+    if (b.result !== "rolled-back" || currentVersion(versions) !== good || fs.existsSync(path.join(versions, bad))) throw SelfTestFailed.wrap(`the failing release was not rolled back (${b.result}, current ${currentVersion(versions)})`);
     step(`rollback ok: current still -> ${good}, ${bad} removed`);
     step("SELF_TEST_OK");
     return 0;

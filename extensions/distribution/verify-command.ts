@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
-import { parseSha256Sums, verifyAsset, VerifyError } from "./verify.js";
+import { parseSha256Sums, verifyAsset, verifyFailure } from "./verify.js";
+import { VerifyUsage } from "./errors.js";
 
 const USAGE = "usage: oceancode verify-release <artifact> [--pubkey <base64>] [--sha256sums <path>] [--sig <path>]";
 
@@ -14,7 +15,7 @@ export async function verifyReleaseCommand(argv: string[], io: CommandIO): Promi
   let sigPath: string | undefined;
   try {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { sha256sums: { type: "string" }, pubkey: { type: "string" }, sig: { type: "string" } } });
-    if (positionals.length !== 1) throw new Error(positionals.length ? "one artifact at a time" : "which artifact? (a path)");
+    if (positionals.length !== 1) throw VerifyUsage({ message: positionals.length ? "one artifact at a time" : "which artifact? (a path)" });
     asset = path.resolve(io.project, positionals[0]!);
     sums = values.sha256sums === undefined ? undefined : path.resolve(io.project, values.sha256sums);
     pubkey = values.pubkey;
@@ -50,13 +51,14 @@ export async function verifyReleaseCommand(argv: string[], io: CommandIO): Promi
     io.stdout.write(`VERIFIED ${name}\n`);
     return 0;
   } catch (e) {
-    if (!(e instanceof VerifyError)) throw e;
-    if (e.what === "key") {
-      io.stderr.write(`oceancode verify-release: ${e.message}\n${USAGE}\n`);
+    const what = verifyFailure(e);
+    if (!what) throw e;
+    if (what === "key") {
+      io.stderr.write(`oceancode verify-release: ${(e as Error).message}\n${USAGE}\n`);
       return 2;
     }
-    if (e.what !== "sha256" && expected) io.stdout.write("sha256 ok\n");
-    return fail(e.what === "unsigned" ? `unsigned: no signature file ${sigFile}` : e.message);
+    if (what !== "sha256" && expected) io.stdout.write("sha256 ok\n");
+    return fail(what === "unsigned" ? `unsigned: no signature file ${sigFile}` : (e as Error).message);
   }
 }
 

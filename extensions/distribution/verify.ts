@@ -2,8 +2,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { keyIdHex, MinisignError, parsePublicKey, verify, type PublicKey } from "./minisign.js";
+import { keyIdHex, parsePublicKey, verify, type PublicKey } from "./minisign.js";
 import { PINNED_RELEASE_KEY, type VerifyReport } from "./api.js";
+import { MinisignRefused, ReleaseUnverified } from "./errors.js";
 
 export function sha256Hex(data: Buffer): string {
   return crypto.createHash("sha256").update(data).digest("hex");
@@ -30,13 +31,13 @@ export function sha256SumsLine(hex: string, name: string): string {
   return `${hex}  ${name}\n`;
 }
 
-export class VerifyError extends Error {
-  constructor(
-    readonly what: "sha256" | "signature" | "unsigned" | "key",
-    message: string,
-  ) {
-    super(message);
-  }
+/** A failed check as OC_ERR_RELEASE_UNVERIFIED; `data.what` names the check. */
+export function VerifyError(what: "sha256" | "signature" | "unsigned" | "key", message: string) {
+  return ReleaseUnverified({ message }, { data: { what } });
+}
+/** The check a ReleaseUnverified error names, if `e` is one. */
+export function verifyFailure(e: unknown): "sha256" | "signature" | "unsigned" | "key" | undefined {
+  return ReleaseUnverified.is(e) ? e.data?.what : undefined;
 }
 
 /** sha256 first (when an expected sum is known), then the signature; throws VerifyError naming the failed check. */
@@ -45,19 +46,19 @@ export function verifyAsset(asset: Buffer, signature: string | undefined, opts: 
   try {
     key = trustedKey(opts.pubkey);
   } catch (e) {
-    throw new VerifyError("key", `--pubkey: ${(e as Error).message}`);
+    throw VerifyError("key", `--pubkey: ${(e as Error).message}`);
   }
   let sum: string | undefined;
   if (opts.expectedSha256 !== undefined) {
     sum = sha256Hex(asset);
-    if (sum !== opts.expectedSha256.toLowerCase()) throw new VerifyError("sha256", `sha256 mismatch: the file is ${sum}, the release says ${opts.expectedSha256.toLowerCase()}`);
+    if (sum !== opts.expectedSha256.toLowerCase()) throw VerifyError("sha256", `sha256 mismatch: the file is ${sum}, the release says ${opts.expectedSha256.toLowerCase()}`);
   }
-  if (signature === undefined) throw new VerifyError("unsigned", "unsigned: no minisign signature for this asset");
+  if (signature === undefined) throw VerifyError("unsigned", "unsigned: no minisign signature for this asset");
   try {
     const sig = verify(asset, signature, key);
     return { ...(sum ? { sha256: sum } : {}), keyId: keyIdHex(key.keyId), trustedComment: sig.trustedComment };
   } catch (e) {
-    if (e instanceof MinisignError) throw new VerifyError("signature", `signature: ${e.message}`);
+    if (MinisignRefused.is(e)) throw VerifyError("signature", `signature: ${e.message}`);
     throw e;
   }
 }

@@ -23,3 +23,10 @@ export interface DoctorService {
 
 export const DOCTOR_STORAGE_EVENT = "onEvent:doctor:storage";
 export const DOCTOR_RECOVERY_EVENT = "onEvent:doctor:recovery";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    doctor: DoctorService;
+  }
+}

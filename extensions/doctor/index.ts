@@ -2,7 +2,6 @@
 import { parseArgs } from "node:util";
 import type { ExtensionContext, CommandIO } from "../../kernel/api.js";
 import { DOCTOR_RECOVERY_EVENT, DOCTOR_STORAGE_EVENT, type DoctorCheck, type DoctorService } from "./api.js";
-import type { RouteRegistry } from "../serve/api.js";
 import { doctorRoutes } from "./routes.js";
 import { configChecks, extensionChecks, requirementsCheck, dataDirCheck, formatLine, type CheckLine } from "./checks.js";
 import { crashChecks } from "./crashes.js";
@@ -70,7 +69,7 @@ export default {
   activate(ctx: ExtensionContext) {
     const service: DoctorService = { addChecks: (topic, run) => add(topics, topic, run), addBlock: (topic, run) => add(blocks, topic, run) };
     ctx.provide("doctor", service);
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of doctorRoutes(async (storage) => (await allChecks(ctx, storage)).lines)) routes.add(r, ctx.id);
     ctx.registerCommand("doctor", async (argv: string[], io: CommandIO) => {
       let storage = false;

@@ -11,6 +11,7 @@
  *        -> (ask) -> executeTool [wrap] (childProcess [waterfall], with the approval in SpawnContext)
  *        -> toolResult [waterfall] -> afterStep [parallel] } -> stop [bail] -> afterTurn [parallel]
  */
+import type { EngineService } from "./contract/service.js";
 export * from "./contract/rows.js";
 export * from "./contract/provider.js";
 export * from "./contract/stream-guard.js";
@@ -21,3 +22,10 @@ export * from "./contract/stages.js";
 export * from "./contract/service.js";
 export * from "./contract/approval.js";
 export * from "./contract/model-names.js";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    engine: EngineService;
+  }
+}

@@ -19,6 +19,7 @@ import { SessionTable, releaseRows } from "./sessions.js";
 import { forkSession } from "./fork.js";
 import { runPrompt } from "./turn.js";
 import { runTool } from "./tool-call.js";
+import type { SessionOverrides } from "./api.js";
 
 export { DEFAULT_MAX_STOP_CONTINUATIONS, stepCap, subagentStepCap, type EngineOptions, type StepCapConfig } from "./options.js";
 export { newSessionId } from "./sessions.js";
@@ -74,7 +75,7 @@ export class Engine implements EngineService {
 
   // ------------------------------------------------------------ sessions (sessions.ts)
 
-  createSession(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
+  createSession(o: { cwd: string; model: string; parentId?: string; overrides?: SessionOverrides; profile?: SessionProfile }): Promise<Session> {
     // the session keeps the full id (`sonnet` is stored as anthropic/claude-sonnet-4-6); a name that does not
     // resolve is kept as typed and refused at its first prompt (hosts check with checkModel first)
     return this.sessions.create({ ...o, model: this.fullId(o.model) });

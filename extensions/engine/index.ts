@@ -1,8 +1,8 @@
 /** The engine extension: builds the Engine and provides it as service "engine". */
-import { registerErrorCodes, type ExtensionContext, type PointContribution } from "../../kernel/api.js";
+import { type ExtensionContext, type PointContribution } from "../../kernel/api.js";
 import { Engine, stepCap, subagentStepCap } from "./engine.js";
 import { OBS_SERVICE, type ObsService } from "../obs/api.js";
-import { SESSION_BUSY, SESSION_REFUSED, type ModelNameEntry } from "./api.js";
+import { type ModelNameEntry } from "./api.js";
 import { ModelNames } from "./kit/model-names.js";
 import type { CrashService } from "../crash/api.js";
 
@@ -15,7 +15,6 @@ function declared<T>(contributions: Array<PointContribution<T[]>>, name: (entry:
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, { [SESSION_BUSY]: "the session is open in another process", [SESSION_REFUSED]: "the store will not open the session as it stands (the message says what to run)" });
     const cfg = ctx.config.section<{
       max_retries?: number;
       idle_minutes?: number;
@@ -25,7 +24,7 @@ export default {
     const engine = new Engine({
       activate: (event) => ctx.activate(event),
       log: ctx.log,
-      logContext: ctx.services.tryGet<ObsService>(OBS_SERVICE),
+      logContext: ctx.services.tryGet(OBS_SERVICE),
       env: ctx.env,
       maxSteps: (stored) => stepCap(ctx.config, stored),
       maxSubagentSteps: () => subagentStepCap(ctx.config),
@@ -45,7 +44,7 @@ export default {
     ctx.kernelHooks.shutdown.tap({ name: "engine" }, () => engine.dispose());
     ctx.provide("engine", engine);
     // a crash report names the sessions open in this process
-    const crash = ctx.services.tryGet<CrashService>("crash");
+    const crash = ctx.services.tryGet("crash");
     if (crash) {
       const open = new Set<string>();
       engine.hooks.sessionStart.tap({ name: "engine:crash" }, ({ session }) => void open.add(session.info.id));

@@ -8,4 +8,5 @@ export { ProviderError, asProviderError, isClaudeCliRoute, isRetryableProviderEr
 export { emptyUsage } from "./kit/rows.js";
 export { discardCauseText } from "./kit/service.js";
 export { isRefusal, isSessionBusy, sessionBusyError, sessionRefusedError } from "./kit/session.js";
+export { SessionBusy, SessionRefused } from "./errors.js";
 export { IdleWatch, idleFetch, idleTimeoutMs, printableText, withIdleWatch } from "./kit/stream-guard.js";

@@ -1,6 +1,7 @@
 /** What the engine is configured with: its options, and the step cap read from the config. */
 import type { ModelNames } from "./kit/model-names.js";
 import type { ObsService } from "../obs/api.js";
+import { StepCapInvalid, StepCapZero, SubagentStepCapInvalid } from "./errors.js";
 
 export interface EngineOptions {
   /** fire an activation event (providers load lazily on "onEvent:provider:<id>") */
@@ -49,8 +50,8 @@ export function stepCap(config: StepCapConfig, stored?: unknown): number {
   const v = config.get("engine.max_steps");
   if (v === undefined) return 300;
   const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_steps";
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`${name} must be a positive whole number (got '${String(v)}')`);
-  if (v === 0) throw new Error(`${name}=0 is rejected: bound a long run with a budget or a clock instead`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw StepCapInvalid({ name, value: String(v) });
+  if (v === 0) throw StepCapZero({ name });
   return v;
 }
 
@@ -64,7 +65,7 @@ export function subagentStepCap(config: StepCapConfig): number {
   if (v === undefined) return 300;
   const src = config.sourceOf("engine.max_subagent_steps");
   const name = (src?.layer === "env" || src?.layer === "host") && src.source ? src.source : "engine.max_subagent_steps";
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number above 0 (got '${String(v)}')`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw SubagentStepCapInvalid({ name, value: String(v) });
   return v;
 }
 

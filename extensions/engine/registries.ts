@@ -5,10 +5,7 @@
  * at run time is checked against what manifests declared, one warning line per mismatch naming the extension.
  */
 import type { Provider, ProviderRegistry, ToolDefinition, ToolRegistry } from "./api.js";
-
-export class DuplicateError extends Error {
-  readonly code = "OC_ERR_DUPLICATE_SERVICE";
-}
+import { DuplicateProvider, DuplicateTool } from "./errors.js";
 
 /** name -> the extension whose manifest declares it */
 export type Declared = ReadonlyMap<string, string>;
@@ -41,7 +38,7 @@ export class Tools implements ToolRegistry {
     private readonly optional: ReadonlySet<string> = new Set(),
   ) {}
   register(tool: ToolDefinition, by?: string): void {
-    if (this.byName.has(tool.name)) throw new DuplicateError(`OC_ERR_DUPLICATE_SERVICE: tool '${tool.name}' is already registered`);
+    if (this.byName.has(tool.name)) throw DuplicateTool({ name: tool.name });
     undeclared(this.warn, this.declared, "tool", tool.name, by);
     this.byName.set(tool.name, tool);
   }
@@ -66,7 +63,7 @@ export class Providers implements ProviderRegistry {
     private readonly warn?: Warn,
   ) {}
   register(provider: Provider, by?: string): void {
-    if (this.byId.has(provider.id)) throw new DuplicateError(`OC_ERR_DUPLICATE_SERVICE: provider '${provider.id}' is already registered`);
+    if (this.byId.has(provider.id)) throw DuplicateProvider({ id: provider.id });
     undeclared(this.warn, this.declared, "provider", provider.id, by);
     this.byId.set(provider.id, provider);
   }

@@ -4,8 +4,10 @@
  */
 import crypto from "node:crypto";
 import { type EngineHooks, type ModelInfo, type Session, type SessionClaim, type SessionInfo, type SessionProfile } from "./api.js";
+import type { SessionOverrides } from "./api.js";
 import { emptyUsage } from "./kit/rows.js";
 import { isRefusal, sessionBusyError, sessionRefusedError } from "./kit/session.js";
+import { SessionUnknown } from "./errors.js";
 
 export function newSessionId(): string {
   // time-ordered so `ls` and SQL order agree; random tail for uniqueness
@@ -22,7 +24,7 @@ export class SessionTable {
     private readonly describeModel: (id: string) => Promise<ModelInfo>,
   ) {}
 
-  async create(o: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session> {
+  async create(o: { cwd: string; model: string; parentId?: string; overrides?: SessionOverrides; profile?: SessionProfile }): Promise<Session> {
     const parent = o.parentId ? this.sessions.get(o.parentId) : undefined;
     const info: SessionInfo = {
       id: newSessionId(),
@@ -60,7 +62,7 @@ export class SessionTable {
     const stored = await this.hooks.loadSession.call({ id });
     if (!stored) {
       await this.release(id);
-      throw new Error(`no session '${id}' (see oceancode sessions)`);
+      throw SessionUnknown({ id });
     }
     if (isRefusal(stored)) {
       await this.release(id);

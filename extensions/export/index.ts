@@ -3,10 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { LedgerService } from "../ledger/api.js";
-import type { RouteRegistry } from "../serve/api.js";
 import { agentVersion, renderExport } from "./render.js";
 import { exportRoutes } from "./routes.js";
 
@@ -14,10 +10,10 @@ export const EXPORT_USAGE = "usage: oceancode export (--md | --atif) [--out <pat
 
 export default {
   activate(ctx: ExtensionContext) {
-    const deps = () => ({ ledger: ctx.services.tryGet<LedgerService>("ledger"), engine: ctx.services.tryGet<EngineService>("engine") });
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const deps = () => ({ ledger: ctx.services.tryGet("ledger"), engine: ctx.services.tryGet("engine") });
+    const routes = ctx.services.tryGet("routes");
     if (routes) {
-      const sources = () => ({ storage: ctx.services.get<StorageService>("storage"), ...deps(), agentVersion: agentVersion(ctx.dir) });
+      const sources = () => ({ storage: ctx.services.get("storage"), ...deps(), agentVersion: agentVersion(ctx.dir) });
       for (const r of exportRoutes(sources)) routes.add(r, ctx.id);
     }
     ctx.registerCommand("export", async (argv: string[], io: CommandIO) => {
@@ -44,7 +40,7 @@ export default {
       if (values.md === values.atif) return bad("pass exactly one of --md or --atif");
       if (positionals.length !== 1) return bad(positionals.length === 0 ? "a session id is required" : `one session id only (got ${positionals.join(" ")})`);
       const id = positionals[0]!;
-      const storage = ctx.services.get<StorageService>("storage");
+      const storage = ctx.services.get("storage");
       const r = await renderExport(id, values.md ? "md" : "atif", { storage, ...deps(), agentVersion: agentVersion(ctx.dir) });
       if (!r) {
         io.stderr.write(`oceancode export: no session '${id}' in ${storage.dbPath} (list them with oceancode sessions)\n`);

@@ -2,7 +2,7 @@
  * The seam with the workflows extension: when its service is there, goal registers as the built-in `goal`, so
  * `workflow run goal --args '{"objective":"…"}'` runs this same loop (the workflows runner writes that run's store).
  */
-import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
+import { DEFAULT_MODEL_ID } from "../engine/api.js";
 import type { WorkflowsService } from "../workflows/api.js";
 import { GoalLoop } from "./loop.js";
 

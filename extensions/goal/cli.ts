@@ -4,12 +4,12 @@
  * the run store. Exit: 0 complete; 2 failed, interrupted, budget_limited (and usage errors); 3 a pause.
  */
 import type { CommandIO } from "../../kernel/api.js";
-import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../jev/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection } from "../engine/api.js";
 import { type GoalOptions, type GoalOutcome } from "./api.js";
 import { exitCodeOf } from "./kit/shared.js";
 import { GoalLoop } from "./loop.js";
 import { GoalRecorder } from "./run.js";
+import { Usage } from "../../kernel/api.js";
 
 export const GOAL_USAGE = 'usage: oceancode goal "<objective>" [--budget <n>] [-m <provider/model>] [--auto] [--db <path>] [--directory <dir>] [-v]';
 
@@ -21,15 +21,13 @@ export interface GoalArgs {
   help: boolean;
 }
 
-export class GoalUsageError extends Error {}
-
 /** Flags come first; the words after them are the objective (Go-style: parsing stops at the first positional). */
 export function parseGoalArgs(argv: readonly string[]): GoalArgs {
   const out: GoalArgs = { objective: "", budget: null, auto: false, help: false };
   let i = 0;
   const value = (flag: string, inline: string | undefined): string => {
     const v = inline ?? argv[++i];
-    if (v === undefined || v === "") throw new GoalUsageError(`${flag} needs a value`);
+    if (v === undefined || v === "") throw Usage({ message: `${flag} needs a value` });
     return v;
   };
   for (; i < argv.length; i++) {
@@ -44,12 +42,12 @@ export function parseGoalArgs(argv: readonly string[]): GoalArgs {
     const inline = eq > 0 ? a.slice(eq + 1) : undefined;
     if (flag === "--budget") {
       const raw = value(flag, inline);
-      if (!/^[1-9][0-9]*$/.test(raw)) throw new GoalUsageError(`--budget must be a whole number of model calls above 0 (got '${raw}')`);
+      if (!/^[1-9][0-9]*$/.test(raw)) throw Usage({ message: `--budget must be a whole number of model calls above 0 (got '${raw}')` });
       out.budget = Number(raw);
     } else if (flag === "-m" || flag === "--model") out.model = value(flag, inline);
     else if (flag === "--auto") out.auto = true;
     else if (flag === "-h" || flag === "--help") out.help = true;
-    else throw new GoalUsageError(`unknown flag '${a}' (flags go before the objective)`);
+    else throw Usage({ message: `unknown flag '${a}' (flags go before the objective)` });
   }
   out.objective = argv.slice(i).join(" ").trim();
   return out;
@@ -76,7 +74,7 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
   try {
     args = parseGoalArgs(argv);
   } catch (e) {
-    if (e instanceof GoalUsageError) return usage(e.message);
+    if (Usage.is(e)) return usage(e.message);
     throw e;
   }
   if (args.help) {
@@ -131,8 +129,8 @@ export async function goalCommand(argv: string[], io: CommandIO, deps: GoalDeps)
     skeptics: deps.skeptics,
     maxRounds: deps.maxRounds,
     signal: controller.signal,
-    // headless, as run is: the Jev layer reads this (a reply is no label; under --auto an unsafe-act advice rejects)
-    onSession: (s) => s.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark),
+    // headless, as run is: no person answers (extensions that care read session.driver)
+    onSession: (s) => void (s.driver = { headless: true, auto: args.auto }),
   };
   const loop = new GoalLoop(engine, options, (s) => rec.record(s));
   let outcome: GoalOutcome;

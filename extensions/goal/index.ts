@@ -1,10 +1,8 @@
 /** Goal mode: the `oceancode goal` command, the `/orchestrate` slash command, and the `goal` built-in of the workflows service when it is there. */
 import path from "node:path";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
 import { goalCommand } from "./cli.js";
 import { registerGoalBuiltin } from "./builtin.js";
-import type { WorkflowsService } from "../workflows/api.js";
 import { orchestrateSlash } from "./slash.js";
 import { runsDir } from "./store.js";
 
@@ -25,16 +23,16 @@ export default {
     const engine = async () => {
       // the providers, tools and guards a session needs (as run boots them)
       await ctx.activate("onSession");
-      return ctx.services.get<EngineService>("engine");
+      return ctx.services.get("engine");
     };
     ctx.registerCommand("goal", (argv: string[], io: CommandIO) => goalCommand(argv, io, { engine, configuredModel, skeptics: skeptics(), maxRounds: maxRounds(), hasPlanMode, runsRoot: root, dataDir }));
 
-    const orchestrate = orchestrateSlash({ engine: () => ctx.services.get<EngineService>("engine"), configuredModel, skeptics, maxRounds, hasPlanMode, runsRoot: root, dataDir, project });
+    const orchestrate = orchestrateSlash({ engine: () => ctx.services.get("engine"), configuredModel, skeptics, maxRounds, hasPlanMode, runsRoot: root, dataDir, project });
     ctx.registerSlash("orchestrate", (args, host) => orchestrate.handler(args, host));
     // a goal still running in the background when the host exits ends cancelled, recorded (before the engine closes)
     ctx.kernelHooks.shutdown.tap({ name: ctx.id, stage: "stop" }, () => orchestrate.stop());
 
-    const workflows = ctx.services.tryGet<WorkflowsService>("workflows");
+    const workflows = ctx.services.tryGet("workflows");
     if (workflows) registerGoalBuiltin(workflows, { skeptics, maxRounds, hasPlanMode, project: () => project });
   },
 };

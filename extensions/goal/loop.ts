@@ -7,6 +7,7 @@ import type { EngineService, Session, SessionEvent } from "../engine/api.js";
 import { isProviderBackOff } from "../workflows/kit.js";
 import type { Deliverable, GoalOptions, GoalOutcome, GoalPhase, GoalSessions } from "./api.js";
 import { gapKey, gapText, parsePlan, parseVerdict, PLANNER_SYSTEM, plannerPrompt, SKEPTIC_SYSTEM, skepticPrompt, WORKER_SYSTEM, workerFirstPrompt, workerGapsPrompt, type Refutation } from "./prompts.js";
+import { GoalStopped } from "./errors.js";
 
 /** What a body shows of the run at one moment (the CLI adds run_id, seq, at, status). */
 export interface GoalState {
@@ -20,11 +21,7 @@ export interface GoalState {
 }
 
 /** A stop that ends the loop with this outcome (budget spent, a failed request, an interrupt). */
-class Stop extends Error {
-  constructor(readonly outcome: GoalOutcome) {
-    super(outcome.error ?? outcome.status);
-  }
-}
+const Stop = (outcome: GoalOutcome) => GoalStopped({ reason: outcome.error ?? outcome.status }, { data: outcome });
 
 /** A provider error the engine gave up retrying because the provider asks us to back off. */
 const backOff = isProviderBackOff;
@@ -61,7 +58,7 @@ export class GoalLoop {
     try {
       return await this.loop(open);
     } catch (e) {
-      if (e instanceof Stop) return e.outcome;
+      if (GoalStopped.is(e) && e.data) return e.data;
       return { status: "failed", error: e instanceof Error ? e.message : String(e) };
     } finally {
       unsubscribe();
@@ -86,13 +83,13 @@ export class GoalLoop {
     return this.opts.budget !== null && this.state.budget.spent >= this.opts.budget;
   }
 
-  private budgetStop(): Stop {
-    return new Stop({ status: "budget_limited", error: `the budget of ${this.opts.budget} model calls is spent` });
+  private budgetStop(): Error {
+    return Stop({ status: "budget_limited", error: `the budget of ${this.opts.budget} model calls is spent` });
   }
 
   /** One prompt on a session, within the run's signal and budget; its final text. */
   private async ask(session: Session, text: string): Promise<string> {
-    if (this.opts.signal.aborted) throw new Stop({ status: "cancelled", error: "interrupted" });
+    if (this.opts.signal.aborted) throw Stop({ status: "cancelled", error: "interrupted" });
     if (this.spent()) throw this.budgetStop();
     const ctl = new AbortController();
     const onAbort = () => ctl.abort();
@@ -102,10 +99,10 @@ export class GoalLoop {
       const r = await this.engine.prompt(session, text, { signal: ctl.signal });
       if (r.reason === "error") {
         this.state.budget.spent += 1; // the request that failed for good was made too
-        throw new Stop({ status: backOff(r.error) ? "back_off_paused" : "failed", error: r.error ?? "the model request failed" });
+        throw Stop({ status: backOff(r.error) ? "back_off_paused" : "failed", error: r.error ?? "the model request failed" });
       }
-      if (r.reason === "aborted") throw this.opts.signal.aborted ? new Stop({ status: "cancelled", error: "interrupted" }) : this.budgetHit ? this.budgetStop() : new Stop({ status: "cancelled", error: "interrupted" });
-      if (r.reason === "blocked") throw new Stop({ status: "blocked", error: r.error ?? "a hook blocked the prompt" });
+      if (r.reason === "aborted") throw this.opts.signal.aborted ? Stop({ status: "cancelled", error: "interrupted" }) : this.budgetHit ? this.budgetStop() : Stop({ status: "cancelled", error: "interrupted" });
+      if (r.reason === "blocked") throw Stop({ status: "blocked", error: r.error ?? "a hook blocked the prompt" });
       return r.text;
     } finally {
       this.live.delete(ctl);
@@ -120,7 +117,7 @@ export class GoalLoop {
     let parsed = parsePlan(await this.ask(planner, plannerPrompt(this.opts.objective)));
     // a malformed plan gets one retry on the same session, then the run fails
     if ("error" in parsed) parsed = parsePlan(await this.ask(planner, plannerPrompt(this.opts.objective, parsed.error)));
-    if ("error" in parsed) throw new Stop({ status: "failed", error: `the planner's answer is not a usable plan: ${parsed.error}` });
+    if ("error" in parsed) throw Stop({ status: "failed", error: `the planner's answer is not a usable plan: ${parsed.error}` });
     return parsed.deliverables;
   }
 

@@ -7,7 +7,8 @@
 import type { SlashHost } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
 import type { GoalBody } from "./api.js";
-import { parseGoalArgs, GoalUsageError } from "./cli.js";
+import { parseGoalArgs } from "./cli.js";
+import { Usage } from "../../kernel/api.js";
 import { GoalLoop } from "./loop.js";
 import { GoalRecorder } from "./run.js";
 
@@ -65,7 +66,7 @@ export function orchestrateSlash(deps: OrchestrateDeps): Orchestrate {
     try {
       parsed = parseGoalArgs(words);
     } catch (e) {
-      if (e instanceof GoalUsageError) return fail(`${e.message}\nusage: ${ORCHESTRATE_USAGE}`);
+      if (Usage.is(e)) return fail(`${e.message}\nusage: ${ORCHESTRATE_USAGE}`);
       throw e;
     }
     if (!parsed.objective) return fail(`an objective is required\nusage: ${ORCHESTRATE_USAGE}`);

@@ -7,8 +7,8 @@ import { createGoogleProvider } from "./provider.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
+    const engine = ctx.services.get("engine");
+    const credentials = ctx.services.tryGet("credentials");
     const provider = createGoogleProvider({
       // GOOGLE_API_KEY wins over GEMINI_API_KEY (as in Google's SDK), then the stored key
       apiKey: () => ctx.env.GOOGLE_API_KEY || ctx.env.GEMINI_API_KEY || credentials?.get("google") || undefined,

@@ -4,7 +4,7 @@
  * The hooks extension's public types: hook sources as discovered, and the outcome records it writes
  * (storage event kind "hook"). Hosts (pager /hooks, serve GET /hooks) read these shapes.
  */
-import type { Tier, Ecosystem } from "../../kernel/walk.js";
+import type { Tier, Ecosystem } from "../../kernel/api.js";
 
 /** The nine events this runner implements (Claude Code's names). */
 export const HOOK_EVENTS = [

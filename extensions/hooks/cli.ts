@@ -76,7 +76,7 @@ export async function hooksCommand(argv: string[], io: CommandIO, listReport: ()
     io.stdout.write(`HOOK_REMOVED ${file}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof SettingsFileError) {
+    if (SettingsFileError.is(e)) {
       io.stderr.write(`oceancode hooks ${verb}: ${e.message}\n`);
       return 1;
     }

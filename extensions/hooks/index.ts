@@ -8,28 +8,23 @@
  */
 import path from "node:path";
 import { readPluginStoreFile, type ExtensionContext, type CommandIO, type SlashHost, type Root } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { TrustService } from "../trust/api.js";
 import type { HookOutcomeRecord } from "./api.js";
-import type { InspectService } from "../inspect/api.js";
 import { hooksReader, READER_ID, type SourceItem } from "./sources.js";
 import { HookRegistry, applyTrust, report, formatReport } from "./registry.js";
 import { hooksCommand } from "./cli.js";
 import { hookRoutes } from "./routes.js";
-import type { RouteRegistry } from "../serve/api.js";
 import { installTaps, EXT_ID } from "./taps.js";
 import { Transcripts, TRANSCRIPT_RETENTION_DAYS } from "./transcript.js";
 import { SourceNotices } from "./notices.js";
 import { LiveFiles } from "./live.js";
-import { KERNEL_VERSION } from "../../kernel/version.js";
+import { KERNEL_VERSION } from "../../kernel/api.js";
 
 let registry: HookRegistry | undefined;
 
 export default {
   async activate(ctx: ExtensionContext) {
     ctx.registerReader(hooksReader);
-    const trust = ctx.services.tryGet<TrustService>("trust");
+    const trust = ctx.services.tryGet("trust");
     // repo trust is read fresh from the store, so a `trust repo on` elsewhere applies at the next reload
     const trusted = async (root: Root): Promise<boolean> => (root.tier === "repo" && trust ? trust.repoTrusted(root.project) : ctx.isTrusted(root));
     const repoTrusted = () => (trust ? trust.repoTrusted(ctx.paths.project) : false);
@@ -54,11 +49,11 @@ export default {
     });
 
     // serve: the guide's five routes (GET /hooks, POST /hooks, /hooks/reload, /hooks/remove, /trust/repo)
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of hookRoutes({ reload: async () => report(await reg.reload(), repoTrusted()), trust, project: ctx.paths.project, home: ctx.paths.home })) routes.add(r, ctx.id);
 
     // `oceancode inspect`: one row per hook source, loaded or held (files are read, nothing runs)
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(async () =>
+    ctx.services.tryGet("inspect")?.addRows(async () =>
       report(await reg.reload(), repoTrusted()).sources.map((s) => ({
         kind: "hooks",
         id: s.plugin ? `${s.plugin}:${path.basename(s.path)}` : s.path,
@@ -70,9 +65,9 @@ export default {
       })),
     );
 
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
-    const storage = ctx.services.tryGet<StorageService>("storage");
+    const storage = ctx.services.tryGet("storage");
     const notices = new SourceNotices((line) => ctx.log.warn(line));
     const transcripts = new Transcripts({
       root: path.join(ctx.paths.dataDir, "projects"),

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PluginStoreFile } from "../../kernel/api.js";
-import type { Discovered, Root } from "../../kernel/walk.js";
+import type { Discovered, Root } from "../../kernel/api.js";
 import type { HookSource, HooksReport } from "./api.js";
 import type { SourceItem } from "./sources.js";
 import { livePluginRoot, type LiveFiles } from "./live.js";

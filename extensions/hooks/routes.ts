@@ -6,7 +6,7 @@
  * files `oceancode hooks add|remove` edit (settings-edit.ts), and no other file: a remove's `path` must be
  * one of them. Repo trust is the trust store's `repo` switch (`oceancode trust repo on|off`).
  */
-import { TIERS } from "../../kernel/walk.js";
+import { TIERS } from "../../kernel/api.js";
 import { ERROR_SCHEMA, type JsonSchema, type RouteDefinition } from "../serve/api.js";
 import { HttpError } from "../serve/kit.js";
 import { type TrustService } from "../trust/api.js";
@@ -78,7 +78,7 @@ function edit<T>(what: () => T): T {
   try {
     return what();
   } catch (e) {
-    if (e instanceof SettingsFileError) throw new HttpError(409, "settings_file_invalid", e.message);
+    if (SettingsFileError.is(e)) throw new HttpError(409, "settings_file_invalid", e.message);
     throw e;
   }
 }

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { SettingsFileError } from "./errors.js";
 
 export type Scope = "user" | "project" | "local";
 
@@ -12,7 +13,7 @@ export function scopeFile(scope: Scope, project: string, home: string): string {
   return path.join(project, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
 }
 
-export class SettingsFileError extends Error {}
+export { SettingsFileError } from "./errors.js";
 
 type Json = Record<string, unknown>;
 interface Group {
@@ -27,16 +28,16 @@ function load(file: string): Json {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new SettingsFileError(`${file}: cannot read (${(e as Error).message})`);
+    throw SettingsFileError({ message: `${file}: cannot read (${(e as Error).message})` });
   }
   if (text.trim() === "") return {};
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new SettingsFileError(`${file}: not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
+    throw SettingsFileError({ message: `${file}: not valid JSON (${(e as Error).message}); fix it first, nothing was changed` });
   }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new SettingsFileError(`${file}: must hold a JSON object; fix it first, nothing was changed`);
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw SettingsFileError({ message: `${file}: must hold a JSON object; fix it first, nothing was changed` });
   return v as Json;
 }
 
@@ -50,9 +51,9 @@ function save(file: string, doc: Json): void {
 function groupsOf(doc: Json, event: string, file: string): Group[] {
   if (doc.hooks === undefined) doc.hooks = {};
   const hooks = doc.hooks as Json;
-  if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new SettingsFileError(`${file}: "hooks" is not an object; fix it first, nothing was changed`);
+  if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw SettingsFileError({ message: `${file}: "hooks" is not an object; fix it first, nothing was changed` });
   if (hooks[event] === undefined) hooks[event] = [];
-  if (!Array.isArray(hooks[event])) throw new SettingsFileError(`${file}: "hooks.${event}" is not a list; fix it first, nothing was changed`);
+  if (!Array.isArray(hooks[event])) throw SettingsFileError({ message: `${file}: "hooks.${event}" is not a list; fix it first, nothing was changed` });
   return hooks[event] as Group[];
 }
 

@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import type { Reader, Root } from "../../kernel/walk.js";
+import type { Reader, Root } from "../../kernel/api.js";
 import type { ParseError } from "jsonc-parser";
-import { lineColAt, lineOfPath, parseJsonc } from "../../kernel/jsonc.js";
+import { lineColAt, lineOfPath, parseJsonc } from "../../kernel/api.js";
 import { type HandlerSpec, type HookGroup, type HookSource } from "./api.js";
 import { isHookEvent } from "./kit/shared.js";
 

@@ -87,7 +87,7 @@ function stateOf(session: Session): SessionState {
 }
 
 function permissionMode(session: Session): string {
-  const m = session.info.overrides.permissionMode ?? session.info.overrides.permission_mode;
+  const m = session.info.overrides.permission_mode;
   return typeof m === "string" ? m : "default";
 }
 

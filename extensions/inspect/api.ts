@@ -21,3 +21,10 @@ export type InspectRowProvider = () => InspectRow[] | Promise<InspectRow[]>;
 export interface InspectService {
   addRows(provider: InspectRowProvider): void;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    inspect: InspectService;
+  }
+}

@@ -8,10 +8,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { editJsonc, jsoncObject, readJsoncForEdit, writeFileAtomic, type KernelIntrospection } from "../../kernel/api.js";
-import { isPlainObject } from "../../kernel/config.js";
-import { compileSchema, formatProblem, validate } from "../../kernel/schema.js";
-import { tightenLayer } from "../../kernel/untrusted.js";
-import { ownershipOf } from "../../kernel/ownership.js";
+import { isPlainObject } from "../../kernel/api.js";
+import { compileSchema, formatProblem, validate } from "../../kernel/api.js";
+import { tightenLayer } from "../../kernel/api.js";
+import { ownershipOf } from "../../kernel/api.js";
 
 export type ConfigScope = "user" | "project";
 

@@ -73,19 +73,22 @@ export default {
     const providers: InspectRowProvider[] = [];
     const service: InspectService = { addRows: (p) => void providers.push(p) };
     ctx.provide("inspect", service);
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of configRoutes(() => ctx.introspect(), ctx.paths.project)) routes.add(r, ctx.id);
     ctx.registerCommand("inspect", async (argv: string[], io: CommandIO) => {
       let json = false;
       let hooks = false;
+      let errors = false;
       try {
-        const v = parseArgs({ args: argv, options: { json: { type: "boolean" }, hooks: { type: "boolean" } }, strict: true }).values;
+        const v = parseArgs({ args: argv, options: { json: { type: "boolean" }, hooks: { type: "boolean" }, errors: { type: "boolean" } }, strict: true }).values;
         json = v.json === true;
         hooks = v.hooks === true;
+        errors = v.errors === true;
       } catch (e) {
-        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--hooks] [--json]\n`);
+        io.stderr.write(`oceancode inspect: ${(e as Error).message}\nusage: oceancode inspect [--hooks] [--errors] [--json]\n`);
         return 2;
       }
+      if (errors) return (await import("./errors-command.js")).errorsCommand(ctx.introspect(), io, json);
       if (hooks) {
         // the extensions a session loads tap as they activate: load them, run no hook
         await ctx.activate("onSession");

@@ -169,17 +169,6 @@ export interface JevSettings {
 }
 
 /**
- * The mark a headless host leaves in `session.ext` (additive): `oceancode run` sets
- * `session.ext.set(JEV_HEADLESS_MARK, { auto })` on the session it drives. Point 1 reads it: a headless
- * reply is never a label, and under `--auto` an act advice that a command is unsafe rejects the call.
- */
-export const JEV_HEADLESS_MARK = "oceancode/headless";
-export interface JevHeadlessMark {
-  /** run --auto: the host approves rule asks by itself */
-  auto: boolean;
-}
-
-/**
  * What each file under extensions/jev/points/ exports (additive): the installer that taps hooks, the
  * point's questions (for `jev questions`) and its pure policy over recorded answers (for `jev verdicts`).
  */
@@ -189,4 +178,11 @@ export interface JevPointModule {
   questions: Readonly<Record<string, JevQuestion>>;
   /** the verdict for recorded answers; `threshold` as JevService.threshold */
   verdict: (answers: Readonly<Record<string, JevAnswer>>, threshold: (name: string, fallback: number) => number, state?: JevState) => string;
+}
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    jev: JevService;
+  }
 }

@@ -6,6 +6,7 @@ import type { JevAnswer, JevPoint, JevService } from "./api.js";
 import { JEV_POINTS } from "./api.js";
 import { collectLabels, mergeLabels } from "./labels.js";
 import type { JevPointModule } from "./api.js";
+import { JevNotArray } from "./errors.js";
 
 export interface CliDeps {
   jev: JevService;
@@ -76,7 +77,7 @@ export async function jevCommand(argv: string[], io: CommandIO, deps: CliDeps): 
       if (fs.existsSync(abs)) {
         try {
           const v = JSON.parse(fs.readFileSync(abs, "utf8")) as unknown;
-          if (!Array.isArray(v)) throw new Error("not a JSON array");
+          if (!Array.isArray(v)) throw JevNotArray();
           existing = v;
         } catch (e) {
           err(`${file}: ${(e as Error).message}; not overwritten`);

@@ -8,7 +8,7 @@
  *   - endpoint, model, budgets, thresholds and `ocean.headers`: global layers only.
  * Pure: takes the config layers and the environment, returns the resolved settings and warnings.
  */
-import type { ConfigLayer } from "../../kernel/config.js";
+import type { ConfigLayer } from "../../kernel/api.js";
 import { JEV_MODE_KEYS, JEV_POINTS, type JevMode, type JevPoint, type JevPointStatus } from "./api.js";
 
 export const DEFAULT_ENDPOINT = "https://api.typesafe.ai/v1/systemone";

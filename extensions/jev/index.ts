@@ -6,9 +6,6 @@
  */
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import type { InspectService } from "../inspect/api.js";
-import type { LedgerService } from "../ledger/api.js";
 import type { JevPointModule } from "./api.js";
 import { jevCommand } from "./cli.js";
 import { resolveJevConfig } from "./config.js";
@@ -36,7 +33,7 @@ export default {
       ctx.log.warn(w);
     }
     const root = ledgerRootOf(ctx);
-    const ledger = () => ctx.services.tryGet<LedgerService>("ledger");
+    const ledger = () => ctx.services.tryGet("ledger");
     const dirOf = (sid: string): string | undefined => {
       const l = ledger();
       return l ? l.dirOf(sid) : path.join(root, sid);
@@ -60,14 +57,14 @@ export default {
       track(p);
       return p;
     };
-    ctx.services.tryGet<EngineService>("engine")?.hooks.sessionEnd.tap({ name: "jev" }, async () => {
+    ctx.services.tryGet("engine")?.hooks.sessionEnd.tap({ name: "jev" }, async () => {
       if (inflight.size) await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 3000).unref())]);
     });
     ctx.provide("jev", jev);
 
     const modules = POINT_MODULES.filter((m): m is JevPointModule => typeof m === "object");
     ctx.registerCommand("jev", (argv, io) => jevCommand(argv, io, { jev, modules, ledgerRoot: ledger()?.root ?? root, warnings: cfg.warnings }));
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+    ctx.services.tryGet("inspect")?.addRows(() =>
       jev.status().points.map((p) => ({ kind: "jev", id: p.point, layer: p.mode, source: jev.status().endpoint, reason: p.why })),
     );
     if (!cfg.enabled) return;

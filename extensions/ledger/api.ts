@@ -102,3 +102,10 @@ export interface PastToolResult {
 
 /** A contributed SESSION.md section's lines for a session (Markdown, as written), or undefined for none. */
 export type SectionRenderer = (sessionId: string) => readonly string[] | undefined;
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    ledger: LedgerService;
+  }
+}

@@ -26,8 +26,8 @@ let active: Ledger | undefined;
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const enabled = ctx.config.get("ledger.enabled") !== false;
     const ledger = new Ledger(ledgerRoot(ctx.config.get("ledger.dir"), { ...ctx.paths, home: ctx.paths.home ?? os.homedir() }), enabled, ctx.log);
     active = ledger;

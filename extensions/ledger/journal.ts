@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import type { Row } from "../engine/api.js";
 import type { JournalEntry } from "./api.js";
+import { JournalEntryUnknown } from "./errors.js";
 
 type Line = ({ type: "entry" } & JournalEntry) | { type: "leaf"; leaf: string; at: number };
 
@@ -64,7 +65,7 @@ export class Journal {
 
   /** Move the active leaf ("" = before the first entry: the next entry is a new root); returns the JSONL line to append. */
   setLeaf(id: string): string {
-    if (id !== "" && !this.byId.has(id)) throw new Error(`journal: no entry '${id}'`);
+    if (id !== "" && !this.byId.has(id)) throw JournalEntryUnknown({ id });
     this.leaf = id || undefined;
     return `${JSON.stringify({ type: "leaf", leaf: id, at: Date.now() })}\n`;
   }

@@ -8,6 +8,7 @@
 import type { AssistantRow, Row, ToolCall, ToolResult, Usage } from "../engine/api.js";
 import type { JournalEntry } from "./api.js";
 import type { Part, Section } from "./parse.js";
+import { TranscriptUnreadable } from "./errors.js";
 
 const ASSISTANT = /^### assistant · seq (\d+) · step (\d+)(?: · (.+?))?(?: · in (\d+) \/ out (\d+) \/ cache read (\d+) \/ cache write (\d+))?$/;
 const TOOL = /^### tool · seq (\d+) · step (\d+)$/;
@@ -22,29 +23,29 @@ export interface TranscriptRows {
   wholeOutputs: number;
 }
 
-class Unreadable extends Error {}
+const Unreadable = () => TranscriptUnreadable();
 
 function block(p: Part | undefined): string {
-  if (!p || p.kind !== "block") throw new Unreadable();
+  if (!p || p.kind !== "block") throw Unreadable();
   return p.body;
 }
 
 function line(p: Part | undefined, re: RegExp): RegExpExecArray {
   const m = p && p.kind === "line" ? re.exec(p.text) : null;
-  if (!m) throw new Unreadable();
+  if (!m) throw Unreadable();
   return m;
 }
 
 function assistant(s: Section, base: { seq: number; turn: number; at: number }): AssistantRow {
   const h = ASSISTANT.exec(s.heading);
-  if (!h) throw new Unreadable();
+  if (!h) throw Unreadable();
   const parts = [...s.parts];
   const text = parts[0]?.kind === "block" && parts[0].lang === "markdown" ? block(parts.shift()) : "";
   const toolCalls: ToolCall[] = [];
   while (parts.length) {
     const m = line(parts.shift(), CALL);
     const input = JSON.parse(block(parts.shift())) as unknown;
-    if (typeof input !== "object" || input === null || Array.isArray(input)) throw new Unreadable();
+    if (typeof input !== "object" || input === null || Array.isArray(input)) throw Unreadable();
     toolCalls.push({ id: m[2]!, name: m[1]!, input: input as Record<string, unknown> });
   }
   const usage: Usage | undefined = h[4] !== undefined ? { inputTokens: Number(h[4]), outputTokens: Number(h[5]), cacheReadTokens: Number(h[6]), cacheWriteTokens: Number(h[7]) } : undefined;
@@ -84,7 +85,7 @@ export function rowsFromSections(sections: readonly Section[], turn: number, hin
         const parts = [...s.parts];
         const text = block(parts.shift());
         if (s.role === "note") {
-          if (parts.length) throw new Unreadable();
+          if (parts.length) throw Unreadable();
           row = { role: "note", ...base, step: hint?.step ?? 0, text };
         } else {
           const context: string[] = [];
@@ -97,7 +98,7 @@ export function rowsFromSections(sections: readonly Section[], turn: number, hin
       } else if (s.role === "assistant") row = assistant(s, base);
       else {
         const h = TOOL.exec(s.heading);
-        if (!h) throw new Unreadable();
+        if (!h) throw Unreadable();
         const r = results(s);
         if (r.whole) out.wholeOutputs++;
         row = { role: "tool", ...base, step: Number(h[2]), results: r.results };

@@ -5,14 +5,12 @@
  * `oceancode mcp` and `inspect`, which must not load the permissions and shell-guard code.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import type { PermissionsService } from "../permissions/api.js";
 import { mcpAsk } from "./ask.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
-    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "asks" }, mcpAsk(ctx.services.tryGet<PermissionsService>("permissions"), ctx.id));
+    engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "asks" }, mcpAsk(ctx.services.tryGet("permissions"), ctx.id));
   },
 };

@@ -142,3 +142,10 @@ export interface McpService {
 export const SEARCH_TOOL = "search_tool";
 /** `use_tool {id, arguments}` runs the MCP tool `id` (permission is asked under that tool's name). */
 export const USE_TOOL = "use_tool";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    mcp: McpService;
+  }
+}

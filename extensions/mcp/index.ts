@@ -8,7 +8,6 @@
  */
 import path from "node:path";
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
 import type { McpService } from "./api.js";
 import { DEFAULT_TOOL_TIMEOUT_MS, McpManager } from "./client/manager.js";
 import { metaTools } from "./client/meta.js";
@@ -16,10 +15,7 @@ import { promptTools, registerTools, waitSeconds, type ToolIndex } from "./clien
 import { resourceTools } from "./client/resources.js";
 import { mcpPromptTap, promptCatalog } from "./client/prompts.js";
 import { elicitHandler } from "./client/elicit.js";
-import type { InspectService } from "../inspect/api.js";
-import type { ProjectTrust, TrustService } from "../trust/api.js";
-import type { CredentialsService } from "../auth/api.js";
-import type { RouteRegistry, ServeService } from "../serve/api.js";
+import type { ProjectTrust } from "../trust/api.js";
 import { mcpRoutes } from "./routes.js";
 import { registerMcpCommand } from "./cli/register.js";
 import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
@@ -29,6 +25,7 @@ import { printable, SERVER_NAME } from "./sources/shapes.js";
 import type { ServerEntry } from "./api.js";
 import { isPagerSlashHost } from "../session-commands/kit.js";
 import { mcpErrorCounts } from "./client/error-count.js";
+import { McpTrustMissing } from "./errors.js";
 
 /**
  * The resolved entries with the handed-over servers put in: a handed server replaces a ready copy of its
@@ -56,9 +53,9 @@ function timeoutMs(v: string | undefined, fallback: number): number {
 export default {
   activate(ctx: ExtensionContext) {
     ctx.registerReader(pluginReader);
-    const engine = ctx.services.tryGet<EngineService>("engine");
-    const trust = ctx.services.tryGet<TrustService>("trust");
-    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
+    const engine = ctx.services.tryGet("engine");
+    const trust = ctx.services.tryGet("trust");
+    const credentials = ctx.services.tryGet("credentials");
     let sessionId = "";
     // the same child env as bash and hooks get: secret names stripped (child-env), sandbox wrapping
     const composeSpawn = engine
@@ -87,7 +84,7 @@ export default {
       }
       return resolved;
     };
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => inspectRows(entries(), mgr?.isStarted ? mgr.rows() : undefined));
+    ctx.services.tryGet("inspect")?.addRows(() => inspectRows(entries(), mgr?.isStarted ? mgr.rows() : undefined));
     const index: ToolIndex = new Map();
     let mgr: McpManager | undefined;
     const register = () => {
@@ -117,7 +114,7 @@ export default {
       manager: live,
     });
     const change = (edit: (t: ProjectTrust) => void) => {
-      if (!trust) throw new Error("the trust extension is not loaded");
+      if (!trust) throw McpTrustMissing();
       trust.update(ctx.paths.project, edit);
       switches.apply();
     };
@@ -171,11 +168,11 @@ export default {
     };
     ctx.provide("mcp", service);
     // GET /mcp and the per-server routes, when a serve host runs (the serve extension's registry)
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of mcpRoutes({ service, manager: live, env: ctx.env, ...(credentials ? { credentials } : {}) })) routes.add(r, ctx.id);
     // a server (serve, the pager's --listen) starts the servers with itself, so GET /mcp reads their live
     // status from the start rather than `connecting` until a client opens a session (finding 49)
-    ctx.services.tryGet<ServeService>("serve")?.onStart?.(() => live.start());
+    ctx.services.tryGet("serve")?.onStart?.(() => live.start());
     // /mcps: the pager opens the MCP tab of its capabilities picker; another host gets the rows as text
     ctx.registerSlash("mcps", (_args, host) => {
       if (isPagerSlashHost(host) && host.capabilities) return host.capabilities("mcp");

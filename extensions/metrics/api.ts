@@ -32,3 +32,10 @@ export interface MetricsService {
 }
 
 export const METRICS_SERVICE = "metrics";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    metrics: MetricsService;
+  }
+}

@@ -8,11 +8,7 @@
  * metrics.out gets the final text at exit (the kernel's shutdown, so also after an error or a bound).
  */
 import path from "node:path";
-import { writeFileAtomic, type ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
-import type { McpService } from "../mcp/api.js";
-import type { RouteRegistry, ServeService } from "../serve/api.js";
-import type { StorageService } from "../storage/api.js";
+import { writeFileAtomic, type ExtensionContext, type ServiceName } from "../../kernel/api.js";
 import type { MetricsService } from "./api.js";
 import type { Metrics, Sources } from "./prom-metrics.js";
 import { metricsRoute } from "./route.js";
@@ -29,7 +25,7 @@ export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8
 export default {
   activate(ctx: ExtensionContext) {
     const cfg = ctx.config.section<MetricsConfig>("metrics") ?? {};
-    const svc = <T>(name: string) => ctx.services.tryGet<T>(name);
+    const svc = <K extends ServiceName>(name: K) => ctx.services.tryGet(name);
 
     let open: { openSessions(): number } | undefined;
     const hookErrors = (): ReadonlyMap<string, number> => {
@@ -38,10 +34,10 @@ export default {
       return by;
     };
     const sources: Sources = {
-      writer: () => svc<StorageService>("storage")?.stats?.(),
-      serve: () => svc<ServeService>("serve")?.stats?.(),
+      writer: () => svc("storage")?.stats?.(),
+      serve: () => svc("serve")?.stats?.(),
       hookErrors,
-      mcp: () => svc<McpService>("mcp")?.errorCounts?.(),
+      mcp: () => svc("mcp")?.errorCounts?.(),
       openSessions: () => open?.openSessions() ?? 0,
     };
     let live: Promise<Metrics> | undefined;
@@ -50,7 +46,7 @@ export default {
       (live ??= (async () => {
         const { createMetrics } = await import("./prom-metrics.js");
         const metrics = createMetrics(sources);
-        const engine = svc<EngineService>("engine");
+        const engine = svc("engine");
         if (engine) open = tapEngine(engine, metrics.record);
         return metrics;
       })());
@@ -76,9 +72,9 @@ export default {
     }
     // a server (serve, the pager's --listen): metrics on unless turned off, and GET /metrics among its routes
     let routed = false;
-    svc<ServeService>("serve")?.onStart?.(async () => {
+    svc("serve")?.onStart?.(async () => {
       await start();
-      const routes = svc<RouteRegistry>("routes");
+      const routes = svc("routes");
       if (routes && !routed) {
         routed = true;
         routes.add(metricsRoute(service), ctx.id);

@@ -52,3 +52,10 @@ export interface ObsService {
 }
 
 export const OBS_SERVICE = "obs";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    obs: ObsService;
+  }
+}

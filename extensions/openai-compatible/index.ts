@@ -12,8 +12,8 @@ import { createPresetProvider } from "./route.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
+    const engine = ctx.services.get("engine");
+    const credentials = ctx.services.tryGet("credentials");
     const section = () => (ctx.config.get("provider") as Record<string, unknown> | undefined) ?? {};
     // names other manifests declare are theirs, even when the user gives them a base_url
     const taken = new Set(ctx.contributions<string[]>("providers").filter((c) => c.extension !== ctx.id).flatMap((c) => c.value));

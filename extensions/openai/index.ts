@@ -7,8 +7,8 @@ import { createOpenAIProvider } from "./provider.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const credentials = ctx.services.tryGet<CredentialsService>("credentials");
+    const engine = ctx.services.get("engine");
+    const credentials = ctx.services.tryGet("credentials");
     const provider = createOpenAIProvider({
       apiKey: () => credentials?.get("openai") ?? (ctx.env.OPENAI_API_KEY || undefined),
       baseURL: () => ctx.env.OPENAI_BASE_URL || (ctx.config.get("provider.openai.base_url") as string | undefined) || undefined,

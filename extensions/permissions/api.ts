@@ -3,6 +3,7 @@
  * The permissions extension's public API (service "permissions").
  */
 import type { GuardCategory, SegmentKind, Verdict } from "../shell-guard/api.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 export type Action = "allow" | "ask" | "deny";
 export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "bypassPermissions" | "plan";
@@ -76,11 +77,26 @@ export interface PermissionsService {
   /** Whether the user's own exact allow rule (no wildcard) names this whole bash command (additive). */
   exactRule?(command: string): boolean;
   /** The effective mode of a session (its override, else permission_mode), after managed requirements. */
-  modeOf(overrides?: Record<string, unknown>): PermissionMode;
+  modeOf(overrides?: SessionOverrides): PermissionMode;
   /** Validate a mode switch: bypassPermissions downgrades to default when requirements disable it. */
   resolveMode(requested: string): { mode: PermissionMode; note?: string };
   /** Malformed-rule and settings warnings, and what an untrusted checkout's .claude settings had held. */
   warnings(): string[];
   /** Register an advisor of bash asks (additive; see PermissionAdvisor). */
   addAdvisor?(advisor: PermissionAdvisor): void;
+}
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    permissions: PermissionsService;
+  }
+}
+
+/** The session slot of the permission mode (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the session's permission mode name (resolveMode reads it; modeOf gives the effective mode) */
+    permission_mode: string;
+  }
 }

@@ -6,10 +6,9 @@
  * until the project is trusted (trust service).
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, ToolCallContext, AuthorizeResult } from "../engine/api.js";
+import type { ToolCallContext, AuthorizeResult } from "../engine/api.js";
 import type { ShellGuardService } from "../shell-guard/api.js";
 import type { Refs } from "../tools/api.js";
-import type { TrustService } from "../trust/api.js";
 import type { PermissionsService, PermissionMode, PermissionDecision, PermissionAdvisor } from "./api.js";
 import { gatherRules, claudeDefaultMode } from "./sources.js";
 import { decide, removedTools, exactAllowRule } from "./decide.js";
@@ -19,9 +18,7 @@ import { toolKey, type Rule } from "./rules.js";
 import { runCheckCommand } from "./check.js";
 import { permissionRoutes } from "./routes.js";
 import { ruleRoutes } from "./rule-routes.js";
-import type { RouteRegistry } from "../serve/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { SandboxService } from "../sandbox/api.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /**
  * Managed requirements can disable bypassPermissions. The kernel's verified copy is used, never the file
@@ -48,12 +45,12 @@ export default {
     const project = ctx.paths.project;
     const home = ctx.paths.home;
     // the checkout's .claude settings are tighten-only until the project is trusted (no trust service: untrusted)
-    const repoTrusted = ctx.services.tryGet<TrustService>("trust")?.repoTrusted(project) ?? false;
+    const repoTrusted = ctx.services.tryGet("trust")?.repoTrusted(project) ?? false;
     const set = gatherRules(ctx.config, project, home, repoTrusted);
     const claudeMode = claudeDefaultMode(project, home, repoTrusted).mode;
     const rules: Rule[] = set.rules;
     for (const w of set.warnings) ctx.log.warn(w);
-    const guard = checkedGuard(ctx.services.tryGet<ShellGuardService>("shell-guard"));
+    const guard = checkedGuard(ctx.services.tryGet("shell-guard"));
     const shellCfg = ctx.config.section<{ safe_list_extra?: unknown }>("shell");
     const safeListExtra = Array.isArray(shellCfg.safe_list_extra) ? shellCfg.safe_list_extra.filter((s): s is string => typeof s === "string") : [];
     const refs = (ctx.config.get("refs") ?? {}) as Refs;
@@ -70,7 +67,7 @@ export default {
       const v = ctx.config.get("permission_mode");
       return typeof v === "string" ? v : (claudeMode ?? "default");
     };
-    const modeOf = (overrides?: Record<string, unknown>): PermissionMode => {
+    const modeOf = (overrides?: SessionOverrides): PermissionMode => {
       const o = overrides?.permission_mode;
       return resolveMode(typeof o === "string" ? o : configured()).mode;
     };
@@ -81,11 +78,11 @@ export default {
     const exactRule = (command: string): boolean => exactAllowRule(rules, command) !== undefined;
     const service: PermissionsService = { check, modeOf, resolveMode, warnings: () => [...set.warnings], addAdvisor: (a) => void advisors.push(a), exactRule };
     ctx.provide("permissions", service);
-    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured(), () => ctx.services.tryGet<SandboxService>("sandbox")));
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
-    if (routes) for (const r of [...permissionRoutes(service, () => ctx.services.tryGet<StorageService>("storage")), ...ruleRoutes({ service, rules, project, home })]) routes.add(r, ctx.id);
+    ctx.registerCommand("permissions", (argv, io) => runCheckCommand(argv, io, service, configured(), () => ctx.services.tryGet("sandbox")));
+    const routes = ctx.services.tryGet("routes");
+    if (routes) for (const r of [...permissionRoutes(service, () => ctx.services.tryGet("storage")), ...ruleRoutes({ service, rules, project, home })]) routes.add(r, ctx.id);
 
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
     engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "rules" }, async (call): Promise<AuthorizeResult | undefined> => {
       const d = await decide({

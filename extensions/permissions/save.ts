@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { editJsonc, readJsoncForEdit, writeFileAtomic } from "../../kernel/api.js";
+import { RuleFileInvalid } from "./errors.js";
 
 export function projectConfigFile(project: string): string {
   return path.join(project, ".oceancode", "oceancode.json");
@@ -14,7 +15,7 @@ export function projectConfigFile(project: string): string {
 export function saveRule(project: string, rule: string): string {
   const file = projectConfigFile(project);
   const { text, object } = readJsoncForEdit(file);
-  if (!object) throw new Error(`${file}: not a JSON object; the rule "${rule}" was not saved (fix the file and answer again)`);
+  if (!object) throw RuleFileInvalid({ file, rule, done: "saved", fix: "fix the file and answer again" });
   const list = object.permission;
   if (Array.isArray(list) && list.includes(rule)) return file;
   const out = Array.isArray(list) ? editJsonc(text, ["permission"], rule, { append: true }) : editJsonc(text, ["permission"], [rule]);
@@ -30,7 +31,7 @@ export function removeRule(project: string, rule: string): boolean {
   const file = projectConfigFile(project);
   if (!fs.existsSync(file)) return false;
   const { text, object } = readJsoncForEdit(file);
-  if (!object) throw new Error(`${file}: not a JSON object; the rule "${rule}" was not removed (fix the file first)`);
+  if (!object) throw RuleFileInvalid({ file, rule, done: "removed", fix: "fix the file first" });
   const list = object.permission;
   if (!Array.isArray(list) || !list.includes(rule)) return false;
   let out = text;

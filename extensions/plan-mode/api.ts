@@ -5,6 +5,7 @@
  */
 
 export type { PlanModeService } from "../todos/api.js";
+import type { PlanModeService } from "../todos/api.js";
 
 /** The session override that names the session's agent (session.info.overrides.agent); survives --continue. */
 export const AGENT_KEY = "agent";
@@ -45,3 +46,18 @@ export const PLAN_WRITE_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 
 /** The refusal every denied call in plan mode carries (the model reads it). */
 export const PLAN_DENY_REASON = "plan mode: editing is off; call plan_exit to ask to switch to the build agent";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    "plan-mode": PlanModeService;
+  }
+}
+
+/** The session slot plan mode keeps the agent in (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the session's agent (AGENT_KEY): "plan", or a name a client recorded; absent: build */
+    agent: string;
+  }
+}

@@ -48,9 +48,9 @@ export function planRefusal(ctx: ToolCallContext): string | undefined {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
-    const todos = () => ctx.services.tryGet<TodosService>("todos");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
+    const todos = () => ctx.services.tryGet("todos");
     /** open sessions by id (plan_exit's tool context has only the session's info) */
     const open = new Map<string, Session>();
     /** the plan file the model last wrote in a session (plan_exit appends comments there without todos) */

@@ -83,3 +83,10 @@ export type PluginErrorCode = typeof PLUGIN_STORE_INVALID | typeof PLUGIN_INVALI
 
 /** Plugin and marketplace names: one path segment of letters, digits, `.`, `_`, `-`; no separators or controls. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    plugins: PluginsService;
+  }
+}

@@ -16,6 +16,7 @@ import { checkManifest, isPlugin, manifestFile } from "./manifest-check.js";
 import { addMarketplace, removeMarketplace, updateMarketplace } from "./marketplace.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
+import { Usage } from "../../kernel/api.js";
 
 export const PLUGIN_USAGE = [
   "usage: oceancode plugin <subcommand> [--root <dir>]",
@@ -37,11 +38,9 @@ interface Ctx {
   warn: (msg: string) => void;
 }
 
-class UsageError extends Error {}
-
 function need(ctx: Ctx, n: number, what: string): string[] {
   const rest = ctx.args.positional.slice(1);
-  if (rest.length !== n) throw new UsageError(rest.length < n ? `missing ${what}` : `unexpected arguments: ${rest.slice(n).join(" ")}`);
+  if (rest.length !== n) throw Usage({ message: rest.length < n ? `missing ${what}` : `unexpected arguments: ${rest.slice(n).join(" ")}` });
   return rest;
 }
 
@@ -52,14 +51,14 @@ function stateLine(p: PluginState): string {
 function marketplaceCmd(ctx: Ctx): number {
   const [, verb, ...rest] = ctx.args.positional;
   const one = () => {
-    if (rest.length !== 1) throw new UsageError(rest.length ? `unexpected arguments: ${rest.slice(1).join(" ")}` : `marketplace ${verb} needs a name`);
+    if (rest.length !== 1) throw Usage({ message: rest.length ? `unexpected arguments: ${rest.slice(1).join(" ")}` : `marketplace ${verb} needs a name` });
     return rest[0]!;
   };
   if (verb === "add") {
     const r = addMarketplace(ctx.store, one(), process.cwd());
     ctx.out(`added marketplace ${r.name} (${r.market.type}, ${r.plugins} plugins) ${show(r.market.path)}`);
   } else if (verb === "list") {
-    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
+    if (rest.length) throw Usage({ message: `unexpected arguments: ${rest.join(" ")}` });
     const markets = ctx.store.readMarkets();
     if (ctx.args.switches.has("--json")) ctx.out(JSON.stringify(Object.entries(markets).map(([name, m]) => ({ name, ...m })), null, 2));
     else if (!Object.keys(markets).length) ctx.out("no marketplaces registered (oceancode plugin marketplace add <spec>)");
@@ -70,7 +69,7 @@ function marketplaceCmd(ctx: Ctx): number {
   } else if (verb === "remove") {
     removeMarketplace(ctx.store, one());
     ctx.out(`removed marketplace ${rest[0]} (plugins installed from it stay installed)`);
-  } else throw new UsageError(verb === undefined ? "marketplace needs add, list, update or remove" : `unknown marketplace subcommand '${show(verb)}'`);
+  } else throw Usage({ message: verb === undefined ? "marketplace needs add, list, update or remove" : `unknown marketplace subcommand '${show(verb)}'` });
   return 0;
 }
 
@@ -79,7 +78,7 @@ function validateCmd(ctx: Ctx): number {
   const [spec] = need(ctx, 1, "a plugin name or path");
   const installed = !isPathSpec(spec!) ? ctx.service.list(ctx.project).find((p) => p.name === spec) : undefined;
   const dir = installed?.path ?? path.resolve(process.cwd(), spec!);
-  if (!isDir(dir)) throw new UsageError(`${show(spec!)}: no installed plugin and no such directory`);
+  if (!isDir(dir)) throw Usage({ message: `${show(spec!)}: no installed plugin and no such directory` });
   if (!isPlugin(dir)) {
     ctx.io.stderr.write(`${show(dir)}: not a plugin: no ${show(manifestFile(dir))} and no skills/, commands/, agents/ or hooks/hooks.json\n`);
     return 1;
@@ -145,9 +144,9 @@ function run(ctx: Ctx): number {
     }
     case "uninstall": {
       const [name] = need(ctx, 1, "a plugin name");
-      if (!isValidName(name)) throw new UsageError(`'${show(name!)}' is not a valid plugin name`);
+      if (!isValidName(name)) throw Usage({ message: `'${show(name!)}' is not a valid plugin name` });
       const claudeOnly = !ctx.store.find(name) && ctx.service.list(ctx.project).some((p) => p.name === name && p.source === "claude-code");
-      if (claudeOnly) throw new UsageError(`${name} was installed by Claude Code (nothing under ~/.claude is changed): oceancode plugin disable ${name} turns it off here`);
+      if (claudeOnly) throw Usage({ message: `${name} was installed by Claude Code (nothing under ~/.claude is changed): oceancode plugin disable ${name} turns it off here` });
       const rec = uninstall(ctx.store, name);
       ctx.out(`uninstalled ${rec.name} ${show(rec.version)}`);
       return 0;
@@ -155,11 +154,11 @@ function run(ctx: Ctx): number {
     case "import": {
       need(ctx, 0, "");
       const from = ctx.args.values["--from"];
-      if (from !== "claude-code") throw new UsageError(from === undefined ? "import needs --from claude-code" : `cannot import from '${show(from)}' (only claude-code)`);
+      if (from !== "claude-code") throw Usage({ message: from === undefined ? "import needs --from claude-code" : `cannot import from '${show(from)}' (only claude-code)` });
       return importFromClaude(ctx.store, ctx.trust, { project: ctx.project, dryRun: sw.has("--dry-run"), trust: sw.has("--trust"), repoTrust: !sw.has("--no-repo-trust"), out: ctx.out, warn: ctx.warn });
     }
     default:
-      throw new UsageError(verb === undefined ? "missing subcommand" : `unknown subcommand '${show(verb)}'`);
+      throw Usage({ message: verb === undefined ? "missing subcommand" : `unknown subcommand '${show(verb)}'` });
   }
 }
 
@@ -193,7 +192,7 @@ export async function pluginCommand(argv: string[], io: CommandIO, trust: TrustS
   try {
     return run(ctx);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (Usage.is(e)) {
       io.stderr.write(`oceancode plugin: ${e.message}\n${PLUGIN_USAGE}\n`);
       return 2;
     }

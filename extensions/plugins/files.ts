@@ -5,8 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
-import { PluginError } from "./kit/shared.js";
+import { PluginStoreBusy, PluginStoreInvalid } from "./errors.js";
 
 /** Text from a file, a directory name or a manifest, made safe for one output line (controls escaped). */
 export function show(s: string): string {
@@ -37,7 +36,6 @@ export function isDir(p: string): boolean {
   }
 }
 
-
 /** A JSON object from a store file: missing or empty reads as `empty`; anything else that is not an object is refused. */
 export function readStoreFile<T extends object>(file: string, empty: () => T): T {
   let text: string;
@@ -45,16 +43,16 @@ export function readStoreFile<T extends object>(file: string, empty: () => T): T
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return empty();
-    throw new PluginError(PLUGIN_STORE_INVALID, `${file} cannot be read (${(e as Error).message}); nothing was changed`);
+    throw PluginStoreInvalid.wrap(`${file} cannot be read (${(e as Error).message}); nothing was changed`);
   }
   if (text.trim() === "") return empty();
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new PluginError(PLUGIN_STORE_INVALID, `${file} is not valid JSON (${(e as Error).message}): fix it or move it away; nothing was changed`);
+    throw PluginStoreInvalid.wrap(`${file} is not valid JSON (${(e as Error).message}): fix it or move it away; nothing was changed`);
   }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new PluginError(PLUGIN_STORE_INVALID, `${file}: the top level must be a JSON object; fix it or move it away; nothing was changed`);
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw PluginStoreInvalid.wrap(`${file}: the top level must be a JSON object; fix it or move it away; nothing was changed`);
   return v as T;
 }
 
@@ -104,7 +102,7 @@ export function withLock<T>(lockFile: string, fn: () => T, waitMs = 30_000, stal
         // it went away between open and read: try again
       }
       if (stale) fs.rmSync(lockFile, { force: true });
-      else if (Date.now() - start > waitMs) throw new PluginError(PLUGIN_STORE_BUSY, `${lockFile} is held by another oceancode process; try again (delete the file if no other process runs)`);
+      else if (Date.now() - start > waitMs) throw PluginStoreBusy.wrap(`${lockFile} is held by another oceancode process; try again (delete the file if no other process runs)`);
       else sleep(20 + Math.floor(Math.random() * 30));
     }
   }

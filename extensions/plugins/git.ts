@@ -7,9 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gitSync } from "../../kernel/api.js";
-import { PLUGIN_INVALID } from "./api.js";
-import { PluginError } from "./kit/shared.js";
 import { isDir, show } from "./files.js";
+import { PluginInvalid } from "./errors.js";
 
 const REMOTE = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)/;
 
@@ -20,7 +19,7 @@ export function isLocalRepo(dir: string): boolean {
 
 /** The URL to clone for a spec: a remote URL as it is; a local repository as a file:// URL; else undefined. */
 export function gitUrl(spec: string, cwd: string): string | undefined {
-  if (spec.startsWith("-") || spec.includes("::")) throw new PluginError(PLUGIN_INVALID, `'${show(spec)}' is not an accepted git source (no options, no transport helpers)`);
+  if (spec.startsWith("-") || spec.includes("::")) throw PluginInvalid.wrap(`'${show(spec)}' is not an accepted git source (no options, no transport helpers)`);
   if (REMOTE.test(spec)) return spec;
   const abs = path.resolve(cwd, spec);
   return isDir(abs) && isLocalRepo(abs) ? pathToFileURL(abs).href : undefined;
@@ -29,8 +28,8 @@ export function gitUrl(spec: string, cwd: string): string | undefined {
 function run(args: string[], what: string): void {
   // kernel/git.ts, remote: hooks, fsmonitor and pagers pinned off; the user's own credentials and ssh kept
   const r = gitSync(args, { remote: true, timeoutMs: 120_000 });
-  if (r.error) throw new PluginError(PLUGIN_INVALID, `${what}: git could not run (${r.error.message})`);
-  if (r.status !== 0) throw new PluginError(PLUGIN_INVALID, `${what}: git ${args[0]} failed: ${show((r.stderr || r.stdout).trim().split("\n").slice(-2).join(" "))}`);
+  if (r.error) throw PluginInvalid.wrap(`${what}: git could not run (${r.error.message})`);
+  if (r.status !== 0) throw PluginInvalid.wrap(`${what}: git ${args[0]} failed: ${show((r.stderr || r.stdout).trim().split("\n").slice(-2).join(" "))}`);
 }
 
 /** `git clone --depth 1` of `url` (optionally one ref) into `dest`. */

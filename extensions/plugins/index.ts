@@ -3,9 +3,7 @@
  * (~/.oceancode/plugins). The kernel's walk reads installed.json itself (plugin-tier roots); this
  * extension only writes it. Trust seeding on import goes through the `trust` service.
  */
-import { registerErrorCodes, type CommandIO, type ExtensionContext } from "../../kernel/api.js";
-import type { TrustService } from "../trust/api.js";
-import { PLUGIN_INVALID, PLUGIN_STORE_BUSY, PLUGIN_STORE_INVALID } from "./api.js";
+import { type CommandIO, type ExtensionContext } from "../../kernel/api.js";
 import { pluginCommand } from "./command.js";
 import { PluginsServiceImpl } from "./service.js";
 import { PluginStore } from "./store.js";
@@ -16,11 +14,6 @@ import { pluginRoutes } from "./routes.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, {
-      [PLUGIN_STORE_INVALID]: "~/.oceancode/plugins/installed.json or known_marketplaces.json cannot be parsed (fix or move it; nothing is overwritten)",
-      [PLUGIN_STORE_BUSY]: "~/.oceancode/plugins/.lock stayed held by another process (try again; delete it if no oceancode runs)",
-      [PLUGIN_INVALID]: "a plugin command's input was refused (a bad name, no such plugin, not a marketplace, a source outside its marketplace)",
-    });
     const service = new PluginsServiceImpl(new PluginStore(ctx.paths.home));
     ctx.provide("plugins", service);
     // /plugins: the pager opens its capabilities picker; a host without one gets the list as text
@@ -30,7 +23,7 @@ export default {
       host.reply(rows.join("\n") || "no plugins installed");
     });
     // `oceancode inspect`: one row per installed plugin (oceancode's store and Claude Code's), with its state
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+    ctx.services.tryGet("inspect")?.addRows(() =>
       service.list(ctx.paths.project).map((p) => ({
         kind: "plugin",
         id: p.name,
@@ -40,8 +33,8 @@ export default {
         value: p.version,
       })),
     );
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of pluginRoutes(service, ctx.paths.project)) routes.add(r, ctx.id);
-    ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet<TrustService>("trust")));
+    ctx.registerCommand("plugin", (argv: string[], io: CommandIO) => pluginCommand(argv, io, ctx.services.tryGet("trust")));
   },
 };

@@ -6,18 +6,19 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PLUGIN_INVALID, type InstalledPlugin } from "./api.js";
-import { isValidName, PluginError } from "./kit/shared.js";
+import { type InstalledPlugin } from "./api.js";
+import { isValidName } from "./kit/shared.js";
 import { copyTree, isDir, show, within } from "./files.js";
 import { clone } from "./git.js";
 import { checkManifest, isPlugin } from "./manifest-check.js";
 import { entrySource, readMarketplace, removeIfEmpty, type MarketEntry } from "./marketplace.js";
 import type { PluginStore } from "./store.js";
+import { PluginInvalid } from "./errors.js";
 
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/;
 
 function fail(msg: string): never {
-  throw new PluginError(PLUGIN_INVALID, msg);
+  throw PluginInvalid.wrap(msg);
 }
 
 export interface CopyRequest {

@@ -6,9 +6,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { compileSchema, formatProblem, validate } from "../../kernel/schema.js";
-import { parseJsonc } from "../../kernel/jsonc.js";
+import { compileSchema, formatProblem, validate } from "../../kernel/api.js";
+import { parseJsonc } from "../../kernel/api.js";
 import { isDir, show } from "./files.js";
+import { PluginSchemaMissing } from "./errors.js";
 
 export const MANIFEST = path.join(".claude-plugin", "plugin.json");
 
@@ -27,7 +28,7 @@ function pluginSchema(): object {
   if (schema) return schema;
   const candidates = ["../../../extensions/plugins/plugin.schema.json", "./plugin.schema.json"].map((r) => new URL(r, import.meta.url));
   const url = candidates.find((u) => fs.existsSync(u));
-  if (!url) throw new Error("extensions/plugins/plugin.schema.json is missing from this install");
+  if (!url) throw PluginSchemaMissing();
   schema = JSON.parse(fs.readFileSync(url, "utf8")) as object;
   return schema;
 }

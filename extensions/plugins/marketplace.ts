@@ -6,11 +6,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PLUGIN_INVALID, type KnownMarketplace } from "./api.js";
-import { isValidName, PluginError } from "./kit/shared.js";
+import { type KnownMarketplace } from "./api.js";
+import { isValidName } from "./kit/shared.js";
 import { isDir, reallyWithin, show, within } from "./files.js";
 import { clone, gitUrl, refresh } from "./git.js";
 import type { PluginStore } from "./store.js";
+import { PluginInvalid } from "./errors.js";
 
 export interface MarketEntry {
   name: string;
@@ -33,7 +34,7 @@ export function marketplaceFile(dir: string): string {
 }
 
 function fail(msg: string): never {
-  throw new PluginError(PLUGIN_INVALID, msg);
+  throw PluginInvalid.wrap(msg);
 }
 
 /** Read and check a marketplace directory; every failure names what was missing. */

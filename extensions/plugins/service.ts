@@ -4,11 +4,11 @@
  * An enable or disable of a Claude Code plugin is an override in installed.json (`external.claude`):
  * nothing under ~/.claude is written.
  */
-import { PLUGIN_INVALID, type InstalledPlugin, type PluginState, type PluginsService } from "./api.js";
-import { PluginError } from "./kit/shared.js";
+import { type InstalledPlugin, type PluginState, type PluginsService } from "./api.js";
 import { isDir, show } from "./files.js";
 import { claudeInstalls } from "./claude.js";
 import type { PluginStore } from "./store.js";
+import { PluginInvalid } from "./errors.js";
 
 /** the key Claude Code's plugin roots carry as their source in the walk (extensions/compat) */
 export const CLAUDE_SOURCE = "claude";
@@ -49,7 +49,7 @@ export class PluginsServiceImpl implements PluginsService {
         const ext = (installed.external ??= {});
         const over = ((ext[CLAUDE_SOURCE] ??= {})[name] ??= {});
         over.enabled = enabled;
-      } else throw new PluginError(PLUGIN_INVALID, `no installed plugin is named '${show(name)}' (oceancode plugin list)`);
+      } else throw PluginInvalid.wrap(`no installed plugin is named '${show(name)}' (oceancode plugin list)`);
       this.store.writeInstalled(installed);
     });
     return this.list(project).find((p) => p.name === name)!;
@@ -64,7 +64,7 @@ export class PluginsServiceImpl implements PluginsService {
       else if (claude) {
         const over = (((installed.external ??= {})[CLAUDE_SOURCE] ??= {})[name] ??= {});
         over.trusted = trusted;
-      } else throw new PluginError(PLUGIN_INVALID, `no installed plugin is named '${show(name)}' (oceancode plugin list)`);
+      } else throw PluginInvalid.wrap(`no installed plugin is named '${show(name)}' (oceancode plugin list)`);
       this.store.writeInstalled(installed);
     });
     return this.list(project).find((p) => p.name === name)!;

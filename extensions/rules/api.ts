@@ -65,3 +65,10 @@ export const MAX_BLOCK_CHARS = 40_000;
 export const MAX_FILES = 200;
 /** files visited by one scope check before it gives up (and loads the rule) */
 export const MAX_SCOPE_FILES = 50_000;
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    rules: RulesService;
+  }
+}

@@ -46,7 +46,7 @@ export default {
       }
     };
     // the checkout's memory files are repo text until `trust repo on` (read fresh: a trust change lands on the next load)
-    const repoUntrusted = (): string | undefined => (ctx.services.tryGet<TrustService>("trust")?.repoTrusted(ctx.paths.project) === true ? undefined : untrustedByDefault("repo"));
+    const repoUntrusted = (): string | undefined => (ctx.services.tryGet("trust")?.repoTrusted(ctx.paths.project) === true ? undefined : untrustedByDefault("repo"));
     const service: RulesService = {
       load(opts) {
         // plugins toggled and the master switch flipped since the walk (both files under ~/.oceancode only;
@@ -56,7 +56,7 @@ export default {
           ? liveRuleItems(
               found,
               readPluginStoreFile(path.join(ctx.paths.userOcDir, "plugins", "installed.json")),
-              ctx.services.tryGet<TrustService>("trust")?.get(ctx.paths.project).everything_off === true,
+              ctx.services.tryGet("trust")?.get(ctx.paths.project).everything_off === true,
             )
           : found;
         const trustedPlugins = new Set(found.flatMap((w) => (w.root.plugin?.trusted === true ? [w.root.plugin.name] : [])));
@@ -71,11 +71,11 @@ export default {
     };
     ctx.provide("rules", service);
 
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() =>
+    ctx.services.tryGet("inspect")?.addRows(() =>
       service.load().files.map((f) => ({ kind: "instruction", id: f.id, layer: f.layer, source: f.file, state: f.state, ...(f.scope ? { value: f.scope } : {}) })),
     );
 
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
     engine.hooks.userPrompt.tap({ name: ctx.id, stage: "enrich" }, (input, tctx) => {
       const session = tctx.session;

@@ -20,3 +20,10 @@ export interface SandboxService {
   /** the wrap a child would get: confine, pid (namespace only), none, refuse (fails closed) */
   wrapFor(sc: SpawnContext, purpose: string): "confine" | "pid" | "none" | "refuse";
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    sandbox: SandboxService;
+  }
+}

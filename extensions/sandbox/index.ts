@@ -20,11 +20,6 @@ import { Placeholders, envFiles } from "./protect.js";
 import { review, wrapFor, type Here } from "./policy.js";
 import type { SandboxService } from "./api.js";
 
-interface LedgerLike {
-  enabled?: boolean;
-  dirOf(sessionId: string): string;
-}
-
 function resolvable(spec: SpawnSpec): boolean {
   if (spec.command.includes("/")) return fs.existsSync(path.resolve(spec.cwd, spec.command));
   return findOnPath(spec.command, spec.env.PATH ?? process.env.PATH) !== undefined;
@@ -55,7 +50,7 @@ export default {
     };
     ctx.provide("sandbox", service);
     if (cfg.enabled === true && process.platform === "linux" && !probe().available) ctx.log.error(BWRAP_MISSING);
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
 
     let relay: Promise<Relay> | undefined;
@@ -79,7 +74,7 @@ export default {
     const own = [ctx.paths.configDir, ctx.paths.dataDir, ctx.paths.stateDir, ctx.paths.userOcDir];
     const reveal = (sid: string): string[] => {
       const out = [outputDir(ctx.paths.dataDir, sid)];
-      const ledger = ctx.services.tryGet<LedgerLike>("ledger");
+      const ledger = ctx.services.tryGet("ledger");
       if (ledger && ledger.enabled !== false && sid) {
         try {
           out.push(ledger.dirOf(sid));

@@ -1,6 +1,7 @@
 /** The scripted model's file format (see docs/scripted-model.md) and its loader. */
 import fs from "node:fs";
 import type { ProviderErrorCode } from "../engine/api.js";
+import { ScriptError } from "./errors.js";
 
 export interface ScriptToolCall {
   name: string;
@@ -41,22 +42,22 @@ export interface Script {
   after?: ScriptStep;
 }
 
-export class ScriptError extends Error {}
+export { ScriptError } from "./errors.js";
 
 export function loadScript(file: string): Script {
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (e) {
-    throw new ScriptError(`cannot read scripted model file ${file}: ${(e as Error).message}`);
+    throw ScriptError({ message: `cannot read scripted model file ${file}: ${(e as Error).message}` });
   }
   const s = raw as Script;
-  if (!s || !Array.isArray(s.steps)) throw new ScriptError(`${file}: expected {"steps": [...]} (see docs/scripted-model.md)`);
+  if (!s || !Array.isArray(s.steps)) throw ScriptError({ message: `${file}: expected {"steps": [...]} (see docs/scripted-model.md)` });
   const steps: ScriptStep[] = [];
   s.steps.forEach((st, i) => {
-    if (typeof st !== "object" || st === null) throw new ScriptError(`${file}: steps[${i}] must be an object`);
+    if (typeof st !== "object" || st === null) throw ScriptError({ message: `${file}: steps[${i}] must be an object` });
     for (const [j, c] of (st.tool_calls ?? []).entries()) {
-      if (typeof c?.name !== "string" || typeof c.input !== "object") throw new ScriptError(`${file}: steps[${i}].tool_calls[${j}] needs "name" and "input"`);
+      if (typeof c?.name !== "string" || typeof c.input !== "object") throw ScriptError({ message: `${file}: steps[${i}].tool_calls[${j}] needs "name" and "input"` });
     }
     const n = st.repeat ?? 1;
     for (let k = 0; k < n; k++) steps.push(st);

@@ -22,6 +22,7 @@ import { SESSION_LOCK_NAMESPACE as LOCK_NAMESPACE } from "../storage-postgres/ap
 import { redactText } from "../storage-postgres/kit.js";
 import { PRUNE_DEFAULTS, pruneFleet, type PruneAges } from "./prune.js";
 import { migrateFleet } from "./schema.js";
+import { FleetNotStarted, FleetPromptRefused, FleetPromptUntaken, FleetQueryFailed, FleetStopped } from "./errors.js";
 
 export const EVENTS_CHANNEL = "oceancode_events";
 export const PROMPTS_CHANNEL = "oceancode_prompts";
@@ -224,13 +225,13 @@ export class PgFleet implements FleetService {
   }
 
   private clientQ(sql: string, params?: unknown[]): Promise<pg.QueryResult> {
-    return this.client ? this.q(this.client, sql, params) : Promise.reject(new Error("the fleet is stopped"));
+    return this.client ? this.q(this.client, sql, params) : Promise.reject(FleetStopped());
   }
 
   /** turns are this run's (this process start's): an earlier run of the same instance id is as gone as another instance */
   async turnQueued(sessionId: string, turnId: string, text: string): Promise<void> {
     await this.clientQ("INSERT INTO fleet_turns (session, turn_id, instance, run, text, state) VALUES ($1, $2, $3, $4, $5, 'queued')", [sessionId, turnId, this.instanceId, this.run, text]).catch((e: unknown) => {
-      throw new Error(this.redact((e as Error).message));
+      throw FleetQueryFailed({ message: this.redact((e as Error).message) });
     });
   }
 
@@ -375,7 +376,7 @@ export class PgFleet implements FleetService {
 
   async forwardPrompt(sessionId: string, text: string): Promise<string> {
     const c = this.client;
-    if (!c) throw new Error("the fleet is not started");
+    if (!c) throw FleetNotStarted();
     const r = await this.q(c, "INSERT INTO fleet_prompts (session, text, origin) VALUES ($1, $2, $3) RETURNING id::text AS id", [sessionId, text, this.instanceId]);
     const id = (r.rows[0] as { id: string }).id;
     await this.q(c, "SELECT pg_notify($1, $2)", [PROMPTS_CHANNEL, id]);
@@ -383,7 +384,7 @@ export class PgFleet implements FleetService {
     while (Date.now() < deadline) {
       await new Promise((res) => setTimeout(res, 50));
       const row = (await this.q(c, "SELECT taken_by, turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { taken_by: string | null; turn_id: string | null; error: string | null } | undefined;
-      if (row?.error) throw new Error(row.error);
+      if (row?.error) throw FleetPromptRefused({ message: row.error });
       if (row?.turn_id) return row.turn_id;
     }
     // nobody took it: withdraw it (a holder taking it now loses the race to this update)
@@ -392,12 +393,12 @@ export class PgFleet implements FleetService {
       // taken at the last moment: wait briefly for its turn id
       for (let i = 0; i < 40; i++) {
         const row = (await this.q(c, "SELECT turn_id, error FROM fleet_prompts WHERE id = $1", [id])).rows[0] as { turn_id: string | null; error: string | null } | undefined;
-        if (row?.error) throw new Error(row.error);
+        if (row?.error) throw FleetPromptRefused({ message: row.error });
         if (row?.turn_id) return row.turn_id;
         await new Promise((res) => setTimeout(res, 50));
       }
     }
-    throw new Error(`no live instance took the prompt for session ${sessionId}`);
+    throw FleetPromptUntaken({ sessionId });
   }
 
   private async promptArrived(idText: string): Promise<void> {

@@ -27,8 +27,8 @@ let fleet: PgFleet | undefined;
 
 export default {
   activate(ctx: ExtensionContext) {
-    const storage = ctx.services.tryGet<StorageService>("storage");
-    const serve = ctx.services.tryGet<ServeService>("serve");
+    const storage = ctx.services.tryGet("storage");
+    const serve = ctx.services.tryGet("serve");
     const url = databaseUrl(ctx);
     if (!serve || !storage || !url || !/^postgres(ql)?:\/\//i.test(storage.dbPath)) return;
     const instanceId = ctx.env.OC_INSTANCE_ID || `oc-${crypto.randomBytes(4).toString("hex")}`;

@@ -7,6 +7,7 @@
  * may be upgraded without the other. A database whose fleet schema is newer than this code is refused.
  */
 import type pg from "pg";
+import { SchemaTooNew } from "../storage/kit.js";
 
 export interface FleetMigration {
   version: number;
@@ -56,18 +57,12 @@ export const FLEET_LATEST = FLEET_MIGRATIONS[FLEET_MIGRATIONS.length - 1]!.versi
 /** any fixed key (not the store's): serializes the fleet migrators of one database */
 const FLEET_MIGRATE_LOCK = 1868788588;
 
-export class FleetSchemaTooNewError extends Error {
-  readonly code = "OC_ERR_FLEET_SCHEMA";
-  constructor(
-    readonly found: number,
-    readonly supported: number,
-  ) {
-    super(
-      `serve-fleet: the database's fleet schema is version ${found}, newer than this oceancode understands (up to ${supported}); ` +
-        `the fleet is not started: upgrade this instance to the version the others run, or point it at another database`,
-    );
-    this.name = "FleetSchemaTooNewError";
-  }
+/** storage's OC_ERR_SCHEMA_TOO_NEW for fleet tables a newer oceancode migrated (the fleet is not started). */
+export function fleetSchemaTooNew(found: number, supported: number) {
+  return SchemaTooNew(
+    { where: "serve-fleet", what: "the database's fleet schema", found, supported, remedy: "the fleet is not started: upgrade this instance to the version the others run, or point it at another database" },
+    { data: { found, supported } },
+  );
 }
 
 type Queryable = Pick<pg.ClientBase, "query">;
@@ -79,11 +74,11 @@ export async function readFleetVersion(c: Queryable): Promise<number> {
   return Number((r.rows[0] as { v: number | null }).v ?? 0);
 }
 
-/** Apply the pending fleet migrations in order; the versions applied by this call. Throws FleetSchemaTooNewError. */
+/** Apply the pending fleet migrations in order; the versions applied by this call. Throws SchemaTooNew (OC_ERR_SCHEMA_TOO_NEW). */
 export async function migrateFleet(c: Queryable, migrations: readonly FleetMigration[] = FLEET_MIGRATIONS): Promise<number[]> {
   const latest = migrations[migrations.length - 1]!.version;
   const from = await readFleetVersion(c);
-  if (from > latest) throw new FleetSchemaTooNewError(from, latest);
+  if (from > latest) throw fleetSchemaTooNew(from, latest);
   const applied: number[] = [];
   if (from === latest) return applied;
   for (const m of migrations) {
@@ -94,7 +89,7 @@ export async function migrateFleet(c: Queryable, migrations: readonly FleetMigra
       await c.query(`CREATE TABLE IF NOT EXISTS fleet_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
       // another instance may have applied it while this one waited for the lock
       const now = await readFleetVersion(c);
-      if (now > latest) throw new FleetSchemaTooNewError(now, latest);
+      if (now > latest) throw fleetSchemaTooNew(now, latest);
       if (now < m.version) {
         await c.query(m.sql);
         await c.query(`INSERT INTO fleet_schema (version) VALUES ($1)`, [m.version]);

@@ -6,7 +6,7 @@
  * other route is contributed by the extension that owns the feature, through the route registry
  * (service name "routes"), the way CLI commands are contributed:
  *
- *   const routes = ctx.services.tryGet<RouteRegistry>("routes");   // manifest: "optional": ["routes"]
+ *   const routes = ctx.services.tryGet("routes");   // a RouteRegistry; manifest: "optional": ["routes"]
  *   routes?.add({ method: "GET", url: "/mcp", operationId: "mcpList", summary: "...",
  *                 schema: { response: { 200: {...} } }, handler: async () => service.servers() }, ctx.id);
  *
@@ -271,4 +271,12 @@ export interface AdoptedTurn {
   interrupted: boolean;
   /** the instance that accepted it */
   instance: string;
+}
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    routes: RouteRegistry;
+    serve: ServeService;
+  }
 }

@@ -3,16 +3,17 @@ import { parseArgs } from "node:util";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_HOST, DEFAULT_PORT, type ServeService, type ServerHandle } from "./api.js";
 import { checkBind, credentialsFrom } from "./auth.js";
+import { ServeUsage } from "./errors.js";
 
 export const SERVE_USAGE = "usage: oceancode serve [--port 4096] [--host 127.0.0.1] [--web] [--db <file>] [--directory <dir>] [-v]";
 
 export function parseServeArgs(argv: string[]): { host: string; port: number; web: boolean } {
   const { values, positionals } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, web: { type: "boolean" } }, strict: true, allowPositionals: true });
-  if (positionals.length) throw new Error(`unexpected argument '${positionals[0]}'`);
+  if (positionals.length) throw ServeUsage({ message: `unexpected argument '${positionals[0]}'` });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535; 0 picks a free one), not '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw ServeUsage({ message: `--port must be a port number (0-65535; 0 picks a free one), not '${values.port}'` });
   const host = values.host ?? DEFAULT_HOST;
-  if (!host) throw new Error("--host needs a value");
+  if (!host) throw ServeUsage({ message: "--host needs a value" });
   return { host, port, web: values.web === true };
 }
 

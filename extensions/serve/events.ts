@@ -12,6 +12,7 @@
  * replay, rather than the events that happen to carry nearby numbers here.
  */
 import type { ServerResponse } from "node:http";
+import { EventsRenumber } from "./errors.js";
 
 export interface StoredEvent {
   id: number;
@@ -93,8 +94,8 @@ export class EventHub {
 
   /** Number this run's events from base+1 (fleet mode); only before the first event. */
   startAfter(base: number): void {
-    if (this.next !== this.base + 1) throw new Error("EventHub.startAfter: events were already published");
-    if (!Number.isSafeInteger(base) || base < 0) throw new Error(`EventHub.startAfter: ${base} is not a safe non-negative integer`);
+    if (this.next !== this.base + 1) throw EventsRenumber({ problem: "events were already published" });
+    if (!Number.isSafeInteger(base) || base < 0) throw EventsRenumber({ problem: `${base} is not a safe non-negative integer` });
     this.base = base;
     this.next = base + 1;
   }

@@ -3,8 +3,7 @@
  * the `oceancode serve` command. Activation only builds the registry: Fastify loads when a server starts.
  */
 import { oceancodeVersion, type ExtensionContext } from "../../kernel/api.js";
-import { DEFAULT_MODEL_ID, type EngineService } from "../engine/api.js";
-import type { StorageService } from "../storage/api.js";
+import { DEFAULT_MODEL_ID } from "../engine/api.js";
 import crypto from "node:crypto";
 import { FLEET_EVENT, ROUTES_EVENT, WEB_EVENT, type FleetService, type ServeOptions, type ServeService, type ServeStats } from "./api.js";
 import type { LiveServer } from "./server.js";
@@ -12,10 +11,9 @@ import { serveCommand } from "./command.js";
 import { Routes } from "./registry.js";
 import { PendingStore } from "./pending.js";
 import { logRoute } from "./log-route.js";
-import type { ObsService } from "../obs/api.js";
+import { ServeNoEngine } from "./errors.js";
 
 export { HttpError, isRouteReply } from "./kit/shared.js";
-
 
 function positiveInt(v: string | undefined): number | undefined {
   const n = Number(v);
@@ -31,7 +29,7 @@ export default {
   activate(ctx: ExtensionContext) {
     const routes = new Routes();
     ctx.provide("routes", routes);
-    routes.add(logRoute(() => ctx.services.tryGet<ObsService>("obs")), ctx.id);
+    routes.add(logRoute(() => ctx.services.tryGet("obs")), ctx.id);
     const boot = async (web: boolean): Promise<ServeService | string> => {
       // the session extensions (engine, storage, providers, tools, and the ones contributing routes)
       await ctx.activate("onSession");
@@ -45,8 +43,8 @@ export default {
         fleet = f;
       },
       async start(opts: ServeOptions) {
-        const engine = ctx.services.tryGet<EngineService>("engine");
-        if (!engine) throw new Error("no enabled extension provides the session engine; see oceancode inspect");
+        const engine = ctx.services.tryGet("engine");
+        if (!engine) throw ServeNoEngine();
         const { startServer } = await import("./server.js");
         await ctx.activate(ROUTES_EVENT); // extensions that contribute routes but are not session extensions
         await ctx.activate(FLEET_EVENT); // a fleet extension hands its service over (useFleet) or stands aside
@@ -54,7 +52,7 @@ export default {
         const server = await startServer(
           {
             engine,
-            storage: ctx.services.tryGet<StorageService>("storage"),
+            storage: ctx.services.tryGet("storage"),
             routes,
             version: oceancodeVersion(),
             project: ctx.paths.project,

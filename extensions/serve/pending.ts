@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { PendingUnreadable } from "./errors.js";
 
 export const PENDING_FILE = "serve-pending.json";
 
@@ -54,7 +55,7 @@ export class PendingStore {
     }
     try {
       const doc = JSON.parse(text) as Partial<PendingDoc>;
-      if (!Array.isArray(doc.prompts)) throw new Error("no prompts array");
+      if (!Array.isArray(doc.prompts)) throw PendingUnreadable();
       return doc.prompts.filter(isPrompt);
     } catch (e) {
       const aside = `${this.file}.bad`;

@@ -1,5 +1,6 @@
 /** The route registry (service "routes"): add-only, checked for duplicates; no Fastify here (cheap to activate). */
 import type { RegisteredRoute, RouteDefinition, RouteRegistry } from "./api.js";
+import { RouteRefused } from "./errors.js";
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -9,16 +10,16 @@ export class Routes implements RouteRegistry {
   late?: (route: RegisteredRoute) => void;
 
   add(route: RouteDefinition, owner: string): void {
-    if (!METHODS.has(route.method)) throw new Error(`route ${route.method} ${route.url} (${owner}): unknown method`);
-    if (!route.url.startsWith("/")) throw new Error(`route ${route.method} ${route.url} (${owner}): the url must start with /`);
-    if (!route.operationId || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(route.operationId)) throw new Error(`route ${route.method} ${route.url} (${owner}): operationId must be an identifier`);
-    if (typeof route.handler !== "function") throw new Error(`route ${route.method} ${route.url} (${owner}): no handler`);
+    if (!METHODS.has(route.method)) throw RouteRefused({ method: route.method, url: route.url, owner, problem: ": unknown method" });
+    if (!route.url.startsWith("/")) throw RouteRefused({ method: route.method, url: route.url, owner, problem: ": the url must start with /" });
+    if (!route.operationId || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(route.operationId)) throw RouteRefused({ method: route.method, url: route.url, owner, problem: ": operationId must be an identifier" });
+    if (typeof route.handler !== "function") throw RouteRefused({ method: route.method, url: route.url, owner, problem: ": no handler" });
     // `:id` and `:sessionId` are the same path to the router
     const shape = (u: string) => u.replace(/:[^/]+/g, ":");
     const same = this.routes.find((r) => r.method === route.method && shape(r.url) === shape(route.url));
-    if (same) throw new Error(`route ${route.method} ${route.url} (${owner}) is already added by ${same.owner}`);
+    if (same) throw RouteRefused({ method: route.method, url: route.url, owner, problem: ` is already added by ${same.owner}` });
     const op = this.routes.find((r) => r.operationId === route.operationId);
-    if (op) throw new Error(`route ${route.method} ${route.url} (${owner}): operationId '${route.operationId}' is already used by ${op.owner} (${op.method} ${op.url})`);
+    if (op) throw RouteRefused({ method: route.method, url: route.url, owner, problem: `: operationId '${route.operationId}' is already used by ${op.owner} (${op.method} ${op.url})` });
     const added = { ...route, owner };
     this.routes.push(added);
     this.late?.(added);

@@ -9,6 +9,7 @@ import type { StorageService } from "../storage/api.js";
 import { type FleetService } from "./api.js";
 import { HttpError } from "./kit/shared.js";
 import type { PendingPrompt, PendingStore, PromptAttach } from "./pending.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /** What the hub asks of the fleet (FleetService): the durable record of its turns, and adopting a gone instance's. */
 export type FleetTurns = Pick<FleetService, "turnQueued" | "turnStarted" | "turnFinished" | "adopt">;
@@ -202,7 +203,7 @@ export class SessionHub {
     return [...this.held.values()].map((h) => h.session);
   }
 
-  async create(opts: { cwd: string; model: string; overrides?: Record<string, unknown> }): Promise<Session> {
+  async create(opts: { cwd: string; model: string; overrides?: SessionOverrides }): Promise<Session> {
     if (this.closing) throw new HttpError(503, "shutting_down", "the server is shutting down");
     const session = await this.engine.createSession(opts);
     this.held.set(session.info.id, { session, tail: Promise.resolve(), queued: 0, adopting: Promise.resolve() });

@@ -71,8 +71,8 @@ function pagerHost(host: SlashHost, what: string): PagerSlashHost | undefined {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = () => ctx.services.tryGet<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = () => ctx.services.tryGet("engine");
+    const storage = () => ctx.services.tryGet("storage");
 
     ctx.registerSlash("help", (_args, host) => {
       if (isPagerSlashHost(host) && host.table) host.table(helpSections(ctx));

@@ -2,7 +2,7 @@
  * The published contract `oceancode/api/shell-guard` (service "shell-guard"): types, the service
  * interface and the rule pattern syntax (`wildcard`, `matchBash`, pattern.ts), which the permission rules
  * match with too. Other extensions import only this file, and reach the guard through the service
- * (`ctx.services.tryGet<ShellGuardService>("shell-guard")`).
+ * (`ctx.services.tryGet("shell-guard")`, typed by the ServiceMap entry below).
  *
  * classify() splits a bash command into segments (pipelines, && || ;, subshells, $(...), backticks,
  * bash -c strings, eval), peels wrappers (sudo, env, nice, timeout, xargs, command, VAR=val, /bin/rm)
@@ -78,3 +78,10 @@ export interface ShellGuardService {
 
 /** Longest command the guard parses; longer ones ask. */
 export const MAX_COMMAND_CHARS = 10_000;
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    "shell-guard": ShellGuardService;
+  }
+}

@@ -4,7 +4,7 @@
  * decided earlier, it also asks at STAGE_GUARD for the catastrophic / unknowable shapes.
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, ToolCallContext, AuthorizeResult } from "../engine/api.js";
+import type { ToolCallContext, AuthorizeResult } from "../engine/api.js";
 import type { ShellGuardService, ClassifyOptions } from "./api.js";
 import { classifyCommand } from "./classify.js";
 
@@ -36,7 +36,7 @@ export default {
       },
     };
     ctx.provide("shell-guard", service);
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
     const opts = (call: ToolCallContext): ClassifyOptions => ({ cwd: call.cwd, project: call.session.info.cwd, home: ctx.paths.home });
     engine.hooks.authorizeToolCall.tap({ name: ctx.id, stage: "floor" }, async (call): Promise<AuthorizeResult | undefined> => {

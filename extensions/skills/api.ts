@@ -148,3 +148,10 @@ export interface FrontmatterData {
   /** why the block was not used: no closing fence, not YAML, not a mapping */
   error?: string;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    skills: SkillsService;
+  }
+}

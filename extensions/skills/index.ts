@@ -4,13 +4,10 @@
  * the system prompt. The tools array never changes with the skills found (one tool, whatever the count),
  * so adding or removing a skill costs one listing change, never a new tool schema.
  */
-import type { RouteRegistry } from "../serve/api.js";
 import { skillRoutes } from "./routes.js";
 import path from "node:path";
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import type { EngineService, ToolDefinition } from "../engine/api.js";
-import type { InspectService } from "../inspect/api.js";
-import type { TrustService } from "../trust/api.js";
+import type { ToolDefinition } from "../engine/api.js";
 import { SKILL_TOOL, type SkillsService } from "./api.js";
 import { READER_ID, skillsReader, type SkillItem } from "./catalog.js";
 import { skillCommand } from "./command.js";
@@ -63,7 +60,7 @@ export function createSkillTool(service: SkillsService): ToolDefinition {
 export default {
   activate(ctx: ExtensionContext) {
     ctx.registerReader(skillsReader);
-    const trust = ctx.services.tryGet<TrustService>("trust");
+    const trust = ctx.services.tryGet("trust");
     const walk = () => ctx.walk<SkillItem>(READER_ID);
     const policy = new LivePolicy(ctx.config, ctx.paths.project, (m) => ctx.log.warn(m));
     const service = createSkillsService({
@@ -77,7 +74,7 @@ export default {
     });
     ctx.provide("skills", service);
 
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of skillRoutes(service, () => ctx.introspect())) routes.add(r, ctx.id);
 
     ctx.registerCommand("skill", (argv: string[], io: CommandIO) => skillCommand(service, argv, io, (s) => service.trusted!(s)));
@@ -89,7 +86,7 @@ export default {
     });
 
     // `oceancode inspect`: one row per skill and command found (files are read, nothing runs)
-    ctx.services.tryGet<InspectService>("inspect")?.addRows(() => {
+    ctx.services.tryGet("inspect")?.addRows(() => {
       service.reload();
       return service.all().map(({ skill: s, enabled, reason }) => ({
         kind: s.kind,
@@ -102,7 +99,7 @@ export default {
       }));
     });
 
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (!engine) return;
     engine.tools.register(createSkillTool(service), ctx.id);
     // the listing goes last in the system prompt; it is rebuilt before each model call only when the

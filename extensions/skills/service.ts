@@ -15,6 +15,7 @@ import { expandBody } from "./expand.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { stampOf, UserSkillStore } from "./user-store.js";
 import type { LivePluginState } from "./plugin-state.js";
+import { SkillAmbiguous, SkillsTrustMissing, SkillUnknown } from "./errors.js";
 
 export interface ServiceDeps {
   walk(): Array<Pick<Discovered<SkillItem>, "item" | "root">>;
@@ -38,7 +39,8 @@ const keyOf = (id: string, plugin: string | undefined) => `${id}@${plugin ?? ""}
 const subjectOf = (s: Skill): EnableSubject => ({ id: s.id, name: s.name, ...(s.plugin ? { plugin: s.plugin } : {}) });
 
 function nameError(code: SkillNameError["code"], message: string, candidates: string[]): SkillNameError {
-  return Object.assign(new Error(message), { code, candidates });
+  const made = (code === SKILL_UNKNOWN ? SkillUnknown : SkillAmbiguous)({ message }, { data: { candidates } });
+  return Object.assign(made, { code, candidates });
 }
 
 export function createSkillsService(deps: ServiceDeps): SkillsService {
@@ -89,7 +91,7 @@ export function createSkillsService(deps: ServiceDeps): SkillsService {
   }
 
   const needTrust = (): TrustService => {
-    if (!deps.trust) throw new Error("the trust store is not available (is the trust extension disabled?)");
+    if (!deps.trust) throw SkillsTrustMissing();
     return deps.trust;
   };
 

@@ -5,13 +5,10 @@
  * (extensions/storage/api.ts) only.
  */
 import type { CommandIO, ExtensionContext } from "../../kernel/api.js";
-import type { StorageService } from "../storage/api.js";
-import type { DoctorService } from "../doctor/api.js";
-import type { LedgerService } from "../ledger/api.js";
 import { RESTORE_LINE, recoveryChecks, storageBlock } from "./doctor.js";
-import type { EngineService } from "../engine/api.js";
 import { migrateCommand, sessionsCommand, type StorageProvider } from "./commands.js";
 import { sessionCommand } from "./session.js";
+import { EngineMissing } from "./errors.js";
 
 /** The id of the extension providing "storage" (for messages such as "has no migrations"). */
 function providerId(ctx: ExtensionContext): string {
@@ -24,25 +21,25 @@ export default {
       get id() {
         return providerId(ctx);
       },
-      storage: () => ctx.services.get<StorageService>("storage"),
+      storage: () => ctx.services.get("storage"),
     };
     ctx.registerCommand("sessions", (argv: string[], io: CommandIO) => sessionsCommand(argv, io, provider));
     ctx.registerCommand("migrate", (argv: string[], io: CommandIO) => migrateCommand(argv, io, provider));
     const fork = async (id: string, at: string | undefined) => {
       // what a run activates (the engine, the store's taps, the ledger's journal path and copy): a fork is stored as a run stores
       await ctx.activate("onSession");
-      const engine = ctx.services.tryGet<EngineService>("engine");
-      if (!engine) throw new Error("the engine extension is not enabled");
+      const engine = ctx.services.tryGet("engine");
+      if (!engine) throw EngineMissing();
       return engine.forkSession(id, at !== undefined ? { at } : {});
     };
     ctx.registerCommand("session", (argv: string[], io: CommandIO) => sessionCommand(argv, io, { id: provider.id, storage: provider.storage, fork }));
-    const doctor = ctx.services.tryGet<DoctorService>("doctor");
+    const doctor = ctx.services.tryGet("doctor");
     doctor?.addChecks("storage", async () => {
       const storage = provider.storage();
       if (storage.doctorChecks) return storage.doctorChecks();
       return [{ status: "info", check: `storage ${storage.dbPath}`, detail: `the storage provider '${provider.id}' offers no checks` }];
     });
-    doctor?.addChecks("recovery", () => recoveryChecks(provider.storage(), ctx.services.tryGet<LedgerService>("ledger"), provider.id));
+    doctor?.addChecks("recovery", () => recoveryChecks(provider.storage(), ctx.services.tryGet("ledger"), provider.id));
     doctor?.addBlock("storage", async () => {
       const storage = provider.storage();
       if (!storage.figures) return [`the storage provider '${provider.id}' offers no figures`, RESTORE_LINE];

@@ -11,6 +11,7 @@ import { LOCK_NAMESPACE } from "./lock.js";
 import { LATEST_VERSION, readVersion } from "./migrations.js";
 import { pgRetention } from "./retention.js";
 import type { PgStore } from "./store.js";
+import { PgMigrateDb } from "./errors.js";
 
 type Admin = Required<Pick<StorageService, "doctorChecks" | "migrations" | "pins" | "expiring" | "orphans" | "figures">>;
 
@@ -59,7 +60,7 @@ export function pgAdmin(s: PgStore, retention: ExpiringDeps, vacuum = false): Ad
       target: "the PostgreSQL database of storage.url",
       async apply(location?: string): Promise<MigrationReport> {
         if (location !== undefined) {
-          throw new Error(`--db names an oceancode.db file; storage-postgres migrates the database of storage.url / OC_DATABASE_URL (${s.dbPath}): run oceancode migrate without --db`);
+          throw PgMigrateDb({ url: s.dbPath });
         }
         const m = await s.migrateNow();
         return { location: s.dbPath, from: m.from, to: m.to, applied: m.applied };

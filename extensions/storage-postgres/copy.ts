@@ -15,6 +15,8 @@ import type { SessionDbRow } from "../storage/api.js";
 import { redactText } from "./kit/shared.js";
 import { redactUrl } from "../obs/kit.js";
 import { migrate } from "./migrations.js";
+import { PgCopyNotOceancode } from "./errors.js";
+import { SchemaTooNew } from "../storage/kit.js";
 
 export const STORAGE_USAGE = "usage: oceancode storage copy --from <sqlite db> [--to <postgres url>]";
 const CHUNK = 500;
@@ -40,8 +42,8 @@ export async function copySqliteToPostgres(from: string, to: string, onSession?:
   dst.on("error", () => undefined); // a dropped connection fails the query in flight; this keeps it from being an uncaught error
   try {
     const version = src.pragma("user_version", { simple: true }) as number;
-    if (version === 0) throw new Error(`${from}: not an oceancode database (schema version 0)`);
-    if (version > SQLITE_KNOWN) throw new Error(`${from}: database schema version ${version} is newer than this copy understands (up to ${SQLITE_KNOWN}); upgrade oceancode`);
+    if (version === 0) throw PgCopyNotOceancode({ file: from });
+    if (version > SQLITE_KNOWN) throw SchemaTooNew({ where: from, what: "database schema", found: version, supported: SQLITE_KNOWN, remedy: "upgrade oceancode" }, { data: { found: version, supported: SQLITE_KNOWN } });
     await dst.connect();
     await migrate(dst, redactUrl(to));
     // all at once (small): better-sqlite3 runs no other statement while an iterator is open

@@ -59,7 +59,7 @@ export default {
       onWarn: (m) => ctx.log.warn(scrub(m)),
     });
     store = s;
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (engine) {
       const h = engine.hooks;
       const name = ctx.id;

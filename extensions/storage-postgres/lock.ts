@@ -8,6 +8,7 @@
 import os from "node:os";
 import type pg from "pg";
 import { SESSION_LOCK_NAMESPACE } from "./api.js";
+import { SessionBusy } from "../engine/kit.js";
 
 /** the advisory lock's first key: oceancode sessions (the second is hashtext(id)); published in api.ts */
 export const LOCK_NAMESPACE = SESSION_LOCK_NAMESPACE;
@@ -28,15 +29,9 @@ export interface PgLockOptions {
 const RETAKE_FIRST_MS = 100;
 const RETAKE_MAX_MS = 5_000;
 
-export class PgSessionBusyError extends Error {
-  readonly code = "OC_ERR_SESSION_BUSY";
-  constructor(
-    readonly sessionId: string,
-    readonly holder: string | undefined,
-  ) {
-    super(`session ${sessionId} is open in ${holder ?? "another process"}; close it there, or pass --wait to wait for it`);
-    this.name = "PgSessionBusyError";
-  }
+/** The engine's OC_ERR_SESSION_BUSY naming the holder (its application_name as `data.holder`). */
+export function pgSessionBusy(sessionId: string, holder: string | undefined) {
+  return SessionBusy({ sessionId, holder: holder ?? "another process" }, { data: { holder } });
 }
 
 /** "oceancode pid 123 on host since 2026-..." as stored in application_name (at most 63 bytes). */
@@ -64,7 +59,7 @@ export async function acquirePgSessionLock(id: string, opts: PgLockOptions): Pro
     for (;;) {
       const r = await c.query(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [LOCK_NAMESPACE, id]);
       if ((r.rows[0] as { ok: boolean }).ok) break;
-      if (!opts.wait) throw new PgSessionBusyError(id, await whoHolds(c, id).catch(() => undefined));
+      if (!opts.wait) throw pgSessionBusy(id, await whoHolds(c, id).catch(() => undefined));
       await new Promise((res) => setTimeout(res, opts.pollMs ?? 150));
     }
   } catch (e) {

@@ -5,6 +5,7 @@
  * migration leaves the previous version intact. A database written by a newer oceancode is refused.
  */
 import type pg from "pg";
+import { SchemaTooNew } from "../storage/kit.js";
 
 export interface PgMigration {
   version: number;
@@ -68,14 +69,12 @@ export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 /** any fixed key: serializes migrators of one database */
 const MIGRATE_LOCK = 0x6f63_6d67; // "ocmg"
 
-export class SchemaTooNewError extends Error {
-  constructor(
-    readonly where: string,
-    readonly found: number,
-  ) {
-    super(`${where}: database schema version ${found} is newer than this oceancode understands (up to ${LATEST_VERSION}); upgrade oceancode, or point storage.url / OC_DATABASE_URL at another database`);
-    this.name = "SchemaTooNewError";
-  }
+/** storage's OC_ERR_SCHEMA_TOO_NEW for a database a newer oceancode migrated. */
+function schemaTooNew(where: string, found: number) {
+  return SchemaTooNew(
+    { where, what: "database schema", found, supported: LATEST_VERSION, remedy: "upgrade oceancode, or point storage.url / OC_DATABASE_URL at another database" },
+    { data: { found, supported: LATEST_VERSION } },
+  );
 }
 
 export interface PgMigrationReport {
@@ -94,10 +93,10 @@ export async function readVersion(c: Queryable): Promise<number> {
   return Number((r.rows[0] as { v: number | null }).v ?? 0);
 }
 
-/** Apply every pending migration in order, on one client. Throws SchemaTooNewError for a newer database. */
+/** Apply every pending migration in order, on one client. Throws SchemaTooNew (OC_ERR_SCHEMA_TOO_NEW) for a newer database. */
 export async function migrate(c: pg.ClientBase, where: string): Promise<PgMigrationReport> {
   const from = await readVersion(c);
-  if (from > LATEST_VERSION) throw new SchemaTooNewError(where, from);
+  if (from > LATEST_VERSION) throw schemaTooNew(where, from);
   const applied: PgMigrationReport["applied"] = [];
   if (from === LATEST_VERSION) return { from, to: from, applied };
   for (const m of MIGRATIONS) {
@@ -108,7 +107,7 @@ export async function migrate(c: pg.ClientBase, where: string): Promise<PgMigrat
       await c.query(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`);
       // another process may have applied it while we waited for the lock
       const now = await readVersion(c);
-      if (now > LATEST_VERSION) throw new SchemaTooNewError(where, now);
+      if (now > LATEST_VERSION) throw schemaTooNew(where, now);
       if (now < m.version) {
         await c.query(m.sql);
         await c.query(`INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)`, [m.version, Date.now()]);

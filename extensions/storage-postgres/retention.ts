@@ -7,8 +7,9 @@
  * sweeping at once remove each session once (the second finds it gone).
  */
 import type { RetentionBackend, RetentionLock } from "../storage/api.js";
-import { acquirePgSessionLock, PgSessionBusyError } from "./lock.js";
-import { PgOpenError, type PgStore } from "./store.js";
+import { acquirePgSessionLock } from "./lock.js";
+import { SessionBusy } from "../engine/kit.js";
+import { isPgOpenError, type PgStore } from "./store.js";
 
 export function pgRetention(s: PgStore): RetentionBackend {
   return {
@@ -36,12 +37,13 @@ export function pgRetention(s: PgStore): RetentionBackend {
       try {
         return await acquirePgSessionLock(id, { connect: (app) => s.client(app) });
       } catch (e) {
-        if (!(e instanceof PgSessionBusyError)) throw e;
-        return { busy: true, ...(e.holder ? { holder: e.holder } : {}) };
+        if (!SessionBusy.is(e)) throw e;
+        const h = e.data?.holder;
+        return { busy: true, ...(typeof h === "string" ? { holder: h } : {}) };
       }
     },
     deleteSession: (id) => s.deleteSession(id),
     // no URL, an unreachable server, refused credentials: the store says so itself (its writes fail loudly)
-    reportsItself: (e) => e instanceof PgOpenError,
+    reportsItself: (e) => isPgOpenError(e),
   };
 }

@@ -10,10 +10,13 @@ import { type RecoverySource, type RetentionParticipant, type SessionEventRecord
 import { catchUp, reconcileSession, refusalLine, sessionOp, stepOps, writerHealth } from "../storage/kit.js";
 import { redactText } from "./kit/shared.js";
 import { redactUrl } from "../obs/kit.js";
-import { migrate, SchemaTooNewError, type PgMigrationReport } from "./migrations.js";
+import { migrate, type PgMigrationReport } from "./migrations.js";
+import { SchemaTooNew } from "../storage/kit.js";
+import { SessionBusy } from "../engine/kit.js";
+import { PgUnusable } from "./errors.js";
 import { eventRows, latest, list, load, stale } from "./reads.js";
 import { AsyncWriter, type AsyncWriteTarget, type WriteOp } from "./writer.js";
-import { acquirePgSessionLock, PgSessionBusyError, type PgLockHandle } from "./lock.js";
+import { acquirePgSessionLock, type PgLockHandle } from "./lock.js";
 
 export interface PgStoreOptions {
   /** the database URL; undefined: none configured (every use fails, saying how to set one) */
@@ -31,13 +34,8 @@ export interface PgStoreOptions {
 
 type Tracked = TrackedSession<WriteOp>;
 
-/** An error retrying cannot heal: no URL, a newer schema, refused credentials, no such database. */
-export class PgOpenError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PgOpenError";
-  }
-}
+/** An error retrying cannot heal (OC_ERR_PG_UNUSABLE): no URL, a newer schema, refused credentials, no such database. */
+export const isPgOpenError = (e: unknown): e is Error => PgUnusable.is(e);
 
 const PERMANENT_CODES = new Set(["28P01", "28000", "3D000", "42501"]);
 
@@ -70,7 +68,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   readonly dbPath: string;
   private pool: pg.Pool | undefined;
   private opening: Promise<pg.Pool> | undefined;
-  private openError: PgOpenError | undefined;
+  private openError: Error | undefined;
   private readonly writer: AsyncWriter;
   private readonly tracked = new Map<string, Tracked>();
   private readonly locks = new Set<PgLockHandle>();
@@ -82,8 +80,8 @@ export class PgStore implements StorageService, AsyncWriteTarget {
 
   constructor(private readonly opts: PgStoreOptions) {
     this.dbPath = opts.url ? redactUrl(opts.url) : "storage-postgres (no URL)";
-    if (!opts.url) this.openError = new PgOpenError(NO_URL);
-    else if (!/^postgres(ql)?:\/\//i.test(opts.url)) this.openError = new PgOpenError(`storage-postgres: ${this.dbPath}: not a postgres:// or postgresql:// URL; fix storage.url / OC_DATABASE_URL`);
+    if (!opts.url) this.openError = PgUnusable({ message: NO_URL });
+    else if (!/^postgres(ql)?:\/\//i.test(opts.url)) this.openError = PgUnusable({ message: `storage-postgres: ${this.dbPath}: not a postgres:// or postgresql:// URL; fix storage.url / OC_DATABASE_URL` });
     this.writer = new AsyncWriter({ target: this, onError: opts.onError, onRecover: opts.onInfo, maxBatch: opts.maxBatch, retryMs: opts.retryMs });
   }
 
@@ -91,7 +89,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   describe(e: unknown): string {
     const msg = e instanceof Error ? e.message || String((e as { code?: string }).code ?? e) : String(e);
     const text = redactText(msg, this.opts.url);
-    return text.includes(this.dbPath) || e instanceof PgOpenError ? text : `${this.dbPath}: ${text}`;
+    return text.includes(this.dbPath) || isPgOpenError(e) ? text : `${this.dbPath}: ${text}`;
   }
 
   // ------------------------------------------------------------ connections
@@ -111,10 +109,10 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   }
 
   private wrap(e: unknown): Error {
-    if (e instanceof PgOpenError) return e;
+    if (isPgOpenError(e)) return e;
     const code = (e as { code?: string }).code;
-    const err = new PgOpenError(this.describe(e));
-    if (e instanceof SchemaTooNewError || (code && PERMANENT_CODES.has(code))) this.openError = err;
+    const err = PgUnusable({ message: this.describe(e) }, { cause: e });
+    if (SchemaTooNew.is(e) || (code && PERMANENT_CODES.has(code))) this.openError = err;
     return err;
   }
 
@@ -122,7 +120,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
   open(): Promise<pg.Pool> {
     if (this.openError) return Promise.reject(this.openError);
     if (this.pool) return Promise.resolve(this.pool);
-    if (this.closed) return Promise.reject(new PgOpenError(`${this.dbPath}: the store is closed`));
+    if (this.closed) return Promise.reject(PgUnusable({ message: `${this.dbPath}: the store is closed` }));
     this.opening ??= (async () => {
       const pool = new pg.Pool({ connectionString: this.opts.url, max: this.opts.poolSize ?? 4, allowExitOnIdle: true, connectionTimeoutMillis: 10_000, application_name: "oceancode" });
       pool.on("error", (e) => this.opts.onError(`idle connection lost: ${this.describe(e)}`));
@@ -283,7 +281,7 @@ export class PgStore implements StorageService, AsyncWriteTarget {
         },
       };
     } catch (e) {
-      if (e instanceof PgSessionBusyError) return { refused: e.message };
+      if (SessionBusy.is(e)) return { refused: e.message };
       throw e;
     }
   }

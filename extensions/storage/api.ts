@@ -437,3 +437,10 @@ export interface CatchUpTarget {
   settle(): Promise<void>;
   warn(line: string): void;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)` (storage-postgres provides the same service). */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    storage: StorageService;
+  }
+}

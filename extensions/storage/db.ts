@@ -3,18 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { isLocked, lockedLine } from "./lock-holders.js";
-import { migrate, schemaVersion, SchemaTooNewError, LATEST_VERSION, type MigrationReport } from "./migrations.js";
-
-/** A database that cannot be opened or used at all (not transient: retrying will not help). */
-export class StorageOpenError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "StorageOpenError";
-  }
-}
+import { migrate, schemaVersion, schemaTooNew, LATEST_VERSION, type MigrationReport } from "./migrations.js";
+import { SchemaTooNew, StorageCannotOpen, StorageDamaged, StorageFolder, StorageFull, StorageLocked, StorageUnusable } from "./errors.js";
 
 /** The code a damaged database is recognised by (errors are matched by code, never by class identity). */
-export const STORAGE_DAMAGED = "OC_ERR_STORAGE_DAMAGED";
+export const STORAGE_DAMAGED = StorageDamaged.code;
 
 /** SQLite's own verdict that the file is damaged or not a database (not transient: a retry cannot help). */
 export function isDamage(e: unknown): boolean {
@@ -29,21 +22,8 @@ export function repairCommandFor(file: string, isDefault: boolean): string {
 }
 
 /** A database SQLite reports as damaged (or not a database): the message names the file and the fix. */
-export class StorageDamagedError extends StorageOpenError {
-  readonly code = STORAGE_DAMAGED;
-  constructor(
-    readonly file: string,
-    readonly detail: string,
-    repair: string,
-    options?: { cause?: unknown },
-  ) {
-    super(
-      `${file}: cannot use the database (${detail}): the file is damaged or not an oceancode database; ` +
-        `rebuild it from the session ledger with \`${repair}\` (the damaged file is kept beside it), or pass --db <path> to use another file`,
-      options,
-    );
-    this.name = "StorageDamagedError";
-  }
+export function storageDamaged(file: string, detail: string, repair: string, options?: { cause?: unknown }) {
+  return StorageDamaged({ file, detail, repair }, options);
 }
 
 /**
@@ -93,19 +73,19 @@ export function openDb(file: string, repair = repairCommandFor(file, false)): Op
   try {
     makeFolders(path.dirname(file));
   } catch (e) {
-    throw new StorageOpenError(`${file}: cannot create the database folder (${(e as Error).message}); pass --db <path> to use another place`);
+    throw StorageFolder({ file, reason: (e as Error).message });
   }
   let db: Database.Database;
   try {
     db = new Database(file);
   } catch (e) {
-    throw new StorageOpenError(`${file}: cannot open the database (${(e as Error).message}); check its permissions or pass --db <path>`);
+    throw StorageCannotOpen({ file, reason: (e as Error).message });
   }
   try {
     db.pragma("busy_timeout = 5000");
     // refuse a newer database before anything (even the journal mode) touches it
     const found = schemaVersion(db);
-    if (found > LATEST_VERSION) throw new SchemaTooNewError(file, found);
+    if (found > LATEST_VERSION) throw schemaTooNew(file, found);
     // a new database gets incremental auto-vacuum (database.vacuum gives freed pages back cheaply); it must
     // be set before the first table exists; an older file is converted at its first vacuum (vacuum.ts)
     if (found === 0 && (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master").get() as { n: number }).n === 0) db.pragma("auto_vacuum = INCREMENTAL");
@@ -117,13 +97,13 @@ export function openDb(file: string, repair = repairCommandFor(file, false)): Op
     return { db, file, migration };
   } catch (e) {
     db.close();
-    if (e instanceof SchemaTooNewError) throw new StorageOpenError(e.message, { cause: e });
+    if (SchemaTooNew.is(e)) throw e;
     const msg = (e as Error).message;
-    if (isDamage(e)) throw new StorageDamagedError(file, msg, repair, { cause: e });
+    if (isDamage(e)) throw storageDamaged(file, msg, repair, { cause: e });
     // another connection holds the lock (SQLITE_BUSY past busy_timeout): say who, never "check the file"
-    if (isLocked(e)) throw new StorageOpenError(lockedLine(file), { cause: e });
+    if (isLocked(e)) throw StorageLocked({ line: lockedLine(file) }, { cause: e });
     const full = fullDisk(e, file);
-    if (full) throw new StorageOpenError(full, { cause: e });
-    throw new StorageOpenError(`${file}: cannot use the database (${msg}); check the file, or pass --db <path>`, { cause: e });
+    if (full) throw StorageFull({ line: full }, { cause: e });
+    throw StorageUnusable({ file, reason: msg }, { cause: e });
   }
 }

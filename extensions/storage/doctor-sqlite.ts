@@ -9,11 +9,13 @@ import type Database from "better-sqlite3";
 import type { RetentionParticipant, StorageFigures } from "./api.js";
 import { participantFigures } from "./figures.js";
 import { connect } from "./health.js";
-import { acquireSessionLock, SessionBusyError } from "./lock.js";
+import { acquireSessionLock, busyHolder } from "./lock.js";
+import { SessionBusy } from "../engine/kit.js";
 import { findOrphans, type LastRow, type OrphanedSession } from "./orphans.js";
 import { planRetention, type RetentionLock } from "./retention.js";
 import { sqliteRetention } from "./sqlite-retention.js";
 import { freePageBytes } from "./vacuum.js";
+import { DoctorNeverDeletes } from "./errors.js";
 
 function size(file: string): number {
   try {
@@ -37,8 +39,9 @@ export async function tryLockSqlite(file: string, id: string): Promise<Retention
   try {
     return await acquireSessionLock(file, id);
   } catch (e) {
-    if (!(e instanceof SessionBusyError)) throw e;
-    return { busy: true, ...(e.holder ? { holder: `process ${e.holder.pid} on ${e.holder.host}` } : {}) };
+    if (!SessionBusy.is(e)) throw e;
+    const h = busyHolder(e);
+        return { busy: true, ...(h ? { holder: `process ${h.pid} on ${h.host}` } : {}) };
   }
 }
 
@@ -83,7 +86,7 @@ export async function sqliteFigures(file: string, dataDir: string, dbDays: numbe
       dbPath: file,
       settle: async () => undefined,
       deleteSession: async () => {
-        throw new Error("doctor never deletes");
+        throw DoctorNeverDeletes();
       },
     });
     const plan = await planRetention(backend, { dbDays, participants });

@@ -5,11 +5,11 @@
  * `session pin|unpin|fork` and doctor checks are served by storage-commands through the service (admin.ts, pins.ts). The database opens on first use, so the migrate command can report what it applies.
  */
 import path from "node:path";
-import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
+import { type ExtensionContext, type CommandIO } from "../../kernel/api.js";
 import type { EngineService } from "../engine/api.js";
 import { RECOVERY_EVENT } from "./api.js";
 import { databaseFile, globalSetting } from "./kit/shared.js";
-import { repairCommandFor, STORAGE_DAMAGED } from "./db.js";
+import { repairCommandFor } from "./db.js";
 import { storageCommand } from "./storage-command.js";
 import { SqliteStore } from "./store.js";
 import { storageAdmin } from "./admin.js";
@@ -23,7 +23,6 @@ let store: SqliteStore | undefined;
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, { [STORAGE_DAMAGED]: "oceancode.db is damaged or not a database (oceancode storage repair)" });
     const db = databaseFile(ctx.config, ctx.paths.dataDir);
     const file = db.file;
     for (const f of db.ignoredIn) ctx.log.warn(`${f}: database.path ignored: one database serves every project, so it is read from the user config, $OC_DB or --db only`);
@@ -46,7 +45,7 @@ export default {
       if (r.removed.length) ctx.log.warn(line);
       else ctx.log.info(line);
     };
-    const engine = ctx.services.tryGet<EngineService>("engine");
+    const engine = ctx.services.tryGet("engine");
     if (engine) {
       tapRetention(engine, sqliteRetention(s), {
         name: ctx.id,

@@ -18,3 +18,4 @@ export { busyElsewhere, planRetention, sweepLine, sweepRetention, tapRetention }
 export { sessionOp, stepOps } from "./session-ops.js";
 export { emptyTotals, eventOf, infoOf, parseObject, parseTotals, summaryOf, titleFrom } from "./session-rows.js";
 export { WriteQueue, writerHealth } from "./write-queue.js";
+export { SchemaTooNew, isStorageOpenError } from "./errors.js";

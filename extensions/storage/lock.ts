@@ -10,6 +10,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { SessionBusy } from "../engine/kit.js";
 
 export interface LockHolder {
   pid: number;
@@ -21,16 +22,10 @@ export interface SessionLockHandle {
   release(): Promise<void>;
 }
 
-export class SessionBusyError extends Error {
-  readonly code = "OC_ERR_SESSION_BUSY";
-  constructor(
-    readonly sessionId: string,
-    readonly holder: LockHolder | undefined,
-  ) {
-    const who = holder ? `process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()})` : "another process";
-    super(`session ${sessionId} is open in ${who}; close it there, or pass --wait to wait for it`);
-    this.name = "SessionBusyError";
-  }
+/** The engine's OC_ERR_SESSION_BUSY naming the holder (its pid, host and since as `data.holder`). */
+export function sessionBusy(sessionId: string, holder: LockHolder | undefined) {
+  const who = holder ? `process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()})` : "another process";
+  return SessionBusy({ sessionId, holder: who }, { data: { holder } });
 }
 
 /** The socket address for one session of one database. */
@@ -104,7 +99,13 @@ export async function acquireSessionLock(dbFile: string, sessionId: string, opts
       if (!address.startsWith("\0")) fs.rmSync(address, { force: true });
       continue;
     }
-    if (!opts.wait || Date.now() >= deadline) throw new SessionBusyError(sessionId, holder);
+    if (!opts.wait || Date.now() >= deadline) throw sessionBusy(sessionId, holder);
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 150));
   }
+}
+
+/** The holder a SessionBusy error from this store names (undefined when it could not be asked). */
+export function busyHolder(e: unknown): LockHolder | undefined {
+  const h = SessionBusy.is(e) ? e.data?.holder : undefined;
+  return typeof h === "object" ? h : undefined;
 }

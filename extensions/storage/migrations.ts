@@ -4,6 +4,7 @@
  * so a crash mid-migration leaves the previous version intact.
  */
 import type Database from "better-sqlite3";
+import { SchemaTooNew } from "./errors.js";
 
 export interface Migration {
   version: number;
@@ -79,27 +80,21 @@ export interface MigrationReport {
 }
 
 /** A database written by a newer oceancode: never touched. */
-export class SchemaTooNewError extends Error {
-  constructor(
-    readonly file: string,
-    readonly found: number,
-  ) {
-    super(
-      `${file}: database schema version ${found} is newer than this oceancode understands (up to ${LATEST_VERSION}); ` +
-        `upgrade oceancode, or point --db / OC_DB at another file`,
-    );
-    this.name = "SchemaTooNewError";
-  }
+export function schemaTooNew(file: string, found: number) {
+  return SchemaTooNew(
+    { where: file, what: "database schema", found, supported: LATEST_VERSION, remedy: "upgrade oceancode, or point --db / OC_DB at another file" },
+    { data: { found, supported: LATEST_VERSION } },
+  );
 }
 
 export function schemaVersion(db: Database.Database): number {
   return db.pragma("user_version", { simple: true }) as number;
 }
 
-/** Apply every pending migration in order. Throws SchemaTooNewError for a newer database. */
+/** Apply every pending migration in order. Throws SchemaTooNew (OC_ERR_SCHEMA_TOO_NEW) for a newer database. */
 export function migrate(db: Database.Database, file: string): MigrationReport {
   const from = schemaVersion(db);
-  if (from > LATEST_VERSION) throw new SchemaTooNewError(file, from);
+  if (from > LATEST_VERSION) throw schemaTooNew(file, from);
   const applied: MigrationReport["applied"] = [];
   for (const m of MIGRATIONS) {
     if (m.version <= from) continue;

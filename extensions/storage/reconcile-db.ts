@@ -10,7 +10,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Row, StoredSession } from "../engine/api.js";
 import type { RecoverySource } from "./api.js";
-import { acquireSessionLock, SessionBusyError } from "./lock.js";
+import { acquireSessionLock } from "./lock.js";
+import { SessionBusy } from "../engine/kit.js";
 import { openDb } from "./db.js";
 import { connect } from "./health.js";
 import { load } from "./reads.js";
@@ -50,7 +51,10 @@ async function openElsewhere(file: string, id: string): Promise<string | undefin
     await lock.release();
     return undefined;
   } catch (e) {
-    if (e instanceof SessionBusyError) return e.holder && e.holder.pid ? `process ${e.holder.pid}` : "another process";
+    if (SessionBusy.is(e)) {
+      const h = e.data?.holder;
+      return typeof h === "object" && h.pid ? `process ${h.pid}` : "another process";
+    }
     throw e;
   }
 }
@@ -129,7 +133,7 @@ export async function catchUpAll(file: string, sources: readonly RecoverySource[
       try {
         lock = await acquireSessionLock(file, m.id);
       } catch (e) {
-        if (!(e instanceof SessionBusyError)) throw e;
+        if (!(SessionBusy.is(e))) throw e;
         report.busy.push(`session ${m.id}: ${e.message}`);
         continue;
       }

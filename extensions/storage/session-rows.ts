@@ -64,6 +64,7 @@ export function infoOf(s: SessionDbRow<number | string>): SessionInfo {
     model: s.model,
     createdAt: ms(s.created_at),
     ...(s.title ? { title: s.title } : {}),
+    // the slots come back as the JSON that was stored (each owner checks what a bad row could break)
     overrides: parseObject(s.overrides),
   };
 }

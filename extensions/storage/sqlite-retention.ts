@@ -2,8 +2,9 @@
  * The retention engine's backend over oceancode.db (retention.ts): the sessions, pins, rows and events
  * tables read with the store's connection, and the session's file lock (lock.ts) taken without waiting.
  */
-import { acquireSessionLock, SessionBusyError } from "./lock.js";
-import { StorageOpenError } from "./db.js";
+import { acquireSessionLock, busyHolder } from "./lock.js";
+import { SessionBusy } from "../engine/kit.js";
+import { isStorageOpenError } from "./errors.js";
 import type { RetentionBackend, RetentionLock } from "./retention.js";
 import type { SqliteStore } from "./store.js";
 
@@ -35,11 +36,12 @@ export function sqliteRetention(store: RetentionStore): RetentionBackend {
       try {
         return await acquireSessionLock(store.dbPath, id);
       } catch (e) {
-        if (!(e instanceof SessionBusyError)) throw e;
-        return { busy: true, ...(e.holder ? { holder: `process ${e.holder.pid} on ${e.holder.host}` } : {}) };
+        if (!SessionBusy.is(e)) throw e;
+        const h = busyHolder(e);
+        return { busy: true, ...(h ? { holder: `process ${h.pid} on ${h.host}` } : {}) };
       }
     },
     deleteSession: (id) => store.deleteSession(id),
-    reportsItself: (e) => e instanceof StorageOpenError,
+    reportsItself: (e) => isStorageOpenError(e),
   };
 }

@@ -7,7 +7,8 @@
 import type Database from "better-sqlite3";
 import type { Session, SessionInfo, SessionRefusal, SessionTotals, StoredSession } from "../engine/api.js";
 import type { RecoverySource, RetentionParticipant, SessionEventRecord, SessionSummary, StorageHealth, StorageService, StorageStats } from "./api.js";
-import { fullDisk, isDamage, openDb, repairCommandFor, StorageDamagedError, StorageOpenError, type OpenedDb } from "./db.js";
+import { fullDisk, isDamage, openDb, repairCommandFor, storageDamaged, type OpenedDb } from "./db.js";
+import { isStorageOpenError, StorageClosed, StorageDamaged, StorageFull, StorageLocked } from "./errors.js";
 import { Writer, type WriteOp, type WriteTarget } from "./writer.js";
 import { writerHealth } from "./write-queue.js";
 import { eventRows, list, load } from "./reads.js";
@@ -41,7 +42,7 @@ const isConstraint = (e: unknown): boolean => typeof (e as { code?: unknown }).c
 export class SqliteStore implements StorageService, WriteTarget {
   readonly dbPath: string;
   private opened: OpenedDb | undefined;
-  private openError: StorageOpenError | undefined;
+  private openError: Error | undefined;
   private stmts: ReturnType<SqliteStore["prepare"]> | undefined;
   private readonly writer: Writer;
   private readonly tracked = new Map<string, Tracked>();
@@ -64,11 +65,11 @@ export class SqliteStore implements StorageService, WriteTarget {
   db(): Database.Database {
     if (this.openError) throw this.openError; // also once a query found the open file damaged
     if (this.opened) return this.opened.db;
-    if (this.closed) throw new StorageOpenError(`${this.dbPath}: the store is closed`);
+    if (this.closed) throw StorageClosed({ file: this.dbPath });
     try {
       this.opened = openDb(this.dbPath, this.repair);
     } catch (e) {
-      if (e instanceof StorageOpenError && !/unable to open|cannot create|SQLITE_BUSY|locked|is full/i.test(e.message)) this.openError = e;
+      if (isStorageOpenError(e) && !/unable to open|cannot create|SQLITE_BUSY|locked|is full/i.test(e.message)) this.openError = e;
       throw e;
     }
     const m = this.opened.migration;
@@ -85,14 +86,14 @@ export class SqliteStore implements StorageService, WriteTarget {
    * SQLite reported damage (a page, not the header, may be hit only by some queries): from now on the
    * store refuses like a file that does not open, so writes stop and every reader names the file and the fix.
    */
-  private damaged(e: unknown): StorageDamagedError {
-    if (this.openError instanceof StorageDamagedError) return this.openError;
-    const err = new StorageDamagedError(this.dbPath, e instanceof Error ? e.message : String(e), this.repair, { cause: e });
+  private damaged(e: unknown): Error {
+    if (StorageDamaged.is(this.openError)) return this.openError;
+    const err = storageDamaged(this.dbPath, e instanceof Error ? e.message : String(e), this.repair, { cause: e });
     this.openError = err;
     return err;
   }
 
-  /** Run a read; a damage error becomes the store's remembered StorageDamagedError. */
+  /** Run a read; a damage error becomes the store's remembered StorageDamaged error. */
   private read<T>(fn: (db: Database.Database) => T): Promise<T> {
     return this.settled().then(
       (db) => {
@@ -113,13 +114,13 @@ export class SqliteStore implements StorageService, WriteTarget {
   /** A lock error is remembered (health() names the holder, so "no earlier session" is never said for it). */
   private lockedOr(e: unknown): unknown {
     // a full disk under the file: remembered the same way (transient: the next read that works clears it)
-    if (e instanceof StorageOpenError && /the disk holding it is full/.test(e.message)) {
+    if (isStorageOpenError(e) && /the disk holding it is full/.test(e.message)) {
       this.lockedRead = e.message;
       return e;
     }
     if (!isLocked(e)) return e;
-    this.lockedRead = e instanceof StorageOpenError ? e.message : lockedLine(this.dbPath);
-    return new StorageOpenError(this.lockedRead, { cause: e });
+    this.lockedRead = isStorageOpenError(e) ? e.message : lockedLine(this.dbPath);
+    return StorageLocked({ line: this.lockedRead }, { cause: e });
   }
 
   private prepare(db: Database.Database) {
@@ -148,10 +149,10 @@ export class SqliteStore implements StorageService, WriteTarget {
     } catch (e) {
       if (isDamage(e)) throw this.damaged(e);
       // "database is locked" says nothing of who: name the holder
-      if (isLocked(e) && !(e instanceof StorageOpenError)) throw new Error(lockedLine(this.dbPath), { cause: e });
+      if (isLocked(e) && !isStorageOpenError(e)) throw StorageLocked({ line: lockedLine(this.dbPath) }, { cause: e });
       // "database or disk is full" says neither which disk nor how full
-      const full = e instanceof StorageOpenError ? undefined : fullDisk(e, this.dbPath, { measured: true });
-      if (full) throw new Error(full.replace("cannot use the database: ", "cannot write the database: "), { cause: e });
+      const full = isStorageOpenError(e) ? undefined : fullDisk(e, this.dbPath, { measured: true });
+      if (full) throw StorageFull({ line: full.replace("cannot use the database: ", "cannot write the database: ") }, { cause: e });
       throw e;
     }
   }
@@ -254,7 +255,7 @@ export class SqliteStore implements StorageService, WriteTarget {
   }
 
   health(): StorageHealth {
-    const damaged = this.openError instanceof StorageDamagedError;
+    const damaged = StorageDamaged.is(this.openError);
     if (this.openError) return { ok: false, damaged, message: this.openError.message };
     const w = writerHealth(this.dbPath, this.writer.stats());
     if (w.ok && this.lockedRead) return { ok: false, damaged: false, message: this.lockedRead };

@@ -4,7 +4,8 @@
  */
 import type { EngineService } from "../engine/api.js";
 import type { SqliteStore } from "./store.js";
-import { acquireSessionLock, SessionBusyError } from "./lock.js";
+import { acquireSessionLock } from "./lock.js";
+import { SessionBusy } from "../engine/kit.js";
 import { isLocked } from "./lock-holders.js";
 
 export function tapEngine(engine: EngineService, store: SqliteStore, name: string): void {
@@ -46,7 +47,7 @@ export function tapEngine(engine: EngineService, store: SqliteStore, name: strin
         },
       };
     } catch (e) {
-      if (e instanceof SessionBusyError) return { refused: e.message };
+      if (SessionBusy.is(e)) return { refused: e.message };
       throw e;
     }
   });

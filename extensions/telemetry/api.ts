@@ -33,3 +33,10 @@ export const SPAN_NAMES = Object.freeze({
   toolCall: "oceancode.tool_call",
   hook: "oceancode.hook",
 });
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    telemetry: TelemetryService;
+  }
+}

@@ -7,10 +7,8 @@
  * docs/operations-telemetry.md.
  */
 import { observeHookCalls, type ExtensionContext } from "../../kernel/api.js";
-import { KERNEL_VERSION } from "../../kernel/version.js";
-import type { EngineService } from "../engine/api.js";
-import type { MetricsService } from "../metrics/api.js";
-import type { ObsService, StructuredLogger } from "../obs/api.js";
+import { KERNEL_VERSION } from "../../kernel/api.js";
+import type { StructuredLogger } from "../obs/api.js";
 import type { TelemetryService, TelemetryStatus } from "./api.js";
 import { decide, type ObsOtelConfig } from "./settings.js";
 
@@ -20,7 +18,7 @@ const identity = (t: string) => t;
 
 export default {
   async activate(ctx: ExtensionContext) {
-    const obs = () => ctx.services.tryGet<ObsService>("obs");
+    const obs = () => ctx.services.tryGet("obs");
     const log: Pick<StructuredLogger, "debug" | "warn"> = obs()?.logger(ctx.id) ?? ctx.log;
     const d = decide(ctx.env, ctx.config.section<ObsOtelConfig>("obs") ?? {});
     let status: TelemetryStatus = d.status;
@@ -37,7 +35,7 @@ export default {
       said.add(key);
       log.warn(message);
     };
-    const metrics = ctx.services.tryGet<MetricsService>("metrics");
+    const metrics = ctx.services.tryGet("metrics");
     if (!metrics) log.debug("telemetry: no metrics service in this build; no metrics are exported (traces only)");
     let started: import("./otel.js").Started;
     try {
@@ -54,7 +52,7 @@ export default {
     flush = (ms) => started.flush(ms);
     const tracker = started.tracker;
     if (tracker) {
-      const engine = ctx.services.get<EngineService>("engine");
+      const engine = ctx.services.get("engine");
       const h = engine.hooks;
       h.userPrompt.tap({ name: ctx.id, stage: "trace" }, (input, turn) => {
         tracker.prompt(turn.session, turn.turn, input.text);

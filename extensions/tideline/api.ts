@@ -61,3 +61,18 @@ export interface TidelineService {
   /** Seq of the last row past the tideline for this session (0 when none). */
   cutSeq(sessionId: string): number;
 }
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    tideline: TidelineService;
+  }
+}
+
+/** The session slot of the tideline setting (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the /tideline or --tideline setting, as typed (parseSpec reads it) */
+    tideline: string;
+  }
+}

@@ -14,7 +14,6 @@ import { firstAfter, pointerLine } from "./blocks.js";
 import { elideBoundary, elideRows, elideSettings, elideToolRow } from "./elide.js";
 import { stateOf, resumeCutSeq, estimatedCut, EXT_ID, type TidelineState } from "./state.js";
 import { tidelineRoutes } from "./routes.js";
-import type { RouteRegistry } from "../serve/api.js";
 
 function overrideOf(session: Session): TidelineSpec | undefined {
   const raw = session.info.overrides.tideline;
@@ -25,9 +24,9 @@ function overrideOf(session: Session): TidelineSpec | undefined {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const ledger = () => ctx.services.tryGet<LedgerService>("ledger");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const ledger = () => ctx.services.tryGet("ledger");
+    const storage = () => ctx.services.tryGet("storage");
     const enabled = ctx.config.get("ledger.enabled") !== false;
     const cfg = (ctx.config.get("ledger.tideline") ?? {}) as TidelineConfig;
     const elide = elideSettings(cfg.elide);
@@ -207,7 +206,7 @@ export default {
       },
     };
     ctx.provide("tideline", service);
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of tidelineRoutes(service)) routes.add(r, ctx.id);
 
     const sessionFor = async (id: string | undefined): Promise<Session | undefined> => {

@@ -9,6 +9,7 @@
  */
 import type { SlashHost } from "../../kernel/api.js";
 import type { Session } from "../engine/api.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 export const TODO_TOOL = "todo_write";
 /** Claude Code's name for the same tool (hook matchers, settings rules). */
@@ -99,3 +100,18 @@ export interface StoredTodos {
 
 /** The checkbox of each status in a ```todo block and in SESSION.md: `[ ]`, `[~]`, `[x]`, `[-]`. */
 export const TODO_MARKS: Readonly<Record<TodoStatus, string>> = { pending: " ", in_progress: "~", completed: "x", cancelled: "-" };
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    todos: TodosService;
+  }
+}
+
+/** The session slot the todo list is kept in (typed, stored with the session: see SessionSlots in oceancode/api/engine). */
+declare module "../engine/api.js" {
+  interface SessionSlots {
+    /** the list (TODOS_KEY): read it with readStoredTodos, which checks it */
+    todos: StoredTodos;
+  }
+}

@@ -18,6 +18,7 @@ import { todosRoutes } from "./routes.js";
 import { planSlash } from "./slash.js";
 import { TodoState } from "./state.js";
 import { createTodoTool, TODO_RULE } from "./tool.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 const EXT_ID = "todos";
 
@@ -36,14 +37,14 @@ export function planningOn(env: Record<string, string | undefined>): boolean {
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
-    const storage = () => ctx.services.tryGet<StorageService>("storage");
+    const engine = ctx.services.get("engine");
+    const storage = () => ctx.services.tryGet("storage");
     const planning = planningOn(ctx.env);
     const states = new Map<string, TodoState>();
     const listeners = new Set<(l: TodoList) => void>();
     const planModes: PlanModeService[] = [];
 
-    const stateOf = (s: Session | string, overrides?: Record<string, unknown>): TodoState => {
+    const stateOf = (s: Session | string, overrides?: SessionOverrides): TodoState => {
       const id = typeof s === "string" ? s : s.info.id;
       let st = states.get(id);
       if (!st) {
@@ -54,7 +55,7 @@ export default {
       return st;
     };
     /** a change: bump the version, store it on the session (saved with the session's info), tell the listeners */
-    const changed = (st: TodoState, overrides: Record<string, unknown> | undefined) => {
+    const changed = (st: TodoState, overrides: SessionOverrides | undefined) => {
       st.version += 1;
       if (overrides) st.save(overrides);
       const list = st.list();
@@ -67,7 +68,7 @@ export default {
       }
       return list;
     };
-    const write = (id: string, overrides: Record<string, unknown>, items: ParsedItem[]): TodoList => {
+    const write = (id: string, overrides: SessionOverrides, items: ParsedItem[]): TodoList => {
       const st = stateOf(id, overrides);
       st.write(items);
       return changed(st, overrides);
@@ -171,13 +172,13 @@ export default {
       return { continue: true, by: EXT_ID, reason: `${c.open} to-do${c.open === 1 ? " is" : "s are"} still open: ${next?.content ?? "?"}. Work on it, then update the list.`, progress: c };
     });
 
-    ctx.services.tryGet<LedgerService>("ledger")?.registerSection?.("Plan", (id) => {
+    ctx.services.tryGet("ledger")?.registerSection?.("Plan", (id) => {
       const st = states.get(id);
       if (!st || st.items.length === 0) return undefined;
       return [...renderTodoLines(st.items), ...(st.floor ? ["(the prompt: the model has not planned yet)"] : [])];
     });
 
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of todosRoutes(service)) routes.add(r, ctx.id);
 
     ctx.registerSlash("plan", planSlash({ engine, service, planning, planModes }));

@@ -5,6 +5,7 @@
 import { TODO_EDIT_ERROR, TODOS_KEY, type PlanCounts, type TodoEdit, type TodoItem, type TodoList } from "./api.js";
 import { readStoredTodos, renderTodoLines } from "./kit/shared.js";
 import { clip, floorText, type ParsedItem } from "./parse.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /** A note placed in the window right after the row with seq `afterSeq`, on every later step (cache-stable). */
 export interface AnchoredNote {
@@ -32,7 +33,7 @@ export class TodoState {
 
   constructor(readonly sessionId: string) {}
 
-  static restore(sessionId: string, overrides: Record<string, unknown>): TodoState {
+  static restore(sessionId: string, overrides: SessionOverrides): TodoState {
     const st = new TodoState(sessionId);
     const stored = readStoredTodos(overrides);
     if (stored) {
@@ -65,7 +66,7 @@ export class TodoState {
     return real.find((i) => i.status === "in_progress") ?? real.find((i) => i.status === "pending");
   }
 
-  save(overrides: Record<string, unknown>): void {
+  save(overrides: SessionOverrides): void {
     overrides[TODOS_KEY] = { items: this.items.map((i) => ({ ...i })), floor: this.floor, planned: this.planned };
   }
 

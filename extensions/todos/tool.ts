@@ -3,6 +3,7 @@ import type { ToolDefinition } from "../engine/api.js";
 import { TODO_TOOL, TODO_TOOL_CLAUDE_NAME, type TodoList } from "./api.js";
 import { renderTodoLines } from "./kit/shared.js";
 import { parseToolInput, type ParsedItem } from "./parse.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 export const TODO_RULE =
   "Use a todo list for work with three or more distinct steps (not for a single edit, one command or a plain question). Keep exactly one item in_progress at a time; mark an item completed as soon as it is done, cancelled when it is no longer needed, and add steps you discover.";
@@ -12,7 +13,7 @@ export const TOOL_DESCRIPTION =
   "Each item: content (imperative, e.g. \"Run the tests\"), status (pending, in_progress, completed or cancelled) and activeForm (present continuous, e.g. \"Running the tests\"). " +
   "A turn that ends while items are still pending or in progress is continued, so keep the statuses true.";
 
-export function createTodoTool(write: (sessionId: string, overrides: Record<string, unknown>, items: ParsedItem[]) => TodoList): ToolDefinition {
+export function createTodoTool(write: (sessionId: string, overrides: SessionOverrides, items: ParsedItem[]) => TodoList): ToolDefinition {
   return {
     name: TODO_TOOL,
     claudeName: TODO_TOOL_CLAUDE_NAME,

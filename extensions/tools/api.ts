@@ -89,3 +89,10 @@ export const CREATED_FILE_EXCEPTION_BYTES = 64 * 1024;
  * the model sees today's head + tail.
  */
 export { MAX_OUTPUT_BLOCKS, type OutputBlock } from "./blocks.js";
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    jobs: JobsService;
+  }
+}

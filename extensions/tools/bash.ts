@@ -84,7 +84,7 @@ export function bashTool(opts: ToolsOptions): ToolDefinition {
       const background = input.run_in_background === true || input.background === true;
       const workdir = optString("bash", input, "workdir");
       const cwd = workdir ? toolPath(opts, ctx, workdir) : ctx.cwd;
-      if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) throw new ToolInputError(`bash: workdir ${cwd} is not a directory`);
+      if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) throw ToolInputError({ message: `bash: workdir ${cwd} is not a directory` });
       const spec = await ctx.prepareSpawn({ command: "bash", args: ["-c", command], cwd, purpose: "bash" });
 
       if (background) {

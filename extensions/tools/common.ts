@@ -4,20 +4,21 @@ import type { ToolsOptions } from "./api.js";
 import { resolveToolPath } from "./paths.js";
 import { limitOutput } from "./output.js";
 import { toolsState } from "./state.js";
+import { ToolInputError } from "./errors.js";
 
 /** A bad call: its message goes back to the model as the tool's error result. */
-export class ToolInputError extends Error {}
+export { ToolInputError } from "./errors.js";
 
 export function reqString(tool: string, input: Record<string, unknown>, key: string, what: string): string {
   const v = input[key];
-  if (typeof v !== "string" || v.length === 0) throw new ToolInputError(`${tool}: '${key}' is required and must be a non-empty string (${what})`);
+  if (typeof v !== "string" || v.length === 0) throw ToolInputError({ message: `${tool}: '${key}' is required and must be a non-empty string (${what})` });
   return v;
 }
 
 export function optString(tool: string, input: Record<string, unknown>, key: string): string | undefined {
   const v = input[key];
   if (v === undefined || v === null || v === "") return undefined;
-  if (typeof v !== "string") throw new ToolInputError(`${tool}: '${key}' must be a string`);
+  if (typeof v !== "string") throw ToolInputError({ message: `${tool}: '${key}' must be a string` });
   return v;
 }
 
@@ -25,14 +26,14 @@ export function optNumber(tool: string, input: Record<string, unknown>, key: str
   const v = input[key];
   if (v === undefined || v === null) return undefined;
   const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isFinite(n) || n < min) throw new ToolInputError(`${tool}: '${key}' must be a number >= ${min}`);
+  if (typeof n !== "number" || !Number.isFinite(n) || n < min) throw ToolInputError({ message: `${tool}: '${key}' must be a number >= ${min}` });
   return Math.floor(n);
 }
 
 export function optBool(tool: string, input: Record<string, unknown>, key: string): boolean | undefined {
   const v = input[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "boolean") throw new ToolInputError(`${tool}: '${key}' must be true or false`);
+  if (typeof v !== "boolean") throw ToolInputError({ message: `${tool}: '${key}' must be true or false` });
   return v;
 }
 
@@ -56,7 +57,7 @@ export function finishTool(def: ToolDefinition, opts: ToolsOptions): ToolDefinit
         out = await inner(input ?? {}, ctx);
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
-        out = { content: e instanceof ToolInputError ? msg : `${def.name}: ${msg}`, isError: true };
+        out = { content: ToolInputError.is(e) ? msg : `${def.name}: ${msg}`, isError: true };
       }
       return limitOutput(out, { maxChars: opts.maxOutputChars, maxBytes: opts.maxOutputBytes, dataDir: opts.dataDir, sessionId: ctx.session.id, callId: ctx.call.id });
     },

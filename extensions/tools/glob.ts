@@ -44,7 +44,7 @@ export function globTool(opts: ToolsOptions): ToolDefinition {
         root = "/";
         pattern = pattern.slice(1);
       }
-      if (!fs.existsSync(root)) throw new ToolInputError(`glob: ${root} does not exist`);
+      if (!fs.existsSync(root)) throw ToolInputError({ message: `glob: ${root} does not exist` });
       const files = globFiles(root, pattern);
       if (files.length === 0) return { content: "No files found", metadata: { count: 0 } };
       const mtime = new Map(files.map((f) => [f, statMtime(f)]));

@@ -52,7 +52,7 @@ export function grepJs(q: GrepQuery): GrepHit[] {
   try {
     re = new RegExp(q.pattern, q.ignoreCase ? "i" : "");
   } catch (e) {
-    throw new ToolInputError(`grep: invalid regular expression '${q.pattern}': ${(e as Error).message}`);
+    throw ToolInputError({ message: `grep: invalid regular expression '${q.pattern}': ${(e as Error).message}` });
   }
   const hits: GrepHit[] = [];
   const select = globFilter(q.glob);
@@ -116,7 +116,7 @@ export async function grepRipgrep(q: GrepQuery, ctx: ToolContext): Promise<GrepH
   const abort = (): void => void child.kill("SIGKILL");
   ctx.signal.addEventListener("abort", abort, { once: true });
   const { code } = await done.finally(() => ctx.signal.removeEventListener("abort", abort));
-  if (code === 2 && out.trim() !== "" && !out.includes("\0")) throw new ToolInputError(`grep: invalid regular expression '${q.pattern}': ${out.trim()}`);
+  if (code === 2 && out.trim() !== "" && !out.includes("\0")) throw ToolInputError({ message: `grep: invalid regular expression '${q.pattern}': ${out.trim()}` });
   const hits: GrepHit[] = [];
   if (q.mode === "files_with_matches") {
     // with -l, --null ends each path with NUL instead of a newline
@@ -180,9 +180,9 @@ export function grepTool(opts: ToolsOptions): ToolDefinition {
     async run(input, ctx) {
       const pattern = reqString("grep", input, "pattern", "the regular expression to search for");
       const mode = (optString("grep", input, "output_mode") ?? "files_with_matches") as GrepMode;
-      if (!MODES.includes(mode)) throw new ToolInputError(`grep: output_mode must be one of ${MODES.join(", ")}`);
+      if (!MODES.includes(mode)) throw ToolInputError({ message: `grep: output_mode must be one of ${MODES.join(", ")}` });
       const root = toolPath(opts, ctx, optString("grep", input, "path") ?? ".");
-      if (!fs.existsSync(root)) throw new ToolInputError(`grep: ${root} does not exist`);
+      if (!fs.existsSync(root)) throw ToolInputError({ message: `grep: ${root} does not exist` });
       if (isSecretEnvFile(root)) return { content: `grep: refused: ${root} is a secrets file and is never read`, isError: true };
       const q: GrepQuery = { pattern, root, glob: optString("grep", input, "glob"), ignoreCase: optBool("grep", input, "-i") ?? false, mode };
       const headLimit = optNumber("grep", input, "head_limit", 1);

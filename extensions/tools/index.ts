@@ -3,12 +3,10 @@
  * engine's tool registry when a session host activates "onSession".
  */
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { EngineService } from "../engine/api.js";
 import type { JobsService, Refs } from "./api.js";
 import { forgetJobsOf, killJobsOf, runningJobsOf } from "./jobs.js";
 import { endAllGroups } from "./process.js";
 import { createTools, toolsOptions } from "./tools.js";
-import type { RouteRegistry } from "../serve/api.js";
 import { fileRoutes } from "./routes.js";
 
 interface ToolsSection {
@@ -32,7 +30,7 @@ export default {
       ...(section.bash_timeout_ms !== undefined ? { bashTimeoutMs: section.bash_timeout_ms } : {}),
       ...(section.ripgrep !== undefined ? { useRipgrep: section.ripgrep } : {}),
     });
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     for (const tool of createTools(opts)) engine.tools.register(tool, ctx.id);
     const jobs: JobsService = {
       running: (id) => runningJobsOf(id).map((j) => ({ id: j.id, command: j.command, ...(j.pid !== undefined ? { pid: j.pid } : {}), startedAt: j.startedAt })),
@@ -40,7 +38,7 @@ export default {
     };
     ctx.provide("jobs", jobs);
     // the project-file routes of a server (list, find, read), under the same rules as the read tool
-    const routes = ctx.services.tryGet<RouteRegistry>("routes");
+    const routes = ctx.services.tryGet("routes");
     if (routes) for (const r of fileRoutes(ctx.paths.project)) routes.add(r, ctx.id);
     engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => forgetJobsOf(session.info.id));
     // the host is ending (a run's last step, a signal, serve stopping): no process group it started outlives it

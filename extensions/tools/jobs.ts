@@ -256,10 +256,10 @@ function jobId(input: Record<string, unknown>, tool: string, ctx: ToolContext): 
   const table = jobTable(ctx);
   const known = [...table.jobs.keys()];
   if (typeof raw !== "string" || raw === "") {
-    throw new ToolInputError(`${tool}: 'job_id' is required (${known.length ? `jobs: ${known.join(", ")}` : "no background jobs in this session"})`);
+    throw ToolInputError({ message: `${tool}: 'job_id' is required (${known.length ? `jobs: ${known.join(", ")}` : "no background jobs in this session"})` });
   }
   const job = table.jobs.get(raw);
-  if (!job) throw new ToolInputError(`${tool}: no job '${raw}' in this session (${known.length ? `jobs: ${known.join(", ")}` : "none started"})`);
+  if (!job) throw ToolInputError({ message: `${tool}: no job '${raw}' in this session (${known.length ? `jobs: ${known.join(", ")}` : "none started"})` });
   return job;
 }
 

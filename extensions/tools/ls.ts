@@ -28,7 +28,7 @@ export function lsTool(opts: ToolsOptions): ToolDefinition {
       const dir = toolPath(opts, ctx, optString("ls", input, "path") ?? ".");
       const ignore = input.ignore;
       if (ignore !== undefined && (!Array.isArray(ignore) || ignore.some((g) => typeof g !== "string"))) {
-        throw new ToolInputError("ls: 'ignore' must be a list of glob strings");
+        throw ToolInputError({ message: "ls: 'ignore' must be a list of glob strings" });
       }
       const skip = ((ignore as string[] | undefined) ?? []).map((g) => globToRegExp(g));
       let entries: fs.Dirent[];
@@ -36,8 +36,8 @@ export function lsTool(opts: ToolsOptions): ToolDefinition {
         entries = fs.readdirSync(dir, { withFileTypes: true });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === "ENOTDIR") throw new ToolInputError(`ls: ${dir} is a file, not a directory; use read to see it`);
-        if (code === "ENOENT") throw new ToolInputError(`ls: ${dir} does not exist`);
+        if (code === "ENOTDIR") throw ToolInputError({ message: `ls: ${dir} is a file, not a directory; use read to see it` });
+        if (code === "ENOENT") throw ToolInputError({ message: `ls: ${dir} does not exist` });
         throw e;
       }
       const names = entries

@@ -65,11 +65,11 @@ export function readTool(opts: ToolsOptions): ToolDefinition {
       try {
         st = fs.statSync(file);
       } catch {
-        throw new ToolInputError(`read: ${file} does not exist; check the path (ls or glob can find it)`);
+        throw ToolInputError({ message: `read: ${file} does not exist; check the path (ls or glob can find it)` });
       }
-      if (st.isDirectory()) throw new ToolInputError(`read: ${file} is a directory; use ls to list it`);
+      if (st.isDirectory()) throw ToolInputError({ message: `read: ${file} is a directory; use ls to list it` });
       if (st.size > READ_MAX_FILE_BYTES) {
-        throw new ToolInputError(`read: ${file} is ${Math.round(st.size / 1048576)} MB, too large to read whole; use grep, or bash with head/tail/sed -n to read a slice`);
+        throw ToolInputError({ message: `read: ${file} is ${Math.round(st.size / 1048576)} MB, too large to read whole; use grep, or bash with head/tail/sed -n to read a slice` });
       }
       const buf = fs.readFileSync(file);
       // an image is handed over as an image (providers that take images send it; the text names it)

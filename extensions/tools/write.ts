@@ -27,10 +27,10 @@ function writePreview(opts: ToolsOptions, input: Record<string, unknown>, cwd: s
 export function statTarget(tool: string, file: string): fs.Stats | undefined {
   try {
     const st = fs.statSync(file);
-    if (st.isDirectory()) throw new ToolInputError(`${tool}: ${file} is a directory, not a file`);
+    if (st.isDirectory()) throw ToolInputError({ message: `${tool}: ${file} is a directory, not a file` });
     return st;
   } catch (e) {
-    if (e instanceof ToolInputError) throw e;
+    if (ToolInputError.is(e)) throw e;
     return undefined;
   }
 }
@@ -56,7 +56,7 @@ export function writeTool(opts: ToolsOptions): ToolDefinition {
     async run(input, ctx) {
       const file = toolPath(opts, ctx, reqString("write", input, "file_path", "the file to write"));
       const content = input.content;
-      if (typeof content !== "string") throw new ToolInputError("write: 'content' is required and must be a string (the full file content)");
+      if (typeof content !== "string") throw ToolInputError({ message: "write: 'content' is required and must be a string (the full file content)" });
       const state = toolsState(ctx);
       const st = statTarget("write", file);
       let before: string | undefined;

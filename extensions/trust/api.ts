@@ -41,3 +41,10 @@ export interface TrustService {
 
 /** The code a corrupt trust file is recognised by (errors are matched by code, never by class). */
 export const TRUST_FILE_INVALID = "OC_ERR_TRUST_FILE_INVALID" as const;
+
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    trust: TrustService;
+  }
+}

@@ -4,11 +4,10 @@
  * carry their own trust (installed with --trust / `plugin trust`). Anything else: not trusted.
  */
 import path from "node:path";
-import { registerErrorCodes, type ExtensionContext, type CommandIO } from "../../kernel/api.js";
-import type { TrustQuery } from "../../kernel/kernel-hooks.js";
+import { type ExtensionContext, type CommandIO } from "../../kernel/api.js";
+import type { TrustQuery } from "../../kernel/api.js";
 import { TrustStore } from "./store.js";
 import { trustCommand } from "./command.js";
-import { TRUST_FILE_INVALID } from "./api.js";
 
 /** The gate's rule, separate so it can be tested without a kernel. */
 export function decideTrust(q: TrustQuery, repoTrusted: (project: string) => boolean): boolean {
@@ -21,7 +20,6 @@ export function decideTrust(q: TrustQuery, repoTrusted: (project: string) => boo
 
 export default {
   activate(ctx: ExtensionContext) {
-    registerErrorCodes(ctx.id, { [TRUST_FILE_INVALID]: "~/.oceancode/trust.json cannot be parsed (fix or delete it)" });
     const store = new TrustStore(path.join(ctx.paths.userOcDir, "trust.json"), (m) => ctx.log.warn(m));
     ctx.provide("trust", store);
     ctx.kernelHooks.trust.tap({ name: "trust", stage: "STAGE_POLICY" }, (q) => decideTrust(q, (p) => store.repoTrusted(p)));

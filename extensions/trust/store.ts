@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type ProjectTrust, type TrustService } from "./api.js";
-import { emptyTrust, TrustFileError } from "./kit/shared.js";
+import { emptyTrust } from "./kit/shared.js";
+import { TrustFileInvalid } from "./errors.js";
 import { writeFileAtomic } from "../../kernel/api.js";
 
 type FileShape = Record<string, Partial<ProjectTrust>>;
@@ -80,7 +81,7 @@ export class TrustStore implements TrustService {
 
   update(project: string, change: (t: ProjectTrust) => void): ProjectTrust {
     const r = this.read();
-    if (!r.ok) throw new TrustFileError(this.file, r.error);
+    if (!r.ok) throw TrustFileInvalid({ file: this.file, detail: r.error });
     const key = path.resolve(project);
     const t = normalise(r.data[key]);
     change(t);

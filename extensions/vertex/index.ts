@@ -9,7 +9,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 export default {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
+    const engine = ctx.services.get("engine");
     const provider = createVertexProvider({
       places: () => ({ env: ctx.env, project: str(ctx.config.get("provider.vertex.project")), region: str(ctx.config.get("provider.vertex.region")) }),
       baseURL: () => str(ctx.env.ANTHROPIC_VERTEX_BASE_URL) ?? str(ctx.config.get("provider.vertex.base_url")),

@@ -12,6 +12,7 @@ import { type ModelRequest, type Provider, type ProviderEvent } from "../engine/
 import { ProviderError, idleFetch, printableText } from "../engine/kit.js";
 import { FIX_ADC, SCOPE, TokenSource, adcPath, adcProject, readAdc } from "./adc.js";
 import { describeVertex, vertexModels } from "./models.js";
+import { VertexNoToken } from "./errors.js";
 
 export interface VertexPlaces {
   env: NodeJS.ProcessEnv;
@@ -72,7 +73,7 @@ function metadataAuth(): Auth {
     async token() {
       try {
         const t = await (await (await load()).getClient()).getAccessToken();
-        if (!t.token) throw new Error("no access token");
+        if (!t.token) throw VertexNoToken();
         return t.token;
       } catch (e) {
         auth = undefined;

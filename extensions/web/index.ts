@@ -5,14 +5,13 @@
  */
 import { fileURLToPath } from "node:url";
 import type { ExtensionContext } from "../../kernel/api.js";
-import type { RouteRegistry, ServeService } from "../serve/api.js";
 import { assetsIn, webRoutes } from "./static.js";
 
 export default {
   activate(ctx: ExtensionContext) {
-    const routes = ctx.services.get<RouteRegistry>("routes");
+    const routes = ctx.services.get("routes");
     const assets = assetsIn(fileURLToPath(new URL("./assets/", import.meta.url)));
     for (const r of webRoutes(assets)) routes.add(r, ctx.id);
-    ctx.registerCommand("web", (argv, io) => ctx.services.get<ServeService>("serve").command(argv, io, { name: "web", web: true }));
+    ctx.registerCommand("web", (argv, io) => ctx.services.get("serve").command(argv, io, { name: "web", web: true }));
   },
 };

@@ -158,3 +158,9 @@ export interface WorkflowsService {
   stop(runId: string): boolean;
 }
 
+/** The services this contract names, typed for `ctx.services.get(name)` and `kernel.service(name)`. */
+declare module "../../kernel/api.js" {
+  interface ServiceMap {
+    workflows: WorkflowsService;
+  }
+}

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { WorkflowEntry } from "./api.js";
+import { WorkflowTooLarge } from "./errors.js";
 
 export const PORTING_DOC = "docs/workflows.md (\"Porting from Rhai\")";
 /** the deepest folder level walked under a workflows root, and the most files read from one */
@@ -60,7 +61,7 @@ export async function discover(opts: { project: string; userOcDir: string; built
       let meta: { name: string; description: string };
       try {
         const st = fs.statSync(file);
-        if (st.size > MAX_BYTES) throw new Error(`larger than ${MAX_BYTES / 1024} KB`);
+        if (st.size > MAX_BYTES) throw WorkflowTooLarge({ kb: MAX_BYTES / 1024 });
         const { readMeta } = await import("./sandbox.js"); // loaded only when there are scripts to read
         meta = await readMeta(fs.readFileSync(file, "utf8"), file);
       } catch (e) {

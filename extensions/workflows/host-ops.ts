@@ -19,9 +19,9 @@ export function hostOps(ctx: BuiltinRunContext, run: LiveRun, opts: { defaultMod
   const guard =
     (fn: HostOp): HostOp =>
     async (arg) => {
-      if (++calls > MAX_HOST_CALLS) throw new WorkflowError(`more than ${MAX_HOST_CALLS} host calls in one run`);
+      if (++calls > MAX_HOST_CALLS) throw WorkflowError(`more than ${MAX_HOST_CALLS} host calls in one run`);
       if (run.gate) await run.gate.promise;
-      if (ctx.signal.aborted) throw new WorkflowError("the run was stopped");
+      if (ctx.signal.aborted) throw WorkflowError("the run was stopped");
       return fn(arg);
     };
   const one = async (raw: unknown, where: string): Promise<SessionOutcome> => {
@@ -33,17 +33,17 @@ export function hostOps(ctx: BuiltinRunContext, run: LiveRun, opts: { defaultMod
     session: guard((a) => one(a, "api.session")),
     resume: guard(async (a) => {
       const { sessionId, prompt } = (a ?? {}) as { sessionId?: unknown; prompt?: unknown };
-      if (typeof sessionId !== "string" || !sessionId) throw new WorkflowError("api.resume(sessionId, prompt): sessionId must be a session id string");
-      if (typeof prompt !== "string" || !prompt.trim()) throw new WorkflowError("api.resume(sessionId, prompt): prompt must be a non-empty string");
-      if (!run.sessions.has(sessionId)) throw new WorkflowError(`api.resume: session ${sessionId} was not started by this run`);
+      if (typeof sessionId !== "string" || !sessionId) throw WorkflowError("api.resume(sessionId, prompt): sessionId must be a session id string");
+      if (typeof prompt !== "string" || !prompt.trim()) throw WorkflowError("api.resume(sessionId, prompt): prompt must be a non-empty string");
+      if (!run.sessions.has(sessionId)) throw WorkflowError(`api.resume: session ${sessionId} was not started by this run`);
       return turn(h, await sessionById(h, sessionId), prompt);
     }),
     parallel: guard(async (a) => {
       const { specs, opts: o } = (a ?? {}) as { specs?: unknown; opts?: { concurrency?: unknown } | null };
-      if (!Array.isArray(specs)) throw new WorkflowError("api.parallel(specs, { concurrency }): specs must be a list of { prompt, … }");
+      if (!Array.isArray(specs)) throw WorkflowError("api.parallel(specs, { concurrency }): specs must be a list of { prompt, … }");
       specs.forEach((s, i) => checkSpec(s, `api.parallel: item ${i}`));
       const c = o?.concurrency === undefined ? 4 : Number(o.concurrency);
-      if (!Number.isInteger(c) || c < 1 || c > MAX_PARALLEL) throw new WorkflowError(`api.parallel: concurrency must be a whole number from 1 to ${MAX_PARALLEL}`);
+      if (!Number.isInteger(c) || c < 1 || c > MAX_PARALLEL) throw WorkflowError(`api.parallel: concurrency must be a whole number from 1 to ${MAX_PARALLEL}`);
       const out: SessionOutcome[] = new Array<SessionOutcome>(specs.length);
       let next = 0;
       const worker = async () => {
@@ -62,11 +62,11 @@ export function hostOps(ctx: BuiltinRunContext, run: LiveRun, opts: { defaultMod
     budget: guard(async () => ({ limit: run.limit, spent: run.spent, remaining: run.limit === null ? null : Math.max(0, run.limit - run.spent) })),
     ask: guard(async (a) => {
       // headless: nobody answers; the run pauses with the question in its terminal body (exit 3)
-      throw new PauseRun("user_paused", { question: String(a).slice(0, 4000) });
+      throw PauseRun("user_paused", { question: String(a).slice(0, 4000) });
     }),
     sleep: guard(async (a) => {
       const ms = Number(a);
-      if (!Number.isFinite(ms) || ms < 0 || ms > MAX_SLEEP_MS) throw new WorkflowError(`api.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`);
+      if (!Number.isFinite(ms) || ms < 0 || ms > MAX_SLEEP_MS) throw WorkflowError(`api.sleep(ms): ms must be a number from 0 to ${MAX_SLEEP_MS}`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, ms);
         ctx.signal.addEventListener("abort", () => (clearTimeout(t), res()), { once: true });

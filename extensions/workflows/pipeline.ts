@@ -38,11 +38,11 @@ export function pipelineBuiltin(defaultModel: () => string): BuiltinWorkflow {
       const outputs: string[] = [];
       try {
         for (const [i, step] of steps.entries()) {
-          if (ctx.signal.aborted) throw new WorkflowError("the run was stopped");
+          if (ctx.signal.aborted) throw WorkflowError("the run was stopped");
           if (!session) {
             const model = h.defaultModel;
             const unready = await ctx.engine.checkModel(model);
-            if (unready) throw new WorkflowError(unready);
+            if (unready) throw WorkflowError(unready);
             session = await ctx.engine.createSession({ cwd: ctx.project, model });
             open.set(session.info.id, session);
           }

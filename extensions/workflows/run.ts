@@ -6,7 +6,8 @@
 import type { EngineService, Session } from "../engine/api.js";
 import type { BuiltinRunContext, RunBody, RunOutcome, RunStatus } from "./api.js";
 import { RunStore, newRunId } from "./store.js";
-import { BudgetSpent, PauseRun } from "./errors.js";
+import { isBudgetSpent, pauseOf } from "./errors.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 export interface LiveRun {
   id: string;
@@ -40,7 +41,7 @@ export function budgetSpent(r: LiveRun): boolean {
 }
 
 /** The engine as a run sees it: sessions it creates or opens are the run's. */
-function runEngine(engine: EngineService, run: LiveRun, overrides: Record<string, unknown>): EngineService {
+function runEngine(engine: EngineService, run: LiveRun, overrides: SessionOverrides): EngineService {
   const own = {
     createSession: async (opts: Parameters<EngineService["createSession"]>[0]) => {
       // the run's session bounds (--max-usd, --max-minutes) hold for every session it starts
@@ -76,7 +77,7 @@ export interface StartRun {
   budget: number | null;
   model?: string;
   /** session overrides for every session the run creates (max_usd, max_minutes) */
-  overrides?: Record<string, unknown>;
+  overrides?: SessionOverrides;
   store: RunStore;
   engine: EngineService;
   signal?: AbortSignal;
@@ -138,8 +139,8 @@ export async function startRun(req: StartRun): Promise<RunBody> {
     outcome = await req.execute(ctx, run);
     if (controller.signal.aborted && outcome.status !== "cancelled") outcome = { status: "cancelled", error: "the run was stopped" };
   } catch (e) {
-    if (e instanceof BudgetSpent || budgetSpent(run)) outcome = { status: "budget_limited", error: `the budget of ${run.limit} model call${run.limit === 1 ? "" : "s"} is spent` };
-    else if (e instanceof PauseRun) outcome = { status: e.status, ...e.fields };
+    if (isBudgetSpent(e) || budgetSpent(run)) outcome = { status: "budget_limited", error: `the budget of ${run.limit} model call${run.limit === 1 ? "" : "s"} is spent` };
+    else if (pauseOf(e)) outcome = { status: pauseOf(e)!.status, ...pauseOf(e)!.fields };
     else if (controller.signal.aborted) outcome = { status: "cancelled", error: "the run was stopped" };
     else outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };
   } finally {

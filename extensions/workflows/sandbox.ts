@@ -9,6 +9,8 @@
  */
 import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from "quickjs-emscripten-core";
 import variantModule from "@jitl/quickjs-wasmfile-release-sync";
+import type { OcError } from "../../kernel/api.js";
+import { WorkflowScript } from "./errors.js";
 
 type Variant = Parameters<typeof newQuickJSWASMModuleFromVariant>[0];
 // the package's ESM build exports the variant as default; its CommonJS typings describe module.exports
@@ -26,14 +28,11 @@ export const DEFAULT_LIMITS: SandboxLimits = { memoryBytes: 64 * 1024 * 1024, st
 /** A host op: takes the script's JSON argument, resolves to a JSON-able value. */
 export type HostOp = (arg: unknown) => Promise<unknown>;
 
-export class ScriptError extends Error {
-  constructor(
-    message: string,
-    readonly where?: string,
-  ) {
-    super(message);
-  }
+/** The script's failure (OC_ERR_WORKFLOW_SCRIPT); `data.where` is where it threw, when known. */
+export function ScriptError(message: string, where?: string): OcError<{ where?: string }> {
+  return WorkflowScript({ message }, { data: where === undefined ? {} : { where } });
 }
+export const isScriptError = (e: unknown): boolean => WorkflowScript.is(e);
 
 /** The in-sandbox prelude: builds the frozen `api` object over the single host function. */
 const PRELUDE = `(() => {
@@ -83,7 +82,7 @@ function dispose(vm: Vm): void {
 }
 
 /** A thrown value from the sandbox as one clear line (the limit it hit, or the script's own message). */
-function describe(vm: Vm, handle: QuickJSHandle, limits: SandboxLimits, file: string): ScriptError {
+function describe(vm: Vm, handle: QuickJSHandle, limits: SandboxLimits, file: string): OcError {
   let raw: unknown;
   try {
     raw = vm.ctx.dump(handle);
@@ -93,12 +92,12 @@ function describe(vm: Vm, handle: QuickJSHandle, limits: SandboxLimits, file: st
   const e = (raw && typeof raw === "object" ? raw : { message: String(raw) }) as { name?: string; message?: string; stack?: string };
   const msg = String(e.message ?? "");
   const where = /\s*at\s+(?:.*?\()?([^()\s]+:\d+:\d+)/.exec(e.stack ?? "")?.[1];
-  if (vm.halted) return new ScriptError("the run was stopped");
-  if (/interrupted/i.test(msg)) return new ScriptError(`the script ran ${limits.sliceMs} ms without awaiting the host (an endless loop?): stopped by its time slice`, where);
-  if (/out of memory/i.test(msg)) return new ScriptError(`the script ran out of its ${Math.round(limits.memoryBytes / 1048576)} MB memory limit`, where);
-  if (/stack overflow|call stack/i.test(msg)) return new ScriptError(`the script overflowed its ${Math.round(limits.stackBytes / 1024)} KB stack (unbounded recursion?)`, where);
+  if (vm.halted) return ScriptError("the run was stopped");
+  if (/interrupted/i.test(msg)) return ScriptError(`the script ran ${limits.sliceMs} ms without awaiting the host (an endless loop?): stopped by its time slice`, where);
+  if (/out of memory/i.test(msg)) return ScriptError(`the script ran out of its ${Math.round(limits.memoryBytes / 1048576)} MB memory limit`, where);
+  if (/stack overflow|call stack/i.test(msg)) return ScriptError(`the script overflowed its ${Math.round(limits.stackBytes / 1024)} KB stack (unbounded recursion?)`, where);
   const name = e.name && e.name !== "Error" ? `${e.name}: ` : "";
-  return new ScriptError(`${name}${msg}${where ? ` (at ${where.startsWith(file) ? where : `${file}:${where}`})` : ""}`, where);
+  return ScriptError(`${name}${msg}${where ? ` (at ${where.startsWith(file) ? where : `${file}:${where}`})` : ""}`, where);
 }
 
 /** Parse and compile a module without running it: undefined, or `file:line:column: message`. */
@@ -127,9 +126,9 @@ export async function readMeta(source: string, file: string, limits: SandboxLimi
     const r = vm.ctx.evalCode(source, file, { type: "module" });
     if (r.error) throw describe(vm, r.error, limits, file);
     const state = vm.ctx.getPromiseState(r.value);
-    if (state.type !== "fulfilled") throw new ScriptError("the module did not finish loading (top-level await is not allowed in a workflow)");
+    if (state.type !== "fulfilled") throw ScriptError("the module did not finish loading (top-level await is not allowed in a workflow)");
     const meta = vm.ctx.dump(vm.ctx.getProp(state.value, "meta")) as { name?: unknown; description?: unknown } | undefined;
-    if (!meta || typeof meta.name !== "string" || !meta.name.trim()) throw new ScriptError("it exports no meta.name (export const meta = { name, description })");
+    if (!meta || typeof meta.name !== "string" || !meta.name.trim()) throw ScriptError("it exports no meta.name (export const meta = { name, description })");
     return { name: meta.name.trim(), description: typeof meta.description === "string" ? meta.description : "" };
   } finally {
     dispose(vm);
@@ -155,10 +154,10 @@ export async function runScript(source: string, file: string, opts: RunScriptOpt
   try {
     return await runInVm(source, file, opts, limits);
   } catch (e) {
-    if (e instanceof ScriptError) throw e;
+    if (isScriptError(e)) throw e;
     // the WebAssembly instance itself gave out (its own stack): this run's instance is dropped, the host goes on
-    if (e instanceof RangeError) throw new ScriptError(`the script overflowed its ${Math.round(limits.stackBytes / 1024)} KB stack (unbounded recursion?)`);
-    throw new ScriptError(`the sandbox failed: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof RangeError) throw ScriptError(`the script overflowed its ${Math.round(limits.stackBytes / 1024)} KB stack (unbounded recursion?)`);
+    throw ScriptError(`the sandbox failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -219,14 +218,14 @@ async function runInVm(source: string, file: string, opts: RunScriptOptions, lim
     const modR = ctx.evalCode(source, file, { type: "module" });
     if (modR.error) throw describe(vm, modR.error, limits, file);
     const loaded = ctx.getPromiseState(modR.value);
-    if (loaded.type !== "fulfilled") throw new ScriptError("the module did not finish loading (top-level await is not allowed in a workflow)");
+    if (loaded.type !== "fulfilled") throw ScriptError("the module did not finish loading (top-level await is not allowed in a workflow)");
     const ns = loaded.value;
     let entry = ctx.getProp(ns, "default");
     if (ctx.typeof(entry) !== "function") {
       entry.dispose();
       entry = ctx.getProp(ns, "run");
     }
-    if (ctx.typeof(entry) !== "function") throw new ScriptError("the script exports no entry: export default async function main(api) { … } (or export async function run(api))");
+    if (ctx.typeof(entry) !== "function") throw ScriptError("the script exports no entry: export default async function main(api) { … } (or export async function run(api))");
 
     slice();
     const callR = ctx.callFunction(entry, ctx.undefined, api);

@@ -10,7 +10,7 @@ import { discover, PORTING_DOC } from "./discovery.js";
 import type { SandboxLimits } from "./sandbox.js";
 import { hostOps } from "./host-ops.js";
 import { pauseRun, resumeRun, startRun, stopRun, type LiveRun } from "./run.js";
-import { BudgetSpent, PauseRun, WorkflowError } from "./errors.js";
+import { isBudgetSpent, pauseOf, WorkflowError } from "./errors.js";
 
 export interface ServiceDeps {
   dataDir: string;
@@ -38,7 +38,7 @@ export class Workflows implements WorkflowsService {
   }
 
   registerBuiltin(def: BuiltinWorkflow): void {
-    if (this.builtins.has(def.name)) throw new WorkflowError(`a built-in workflow '${def.name}' is already registered`);
+    if (this.builtins.has(def.name)) throw WorkflowError(`a built-in workflow '${def.name}' is already registered`);
     this.builtins.set(def.name, def);
   }
 
@@ -58,12 +58,12 @@ export class Workflows implements WorkflowsService {
   async resolve(target: string, project: string, warn: (w: string) => void): Promise<Target> {
     if (looksLikePath(target)) {
       const file = path.resolve(project, target);
-      if (file.endsWith(".rhai")) throw new WorkflowError(`${target}: .rhai workflows are not supported: workflows are JavaScript modules now; see ${PORTING_DOC}`, "OC_ERR_WORKFLOW_USAGE");
+      if (file.endsWith(".rhai")) throw WorkflowError(`${target}: .rhai workflows are not supported: workflows are JavaScript modules now; see ${PORTING_DOC}`, "OC_ERR_WORKFLOW_USAGE");
       let source: string;
       try {
         source = fs.readFileSync(file, "utf8");
       } catch (e) {
-        throw new WorkflowError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "OC_ERR_WORKFLOW_USAGE");
+        throw WorkflowError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "OC_ERR_WORKFLOW_USAGE");
       }
       return { kind: "script", name: path.basename(file).replace(/\.(m?js)$/, ""), file, source };
     }
@@ -74,7 +74,7 @@ export class Workflows implements WorkflowsService {
     const e = found.entries.find((x) => x.name === target);
     if (!e?.file) {
       const names = found.entries.map((x) => x.name).join(", ");
-      throw new WorkflowError(`no workflow named '${target}' (known: ${names || "none"})`, "OC_ERR_WORKFLOW_USAGE");
+      throw WorkflowError(`no workflow named '${target}' (known: ${names || "none"})`, "OC_ERR_WORKFLOW_USAGE");
     }
     // a project script runs only because it was named here; its sessions still go through permissions and containment
     return { kind: "script", name: e.name, file: e.file, source: fs.readFileSync(e.file, "utf8") };
@@ -90,7 +90,7 @@ export class Workflows implements WorkflowsService {
   async launch(target: string, project: string, opts: LaunchOptions): Promise<RunBody> {
     const t = await this.resolve(target, project, (w) => this.deps.log(`warning: ${w}`));
     const bad = await this.validate(t, opts.args ?? null);
-    if (bad) throw new WorkflowError(bad, "OC_ERR_WORKFLOW_USAGE");
+    if (bad) throw WorkflowError(bad, "OC_ERR_WORKFLOW_USAGE");
     return this.start(t, project, opts);
   }
 
@@ -115,8 +115,8 @@ export class Workflows implements WorkflowsService {
                 try {
                   return await fn(a);
                 } catch (e) {
-                  if (e instanceof PauseRun || e instanceof BudgetSpent) {
-                    fatal = e;
+                  if (pauseOf(e) || isBudgetSpent(e)) {
+                    fatal = e as Error;
                     halt.abort();
                   }
                   throw e;

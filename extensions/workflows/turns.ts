@@ -2,6 +2,7 @@
 import type { EngineService, Session, SessionEvent } from "../engine/api.js";
 import type { SessionOutcome, SessionSpec } from "./api.js";
 import { BudgetSpent, isProviderBackOff, PauseRun, WorkflowError } from "./errors.js";
+import type { SessionOverrides } from "../engine/api.js";
 
 /** Tools whose `path`/`file_path` input is a file they change. */
 const WRITING_TOOLS = new Set(["write", "edit", "multi_edit", "apply_patch"]);
@@ -18,22 +19,22 @@ export interface TurnHost {
 }
 
 export function checkSpec(raw: unknown, where: string): SessionSpec {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new WorkflowError(`${where}: expects an object { prompt, model?, agent?, tools? }`);
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw WorkflowError(`${where}: expects an object { prompt, model?, agent?, tools? }`);
   const s = raw as Record<string, unknown>;
-  if (typeof s.prompt !== "string" || !s.prompt.trim()) throw new WorkflowError(`${where}: prompt must be a non-empty string`);
-  if (s.model !== undefined && typeof s.model !== "string") throw new WorkflowError(`${where}: model must be a string`);
-  if (s.agent !== undefined && typeof s.agent !== "string") throw new WorkflowError(`${where}: agent must be a string`);
-  if (s.tools !== undefined && (!Array.isArray(s.tools) || s.tools.some((t) => typeof t !== "string"))) throw new WorkflowError(`${where}: tools must be a list of tool names`);
+  if (typeof s.prompt !== "string" || !s.prompt.trim()) throw WorkflowError(`${where}: prompt must be a non-empty string`);
+  if (s.model !== undefined && typeof s.model !== "string") throw WorkflowError(`${where}: model must be a string`);
+  if (s.agent !== undefined && typeof s.agent !== "string") throw WorkflowError(`${where}: agent must be a string`);
+  if (s.tools !== undefined && (!Array.isArray(s.tools) || s.tools.some((t) => typeof t !== "string"))) throw WorkflowError(`${where}: tools must be a list of tool names`);
   return { prompt: s.prompt, model: s.model as string | undefined, agent: s.agent as string | undefined, tools: s.tools as string[] | undefined };
 }
 
 export async function newSession(h: TurnHost, spec: SessionSpec): Promise<Session> {
   const model = spec.model ? h.engine.resolveModel(spec.model) : h.defaultModel;
   const unready = await h.engine.checkModel(model);
-  if (unready) throw new WorkflowError(unready);
-  const overrides: Record<string, unknown> = {};
+  if (unready) throw WorkflowError(unready);
+  const overrides: SessionOverrides = {};
   if (spec.agent === "plan") overrides.agent = "plan";
-  else if (spec.agent !== undefined && spec.agent !== "build") throw new WorkflowError(`unknown agent '${spec.agent}' (plan or build)`);
+  else if (spec.agent !== undefined && spec.agent !== "build") throw WorkflowError(`unknown agent '${spec.agent}' (plan or build)`);
   const session = await h.engine.createSession({ cwd: h.project, model, overrides, ...(spec.tools ? { profile: { tools: spec.tools } } : {}) });
   h.open.set(session.info.id, session);
   return session;
@@ -49,7 +50,7 @@ export async function sessionById(h: TurnHost, id: string): Promise<Session> {
 
 /** One prompt to the end of its turn. Throws BudgetSpent when the budget ran out before or during it. */
 export async function turn(h: TurnHost, session: Session, prompt: string): Promise<SessionOutcome> {
-  if (h.budgetSpent()) throw new BudgetSpent();
+  if (h.budgetSpent()) throw BudgetSpent();
   const files = new Set<string>();
   let todos: SessionOutcome["todos"] = [];
   const costBefore = session.totals.costUsd;
@@ -65,9 +66,9 @@ export async function turn(h: TurnHost, session: Session, prompt: string): Promi
     }
   };
   const r = await h.engine.prompt(session, prompt, { signal: h.signal, onEvent });
-  if (h.budgetSpent() && (r.reason === "error" || r.reason === "aborted")) throw new BudgetSpent();
-  if (r.reason === "aborted") throw new WorkflowError("the session's turn was interrupted");
-  if (r.reason === "error" && isProviderBackOff(r.error)) throw new PauseRun("back_off_paused", { error: `session ${session.info.id}: ${r.error}` });
-  if (r.reason === "error" || r.reason === "blocked") throw new WorkflowError(`session ${session.info.id}: ${r.error ?? r.reason}`);
+  if (h.budgetSpent() && (r.reason === "error" || r.reason === "aborted")) throw BudgetSpent();
+  if (r.reason === "aborted") throw WorkflowError("the session's turn was interrupted");
+  if (r.reason === "error" && isProviderBackOff(r.error)) throw PauseRun("back_off_paused", { error: `session ${session.info.id}: ${r.error}` });
+  if (r.reason === "error" || r.reason === "blocked") throw WorkflowError(`session ${session.info.id}: ${r.error ?? r.reason}`);
   return { sessionId: session.info.id, text: r.text, todos, filesTouched: [...files], costUsd: session.totals.costUsd - costBefore };
 }

@@ -5,7 +5,7 @@
  * from OC_SERVER_USERNAME / OC_SERVER_PASSWORD. Slash commands run in this process (e.g. /help, /models
  * picks the model of the next session, not of the server's running one).
  */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { OceancodeClient } from "../../extensions/serve/client/index.js";
 import { visibleLine } from "../terminal/sanitize.js";

@@ -9,6 +9,7 @@ import { type EngineService, type QuestionHandler, type Row, type Session, type 
 import { emptyUsage } from "../../extensions/engine/kit.js";
 import type { OceancodeClient } from "../../extensions/serve/client/index.js";
 import type { PagerEngine } from "../pager/controller.js";
+import { NotAttached } from "./errors.js";
 
 const EMPTY_TOTALS: SessionTotals = { usage: emptyUsage(), costUsd: 0, turns: 0, steps: 0 };
 
@@ -123,7 +124,7 @@ export class RemoteEngine implements PagerEngine {
 
   async prompt(session: Session, text: string, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
     const a = this.attached.get(session.info.id);
-    if (!a) throw new Error(`session ${session.info.id} is not attached`);
+    if (!a) throw NotAttached({ id: session.info.id });
     const { turnId } = await this.api.sessionPrompt({ id: session.info.id, body: { text } });
     const early = a.done.get(turnId);
     if (early) {

@@ -3,7 +3,7 @@
  * Code settings mirror's model, else claude's own choice) unless -m names one; where claude is not
  * installed one line says how to install it.
  */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { INSTALL_HINT } from "../../extensions/claude-code/api.js";
 import { locateClaude } from "../../extensions/claude-code/kit.js";

@@ -3,19 +3,13 @@
  * the script calls on tab: model names from the provider manifests (no provider loads) and this
  * directory's session ids from the storage service.
  */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { type ModelNameEntry } from "../../extensions/engine/api.js";
 import { ModelNames } from "../../extensions/engine/kit.js";
 import { commandHelp, declaredFlags, flagsFromUsage, GLOBAL_FLAGS, type CommandDoc, type FlagDoc } from "./help.js";
 import { COMPLETION_DOC, COMPLETION_INSTALL, COMPLETION_USAGE, completionScript, SHELLS, type CompletionCommand, type Shell } from "./completion.js";
 import { didYouMean } from "./suggest.js";
-
-
-interface StorageLike {
-  settle(): Promise<void>;
-  listSessions(opts?: { cwd?: string; limit?: number }): Promise<Array<{ id: string }>>;
-}
 
 /** Every command the CLI has, with its flags: the host's, this one, and the extensions' (their manifests). */
 function commands(kernel: Kernel, hosts: ReadonlyArray<CommandDoc & { flags: FlagDoc[] }>): CompletionCommand[] {
@@ -36,7 +30,7 @@ export async function completionCommand(kernel: Kernel, sub: "completion" | "__c
   if (sub === "__complete") {
     if (args[0] === "models") io.stdout.write(modelCandidates(kernel).map((m) => `${m}\n`).join(""));
     else if (args[0] === "sessions" && kernel.hasService("storage")) {
-      const s = await kernel.service<StorageLike>("storage");
+      const s = await kernel.service("storage");
       await s.settle();
       io.stdout.write((await s.listSessions({ cwd: io.project, limit: 100 })).map((x) => `${x.id}\n`).join(""));
     } else if (args[0] === "commands") io.stdout.write(commands(kernel, hosts).map((c) => `${c.name}\n`).join(""));

@@ -7,6 +7,7 @@ import type { PluginState } from "../../extensions/plugins/api.js";
 import type { SkillState } from "../../extensions/skills/api.js";
 import { visibleLine } from "../terminal/sanitize.js";
 import type { CapAction, CapData, CapMcp } from "./capabilities-model.js";
+import { PagerServiceMissing } from "./errors.js";
 
 /** The toggling part of `SkillsService`. */
 export interface SkillsToggles {
@@ -82,6 +83,6 @@ export function applyCapabilities(src: CapSources, actions: readonly CapAction[]
 }
 
 function need<T>(service: T | undefined, name: string): T {
-  if (!service) throw new Error(`the ${name} extension is not loaded`);
+  if (!service) throw PagerServiceMissing({ name });
   return service;
 }

@@ -2,11 +2,9 @@
  * Ocean pager host: `oceancode` with no subcommand. Boots the session extensions, opens a fresh
  * session and renders the ink UI. Needs a terminal on both stdin and stdout.
  */
-import type { BoundsService } from "../../extensions/bounds/api.js";
-import type { TodosLike } from "./todos-pane.js";
 import React from "react";
 import { render } from "ink";
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type EngineService } from "../../extensions/engine/api.js";
 import { type ServeService, type ServerHandle } from "../../extensions/serve/api.js";
@@ -16,17 +14,12 @@ import { colorFromEnv } from "./components/theme.js";
 import { linksFromEnv } from "./render/links.js";
 import { loadHighlighter } from "./render/highlight.js";
 import { PagerController, type PagerEngine } from "./controller.js";
-import type { TidelineService } from "./meter.js";
-import type { SkillsLike } from "./skill-entries.js";
-import type { McpLike, PluginsLike, SkillsToggles } from "./capabilities-source.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PagerInput } from "./tty-input.js";
 import { visible, visibleLine } from "../terminal/sanitize.js";
-import type { PermissionsService } from "../../extensions/permissions/api.js";
-import type { PlanModeService } from "../../extensions/plan-mode/api.js";
-import type { TrustService } from "../../extensions/trust/api.js";
 import { FOCUS_OFF, FOCUS_ON, FocusFilter, notification, notifySettings } from "./focus.js";
 import { exitHint, headerText } from "./chrome-text.js";
 import { resumeTarget } from "./resume-target.js";
+import { PagerServeMissing } from "./errors.js";
 
 /** Resize: clear the screen and its scrollback, then print the transcript again at the new width. */
 const CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H";
@@ -87,7 +80,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     io.stderr.write("oceancode: no enabled extension provides the session engine; see oceancode inspect\n");
     return 1;
   }
-  const local = await kernel.service<EngineService>("engine");
+  const local = await kernel.service("engine");
   const engine: PagerEngine = opts.remote ? opts.remote.engine(local) : local;
   let model = pagerModel(kernel.config.get("model"), opts.model);
   let unready: string | undefined;
@@ -108,8 +101,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   if (opts.listen) {
     try {
       const where = parseListen(opts.listen);
-      if (!kernel.hasService("serve")) throw new Error("the serve extension is not enabled");
-      listener = await (await kernel.service<ServeService>("serve")).start({ ...where, questions: false, env: io.env });
+      if (!kernel.hasService("serve")) throw PagerServeMissing();
+      listener = await (await kernel.service("serve")).start({ ...where, questions: false, env: io.env });
     } catch (e) {
       for (const x of early) io.stderr.write(`oceancode: ${x.level}: ${visible(x.text)}\n`);
       io.stderr.write(`oceancode: --listen ${visibleLine(opts.listen)}: ${visible((e as Error).message)}\n`);
@@ -117,18 +110,18 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     }
   }
   // attached: the meter's tideline state lives on the server (its /session/{id}/tideline route), not here
-  const tideline = !opts.remote && kernel.hasService("tideline") ? await kernel.service<TidelineService>("tideline").catch(() => undefined) : undefined;
-  const skills = kernel.hasService("skills") ? await kernel.service<SkillsLike & SkillsToggles>("skills").catch(() => undefined) : undefined;
+  const tideline = !opts.remote && kernel.hasService("tideline") ? await kernel.service("tideline").catch(() => undefined) : undefined;
+  const skills = kernel.hasService("skills") ? await kernel.service("skills").catch(() => undefined) : undefined;
   // the plugins service is activated when a picker first needs it (the plugins extension is lazy)
-  const plugins = kernel.hasService("plugins") ? () => kernel.service<PluginsLike>("plugins") : undefined;
-  const mcp = kernel.hasService("mcp") ? () => kernel.service<McpLike>("mcp") : undefined;
+  const plugins = kernel.hasService("plugins") ? () => kernel.service("plugins") : undefined;
+  const mcp = kernel.hasService("mcp") ? () => kernel.service("mcp") : undefined;
   // the spend bound for the status bar's $spent / $cap (attached: the bounds live on the server, not shown)
-  const bounds = !opts.remote && kernel.hasService("bounds") ? await kernel.service<BoundsService>("bounds").catch(() => undefined) : undefined;
+  const bounds = !opts.remote && kernel.hasService("bounds") ? await kernel.service("bounds").catch(() => undefined) : undefined;
   // the todos pane (ctrl+t) reads this process's todos service (an attached pager has none)
-  const todos = !opts.remote && kernel.hasService("todos") ? () => kernel.service<TodosLike>("todos") : undefined;
+  const todos = !opts.remote && kernel.hasService("todos") ? () => kernel.service("todos") : undefined;
   // modes (shift+tab, ctrl+o, /auto, /always-approve) act on this process's permissions (attached: none here)
-  const permissions = !opts.remote && kernel.hasService("permissions") ? await kernel.service<PermissionsService>("permissions").catch(() => undefined) : undefined;
-  const planMode = !opts.remote && kernel.hasService("plan-mode") ? await kernel.service<PlanModeService>("plan-mode").catch(() => undefined) : undefined;
+  const permissions = !opts.remote && kernel.hasService("permissions") ? await kernel.service("permissions").catch(() => undefined) : undefined;
+  const planMode = !opts.remote && kernel.hasService("plan-mode") ? await kernel.service("plan-mode").catch(() => undefined) : undefined;
   const pagerCfg = kernel.config.section<Record<string, unknown>>("pager") ?? {};
   const modes = { ...(permissions ? { permissions } : {}), ...(planMode ? { planMode } : {}), cycleBypass: pagerCfg.cycle_bypass === true };
   // -c / -r: the session to reopen, found before the screen is taken (none: said, exit 1; an unknown id: usage, exit 2)
@@ -145,7 +138,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
       return 1;
     }
   }
-  const trust = !opts.remote && kernel.hasService("trust") ? await kernel.service<TrustService>("trust").catch(() => undefined) : undefined;
+  const trust = !opts.remote && kernel.hasService("trust") ? await kernel.service("trust").catch(() => undefined) : undefined;
   let trusted: boolean | undefined;
   try {
     trusted = trust?.repoTrusted(io.project);

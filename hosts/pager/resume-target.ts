@@ -3,20 +3,15 @@
  * sessions (esc: exit 0). An id: as stored, or a unique prefix of one; anything else is a usage error
  * naming the nearest ids. Without a storage service the id goes to the engine as typed.
  */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visibleLine } from "../terminal/sanitize.js";
 import { didYouMean } from "../cli/suggest.js";
-import { pickSession, type PickerSession } from "./resume-picker.js";
-
-interface StorageLike {
-  settle(): Promise<void>;
-  listSessions(opts?: { cwd?: string; limit?: number }): Promise<PickerSession[]>;
-}
+import { pickSession } from "./resume-picker.js";
 
 /** The id to reopen, or the exit code when the pager should not start. */
 export async function resumeTarget(kernel: Kernel, io: CommandIO, typed: string, stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): Promise<string | number> {
-  const storage = kernel.hasService("storage") ? await kernel.service<StorageLike>("storage").catch(() => undefined) : undefined;
+  const storage = kernel.hasService("storage") ? await kernel.service("storage").catch(() => undefined) : undefined;
   if (!storage) {
     if (typed) return typed;
     io.stderr.write("oceancode: -r: sessions are not stored (the storage extension is off); give an id\n");

@@ -5,7 +5,8 @@
 import type { FlagDoc } from "../cli/help.js";
 import { flagHint } from "../cli/suggest.js";
 import path from "node:path";
-import type { HostSetting } from "../../kernel/config.js";
+import type { HostSetting } from "../../kernel/api.js";
+import { Usage } from "../../kernel/api.js";
 
 export interface RunArgs {
   model?: string;
@@ -36,8 +37,6 @@ export interface RunArgs {
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";
-
-export class UsageError extends Error {}
 
 /** run's flags, one entry each: the parser and `oceancode run --help` both read this table. */
 export const RUN_FLAGS: FlagDoc[] = [
@@ -101,20 +100,20 @@ function applyFlag(argv: readonly string[], i: number, out: RunArgs): number {
   const a = argv[i]!;
   const eq = a.indexOf("=");
   const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-  if (flag === "--window") throw new UsageError("--window was removed: use --tideline");
+  if (flag === "--window") throw Usage({ message: "--window was removed: use --tideline" });
   if (VALUE_FLAGS.has(flag)) {
     const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
-    if (v === undefined) throw new UsageError(`${flag} needs a value`);
+    if (v === undefined) throw Usage({ message: `${flag} needs a value` });
     const name = CANONICAL.get(flag);
     if (name === "--model") out.model = v;
     else if (name === "--format") {
-      if (v !== "text" && v !== "json") throw new UsageError(`--format must be text or json (got '${v}')`);
+      if (v !== "text" && v !== "json") throw Usage({ message: `--format must be text or json (got '${v}')` });
       out.format = v;
     } else if (name === "--output-format") {
-      if (v !== "text" && v !== "json" && v !== "stream-json") throw new UsageError(`--output-format must be text, json or stream-json (got '${v}')`);
+      if (v !== "text" && v !== "json" && v !== "stream-json") throw Usage({ message: `--output-format must be text, json or stream-json (got '${v}')` });
       out.outputFormat = v;
     } else if (name === "--input-format") {
-      if (v !== "text" && v !== "stream-json") throw new UsageError(`--input-format must be text or stream-json (got '${v}')`);
+      if (v !== "text" && v !== "stream-json") throw Usage({ message: `--input-format must be text or stream-json (got '${v}')` });
       out.inputFormat = v;
     } else if (name === "--session") out.session = v;
     else if (name === "--tideline") out.tideline = v;
@@ -122,10 +121,10 @@ function applyFlag(argv: readonly string[], i: number, out: RunArgs): number {
     else if (name === "--max-usd") out.maxUsd = v;
     else if (name === "--max-minutes") out.maxMinutes = v;
     else if (name === "--metrics-out") {
-      if (!v.trim()) throw new UsageError("--metrics-out needs a file name");
+      if (!v.trim()) throw Usage({ message: "--metrics-out needs a file name" });
       out.metricsOut = v;
     } else if (name === "--agent") {
-      if (v !== "plan" && v !== "build") throw new UsageError(`--agent must be plan or build (got '${v}')`);
+      if (v !== "plan" && v !== "build") throw Usage({ message: `--agent must be plan or build (got '${v}')` });
       out.agent = v;
     }
     return i;
@@ -141,7 +140,7 @@ function applyFlag(argv: readonly string[], i: number, out: RunArgs): number {
     out.help = true;
     return i;
   }
-  throw new UsageError(`unknown flag '${a}'${flagHint(a, RUN_FLAGS)}`);
+  throw Usage({ message: `unknown flag '${a}'${flagHint(a, RUN_FLAGS)}` });
 }
 
 /** A word print mode reads as a flag wherever it is (`-5 degrees` and `-` stay prompt text). */
@@ -189,9 +188,9 @@ export function parseRunArgs(argv: string[], opts: { print?: boolean } = {}): Ru
     words.push(a);
   }
   out.prompt = words.join(" ");
-  if (out.continue && out.session) throw new UsageError("--continue and --session are mutually exclusive");
-  if (out.outputFormat !== undefined && out.format === "json") throw new UsageError("--format json and --output-format are two output formats: give one (--format json is oceancode's own events, --output-format Claude Code's shapes)");
+  if (out.continue && out.session) throw Usage({ message: "--continue and --session are mutually exclusive" });
+  if (out.outputFormat !== undefined && out.format === "json") throw Usage({ message: "--format json and --output-format are two output formats: give one (--format json is oceancode's own events, --output-format Claude Code's shapes)" });
   // as claude -p: messages on stdin as JSON lines answer with events as JSON lines
-  if (out.inputFormat === "stream-json" && out.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (out.inputFormat === "stream-json" && out.outputFormat !== "stream-json") throw Usage({ message: "--input-format stream-json needs --output-format stream-json" });
   return out;
 }

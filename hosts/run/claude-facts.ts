@@ -1,15 +1,7 @@
 /** What the stream-json `system/init` message says of a run, gathered from the kernel's services when present. */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { EngineService, Session } from "../../extensions/engine/api.js";
 import type { ClaudeInitFacts } from "./claude-stream.js";
-
-/** Optional services, typed structurally (a host imports no extension code). */
-interface McpLike {
-  servers(): Array<{ name: string; status: string }>;
-}
-interface PermissionsLike {
-  modeOf?(overrides?: Record<string, unknown>): string;
-}
 
 /** The environment variable each built-in provider reads its key from (a key stored by `oceancode key` wins over it). */
 const KEY_VARS: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
@@ -23,12 +15,12 @@ export function apiKeySource(provider: string, env: NodeJS.ProcessEnv): string {
 export async function claudeInitFacts(kernel: Kernel, engine: EngineService, session: Session, o: { auto: boolean; env: NodeJS.ProcessEnv; version: string }): Promise<ClaudeInitFacts> {
   let mcpServers: ClaudeInitFacts["mcpServers"] = [];
   if (kernel.hasService("mcp")) {
-    const mcp = await kernel.service<McpLike>("mcp").catch(() => undefined);
+    const mcp = await kernel.service("mcp").catch(() => undefined);
     mcpServers = (mcp?.servers() ?? []).map((s) => ({ name: s.name, status: s.status }));
   }
   let mode = session.info.overrides.agent === "plan" ? "plan" : "default";
   if (mode !== "plan" && kernel.hasService("permissions")) {
-    const p = await kernel.service<PermissionsLike>("permissions").catch(() => undefined);
+    const p = await kernel.service("permissions").catch(() => undefined);
     mode = p?.modeOf?.(session.info.overrides) ?? mode;
   }
   const provider = session.info.model.split("/")[0] ?? "";

@@ -6,12 +6,11 @@
  * Exit codes: 0 done (a bound tripping — spend, clock, steps — is a clean stop: 0 too), 1 error, 2 usage (an unknown flag or model, a busy session), 130 interrupted (SIGINT).
  */
 import os from "node:os";
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
-import { JEV_HEADLESS_MARK, type JevHeadlessMark } from "../../extensions/jev/api.js";
 import { DEFAULT_MODEL_ID, type AutomaticApproval, type EngineService, type Rejection, type SessionEvent, type Session } from "../../extensions/engine/api.js";
 import { discardCauseText, isSessionBusy } from "../../extensions/engine/kit.js";
-import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, UsageError, validMaxSteps } from "./args.js";
+import { parseBoundValue, parseRunArgs, RUN_FLAGS, RUN_USAGE, RUN_USAGE_LINE, validMaxSteps } from "./args.js";
 import { commandHelp } from "../cli/help.js";
 import { safeJson, visible, visibleLine, VisibleStream } from "../terminal/sanitize.js";
 import { sanitizingLogger } from "../terminal/writer.js";
@@ -20,6 +19,8 @@ import { ClaudeStream, type ClaudeMessage, type ClaudeResult } from "./claude-st
 import { claudeInitFacts } from "./claude-facts.js";
 import { StreamInputReader } from "./stream-input.js";
 import { ledgerRecord, nextOrAbort, questionOutcome, readStdin, storageTrouble, type TidelineLike } from "./support.js";
+import type { SessionOverrides } from "../../extensions/engine/api.js";
+import { Usage } from "../../kernel/api.js";
 
 
 /** A new session's model: `model` as configured (--model, else $OC_MODEL, else the config files), else the default. */
@@ -34,7 +35,6 @@ export const EXIT_INTERRUPTED = 130;
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** How long a stopped turn may take to reach its end before the run exits without it. */
 const SIGNAL_GRACE_MS = 10_000;
-
 
 function exitCodeOf(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 0);
@@ -51,7 +51,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   try {
     args = parseRunArgs(argv, { print: opts.print });
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (Usage.is(e)) {
       io.stderr.write(`oceancode run: ${e.message}\n${RUN_USAGE}\n`);
       return 2;
     }
@@ -117,7 +117,7 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   // stdout (JSON escapes it); stderr is for people in both formats.
   kernel.setLogger(sanitizingLogger(io.verbose, io.stderr));
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   // `-m sonnet`, `-m gpt-5`: the full provider/model id from here on (a mistyped name: usage, no session)
   if (args.model !== undefined) {
     try {
@@ -127,10 +127,10 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
       return 2;
     }
   }
-  const overrides: Record<string, unknown> = {};
+  const overrides: SessionOverrides = {};
   if (args.tideline !== undefined) {
     if (kernel.hasService("tideline")) {
-      const t = await kernel.service<TidelineLike>("tideline");
+      const t = await kernel.service("tideline");
       try {
         t.parseSpec?.(args.tideline);
       } catch (e) {
@@ -238,8 +238,8 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
     }
   }
 
-  // the Jev layer reads this: a headless reply is no label, and under --auto an unsafe act advice rejects
-  session.ext.set(JEV_HEADLESS_MARK, { auto: args.auto } satisfies JevHeadlessMark);
+  // no person answers this session: extensions that care read it (the host names none of them)
+  session.driver = { headless: true, auto: args.auto };
   // No person answers here: a reject says so (never "the user rejected"), and --auto approves only the
   // asks that allow an automatic approver (the shell guard's asks carry autoApprove: false).
   // An --auto yes is automatic (no person looked): the command it approves runs confined (docs/sandbox.md).

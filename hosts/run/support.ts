@@ -1,5 +1,5 @@
 /** `oceancode run`'s helpers that are not the run itself: stdin, ask verdicts, where an unstored session is. */
-import type { Kernel } from "../../kernel/kernel.js";
+import type { Kernel } from "../boot.js";
 import type { Question } from "../../extensions/engine/api.js";
 import type { StreamInput, StreamInputReader } from "./stream-input.js";
 
@@ -21,19 +21,10 @@ export function questionOutcome(q: Question, auto: boolean): string {
 export interface TidelineLike {
   parseSpec?(text: string): unknown;
 }
-interface StorageLike {
-  health?(): { ok: boolean; message?: string };
-}
-interface LedgerLike {
-  enabled: boolean;
-  dirOf(sessionId: string): string;
-  settle?(): Promise<void>;
-  writeError?(): string | undefined;
-}
 
 /** Where a session the database did not keep is on disk: its transcript, only when the ledger really wrote it. */
 export async function ledgerRecord(kernel: Kernel, sessionId: string): Promise<string> {
-  const ledger = kernel.hasService("ledger") ? await kernel.service<LedgerLike>("ledger") : undefined;
+  const ledger = kernel.hasService("ledger") ? await kernel.service("ledger") : undefined;
   if (!ledger?.enabled) return "the ledger is off, so nothing of it is on disk";
   await ledger.settle?.().catch(() => undefined);
   const failed = ledger.writeError?.();
@@ -46,7 +37,7 @@ export async function ledgerRecord(kernel: Kernel, sessionId: string): Promise<s
 /** Why the session store is not keeping sessions (a damaged or unwritable database), if it says. */
 export async function storageTrouble(kernel: Kernel): Promise<string | undefined> {
   if (!kernel.hasService("storage")) return undefined;
-  const h = (await kernel.service<StorageLike>("storage")).health?.();
+  const h = (await kernel.service("storage")).health?.();
   return h && !h.ok ? (h.message ?? "the session database did not take every write") : undefined;
 }
 

@@ -50,7 +50,7 @@ describe("oceancode CLI", () => {
     expect(a.stderr).toMatch(USAGE);
     const b = cli("inspect", "--frobnicate");
     expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/usage: oceancode inspect (\[--[a-z]+\] )*\[--json\]/);
+    expect(b.stderr).toContain("usage: oceancode inspect [--hooks] [--errors] [--json]");
   });
 
   it("--tui ocean is refused with the guide's message; --tui pager is accepted", () => {

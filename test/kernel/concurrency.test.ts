@@ -33,8 +33,8 @@ describe("start() and service() under concurrency", () => {
     t.addExt({ id: "svc", manifest: baseManifest("svc", { provides: ["svc"], requires: ["base"] }), code: SLOW_PROVIDER("svc", "svc") });
     const k = await t.discover();
     const starts = [k.start(), k.start()];
-    const calls = Array.from({ length: 20 }, () => k.service<{ made: number }>("svc"));
-    const bases = Array.from({ length: 5 }, () => k.service<{ made: number }>("base"));
+    const calls = Array.from({ length: 20 }, () => k.service("svc"));
+    const bases = Array.from({ length: 5 }, () => k.service("base"));
     const [instances, baseInstances] = await Promise.all([Promise.all(calls), Promise.all(bases), Promise.all(starts)]);
     expect(new Set(instances).size).toBe(1);
     expect(new Set(baseInstances).size).toBe(1);

@@ -28,6 +28,7 @@ describe("the published types", () => {
       `import type { Extension, ExtensionContext } from "oceancode/kernel";
 import type { EngineService, Provider, ToolDefinition } from "oceancode/api/engine";
 import type { StorageService } from "oceancode/api/storage";
+import type { StoredTodos } from "oceancode/api/todos";
 import { WriteQueue } from "oceancode/kit/storage";
 import { emptyUsage } from "oceancode/kit/engine";
 import { describeProviderContract, describeToolContract } from "oceancode/testing";
@@ -36,13 +37,32 @@ export const queueClass: typeof WriteQueue = WriteQueue;
 const tool: ToolDefinition = { name: "mine", description: "d", kind: "read", inputSchema: { type: "object" }, run: async () => ({ content: "" }) };
 export const ext: Extension = {
   activate(ctx: ExtensionContext) {
-    const engine = ctx.services.get<EngineService>("engine");
+    // typed by the contracts' ServiceMap entries: no hand-written generic
+    const engine: EngineService = ctx.services.get("engine");
     engine.providers.register(provider);
     engine.tools.register(tool);
-    const s: StorageService | undefined = ctx.services.tryGet<StorageService>("storage");
+    const s: StorageService | undefined = ctx.services.tryGet("storage");
     void s?.listSessions({ limit: 1 });
+    ctx.services.get("mine").hello();
+    // per-session state: typed slots, the owners' (todos) and a third party's own (mine)
+    void engine.createSession({ cwd: ".", model: "m", overrides: { mine: 1 } }).then((session) => {
+      const todos: StoredTodos | undefined = session.info.overrides.todos;
+      const mine: number | undefined = session.info.overrides.mine;
+      void [todos, mine];
+      // @ts-expect-error a slot holds its declared type only
+      session.info.overrides.todos = "not a list";
+    });
+    // @ts-expect-error a name no contract declares is unknown until checked
+    ctx.services.get("someone-elses").hello();
   },
 };
+export interface MineService { hello(): void }
+declare module "oceancode/kernel" {
+  interface ServiceMap { mine: MineService }
+}
+declare module "oceancode/api/engine" {
+  interface SessionSlots { mine: number }
+}
 describeProviderContract("mine", () => ({ provider, model: "m", arrange() {} }));
 describeToolContract("mine", () => ({ tool, input: {} }));
 // @ts-expect-error internals are not exported

@@ -5,6 +5,7 @@
 /** @typedef {import("oceancode/kernel/api").CommandIO} CommandIO */
 
 import { parseArgs } from "node:util";
+import { TooManyNames } from "./errors.js";
 
 const USAGE = "usage: oceancode hello [name]";
 
@@ -18,7 +19,7 @@ export default {
         let name;
         try {
           const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true });
-          if (positionals.length > 1) throw new Error("expected at most one name");
+          if (positionals.length > 1) throw TooManyNames({ count: positionals.length });
           name = positionals[0] ?? "world";
         } catch (e) {
           io.stderr.write(`oceancode hello: ${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);

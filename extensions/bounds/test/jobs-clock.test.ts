@@ -66,10 +66,10 @@ async function boot(env: NodeJS.ProcessEnv = {}, script = { steps: [START_JOB, {
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...env });
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const events: SessionEvent[] = [];
   engine.subscribe((e) => events.push(e));
-  return { engine, events, jobs: await kernel.service<JobsService>("jobs") };
+  return { engine, events, jobs: await kernel.service("jobs") };
 }
 
 /** The pid the bash tool reported for its background job. */

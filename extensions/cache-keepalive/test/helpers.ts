@@ -51,8 +51,8 @@ export async function boot(fake: FakeAnthropicServer, env: NodeJS.ProcessEnv): P
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, anthropicEnv(sb, fake.url, env));
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
-  const storage = await kernel.service<StorageService>("storage");
+  const engine = await kernel.service("engine");
+  const storage = await kernel.service("storage");
   const events: SessionEvent[] = [];
   engine.subscribe((e) => events.push(e));
   return { sb, kernel, engine, storage, events, touched: () => events.filter((e): e is CacheTouchedEvent => e.type === "session.cache.touched") };

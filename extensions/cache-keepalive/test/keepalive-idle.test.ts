@@ -49,7 +49,7 @@ describe("cache keep-alive, idle", () => {
     const touchCost = ev.reduce((n, e) => n + e.costUsd, 0);
     expect(s.totals.costUsd).toBeCloseTo(costAfterPrompt + touchCost, 10);
     expect(ev[1]!.totals.costUsd).toBeCloseTo(s.totals.costUsd, 10);
-    const ka = await b.kernel.service<CacheKeepaliveService>("cache-keepalive");
+    const ka = await b.kernel.service("cache-keepalive");
     expect(ka.state(s.info.id)).toMatchObject({ armed: false, touches: 2, gaveUp: "max" });
 
     // storage has the touched totals and one event row per touch
@@ -90,7 +90,7 @@ describe("cache keep-alive, idle", () => {
     expect(at[1]! - at[0]!).toBeLessThan(INTERVAL);
     expect(touches(fake).length).toBe(2);
     expect(b.touched()).toEqual([]);
-    const ka = await b.kernel.service<CacheKeepaliveService>("cache-keepalive");
+    const ka = await b.kernel.service("cache-keepalive");
     expect(ka.state(s.info.id)).toMatchObject({ armed: false, touches: 0, gaveUp: "failed" });
     // the next real request re-arms it (and the touch now succeeds)
     script(fake, { text: "hello" });
@@ -128,7 +128,7 @@ describe("cache keep-alive, idle", () => {
     b = await boot(fake, { OC_CACHE_KEEPALIVE_MINUTES: "0" });
     const s = await b.engine.createSession({ cwd: b.sb.project, model: MODEL });
     await b.engine.prompt(s, "hi");
-    const ka = await b.kernel.service<CacheKeepaliveService>("cache-keepalive");
+    const ka = await b.kernel.service("cache-keepalive");
     expect(ka.settings().intervalMs).toBe(0);
     await sleep(600);
     expect(touches(fake)).toEqual([]);
@@ -139,7 +139,7 @@ describe("cache keep-alive, idle", () => {
     const sc = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
     await b.engine.prompt(sc, "hi");
     await sleep(400);
-    const ka2 = await b.kernel.service<CacheKeepaliveService>("cache-keepalive");
+    const ka2 = await b.kernel.service("cache-keepalive");
     expect(ka2.state(sc.info.id)).toBeUndefined();
     expect(b.touched()).toEqual([]);
   }, 30_000);

@@ -29,7 +29,7 @@ export async function boot(steps: Step[], files: Record<string, string> = {}): P
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, sb.env);
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const windows: Row[][] = [];
   engine.hooks.contextBuild.tap({ name: "test", stage: "notes" }, (win) => {
     windows.push([...win.rows]);

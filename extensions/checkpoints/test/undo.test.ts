@@ -60,7 +60,7 @@ describe("checkpoints: /undo and /redo", () => {
 
     // back one turn, then a new prompt: the model does not see turn 2, and nothing is left to redo
     await slash(b, s, "undo");
-    const ledger = await b.kernel.service<LedgerService>("ledger");
+    const ledger = await b.kernel.service("ledger");
     await ledger.settle();
     const turn1Last = Math.max(...s.rows.filter((r) => r.turn === 1).map((r) => r.seq));
     expect(ledger.activeLeaf(s.info.id)).toBe(`r${turn1Last}`);
@@ -81,7 +81,7 @@ describe("checkpoints: /undo and /redo", () => {
     const id = s.info.id;
     await engine.closeSession(s, "exit");
     const again = await engine.openSession(id);
-    const cp = await b.kernel.service<CheckpointsService>("checkpoints");
+    const cp = await b.kernel.service("checkpoints");
     expect(cp.activePath(id).map((t) => t.title)).toEqual(["first prompt", "third prompt"]);
     expect(fs.existsSync(path.join(cp.dirOf(id), "turns.jsonl"))).toBe(true);
     expect(await slash(b, again, "undo")).toBe('undid turn 3 ("third prompt"): no files changed');

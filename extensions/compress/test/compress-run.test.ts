@@ -59,13 +59,13 @@ async function sitting(compress: boolean): Promise<Sitting> {
   const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, anthropicEnv(sb, fake.url, { OC_CONFIG: cfg }));
   kernels.push(kernel);
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const gauges: number[] = [];
   engine.subscribe((e: SessionEvent) => void (e.type === "step_end" && gauges.push(e.gaugeTokens)));
   const s = await engine.createSession({ cwd: sb.project, model: MODEL });
   const r = await engine.prompt(s, "build it");
   expect(r.reason).toBe("end_turn");
-  return { sb, fake, gauges, compress: await kernel.service<CompressService>("compress"), sessionId: s.info.id, dataDir: path.join(sb.home, ".local", "share", "oceancode") };
+  return { sb, fake, gauges, compress: await kernel.service("compress"), sessionId: s.info.id, dataDir: path.join(sb.home, ".local", "share", "oceancode") };
 }
 
 interface Kernel {

@@ -1,5 +1,5 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): hook payloads, questions and the ENGINE_HOOKS table. */
-import { declareHooks, hook, staged, type HooksOf } from "../../../kernel/hook-decl.js";
+import { declareHooks, hook, staged, type HooksOf } from "../../../kernel/api.js";
 import { AUTHORIZE_STAGES, EXECUTE_STAGES, PROMPT_STAGES, REQUEST_STAGES, RESULT_STAGES, SESSION_START_STAGES, WINDOW_STAGES } from "./stages.js";
 import type { AssistantRow, FileDiff, Row, ToolCall, ToolResult, ToolRow, Usage } from "./rows.js";
 import type { ModelInfo, ModelRequest } from "./provider.js";

@@ -4,6 +4,7 @@ import type { ModelCatalog, ModelInfo, ProviderErrorCode, ProviderRegistry } fro
 import type { ToolRegistry } from "./tools.js";
 import type { Session, SessionProfile, SessionTotals } from "./session.js";
 import type { Answer, EngineHooks, Question, QuestionHandler, QuestionReply, StoppedBy, TurnEndReason } from "./hooks.js";
+import type { SessionOverrides } from "./session.js";
 
 // ---------------------------------------------------------------- events for hosts
 
@@ -113,7 +114,7 @@ export interface EngineService {
    * stops at its step cap (`profile.maxSteps`, else engine.max_subagent_steps) instead of continuing.
    * `profile` sets a child's system prompt opening and tool allow-list (see SessionProfile).
    */
-  createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: Record<string, unknown>; profile?: SessionProfile }): Promise<Session>;
+  createSession(opts: { cwd: string; model: string; parentId?: string; overrides?: SessionOverrides; profile?: SessionProfile }): Promise<Session>;
   /**
    * Why a prompt on model `id` cannot be sent now (its provider has no API key, OC_MAX_STEPS or OC_MAX_SUBAGENT_STEPS is invalid),
    * as one line, or undefined when it can. Throws like describeModel when no installed provider serves the

@@ -1,7 +1,28 @@
 /** Part of the published contract `oceancode/api/engine` (re-exported by ../api.ts): sessions and the one-writer claim. */
 import type { Row, Usage } from "./rows.js";
+import { OcError } from "../../../kernel/api.js";
+import { SessionBusy, SessionRefused } from "../errors.js";
 
 // ---------------------------------------------------------------- sessions
+
+/**
+ * Per-session state that survives --continue: one typed slot per name, declared by the extension that
+ * owns it, in its own contract, by declaration merging (a third party augments "oceancode/api/engine"):
+ *
+ *   declare module "../engine/api.js" { interface SessionSlots { todos: StoredTodos } }
+ *
+ * The slots are stored together as the session's `overrides` object, the same JSON as before slots were
+ * typed, so older sessions read unchanged. A value comes back from storage as whatever JSON was there:
+ * an owner whose slot a hand-edited or older row could break still checks it on read.
+ */
+export interface SessionSlots {
+  /** --max-steps stored by an earlier run (the engine's own slot) */
+  max_steps: number;
+  /** where a fork was made from: the session and its last copied entry ("r<seq>") */
+  forked_from: { session: string; entry: string };
+}
+/** Every declared slot, each optional (a new session has none). */
+export type SessionOverrides = { [K in keyof SessionSlots]?: SessionSlots[K] };
 
 export interface SessionInfo {
   id: string;
@@ -10,8 +31,8 @@ export interface SessionInfo {
   model: string;
   createdAt: number;
   title?: string;
-  /** per-session settings that survive --continue (e.g. tideline override, permission mode) */
-  overrides: Record<string, unknown>;
+  /** per-session state that survives --continue, by slot (SessionSlots: e.g. tideline, permission_mode, todos) */
+  overrides: SessionOverrides;
 }
 
 export interface SessionTotals {
@@ -37,6 +58,17 @@ export interface SessionProfile {
   maxSteps?: number;
 }
 
+/**
+ * How a session is driven, set by the host (or command) that runs it, so an extension can tell without
+ * the host naming it: `headless` means no person answers the session's questions (a reply is the host's
+ * own: `oceancode run`, `oceancode goal`); `auto` is their --auto (the host approves rule asks by itself).
+ * Absent: an interactive host, where a person may answer. In memory only, like `ext`.
+ */
+export interface SessionDriver {
+  headless: boolean;
+  auto: boolean;
+}
+
 /** An open session in memory. */
 export interface Session {
   info: SessionInfo;
@@ -48,6 +80,8 @@ export interface Session {
   lastActive: number;
   /** extension-owned per-session state (keyed by extension id) */
   ext: Map<string, unknown>;
+  /** who drives the session (a headless host sets it); absent: interactive */
+  driver?: SessionDriver;
   /** a child session's system prompt, tool allow-list and step cap (createSession's `profile`) */
   profile?: SessionProfile;
 }

@@ -5,7 +5,7 @@
  * ties within a stage. docs/architecture.md's hook-order tables are generated from these tables and the
  * taps of the bundled extensions (build/hook-tables.ts).
  */
-import { defineStages } from "../../../kernel/hook-decl.js";
+import { defineStages } from "../../../kernel/api.js";
 
 /**
  * authorizeToolCall (bail, fail-closed: the first answer wins, a deny is never reopened). Its phases in

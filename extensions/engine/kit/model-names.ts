@@ -1,6 +1,6 @@
 /** Implementation published by the kit `oceancode/kit/engine` (moved out of extensions/engine/contract/model-names.ts, which keeps the types). */
 import type { PointContribution } from "../../../kernel/api.js";
-import { nearestMany } from "../../../kernel/nearest.js";
+import { nearestMany } from "../../../kernel/api.js";
 import { DEFAULT_MODEL_ID, type ModelInfo } from "../contract/provider.js";
 import { ProviderError } from "./provider.js";
 import { type ModelNameEntry, CATALOGUE_DEFAULTS, type ResolvedModelName } from "../contract/model-names.js";

@@ -33,7 +33,7 @@ async function boot(env: NodeJS.ProcessEnv = {}): Promise<{ engine: EngineServic
     bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
   });
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const requests = new Map<string, ModelRequest[]>();
   const results: ToolResult[] = [];
   engine.hooks.modelRequest.tap({ name: "test", stage: "observe" }, (req) => {

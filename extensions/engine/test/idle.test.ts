@@ -32,7 +32,7 @@ describe("idle sessions", () => {
       bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
     });
     await kernel.activate("onSession");
-    const engine = await kernel.service<EvictingEngine>("engine");
+    const engine = await kernel.service("engine");
     const s: Session = await engine.createSession({ cwd: sb.project, model: "scripted/echo" });
     const r = await engine.prompt(s, "first");
     expect(r.text).toBe("ok: first");

@@ -29,7 +29,7 @@ describe("unknown tool", () => {
       bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
     });
     await kernel.activate("onSession");
-    const engine = await kernel.service<EngineService>("engine");
+    const engine = await kernel.service("engine");
     const requests: ModelRequest[] = [];
     const results: ToolResult[] = [];
     engine.hooks.modelRequest.tap({ name: "test", stage: "observe" }, (req) => (requests.push(req), req));

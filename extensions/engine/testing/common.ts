@@ -5,9 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { CommandHandler, ExtensionContext, Logger, Manifest, SlashHandler } from "../../../kernel/api.js";
-import { ResolvedConfig } from "../../../kernel/config.js";
-import { createKernelHooks } from "../../../kernel/kernel-hooks.js";
+import { createKernelHooks, ResolvedConfig, type CommandHandler, type ExtensionContext, type Logger, type Manifest, type SlashHandler } from "../../../kernel/api.js";
 
 /** The codes a provider error carries (a thrown object with a string `code`; optional `status`, `retryAfterMs`). */
 export const PROVIDER_ERROR_CODES = ["rate_limited", "overloaded", "server", "network", "prompt_too_long", "auth", "bad_request", "aborted"] as const;

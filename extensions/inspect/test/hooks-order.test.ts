@@ -81,6 +81,6 @@ describe("oceancode inspect --hooks", () => {
 
   it("a bad flag is refused with the usage, exit 2", () => {
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("usage: oceancode inspect [--hooks] [--json]");
+    expect(bad.stderr).toContain("usage: oceancode inspect [--hooks] [--errors] [--json]");
   });
 });

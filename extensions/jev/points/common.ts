@@ -1,6 +1,6 @@
-/** Helpers the points share: the session's current prompt, the headless mark, a row from a result. */
-import type { Session } from "../../engine/api.js";
-import { JEV_HEADLESS_MARK, type JevDecisionRow, type JevHeadlessMark, type JevMode, type JevPoint, type JevResult } from "../api.js";
+/** Helpers the points share: the session's current prompt, whether it is headless, a row from a result. */
+import type { Session, SessionDriver } from "../../engine/api.js";
+import type { JevDecisionRow, JevMode, JevPoint, JevResult } from "../api.js";
 
 /** The last user prompt's text (the task; exempt from the injection guard). */
 export function lastPrompt(session: Session): string {
@@ -11,8 +11,12 @@ export function lastPrompt(session: Session): string {
   return "";
 }
 
-export function headless(session: Session): JevHeadlessMark | undefined {
-  return session.ext.get(JEV_HEADLESS_MARK) as JevHeadlessMark | undefined;
+/**
+ * The session's driver when no person answers it (oceancode run, goal: session.driver, set by the host):
+ * a headless reply is never a label, and under `--auto` an act advice that a command is unsafe rejects the call.
+ */
+export function headless(session: Session): SessionDriver | undefined {
+  return session.driver?.headless ? session.driver : undefined;
 }
 
 /** A decision row from an ask's result. */

@@ -63,7 +63,7 @@ export function outputState(call: { name: string; input: Record<string, unknown>
 }
 
 export function installOutput(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.get<EngineService>("engine");
+  const engine = ctx.services.get("engine");
   engine.hooks.toolResult.tap({ name: ctx.id, stage: "shape" }, async (result: ToolResult, call: ToolCallContext): Promise<ToolResult> => {
     const fullPath = result.truncated?.fullPath;
     const mode = jev.mode("output");

@@ -10,8 +10,8 @@
  * A person's answer to an advised ask appends a label row; headless replies write none.
  */
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { EngineService, ToolCallContext } from "../../engine/api.js";
-import type { PermissionAdvice, PermissionDecision, PermissionsService } from "../../permissions/api.js";
+import type { ToolCallContext } from "../../engine/api.js";
+import type { PermissionAdvice, PermissionDecision } from "../../permissions/api.js";
 import type { JevPointModule, JevService } from "../api.js";
 import { stateHash } from "../state.js";
 import { headless, lastPrompt, rowOf } from "./common.js";
@@ -20,8 +20,8 @@ import { COMMAND_MAX, holdReason, outsidePath, permissionVerdict, PERMISSION_QUE
 const POINT = "permission" as const;
 
 export function install(ctx: ExtensionContext, jev: JevService): void {
-  const permissions = ctx.services.tryGet<PermissionsService>("permissions");
-  const engine = ctx.services.tryGet<EngineService>("engine");
+  const permissions = ctx.services.tryGet("permissions");
+  const engine = ctx.services.tryGet("engine");
   if (!permissions?.addAdvisor || !engine) return;
   /** call id → the advised state's hash (for the label row) */
   const advised = new Map<string, string>();

@@ -8,9 +8,8 @@
  * nothing changes. Taps engine.contextBuild after the tideline (stage 150).
  */
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { ContextWindow, EngineService, NoteRow, Row, StepContext } from "../../engine/api.js";
-import type { LedgerService, PastToolResult } from "../../ledger/api.js";
-import type { TidelineService } from "../../tideline/api.js";
+import type { ContextWindow, NoteRow, Row, StepContext } from "../../engine/api.js";
+import type { PastToolResult } from "../../ledger/api.js";
 import type { JevAnswer, JevQuestion, JevService, JevState } from "../api.js";
 import { clip, decide, promptOfTurn, type Verdict } from "./advise.js";
 
@@ -99,9 +98,9 @@ export function placeNotes(rows: readonly Row[], notes: readonly Recalled[]): Ro
 }
 
 export function installRecall(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.get<EngineService>("engine");
-  const ledger = () => ctx.services.tryGet<LedgerService>("ledger");
-  const tideline = () => ctx.services.tryGet<TidelineService>("tideline");
+  const engine = ctx.services.get("engine");
+  const ledger = () => ctx.services.tryGet("ledger");
+  const tideline = () => ctx.services.tryGet("tideline");
   engine.hooks.contextBuild.tap({ name: ctx.id, stage: "recall" }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
     const mode = jev.mode("recall");
     if (mode === "off") return win;

@@ -9,8 +9,8 @@
  * appended its block (STAGE_ENRICH), and replaces that block.
  */
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { ContextWindow, EngineService, StepContext } from "../../engine/api.js";
-import type { Skill, SkillsService } from "../../skills/api.js";
+import type { ContextWindow, StepContext } from "../../engine/api.js";
+import type { Skill } from "../../skills/api.js";
 import type { JevAnswer, JevQuestion, JevService, JevState } from "../api.js";
 import { clip, decide, promptOfTurn, recordSticky, stickyStep, type KeepSet, type Verdict } from "./advise.js";
 
@@ -73,8 +73,8 @@ const stateOf = (s: { ext: Map<string, unknown> }): SkillsSession => {
 const BLOCK_OPEN = "<available_skills>";
 
 export function installSkills(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.get<EngineService>("engine");
-  const skills = () => ctx.services.tryGet<SkillsService>("skills");
+  const engine = ctx.services.get("engine");
+  const skills = () => ctx.services.tryGet("skills");
   engine.hooks.contextBuild.tap({ name: ctx.id, stage: "recall" }, async (win: ContextWindow, step: StepContext): Promise<ContextWindow> => {
     const mode = jev.mode("skills");
     const svc = skills();

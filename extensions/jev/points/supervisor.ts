@@ -9,7 +9,7 @@
  * It never stops a run and never moves a bound. Shadow: records what it would have done, nothing else.
  */
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { EngineService, Session, StepRecord } from "../../engine/api.js";
+import type { Session, StepRecord } from "../../engine/api.js";
 import type { JevPointModule, JevService } from "../api.js";
 import { lastPrompt, rowOf } from "./common.js";
 import { finishVerdict, FINISH_QUESTIONS, loopVerdict, LOOP_QUESTIONS, progressMass } from "./supervisor-policy.js";
@@ -26,7 +26,7 @@ interface Sup {
 }
 
 export function install(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.tryGet<EngineService>("engine");
+  const engine = ctx.services.tryGet("engine");
   if (!engine) return;
   const states = new WeakMap<Session, Sup>();
   const sup = (s: Session): Sup => {

@@ -107,7 +107,7 @@ function toolSearch(engine: EngineService, sessions: Map<string, TiersSession>):
 }
 
 export function installToolTiers(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.get<EngineService>("engine");
+  const engine = ctx.services.get("engine");
   const live = new Map<string, TiersSession>();
   if (!engine.tools.get(TOOL_SEARCH)) engine.tools.register(toolSearch(engine, live), ctx.id);
   engine.hooks.sessionEnd.tap({ name: ctx.id }, ({ session }) => void live.delete(session.info.id));

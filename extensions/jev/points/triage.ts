@@ -8,12 +8,13 @@
  *     "rerun exit=<code>"); env_missing → the hint ("a command"); real_failure → pass. Shadow: background.
  */
 import type { ExtensionContext } from "../../../kernel/api.js";
-import type { EngineService, ToolCallContext, ToolResult } from "../../engine/api.js";
+import type { ToolCallContext, ToolResult } from "../../engine/api.js";
 import type { JevPointModule, JevService } from "../api.js";
 import { stateHash } from "../state.js";
 import { rowOf } from "./common.js";
 import { holdReason } from "./permission-policy.js";
 import { envMissing, exitCodeOf, hintLine, OUTPUT_MAX, triageVerdict, TRIAGE_QUESTIONS } from "./triage-policy.js";
+import { JevToolUnknown } from "../errors.js";
 
 const POINT = "triage" as const;
 
@@ -23,10 +24,10 @@ function tail(s: string, max: number): string {
 }
 
 export function install(ctx: ExtensionContext, jev: JevService): void {
-  const engine = ctx.services.tryGet<EngineService>("engine");
+  const engine = ctx.services.tryGet("engine");
   if (!engine) return;
   const rerun = async (call: ToolCallContext): Promise<string> => {
-    if (!call.tool) throw new Error("the tool is not known");
+    if (!call.tool) throw JevToolUnknown();
     const out = await call.tool.run(call.call.input, {
       session: call.session.info,
       call: call.call,

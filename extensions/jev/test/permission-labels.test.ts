@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ExtensionContext } from "../../../kernel/api.js";
 import type { ToolCallContext } from "../../engine/api.js";
 import type { PermissionAdvisor } from "../../permissions/api.js";
-import { JEV_HEADLESS_MARK } from "../api.js";
 import { resolveJevConfig } from "../config.js";
 import { createLog } from "../log.js";
 import { createService } from "../service.js";
@@ -55,7 +54,7 @@ async function rig(mode: "act" | "shadow") {
       call: { id, name: "bash", input: { command: `echo ${id} > f.txt` } },
       cwd: dir,
       signal: new AbortController().signal,
-      session: { info: { id: "ses_l", cwd: dir, overrides: {} }, rows: [{ role: "user", text: "go" }], ext: new Map(headless ? [[JEV_HEADLESS_MARK, { auto: false }]] : []) },
+      session: { info: { id: "ses_l", cwd: dir, overrides: {} }, rows: [{ role: "user", text: "go" }], ext: new Map(), ...(headless ? { driver: { headless: true, auto: false } } : {}) },
     }) as unknown as ToolCallContext;
   const decision = { action: "ask" as const, reason: "bash * ask", rule: "bash * ask", layer: "project", residual: true };
   const rows = () => fs.readFileSync(path.join(dir!, "ses_l", "jev-decisions.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));

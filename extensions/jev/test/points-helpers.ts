@@ -103,7 +103,7 @@ export async function bootPoints(steps: Step[], opts: { files?: Record<string, s
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...(opts.env ?? {}) });
   await kernel.activate("onSession");
-  const engine = await kernel.service<EngineService>("engine");
+  const engine = await kernel.service("engine");
   const services = new Map<string, unknown>([["engine", engine]]);
   for (const name of ["skills", "ledger", "tideline"]) services.set(name, await kernel.service(name).catch(() => undefined));
   const requests: SentRequest[] = [];

@@ -24,7 +24,7 @@ beforeEach(async () => {
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, sb.env);
   await kernel.activate("onSession");
-  engine = await kernel.service<EngineService>("engine");
+  engine = await kernel.service("engine");
 });
 afterEach(async () => {
   await kernel.shutdown();
@@ -56,7 +56,7 @@ describe("/tideline", () => {
   it("the override reaches the meter from the next message on, and survives a reopen", async () => {
     const s = await engine.createSession({ cwd: sb.project, model: "scripted/echo" });
     await engine.prompt(s, "first");
-    const t = await kernel.service<TidelineService>("tideline");
+    const t = await kernel.service("tideline");
     expect(t.meter(s).status).toMatch(/^tideline @40% \(80k\): \d+k to go$/);
     await slash("tideline", "25%", s);
     await engine.prompt(s, "second");

@@ -10,8 +10,9 @@ import type { DoctorRow, ServerEntry } from "../api.js";
 import { resolveServers, type ResolveInput } from "../sources/index.js";
 import { printable, SERVER_NAME } from "../sources/shapes.js";
 import { pairs, parseMcpArgs, type McpArgs } from "./args.js";
-import { addServer, declaredAt, EditError, removeServer, scopeTarget, type Scope } from "./edit.js";
+import { addServer, declaredAt, removeServer, scopeTarget, type Scope } from "./edit.js";
 import { formatList, listJson } from "./format.js";
+import { McpEditRefused } from "../errors.js";
 
 export const MCP_USAGE = [
   "usage: oceancode mcp [--root <dir>] [--home <h>] list [--json]",
@@ -134,7 +135,7 @@ export async function mcpCommand(argv: string[], io: CommandIO, deps: McpCliDeps
     if (!known) io.stderr.write(`oceancode mcp: note: no server named '${name}' is configured here yet; the setting applies when one is\n`);
     return 0;
   } catch (e) {
-    if (e instanceof EditError || isTrustFileError(e)) {
+    if (McpEditRefused.is(e) || isTrustFileError(e)) {
       io.stderr.write(`oceancode mcp: ${printable((e as Error).message, 400)}\n`);
       return 1;
     }

@@ -8,13 +8,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { writeFileAtomic } from "../../../kernel/api.js";
-import { JsoncSyntaxError, parseJsonc } from "../../../kernel/jsonc.js";
+import { JsoncSyntaxError, parseJsonc } from "../../../kernel/api.js";
 import type { ServerTier } from "../api.js";
 import { isObj } from "../sources/shapes.js";
+import { McpEditRefused } from "../errors.js";
 
 export type Scope = "local" | "project" | "user";
 
-export class EditError extends Error {}
+/** A refused edit (OC_ERR_MCP_EDIT): nothing was changed. */
+export const EditError = (message: string) => McpEditRefused({ message });
 
 type JsoncLib = typeof import("jsonc-parser");
 let lib: JsoncLib | undefined;
@@ -43,14 +45,14 @@ function readText(file: string): string {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new EditError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? "error"}); nothing was changed`);
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw EditError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? "error"}); nothing was changed`);
   }
   if (text.trim() === "") return "{}\n";
   try {
     const doc = parseJsonc(text);
-    if (!isObj(doc.value)) throw new EditError(`${file}: the top level is not a JSON object; fix it first, nothing was changed`);
+    if (!isObj(doc.value)) throw EditError(`${file}: the top level is not a JSON object; fix it first, nothing was changed`);
   } catch (e) {
-    if (e instanceof JsoncSyntaxError) throw new EditError(`${file}:${e.line}: not valid JSON (${e.message}); fix it first, nothing was changed`);
+    if (e instanceof JsoncSyntaxError) throw EditError(`${file}:${e.line}: not valid JSON (${e.message}); fix it first, nothing was changed`);
     throw e;
   }
   return text;
@@ -80,8 +82,8 @@ function write(file: string, text: string, at: string[], value: unknown): void {
 export function addServer(file: string, at: string[], name: string, entry: Record<string, unknown>): void {
   const text = readText(file);
   const servers = valueAt(text, at);
-  if (servers !== undefined && !isObj(servers)) throw new EditError(`${file}: ${at.join(".")} is not an object; nothing was changed`);
-  if (isObj(servers) && name in servers) throw new EditError(`${file} already declares '${name}' (oceancode mcp remove ${name} first)`);
+  if (servers !== undefined && !isObj(servers)) throw EditError(`${file}: ${at.join(".")} is not an object; nothing was changed`);
+  if (isObj(servers) && name in servers) throw EditError(`${file} already declares '${name}' (oceancode mcp remove ${name} first)`);
   write(file, text, [...at, name], entry);
 }
 

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { writeFileAtomic, type CommandIO, type ExtensionContext } from "../../../kernel/api.js";
 import { type ProjectTrust, type TrustService } from "../../trust/api.js";
-import { emptyTrust, TrustFileError } from "../../trust/kit.js";
+import { emptyTrust, TrustFileInvalid } from "../../trust/kit.js";
 import { resolveInputFromContext } from "../sources/context.js";
 import { readTrust } from "../sources/index.js";
 import { isObj } from "../sources/shapes.js";
@@ -17,6 +17,7 @@ import type { CredentialsService } from "../../auth/api.js";
 import { expandServer } from "../sources/expand.js";
 import { printable } from "../sources/shapes.js";
 import { recordId } from "../client/oauth.js";
+import { McpLoginFailed } from "../errors.js";
 
 export interface RegisterDeps {
   /** the trust service (optional: without it trust.json is edited here, atomically) */
@@ -44,7 +45,7 @@ function loginWith(ctx: ExtensionContext, credentials: CredentialsService): NonN
   return async (entry, opts, io) => {
     const { config } = expandServer(entry.config, ctx.env);
     if (config.type === "stdio") return 1;
-    const { login, LoginError } = await import("../client/login.js");
+    const { login } = await import("../client/login.js");
     const seconds = Number(ctx.env.OC_MCP_LOGIN_SECONDS);
     try {
       await login({
@@ -60,7 +61,7 @@ function loginWith(ctx: ExtensionContext, credentials: CredentialsService): NonN
         },
       });
     } catch (e) {
-      const why = e instanceof LoginError ? e.message : `unexpected error: ${e instanceof Error ? e.message : String(e)}`;
+      const why = McpLoginFailed.is(e) ? e.message : `unexpected error: ${e instanceof Error ? e.message : String(e)}`;
       io.stderr.write(`oceancode mcp: login to ${entry.name} failed: ${printable(why, 600)}\n`);
       return 1;
     }
@@ -77,12 +78,12 @@ function updateTrustFile(home: string, project: string, change: (t: ProjectTrust
     const text = fs.readFileSync(file, "utf8");
     if (text.trim() !== "") {
       const v = JSON.parse(text) as unknown;
-      if (!isObj(v)) throw new TrustFileError(file, "the top level must be an object keyed by project path");
+      if (!isObj(v)) throw TrustFileInvalid({ file, detail: "the top level must be an object keyed by project path" });
       all = v;
     }
   } catch (e) {
-    if (e instanceof TrustFileError) throw e;
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new TrustFileError(file, (e as Error).message);
+    if (TrustFileInvalid.is(e)) throw e;
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw TrustFileInvalid({ file, detail: (e as Error).message });
   }
   const key = path.resolve(project);
   const t = { ...emptyTrust(), ...readTrust(path.dirname(file), key) };

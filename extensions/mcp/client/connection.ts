@@ -17,6 +17,7 @@ import { toToolOutput, type McpCallResult } from "./convert.js";
 import { GroupStdioTransport, type StdioSpawn } from "./stdio.js";
 import { samplingRefusal, type ElicitParams, type ElicitResult } from "./elicit.js";
 import { mcpErrorCounts } from "./error-count.js";
+import { McpServerGone } from "../errors.js";
 
 export interface McpToolInfo {
   /** the server's own name for it */
@@ -110,7 +111,7 @@ export class Connection {
     try {
       transport = await this.makeTransport();
       this.transport = transport;
-      if (this.closing) throw new Error("closed before it connected");
+      if (this.closing) throw McpServerGone({ what: "closed before it connected" });
       // elicitation (form mode) goes to the host's questions; sampling is declared only to refuse it politely
       const client = new Client({ name: "oceancode", version: VERSION }, { capabilities: { elicitation: {}, sampling: {} } });
       client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {

@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { LoginOAuthProvider, type OAuthStore } from "./oauth.js";
+import { McpLoginFailed } from "../errors.js";
 
 export interface LoginOptions {
   server: string;
@@ -21,7 +22,8 @@ export interface LoginOptions {
   onAuthorize: (authorizationUrl: URL, redirectUrl: string) => void;
 }
 
-export class LoginError extends Error {}
+/** Why a login did not finish (OC_ERR_MCP_LOGIN). */
+export const LoginError = (message: string) => McpLoginFailed({ message });
 
 const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>oceancode</title><p>${text}</p>`;
 
@@ -42,20 +44,20 @@ async function listen(port: number, state: string): Promise<{ redirectUrl: strin
     if (error || !got) {
       res.writeHead(400, { "content-type": "text/html" }).end(PAGE("The authorization was not granted. You can close this tab."));
       const why = [error ?? "no code in the redirect", u.searchParams.get("error_description")].filter(Boolean).join(": ");
-      return settle.reject(new LoginError(`the authorization server answered ${why.slice(0, 300)}`));
+      return settle.reject(LoginError(`the authorization server answered ${why.slice(0, 300)}`));
     }
     res.writeHead(200, { "content-type": "text/html" }).end(PAGE("oceancode is authorized. You can close this tab."));
     settle.resolve(got);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (e: NodeJS.ErrnoException) => reject(new LoginError(`cannot listen on 127.0.0.1:${port} for the redirect (${e.code ?? e.message})`)));
+    server.once("error", (e: NodeJS.ErrnoException) => reject(LoginError(`cannot listen on 127.0.0.1:${port} for the redirect (${e.code ?? e.message})`)));
     server.listen(port, "127.0.0.1", () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
   return { redirectUrl: `http://127.0.0.1:${bound}/callback`, code, close: () => server.close() };
 }
 
-/** Run the whole login; resolves when the tokens are stored, rejects with a LoginError saying why not. */
+/** Run the whole login; resolves when the tokens are stored, rejects with an OC_ERR_MCP_LOGIN error saying why not. */
 export async function login(opts: LoginOptions): Promise<void> {
   const state = randomBytes(16).toString("hex");
   const redirect = await listen(opts.port ?? 0, state);
@@ -68,18 +70,18 @@ export async function login(opts: LoginOptions): Promise<void> {
       opts.onAuthorize(u, redirect.redirectUrl);
     }, state);
     const first = await auth(provider, { serverUrl: opts.url }).catch((e: unknown) => {
-      throw new LoginError(`cannot start the authorization with ${opts.url}: ${e instanceof Error ? e.message : String(e)}`);
+      throw LoginError(`cannot start the authorization with ${opts.url}: ${e instanceof Error ? e.message : String(e)}`);
     });
     if (first === "AUTHORIZED") return;
-    if (!shown) throw new LoginError("the server gave no authorization URL");
+    if (!shown) throw LoginError("the server gave no authorization URL");
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LoginError(`no answer from the browser within ${Math.round(opts.timeoutMs / 1000)} s`)), opts.timeoutMs);
+      timer = setTimeout(() => reject(LoginError(`no answer from the browser within ${Math.round(opts.timeoutMs / 1000)} s`)), opts.timeoutMs);
     });
     const code = await Promise.race([redirect.code, timeout]);
     const second = await auth(provider, { serverUrl: opts.url, authorizationCode: code }).catch((e: unknown) => {
-      throw new LoginError(`the token exchange failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw LoginError(`the token exchange failed: ${e instanceof Error ? e.message : String(e)}`);
     });
-    if (second !== "AUTHORIZED") throw new LoginError("the token exchange did not authorize");
+    if (second !== "AUTHORIZED") throw LoginError("the token exchange did not authorize");
   } finally {
     clearTimeout(timer);
     redirect.close();

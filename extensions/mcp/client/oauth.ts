@@ -10,6 +10,7 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CredentialRecord } from "../../auth/api.js";
+import { McpNoAuthorization, McpNoVerifier } from "../errors.js";
 
 /** The slice of the credentials service this needs (extensions/auth). */
 export interface OAuthStore {
@@ -138,7 +139,7 @@ export class SessionOAuthProvider extends RecordProvider {
   saveCodeVerifier(): void {}
 
   codeVerifier(): string {
-    throw new Error("no authorization is in progress in this session; run oceancode mcp login");
+    throw McpNoAuthorization();
   }
 }
 
@@ -185,7 +186,7 @@ export class LoginOAuthProvider extends RecordProvider {
   }
 
   codeVerifier(): string {
-    if (!this.verifier) throw new Error("no PKCE verifier: the authorization was not started here");
+    if (!this.verifier) throw McpNoVerifier();
     return this.verifier;
   }
 }

@@ -11,6 +11,7 @@ import type { PromptInput, TurnContext } from "../../engine/api.js";
 import type { McpPromptEntry } from "../api.js";
 import type { McpManager } from "./manager.js";
 import { mcpToolName } from "./names.js";
+import { McpPromptEmpty, McpServerGone } from "../errors.js";
 
 export interface DeclaredArg {
   name: string;
@@ -136,10 +137,10 @@ export function mcpPromptTap(manager: McpManager, opts: { waitMs: () => number; 
     }
     const client = manager.connections.get(hit.server)?.sdk;
     try {
-      if (!client) throw new Error("the server disconnected");
+      if (!client) throw McpServerGone({ what: "the server disconnected" });
       const got = await client.getPrompt({ name: hit.prompt, arguments: mapped.args });
       const text = messagesText(got.messages as PromptMessage[]);
-      if (!text.trim()) throw new Error("it returned no text");
+      if (!text.trim()) throw McpPromptEmpty();
       return { ...input, text };
     } catch (e) {
       opts.warn(sid, `/${typed.name}: prompts/get failed: ${message(e)}; sent as text`);

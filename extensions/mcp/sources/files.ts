@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ownershipOf } from "../../../kernel/api.js";
-import { JsoncSyntaxError, lineOfPath, parseJsonc, type JsoncDocument } from "../../../kernel/jsonc.js";
+import { JsoncSyntaxError, lineOfPath, parseJsonc, type JsoncDocument } from "../../../kernel/api.js";
 import type { ServerConfig, ServerTier } from "../api.js";
 import { isObj, parseEntry, printable, SERVER_NAME } from "./shapes.js";
 

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addServer, declaredAt, EditError, removeServer, scopeTarget } from "../cli/edit.js";
+import { addServer, declaredAt, removeServer, scopeTarget } from "../cli/edit.js";
+import { McpEditRefused } from "../errors.js";
 import { parseMcpArgs, pairs } from "../cli/args.js";
 
 let dir: string;
@@ -33,7 +34,7 @@ describe("edit", () => {
     addServer(t.file, t.at, "x", { command: "x", args: [], env: {} });
     const v = JSON.parse(fs.readFileSync(t.file, "utf8"));
     expect(v).toEqual({ userID: "u", projects: { [path.join(dir, "proj")]: { history: [1], mcpServers: { x: { command: "x", args: [], env: {} } } } } });
-    expect(() => addServer(t.file, t.at, "x", { command: "y" })).toThrow(EditError);
+    expect(() => addServer(t.file, t.at, "x", { command: "y" })).toThrow(expect.objectContaining({ code: McpEditRefused.code }));
   });
 
   it("refuses a file that does not parse, naming it and its line, and leaves it untouched", () => {

@@ -1,15 +1,6 @@
 /** Implementation published by the kit `oceancode/kit/plugins` (moved out of extensions/plugins/api.ts, which keeps the types). */
 import { PLUGIN_STORE_INVALID, PLUGIN_INVALID, PLUGIN_STORE_BUSY, type PluginErrorCode, NAME_PATTERN } from "../api.js";
 
-export class PluginError extends Error {
-  constructor(
-    readonly code: PluginErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "PluginError";
-  }
-}
 
 /** Is this one of the plugin store's coded errors (from any copy of this module)? */
 export function isPluginError(e: unknown): e is Error & { code: PluginErrorCode } {

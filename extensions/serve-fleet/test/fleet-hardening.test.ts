@@ -26,7 +26,7 @@ describe("fleet schema migrations", () => {
       () => "started",
       (e: Error) => e.message,
     );
-    expect(refused).toContain(`fleet schema is version ${FLEET_LATEST + 5}, newer than this oceancode understands (up to ${FLEET_LATEST})`);
+    expect(refused).toContain(`fleet schema version ${FLEET_LATEST + 5} is newer than this oceancode understands (up to ${FLEET_LATEST})`);
     expect(refused).toContain("serve exited 1");
     expect(refused).not.toContain(fx.server.password);
   }, 60_000);

@@ -1,6 +1,6 @@
 /** Implementation published by the kit `oceancode/kit/storage` (moved out of extensions/storage/api.ts, which keeps the types). */
 import path from "node:path";
-import type { ResolvedConfig } from "../../../kernel/config.js";
+import type { ResolvedConfig } from "../../../kernel/api.js";
 import { type DatabaseCheck } from "../api.js";
 
 /**

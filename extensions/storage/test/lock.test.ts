@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireSessionLock, SessionBusyError } from "../lock.js";
+import { acquireSessionLock, busyHolder } from "../lock.js";
+import { SessionBusy } from "../../engine/kit.js";
 import { REPO_ROOT } from "../../../test/kit/cli.js";
 
 const LOCK_JS = path.join(REPO_ROOT, "dist", "extensions", "storage", "lock.js");
@@ -34,8 +35,8 @@ describe("session lock", () => {
       () => undefined,
       (x: unknown) => x,
     );
-    expect(e).toBeInstanceOf(SessionBusyError);
-    expect((e as SessionBusyError).holder?.pid).toBe(h.pid);
+    expect(SessionBusy.is(e)).toBe(true);
+    expect(busyHolder(e)?.pid).toBe(h.pid);
     expect((e as Error).message).toContain(`process ${h.pid} on `);
     // other sessions and other databases are independent
     const other = await acquireSessionLock(db, "s2");
@@ -59,7 +60,7 @@ describe("session lock", () => {
 
   it("release lets the next one in, in the same process", async () => {
     const a = await acquireSessionLock(db, "s4");
-    await expect(acquireSessionLock(db, "s4")).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(acquireSessionLock(db, "s4")).rejects.toMatchObject({ code: SessionBusy.code });
     await a.release();
     const b = await acquireSessionLock(db, "s4");
     await b.release();

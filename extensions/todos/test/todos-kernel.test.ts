@@ -30,7 +30,7 @@ const rowsOf = (l: TodoList) => l.items.map((i) => `${i.status}:${i.content}:${i
 describe("/plan and the todos service", () => {
   it("row edits: add, done, drop, move, list; the floor takes no edit but an add; bad row numbers are refused; stored on the session", async () => {
     b = await boot([]);
-    const todos = await b.kernel.service<TodosService>("todos");
+    const todos = await b.kernel.service("todos");
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
     const seen: TodoList[] = [];
     const unsubscribe = todos.subscribe((l) => seen.push(l));
@@ -69,7 +69,7 @@ describe("/plan and the todos service", () => {
 
   it("plan mode: a bare /plan enters the bundled plan mode; the newest attached plan-mode service gets bare /plan and /plan <text>", async () => {
     b = await boot([]);
-    const todos = await b.kernel.service<TodosService>("todos");
+    const todos = await b.kernel.service("todos");
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
     // the plan-mode extension attached itself when it activated
     expect(await slash(b, s, "plan", "")).toContain("plan mode on: editing is off");
@@ -94,7 +94,7 @@ describe("/plan and the todos service", () => {
       { text: "progress", tool_calls: [{ name: "todo_write", input: { todos: [{ content: "A", status: "completed" }, { content: "B", status: "in_progress" }] } }] },
       { text: "```todo\n- [x] A\n- [x] B\n- [x] C\n```\nAll three done." },
     ]);
-    const todos = await b.kernel.service<TodosService>("todos");
+    const todos = await b.kernel.service("todos");
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json" });
     // the person's edit lands during step 2, after its window was built and before its todo_write runs
     b.engine.hooks.modelRequest.tap({ name: "test-edit" }, async (req, step) => {
@@ -112,7 +112,7 @@ describe("/plan and the todos service", () => {
 
   it("the work-off is for root sessions only: a sub-agent (child) that settles with open rows is not continued; a child does not inherit its parent's list", async () => {
     b = await boot([{ text: "plan", tool_calls: [{ name: "todo_write", input: { todos: [{ content: "A", status: "pending" }] } }] }, { text: "stopping" }]);
-    const todos = await b.kernel.service<TodosService>("todos");
+    const todos = await b.kernel.service("todos");
     const parent = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
     await slash(b, parent, "plan", "add the parent's row", { busy: () => true });
     const child = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json", parentId: parent.info.id });
@@ -131,7 +131,7 @@ describe("/plan and the todos service", () => {
     expect(tool.claudeName).toBe("TodoWrite");
     expect(tool.description).toContain("three or more distinct steps");
     expect(tool.description).toContain("one item in_progress at a time");
-    const todos = await b.kernel.service<TodosService>("todos");
+    const todos = await b.kernel.service("todos");
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json" });
     const claudeNames: string[] = [];
     b.engine.hooks.authorizeToolCall.tap({ name: "test-claude-name", stage: "floor" }, (c) => void claudeNames.push(c.claude.toolName));
@@ -149,7 +149,7 @@ describe("GET /session/:id/todos", () => {
       sb.write("s.json", JSON.stringify({ steps: [{ text: "plan", tool_calls: [{ name: "todo_write", input: { todos: [{ content: "A", status: "completed", activeForm: "Doing A" }, { content: "B", status: "in_progress", activeForm: "Doing B" }] } }] }], after: { text: "ok" } }));
       return { OC_PLAN: "off" }; // no work-off: the run ends with B still in progress
     });
-    const todos = await rb.kernel.service<TodosService>("todos");
+    const todos = await rb.kernel.service("todos");
     const routes = todosRoutes(todos);
     const s = await rb.engine.createSession({ cwd: rb.sb.project, model: "scripted/s.json" });
     await rb.engine.prompt(s, "go");

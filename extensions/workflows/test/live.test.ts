@@ -23,7 +23,7 @@ beforeAll(async () => {
     bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
   });
   await kernel.activate("onCommand:workflow");
-  wf = await kernel.service<WorkflowsService>("workflows");
+  wf = await kernel.service("workflows");
 });
 afterAll(async () => {
   await kernel.shutdown();

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compileCheck, readMeta, runScript, ScriptError, type SandboxLimits } from "../sandbox.js";
+import { compileCheck, isScriptError, readMeta, runScript, type SandboxLimits } from "../sandbox.js";
 
 const LIMITS: SandboxLimits = { memoryBytes: 32 * 1024 * 1024, stackBytes: 256 * 1024, sliceMs: 500 };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oc-wf-sandbox-"));
@@ -21,7 +21,7 @@ async function run(body: string, ops: Parameters<typeof runScript>[2]["ops"] = {
     const value = await runScript(script(body), "t.mjs", { args: { n: 1 }, ops, limits: LIMITS, halted: () => false, onHalt: new Promise(() => undefined) });
     return { value, ms: Date.now() - t0 };
   } catch (e) {
-    expect(e).toBeInstanceOf(ScriptError);
+    expect(isScriptError(e)).toBe(true);
     return { error: (e as Error).message, ms: Date.now() - t0 };
   }
 }

@@ -18,7 +18,7 @@ function withConfig(sb: Sandbox): void {
   sb.write(".oceancode/oceancode.json", JSON.stringify({ subagent: { model: "openai/gpt-5-mini" }, permission_mode: "acceptEdits" }));
 }
 
-const contributed = async (): Promise<RegisteredRoute[]> => (await b!.kernel.service<RouteRegistry>("routes")).list().filter((r) => r.owner !== "serve");
+const contributed = async (): Promise<RegisteredRoute[]> => (await b!.kernel.service("routes")).list().filter((r) => r.owner !== "serve");
 
 describe("routes contributed through the kernel", () => {
   it("a session's activation adds every extension's routes once, each owned by its extension", async () => {

@@ -28,9 +28,9 @@ async function setup(): Promise<{ routes: RouteDefinition[]; id: string }> {
     sb.write("notes.txt", "hello\n");
     sb.write("script.json", SCRIPT);
   });
-  const storage = await b.kernel.service<StorageService>("storage");
-  const ledger = await b.kernel.service<LedgerService>("ledger");
-  const engine = await b.kernel.service<EngineService>("engine");
+  const storage = await b.kernel.service("storage");
+  const ledger = await b.kernel.service("ledger");
+  const engine = await b.kernel.service("engine");
   const routes = exportRoutes(() => ({ storage, ledger, engine, agentVersion: agentVersion(path.join(REPO_ROOT, "extensions", "export")) }));
   const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json" });
   await b.engine.prompt(s, "what do the notes say?");

@@ -37,7 +37,7 @@ export async function boot(setup?: (sb: Sandbox) => NodeJS.ProcessEnv | void): P
   await kernel.service("routes");
   await kernel.activate("onSession");
   await kernel.activate("onEvent:serve:routes");
-  return { sb, kernel, engine: await kernel.service<EngineService>("engine") };
+  return { sb, kernel, engine: await kernel.service("engine") };
 }
 
 export async function shutdown(b: Booted | undefined): Promise<void> {

@@ -29,8 +29,8 @@ async function setup(extra?: (sb: Sandbox) => NodeJS.ProcessEnv | void): Promise
     sb.write("script.json", WRITE_SCRIPT);
     return extra?.(sb);
   });
-  const permissions = await b.kernel.service<PermissionsService>("permissions");
-  const storage = await b.kernel.service<StorageService>("storage");
+  const permissions = await b.kernel.service("permissions");
+  const storage = await b.kernel.service("storage");
   return { routes: permissionRoutes(permissions, () => storage), permissions };
 }
 
@@ -70,7 +70,7 @@ describe("permission mode routes", () => {
 
     // a switch is stored at once, not at the next turn's end or close (a crash or another reader sees it)
     await call(routes, "POST", "/session/:id/permission-mode", s.info.id, { mode: "default" });
-    const storage = await b!.kernel.service<StorageService>("storage");
+    const storage = await b!.kernel.service("storage");
     await storage.settle();
     expect((await storage.loadSession(s.info.id))!.info.overrides.permission_mode).toBe("default");
   });

@@ -62,7 +62,7 @@ describe("GET /session/:id/subagent", () => {
     });
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/parent.json" });
     await b.engine.prompt(s, "delegate");
-    const storage = await b.kernel.service<StorageService>("storage");
+    const storage = await b.kernel.service("storage");
     await storage.settle();
     const children = (await storage.listSessions({})).filter((x) => x.parentId === s.info.id);
     expect(children.map((c) => c.model)).toEqual(["scripted/child.json"]);

@@ -27,7 +27,7 @@ async function get<T>(routes: RouteDefinition[], url: string, s: Session): Promi
 describe("tideline and meter routes", () => {
   it("after a turn: the line, the gauge and no cuts; the meter's numbers are the ones the pager's status bar shows", async () => {
     b = await boot();
-    const tideline = await b.kernel.service<TidelineService>("tideline");
+    const tideline = await b.kernel.service("tideline");
     const routes = tidelineRoutes(tideline);
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
     await b.engine.prompt(s, "first");
@@ -56,7 +56,7 @@ describe("tideline and meter routes", () => {
       sb.write("big.txt", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n".repeat(100));
       sb.write("script.json", JSON.stringify({ context_window: 100_000, steps: [{ text: "reading {{n}}", tool_calls: [{ name: "read", input: { file_path: "big.txt" } }], repeat: 30 }, { text: "finished" }] }));
     });
-    const routes = tidelineRoutes(await b.kernel.service<TidelineService>("tideline"));
+    const routes = tidelineRoutes(await b.kernel.service("tideline"));
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/script.json", overrides: { tideline: "20k" } });
     await b.engine.prompt(s, "read it thirty times");
     const t = await get<TidelineAnswer>(routes, "/session/:id/tideline", s);
@@ -69,7 +69,7 @@ describe("tideline and meter routes", () => {
 
   it("ledger off: no line, no cuts, 'tideline off' (nulls conform to the schema)", async () => {
     b = await boot((sb) => void sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { enabled: false } })));
-    const routes = tidelineRoutes(await b.kernel.service<TidelineService>("tideline"));
+    const routes = tidelineRoutes(await b.kernel.service("tideline"));
     const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
     await b.engine.prompt(s, "hi");
     const t = await get<TidelineAnswer>(routes, "/session/:id/tideline", s);
@@ -81,7 +81,7 @@ describe("tideline and meter routes", () => {
 
   it("mounted on Fastify: the serialized answers keep every key, an unknown session is 404", async () => {
     b = await boot();
-    const routes = tidelineRoutes(await b.kernel.service<TidelineService>("tideline"));
+    const routes = tidelineRoutes(await b.kernel.service("tideline"));
     const app = await mount(routes, b.engine);
     try {
       const s = await b.engine.createSession({ cwd: b.sb.project, model: "scripted/echo" });
