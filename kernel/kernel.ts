@@ -260,7 +260,8 @@ export class Kernel {
     }
     for (const s of m.optional ?? []) {
       const dep = this.serviceProvider.get(s);
-      if (dep && dep !== rec && dep.state === "lazy") await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
+      // a passive provider (serve, inspect) is used when something else activated it: a plain run loads neither
+      if (dep && dep !== rec && dep.state === "lazy" && dep.manifest!.passive !== true) await this.activateRecord(dep, [...chain, rec.id]).catch(() => undefined);
     }
     const t0 = nowMs();
     const limit = this.act.positiveMs(this.env.OC_ACTIVATION_TIMEOUT_MS, DEFAULT_ACTIVATION_TIMEOUT_MS);

@@ -71,6 +71,8 @@ export interface Manifest {
   requires?: string[];
   optional?: string[];
   provides?: string[];
+  /** not activated by being another extension's `optional` (only by its events, `requires` and hosts) */
+  passive?: boolean;
   replaces?: string;
   /** a safety extension: replacing or disabling it is never silent */
   safety?: boolean;

@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import fuzzysort from "fuzzysort";
+import type Fuzzysort from "fuzzysort";
 import { type JsonSchema, type RouteDefinition } from "../serve/api.js";
 import { HttpError } from "../serve/kit.js";
 import { DEFAULT_SKIP, walkFiles } from "./filewalk.js";
@@ -112,7 +112,10 @@ function listDir(project: string, input: string): { path: string; entries: Entry
 const FIND_CACHE_MS = 3_000;
 const walks = new Map<string, { at: number; files: Fuzzysort.Prepared[]; capped: boolean }>();
 
-function projectFiles(root: string): { files: Fuzzysort.Prepared[]; capped: boolean } {
+/** fuzzysort on the first search: a session whose server never searches (or that has no server) never loads it */
+let fuzzy: Promise<typeof Fuzzysort> | undefined;
+
+function projectFiles(fuzzysort: typeof Fuzzysort, root: string): { files: Fuzzysort.Prepared[]; capped: boolean } {
   const hit = walks.get(root);
   if (hit && Date.now() - hit.at < FIND_CACHE_MS) return hit;
   const files: Fuzzysort.Prepared[] = [];
@@ -123,8 +126,9 @@ function projectFiles(root: string): { files: Fuzzysort.Prepared[]; capped: bool
   return entry;
 }
 
-function findFiles(project: string, query: string, limit: number): { query: string; files: Array<{ path: string; score: number }>; capped: boolean } {
-  const { files, capped } = projectFiles(realRoot(project));
+async function findFiles(project: string, query: string, limit: number): Promise<{ query: string; files: Array<{ path: string; score: number }>; capped: boolean }> {
+  const fuzzysort = await (fuzzy ??= import("fuzzysort").then((m) => m.default));
+  const { files, capped } = projectFiles(fuzzysort, realRoot(project));
   const hits = fuzzysort.go(query, files, { limit, threshold: 0.2 });
   return { query, files: hits.map((h) => ({ path: h.target, score: Math.round(h.score * 1000) / 1000 })), capped };
 }

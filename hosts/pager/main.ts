@@ -71,6 +71,9 @@ export async function main(kernel: Kernel, argv: string[], io: CommandIO, opts: 
   const sink = (level: "info" | "warn" | "error") => (text: string) => (post ? post(level, text) : early.push({ level, text }));
   const quiet = () => undefined;
   kernel.setLogger({ debug: io.verbose ? sink("info") : quiet, info: io.verbose ? sink("info") : quiet, warn: sink("warn"), error: sink("error") });
+  // --listen: serve is passive (a plain session does not load it), so it activates before the session's
+  // extensions, which register their routes on it as they activate; a failure is said at the start below
+  if (opts.listen && kernel.hasService("serve")) await kernel.service("serve").catch(() => undefined);
   await kernel.activate("onSession");
   if (!kernel.hasService("engine")) {
     for (const e of early) io.stderr.write(`oceancode: ${e.level}: ${visible(e.text)}\n`);

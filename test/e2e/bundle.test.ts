@@ -64,6 +64,9 @@ describe("the build's bundle", () => {
         expect(mains).toContain("dist/extensions/scripted/index.js");
         expect(mains).toContain("dist/extensions/engine/index.js");
         expect(mains).not.toContain("dist/extensions/anthropic/index.js");
+        // serve and inspect are passive: other extensions' `optional` does not activate them on a plain run
+        expect(mains).not.toContain("dist/extensions/serve/index.js");
+        expect(mains).not.toContain("dist/extensions/inspect/index.js");
       } else expect(mains).toEqual([]);
     });
   }

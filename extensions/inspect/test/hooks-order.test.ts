@@ -64,7 +64,11 @@ describe("oceancode inspect --hooks", () => {
     const x = hookNamed("engine.executeTool");
     // metrics and telemetry (stage measure) are off by default: plan mode is outermost
     expect(x.taps.map((t) => `${t.stage} ${t.extension}`)).toEqual(["mode plan-mode", "confine sandbox", "snapshot checkpoints", "innermost hooks"]);
-    expect(hookNamed("kernel.shutdown").taps.map((t) => t.stage)[0]).toBe("stop");
+    // shutdown's taps in stage order, storage's close last (workflows' "stop" tap is a server's: serve is passive, not loaded here)
+    const shutdown = hookNamed("kernel.shutdown").taps;
+    const rank = shutdown.map((t) => ["stop", "default", "close", "flush"].indexOf(t.stage));
+    expect(rank).toEqual([...rank].sort((a, b) => a - b));
+    expect(shutdown.at(-1)).toMatchObject({ stage: "close", extension: "storage" });
   });
 
   it("the text form: a line per hook with its stages, a line per tap (stage, extension, tap)", () => {

@@ -26,6 +26,8 @@ describe("oceancode --listen (the pager)", () => {
     await fetch(`${url}/session/${id}/prompt`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "from http" }) });
     expect((await sse.waitFor(turnEndOf(id))).data.text).toBe("ok: from http");
     sse.close();
+    // a session extension's route (tideline's) is there too: serve activated before the session's extensions
+    expect((await fetch(`${url}/session/${id}/tideline`)).status).toBe(200);
     t.send("/exit");
     await pause(120);
     t.key("Enter");

@@ -1,6 +1,6 @@
 /**
  * The contributions through the kernel, as the serve host sees them: the serve extension's route
- * registry records what each extension adds from its activate(). Checks the manifests' declarations (optional "routes", export's onSession), that
+ * registry records what each extension adds from its activate(). Checks the manifests' declarations (optional "routes", export's onEvent:serve:routes), that
  * ids and paths are unique across extensions, and that the registered handlers read their own config.
  */
 import { afterEach, describe, expect, it } from "vitest";

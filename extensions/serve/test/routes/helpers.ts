@@ -32,7 +32,11 @@ export async function boot(setup?: (sb: Sandbox) => NodeJS.ProcessEnv | void): P
   const extra = setup?.(sb) ?? {};
   const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
   const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...extra });
+  // as a server does: serve first (it is passive, so a session alone does not activate it), then the session's
+  // extensions, then the routes event the server fires before it mounts its routes (export, auth, inspect)
+  await kernel.service("routes");
   await kernel.activate("onSession");
+  await kernel.activate("onEvent:serve:routes");
   return { sb, kernel, engine: await kernel.service("engine") };
 }
 
