@@ -88,7 +88,7 @@ describe("the resolve hook is lazy", () => {
 
 describe("usesSelfModule: only extensions that import oceancode get the hook", () => {
   it("reads imports, not comments; skips node_modules", () => {
-    expect(usesSelfModule(path.join(EXAMPLES, "hello"))).toBe(false); // JSDoc type imports only
+    expect(usesSelfModule(path.join(EXAMPLES, "hello"))).toBe(true); // its errors.js imports defineError from oceancode/kernel
     expect(usesSelfModule(path.join(EXAMPLES, "word-count"))).toBe(false);
     expect(usesSelfModule(path.join(EXAMPLES, "echo-provider"))).toBe(true);
     const cases: Record<string, [string, boolean]> = {
