@@ -48,8 +48,6 @@ function entryPoints(): Record<string, string> {
     if (m.contributes?.pluginRoots?.module) add(sourceOf(dir, m.contributes.pluginRoots.module));
     if (fs.existsSync(path.join(root, dir, "api.ts"))) add(`${dir}/api.ts`);
     if (fs.existsSync(path.join(root, dir, "kit.ts"))) add(`${dir}/kit.ts`);
-    // its coded errors: `oceancode inspect --errors` imports them without activating the extension
-    if (fs.existsSync(path.join(root, dir, "errors.ts"))) add(`${dir}/errors.ts`);
   }
   return out;
 }

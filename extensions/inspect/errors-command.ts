@@ -1,6 +1,6 @@
 /**
  * `oceancode inspect --errors`: every coded error there is (the kernel's and each enabled extension's
- * errors.js, imported without activating the extension), with code, owner, exit code, message and hint.
+ * errors module: a bundled one's main, a third party's errors.js; imported without activating the extension), with code, owner, exit code, message and hint.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,7 +13,10 @@ export async function loadErrorModules(info: KernelIntrospection): Promise<strin
   const problems: string[] = [];
   for (const e of info.extensions) {
     if ((e.state !== "active" && e.state !== "lazy") || !e.codeDir) continue;
-    const file = path.join(e.codeDir, "errors.js");
+    // a bundled extension's definitions are in its bundled main (errors.ts is no bundle entry of its own, so a
+    // run loads no extra file for it); a third party's in its errors.js. Importing a main does not activate it.
+    const file = path.join(e.codeDir, e.tier === "bundled" ? (e.manifest?.main ?? "index.js") : "errors.js");
+    if (!e.manifest?.main && e.tier === "bundled") continue;
     if (!fs.existsSync(file)) continue;
     try {
       if (e.tier !== "bundled") await provideSelfModule(); // its errors.js imports oceancode/kernel
