@@ -11,9 +11,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
-import { ClientHttpError, OceancodeClient } from "../client/index.js";
-import { startServe, type Served } from "./serve-helpers.js";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "../kit/cli.js";
+import { ClientHttpError, OceancodeClient } from "../../extensions/serve/client/index.js";
+import { startServe, type Served } from "../../extensions/serve/test/serve-helpers.js";
 
 const OUTSIDE_CANARY = "OUTSIDE-CANARY-5d1f0a";
 const ENV_CANARY = "ENV-CANARY-93be22";
