@@ -35,6 +35,7 @@ export function sayOncePerFile(stateDir: string, items: ReadonlyArray<{ file: st
     seen.push(key);
     out.push(text);
   }
+  if (!out.length) return out; // all said before: nothing new to remember, so no write on every command
   try {
     fs.mkdirSync(stateDir, { recursive: true });
     writeFileAtomic(store, JSON.stringify(seen.slice(-KEEP)));
