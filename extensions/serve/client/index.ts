@@ -6,6 +6,140 @@ import { ClientBase, type CallOptions, type ServerSentEvent } from "./base.js";
 
 export { ClientHttpError, type CallOptions, type ClientOptions, type ServerSentEvent } from "./base.js";
 
+export type HooksAddAnswerSource = {
+  path: string;
+  tier: "local" | "repo" | "user" | "plugin" | "bundled";
+  ecosystem: string;
+  plugin?: string;
+  status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
+  error?: string;
+  /** handlers of a type or event this runner does not implement */
+  skipped: number;
+  shared_with_claude_code: boolean;
+  handlers: Array<HooksAddAnswerSourceHandler>;
+};
+
+export type HooksAddAnswerSourceHandler = {
+  event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
+  /** "" = every tool or source */
+  matcher: string;
+  type: "command" | "http";
+  command?: string;
+  url?: string;
+  /** seconds */
+  timeout?: number;
+};
+
+export type McpConnectAnswer = {
+  name: string;
+  qualified_name?: string;
+  status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
+  reason?: string;
+  kind: "stdio" | "remote";
+  transport: "stdio" | "http" | "sse";
+  provenance: {
+    tier: string;
+    source: string;
+  };
+  trusted: boolean;
+  enabled: boolean;
+  tools: number;
+  logged_in?: boolean;
+};
+
+export type PermissionRuleAddAnswer = {
+  /** lowest precedence first: the last rule that matches decides */
+  rules: Array<PermissionRuleAddAnswerRule>;
+  /** where POST /permission/rules adds a rule */
+  file: string;
+  /** malformed rules skipped, settings held */
+  warnings: Array<string>;
+};
+
+export type PermissionRuleAddAnswerRule = {
+  /** as written: <tool> <pattern> <action> */
+  rule: string;
+  tool: string;
+  pattern: string;
+  action: "allow" | "ask" | "deny";
+  /** default | global | project | managed | requirements | claude | shell | mode | session */
+  layer: string;
+  file?: string;
+  /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
+  removable?: boolean;
+};
+
+export type PluginEnableAnswer = {
+  name: string;
+  version: string;
+  marketplace?: string;
+  enabled: boolean;
+  /** its hooks and MCP servers may run */
+  trusted: boolean;
+  source: "oceancode" | "claude-code";
+  path: string;
+};
+
+export type SessionChangesAnswerFile = {
+  /** project-relative (absolute when outside the project) */
+  path: string;
+  status: "added" | "modified" | "deleted" | "unchanged";
+  /** the file on disk is not what the session last wrote (undo/redo would ask for force) */
+  changedOutside: boolean;
+  /** why no diff or counts are given */
+  withheld?: "outside_project" | "secret_file" | "binary" | "too_large";
+  additions?: number;
+  deletions?: number;
+  /** unified diff (GET /session/{id}/diff only) */
+  diff?: string;
+};
+
+export type SessionCreateAnswer = {
+  id: string;
+  parentId?: string;
+  cwd: string;
+  model: string;
+  createdAt: number;
+  title?: string;
+  overrides?: Record<string, unknown>;
+  /** held open by this server */
+  open?: boolean;
+  /** the running turn's id */
+  running?: string;
+  /** turns waiting behind it */
+  queued?: number;
+};
+
+export type SessionPinAnswer = {
+  id: string;
+  /** the session is pinned now (retention keeps it) */
+  pinned: boolean;
+  /** false: it already was (pin) or was not (unpin) */
+  changed: boolean;
+};
+
+export type SessionRedoAnswer = {
+  ok: true;
+  from: number;
+  to: number;
+  restored: Array<string>;
+  removed: Array<string>;
+};
+
+export type WorkflowRunGetAnswerBody = {
+  type: "workflow_updated" | "goal_updated";
+  run_id: string;
+  workflow: string;
+  seq: number;
+  at: string;
+  status: string;
+  terminal: boolean;
+  budget: {
+    limit?: number | null;
+    spent?: number;
+  };
+};
+
 export class OceancodeClient extends ClientBase {
 
   /** GET /agent — every agent found (every tier and ecosystem, then the built-in), as the agent tool offers them */
@@ -35,7 +169,7 @@ export class OceancodeClient extends ClientBase {
       warning?: string;
     }>;
   }> {
-    return this.call("GET", "/agent", {  }, opts);
+    return this.call("GET", "/agent", {}, opts);
   }
 
   /** DELETE /auth/{provider} — forget the provider's key stored in auth.json (a key in the server's environment stays: it is the environment's) */
@@ -88,7 +222,7 @@ export class OceancodeClient extends ClientBase {
     /** the auth.json path */
     file: string;
   }> {
-    return this.call("GET", "/auth", {  }, opts);
+    return this.call("GET", "/auth", {}, opts);
   }
 
   /** GET /command — the slash commands a person may type: the extensions' (/help, /undo, ...) and the enabled user-invocable skills and commands */
@@ -103,7 +237,7 @@ export class OceancodeClient extends ClientBase {
       source: string;
     }>;
   }> {
-    return this.call("GET", "/command", {  }, opts);
+    return this.call("GET", "/command", {}, opts);
   }
 
   /** GET /config — the effective config with provenance (the winning layer and file of every key), as `oceancode inspect` shows it */
@@ -129,7 +263,7 @@ export class OceancodeClient extends ClientBase {
       project: string;
     };
   }> {
-    return this.call("GET", "/config", {  }, opts);
+    return this.call("GET", "/config", {}, opts);
   }
 
   /** PATCH /config — change the user or the project config file (validated against the sections' schemas; a project file git tracks may not widen what the user's config allows); read at the server's next start */
@@ -248,7 +382,7 @@ export class OceancodeClient extends ClientBase {
     /** the ids of the sessions this instance holds claims on */
     claims: Array<string>;
   }> {
-    return this.call("GET", "/health", {  }, opts);
+    return this.call("GET", "/health", {}, opts);
   }
 
   /** POST /hooks — Add a command handler to one of Claude Code's settings files (scope user, project or local), as `oceancode hooks add` does */
@@ -266,27 +400,7 @@ export class OceancodeClient extends ClientBase {
   }, opts: CallOptions = {}): Promise<{
     /** the project's repo tier is trusted (its hooks run) */
     repo_trusted: boolean;
-    sources: Array<{
-      path: string;
-      tier: "local" | "repo" | "user" | "plugin" | "bundled";
-      ecosystem: string;
-      plugin?: string;
-      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
-      error?: string;
-      /** handlers of a type or event this runner does not implement */
-      skipped: number;
-      shared_with_claude_code: boolean;
-      handlers: Array<{
-        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
-        /** "" = every tool or source */
-        matcher: string;
-        type: "command" | "http";
-        command?: string;
-        url?: string;
-        /** seconds */
-        timeout?: number;
-      }>;
-    }>;
+    sources: Array<HooksAddAnswerSource>;
   }> {
     return this.call("POST", "/hooks", { body: input.body }, opts);
   }
@@ -295,58 +409,18 @@ export class OceancodeClient extends ClientBase {
   hooksList(opts: CallOptions = {}): Promise<{
     /** the project's repo tier is trusted (its hooks run) */
     repo_trusted: boolean;
-    sources: Array<{
-      path: string;
-      tier: "local" | "repo" | "user" | "plugin" | "bundled";
-      ecosystem: string;
-      plugin?: string;
-      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
-      error?: string;
-      /** handlers of a type or event this runner does not implement */
-      skipped: number;
-      shared_with_claude_code: boolean;
-      handlers: Array<{
-        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
-        /** "" = every tool or source */
-        matcher: string;
-        type: "command" | "http";
-        command?: string;
-        url?: string;
-        /** seconds */
-        timeout?: number;
-      }>;
-    }>;
+    sources: Array<HooksAddAnswerSource>;
   }> {
-    return this.call("GET", "/hooks", {  }, opts);
+    return this.call("GET", "/hooks", {}, opts);
   }
 
   /** POST /hooks/reload — Re-read every hook source now (what /hooks reload does) */
   hooksReload(opts: CallOptions = {}): Promise<{
     /** the project's repo tier is trusted (its hooks run) */
     repo_trusted: boolean;
-    sources: Array<{
-      path: string;
-      tier: "local" | "repo" | "user" | "plugin" | "bundled";
-      ecosystem: string;
-      plugin?: string;
-      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
-      error?: string;
-      /** handlers of a type or event this runner does not implement */
-      skipped: number;
-      shared_with_claude_code: boolean;
-      handlers: Array<{
-        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
-        /** "" = every tool or source */
-        matcher: string;
-        type: "command" | "http";
-        command?: string;
-        url?: string;
-        /** seconds */
-        timeout?: number;
-      }>;
-    }>;
+    sources: Array<HooksAddAnswerSource>;
   }> {
-    return this.call("POST", "/hooks/reload", {  }, opts);
+    return this.call("POST", "/hooks/reload", {}, opts);
   }
 
   /** POST /hooks/remove — Remove a command handler from a settings file (`path`: one of the three settings files, as GET /hooks lists it; `target`: the handler's command) */
@@ -361,27 +435,7 @@ export class OceancodeClient extends ClientBase {
   }, opts: CallOptions = {}): Promise<{
     /** the project's repo tier is trusted (its hooks run) */
     repo_trusted: boolean;
-    sources: Array<{
-      path: string;
-      tier: "local" | "repo" | "user" | "plugin" | "bundled";
-      ecosystem: string;
-      plugin?: string;
-      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
-      error?: string;
-      /** handlers of a type or event this runner does not implement */
-      skipped: number;
-      shared_with_claude_code: boolean;
-      handlers: Array<{
-        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
-        /** "" = every tool or source */
-        matcher: string;
-        type: "command" | "http";
-        command?: string;
-        url?: string;
-        /** seconds */
-        timeout?: number;
-      }>;
-    }>;
+    sources: Array<HooksAddAnswerSource>;
   }> {
     return this.call("POST", "/hooks/remove", { body: input.body }, opts);
   }
@@ -411,44 +465,14 @@ export class OceancodeClient extends ClientBase {
   /** POST /mcp/{name}/connect — start (or re-dial) a ready server for this server process's sessions */
   mcpConnect(input: {
     name: string;
-  }, opts: CallOptions = {}): Promise<{
-    name: string;
-    qualified_name?: string;
-    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
-    reason?: string;
-    kind: "stdio" | "remote";
-    transport: "stdio" | "http" | "sse";
-    provenance: {
-      tier: string;
-      source: string;
-    };
-    trusted: boolean;
-    enabled: boolean;
-    tools: number;
-    logged_in?: boolean;
-  }> {
+  }, opts: CallOptions = {}): Promise<McpConnectAnswer> {
     return this.call("POST", "/mcp/{name}/connect", { path: { "name": input["name"] } }, opts);
   }
 
   /** POST /mcp/{name}/disconnect — disconnect a server for the rest of this server process (its tools go at once) */
   mcpDisconnect(input: {
     name: string;
-  }, opts: CallOptions = {}): Promise<{
-    name: string;
-    qualified_name?: string;
-    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
-    reason?: string;
-    kind: "stdio" | "remote";
-    transport: "stdio" | "http" | "sse";
-    provenance: {
-      tier: string;
-      source: string;
-    };
-    trusted: boolean;
-    enabled: boolean;
-    tools: number;
-    logged_in?: boolean;
-  }> {
+  }, opts: CallOptions = {}): Promise<McpConnectAnswer> {
     return this.call("POST", "/mcp/{name}/disconnect", { path: { "name": input["name"] } }, opts);
   }
 
@@ -458,45 +482,15 @@ export class OceancodeClient extends ClientBase {
     body: {
       on: boolean;
     };
-  }, opts: CallOptions = {}): Promise<{
-    name: string;
-    qualified_name?: string;
-    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
-    reason?: string;
-    kind: "stdio" | "remote";
-    transport: "stdio" | "http" | "sse";
-    provenance: {
-      tier: string;
-      source: string;
-    };
-    trusted: boolean;
-    enabled: boolean;
-    tools: number;
-    logged_in?: boolean;
-  }> {
+  }, opts: CallOptions = {}): Promise<McpConnectAnswer> {
     return this.call("POST", "/mcp/{name}/enable", { path: { "name": input["name"] }, body: input.body }, opts);
   }
 
   /** GET /mcp — every MCP server copy that applies here: live status, kind, provenance, trust and enable */
   mcpList(opts: CallOptions = {}): Promise<{
-    servers: Array<{
-      name: string;
-      qualified_name?: string;
-      status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
-      reason?: string;
-      kind: "stdio" | "remote";
-      transport: "stdio" | "http" | "sse";
-      provenance: {
-        tier: string;
-        source: string;
-      };
-      trusted: boolean;
-      enabled: boolean;
-      tools: number;
-      logged_in?: boolean;
-    }>;
+    servers: Array<McpConnectAnswer>;
   }> {
-    return this.call("GET", "/mcp", {  }, opts);
+    return this.call("GET", "/mcp", {}, opts);
   }
 
   /** GET /mcp/{name}/prompts — a connected server's prompts (typed as /mcp__<server>__<prompt> args) */
@@ -526,28 +520,13 @@ export class OceancodeClient extends ClientBase {
     body: {
       on: boolean;
     };
-  }, opts: CallOptions = {}): Promise<{
-    name: string;
-    qualified_name?: string;
-    status: "connected" | "connecting" | "needs-auth" | "failed" | "disabled" | "untrusted" | "shadowed" | "refused";
-    reason?: string;
-    kind: "stdio" | "remote";
-    transport: "stdio" | "http" | "sse";
-    provenance: {
-      tier: string;
-      source: string;
-    };
-    trusted: boolean;
-    enabled: boolean;
-    tools: number;
-    logged_in?: boolean;
-  }> {
+  }, opts: CallOptions = {}): Promise<McpConnectAnswer> {
     return this.call("POST", "/mcp/{name}/trust", { path: { "name": input["name"] }, body: input.body }, opts);
   }
 
   /** GET /metrics — the process's metrics in the Prometheus text format (version 0.0.4): steps, turns, tool and model calls, tokens, cost, permissions, errors, sessions, SSE clients, the storage writer (docs/operations-metrics.md) */
   metrics(opts: CallOptions = {}): Promise<string> {
-    return this.call("GET", "/metrics", {  }, opts);
+    return this.call("GET", "/metrics", {}, opts);
   }
 
   /** GET /model — the model catalogue: every listed model with its aliases, and limits and prices for those a loaded provider catalogues; `default` is the configured model */
@@ -576,12 +555,12 @@ export class OceancodeClient extends ClientBase {
       images?: boolean;
     }>;
   }> {
-    return this.call("GET", "/model", {  }, opts);
+    return this.call("GET", "/model", {}, opts);
   }
 
   /** GET /doc — this OpenAPI 3.1 document */
   openapi(opts: CallOptions = {}): Promise<Record<string, unknown>> {
-    return this.call("GET", "/doc", {  }, opts);
+    return this.call("GET", "/doc", {}, opts);
   }
 
   /** POST /permission/check — Would this call be allowed, asked or denied, and by which rule? (oceancode permissions check; runs nothing) */
@@ -660,25 +639,7 @@ export class OceancodeClient extends ClientBase {
       /** <tool> <pattern> <action>, e.g. bash git push * deny */
       rule: string;
     };
-  }, opts: CallOptions = {}): Promise<{
-    /** lowest precedence first: the last rule that matches decides */
-    rules: Array<{
-      /** as written: <tool> <pattern> <action> */
-      rule: string;
-      tool: string;
-      pattern: string;
-      action: "allow" | "ask" | "deny";
-      /** default | global | project | managed | requirements | claude | shell | mode | session */
-      layer: string;
-      file?: string;
-      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
-      removable?: boolean;
-    }>;
-    /** where POST /permission/rules adds a rule */
-    file: string;
-    /** malformed rules skipped, settings held */
-    warnings: Array<string>;
-  }> {
+  }, opts: CallOptions = {}): Promise<PermissionRuleAddAnswer> {
     return this.call("POST", "/permission/rules", { body: input.body }, opts);
   }
 
@@ -688,49 +649,13 @@ export class OceancodeClient extends ClientBase {
       /** <tool> <pattern> <action>, e.g. bash git push * deny */
       rule: string;
     };
-  }, opts: CallOptions = {}): Promise<{
-    /** lowest precedence first: the last rule that matches decides */
-    rules: Array<{
-      /** as written: <tool> <pattern> <action> */
-      rule: string;
-      tool: string;
-      pattern: string;
-      action: "allow" | "ask" | "deny";
-      /** default | global | project | managed | requirements | claude | shell | mode | session */
-      layer: string;
-      file?: string;
-      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
-      removable?: boolean;
-    }>;
-    /** where POST /permission/rules adds a rule */
-    file: string;
-    /** malformed rules skipped, settings held */
-    warnings: Array<string>;
-  }> {
+  }, opts: CallOptions = {}): Promise<PermissionRuleAddAnswer> {
     return this.call("POST", "/permission/rules/remove", { body: input.body }, opts);
   }
 
   /** GET /permission/rules — Every permission rule in force, lowest precedence first, with its layer and file */
-  permissionRules(opts: CallOptions = {}): Promise<{
-    /** lowest precedence first: the last rule that matches decides */
-    rules: Array<{
-      /** as written: <tool> <pattern> <action> */
-      rule: string;
-      tool: string;
-      pattern: string;
-      action: "allow" | "ask" | "deny";
-      /** default | global | project | managed | requirements | claude | shell | mode | session */
-      layer: string;
-      file?: string;
-      /** POST /permission/rules/remove can take it out (it is in .oceancode/oceancode.json) */
-      removable?: boolean;
-    }>;
-    /** where POST /permission/rules adds a rule */
-    file: string;
-    /** malformed rules skipped, settings held */
-    warnings: Array<string>;
-  }> {
-    return this.call("GET", "/permission/rules", {  }, opts);
+  permissionRules(opts: CallOptions = {}): Promise<PermissionRuleAddAnswer> {
+    return this.call("GET", "/permission/rules", {}, opts);
   }
 
   /** POST /plugin/{name}/enable — enable or disable a plugin by name (as `oceancode plugin enable|disable`); sessions started from now on see it */
@@ -739,33 +664,15 @@ export class OceancodeClient extends ClientBase {
     body: {
       on: boolean;
     };
-  }, opts: CallOptions = {}): Promise<{
-    name: string;
-    version: string;
-    marketplace?: string;
-    enabled: boolean;
-    /** its hooks and MCP servers may run */
-    trusted: boolean;
-    source: "oceancode" | "claude-code";
-    path: string;
-  }> {
+  }, opts: CallOptions = {}): Promise<PluginEnableAnswer> {
     return this.call("POST", "/plugin/{name}/enable", { path: { "name": input["name"] }, body: input.body }, opts);
   }
 
   /** GET /plugin — every plugin that applies to this project (oceancode's store and Claude Code's), with enabled and trusted */
   pluginList(opts: CallOptions = {}): Promise<{
-    plugins: Array<{
-      name: string;
-      version: string;
-      marketplace?: string;
-      enabled: boolean;
-      /** its hooks and MCP servers may run */
-      trusted: boolean;
-      source: "oceancode" | "claude-code";
-      path: string;
-    }>;
+    plugins: Array<PluginEnableAnswer>;
   }> {
-    return this.call("GET", "/plugin", {  }, opts);
+    return this.call("GET", "/plugin", {}, opts);
   }
 
   /** GET /provider — the model providers: each id, the extension that serves it, whether it is loaded in this server, and how many models it lists */
@@ -777,7 +684,7 @@ export class OceancodeClient extends ClientBase {
       models: number;
     }>;
   }> {
-    return this.call("GET", "/provider", {  }, opts);
+    return this.call("GET", "/provider", {}, opts);
   }
 
   /** POST /session/{id}/question/{questionId} — answer a waiting question: once, always (saves its rule), or reject (with a reason the model is told) */
@@ -843,19 +750,7 @@ export class OceancodeClient extends ClientBase {
     id: string;
   }, opts: CallOptions = {}): Promise<{
     sessionId: string;
-    files: Array<{
-      /** project-relative (absolute when outside the project) */
-      path: string;
-      status: "added" | "modified" | "deleted" | "unchanged";
-      /** the file on disk is not what the session last wrote (undo/redo would ask for force) */
-      changedOutside: boolean;
-      /** why no diff or counts are given */
-      withheld?: "outside_project" | "secret_file" | "binary" | "too_large";
-      additions?: number;
-      deletions?: number;
-      /** unified diff (GET /session/{id}/diff only) */
-      diff?: string;
-    }>;
+    files: Array<SessionChangesAnswerFile>;
   }> {
     return this.call("GET", "/session/{id}/changes", { path: { "id": input["id"] }, query: { "turn": input["turn"] } }, opts);
   }
@@ -906,21 +801,7 @@ export class OceancodeClient extends ClientBase {
       /** recorded as overrides.agent (no primary-agent switch reads it yet) */
       agent?: string;
     };
-  }, opts: CallOptions = {}): Promise<{
-    id: string;
-    parentId?: string;
-    cwd: string;
-    model: string;
-    createdAt: number;
-    title?: string;
-    overrides?: Record<string, unknown>;
-    /** held open by this server */
-    open?: boolean;
-    /** the running turn's id */
-    running?: string;
-    /** turns waiting behind it */
-    queued?: number;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionCreateAnswer> {
     return this.call("POST", "/session", { body: input.body }, opts);
   }
 
@@ -943,19 +824,7 @@ export class OceancodeClient extends ClientBase {
     id: string;
   }, opts: CallOptions = {}): Promise<{
     sessionId: string;
-    files: Array<{
-      /** project-relative (absolute when outside the project) */
-      path: string;
-      status: "added" | "modified" | "deleted" | "unchanged";
-      /** the file on disk is not what the session last wrote (undo/redo would ask for force) */
-      changedOutside: boolean;
-      /** why no diff or counts are given */
-      withheld?: "outside_project" | "secret_file" | "binary" | "too_large";
-      additions?: number;
-      deletions?: number;
-      /** unified diff (GET /session/{id}/diff only) */
-      diff?: string;
-    }>;
+    files: Array<SessionChangesAnswerFile>;
   }> {
     return this.call("GET", "/session/{id}/diff", { path: { "id": input["id"] }, query: { "turn": input["turn"], "path": input["path"] } }, opts);
   }
@@ -1039,21 +908,7 @@ export class OceancodeClient extends ClientBase {
   /** GET /session/{id} — one session (opened by this server on first use) */
   sessionGet(input: {
     id: string;
-  }, opts: CallOptions = {}): Promise<{
-    id: string;
-    parentId?: string;
-    cwd: string;
-    model: string;
-    createdAt: number;
-    title?: string;
-    overrides?: Record<string, unknown>;
-    /** held open by this server */
-    open?: boolean;
-    /** the running turn's id */
-    running?: string;
-    /** turns waiting behind it */
-    queued?: number;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionCreateAnswer> {
     return this.call("GET", "/session/{id}", { path: { "id": input["id"] } }, opts);
   }
 
@@ -1129,13 +984,7 @@ export class OceancodeClient extends ClientBase {
   /** POST /session/{id}/pin — Pin a session: the retention sweep keeps it, whatever its age (oceancode session pin) */
   sessionPin(input: {
     id: string;
-  }, opts: CallOptions = {}): Promise<{
-    id: string;
-    /** the session is pinned now (retention keeps it) */
-    pinned: boolean;
-    /** false: it already was (pin) or was not (unpin) */
-    changed: boolean;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionPinAnswer> {
     return this.call("POST", "/session/{id}/pin", { path: { "id": input["id"] } }, opts);
   }
 
@@ -1171,13 +1020,7 @@ export class OceancodeClient extends ClientBase {
       /** overwrite files changed outside the agent (after a person confirmed) */
       force?: boolean;
     };
-  }, opts: CallOptions = {}): Promise<{
-    ok: true;
-    from: number;
-    to: number;
-    restored: Array<string>;
-    removed: Array<string>;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionRedoAnswer> {
     return this.call("POST", "/session/{id}/redo", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
@@ -1187,21 +1030,7 @@ export class OceancodeClient extends ClientBase {
     body: {
       title: string;
     };
-  }, opts: CallOptions = {}): Promise<{
-    id: string;
-    parentId?: string;
-    cwd: string;
-    model: string;
-    createdAt: number;
-    title?: string;
-    overrides?: Record<string, unknown>;
-    /** held open by this server */
-    open?: boolean;
-    /** the running turn's id */
-    running?: string;
-    /** turns waiting behind it */
-    queued?: number;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionCreateAnswer> {
     return this.call("PATCH", "/session/{id}", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
@@ -1212,13 +1041,7 @@ export class OceancodeClient extends ClientBase {
       turn: number;
       force?: boolean;
     };
-  }, opts: CallOptions = {}): Promise<{
-    ok: true;
-    from: number;
-    to: number;
-    restored: Array<string>;
-    removed: Array<string>;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionRedoAnswer> {
     return this.call("POST", "/session/{id}/rewind", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
@@ -1319,26 +1142,14 @@ export class OceancodeClient extends ClientBase {
       /** overwrite files changed outside the agent (after a person confirmed) */
       force?: boolean;
     };
-  }, opts: CallOptions = {}): Promise<{
-    ok: true;
-    from: number;
-    to: number;
-    restored: Array<string>;
-    removed: Array<string>;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionRedoAnswer> {
     return this.call("POST", "/session/{id}/undo", { path: { "id": input["id"] }, body: input.body }, opts);
   }
 
   /** DELETE /session/{id}/pin — Unpin a session: retention applies to it again (oceancode session unpin) */
   sessionUnpin(input: {
     id: string;
-  }, opts: CallOptions = {}): Promise<{
-    id: string;
-    /** the session is pinned now (retention keeps it) */
-    pinned: boolean;
-    /** false: it already was (pin) or was not (unpin) */
-    changed: boolean;
-  }> {
+  }, opts: CallOptions = {}): Promise<SessionPinAnswer> {
     return this.call("DELETE", "/session/{id}/pin", { path: { "id": input["id"] } }, opts);
   }
 
@@ -1381,7 +1192,7 @@ export class OceancodeClient extends ClientBase {
       warning?: string;
     }>;
   }> {
-    return this.call("GET", "/skill", {  }, opts);
+    return this.call("GET", "/skill", {}, opts);
   }
 
   /** POST /trust/repo — Trust or distrust this project's repo tier (its hooks and .mcp.json servers), as `oceancode trust repo on|off` does; answers the hooks document after the reload */
@@ -1392,27 +1203,7 @@ export class OceancodeClient extends ClientBase {
   }, opts: CallOptions = {}): Promise<{
     /** the project's repo tier is trusted (its hooks run) */
     repo_trusted: boolean;
-    sources: Array<{
-      path: string;
-      tier: "local" | "repo" | "user" | "plugin" | "bundled";
-      ecosystem: string;
-      plugin?: string;
-      status: "loaded" | "held: everything off" | "held: untrusted" | "held: disabled plugin" | "unreadable" | "invalid";
-      error?: string;
-      /** handlers of a type or event this runner does not implement */
-      skipped: number;
-      shared_with_claude_code: boolean;
-      handlers: Array<{
-        event: "SessionStart" | "SessionEnd" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionDenied" | "Stop" | "SubagentStop";
-        /** "" = every tool or source */
-        matcher: string;
-        type: "command" | "http";
-        command?: string;
-        url?: string;
-        /** seconds */
-        timeout?: number;
-      }>;
-    }>;
+    sources: Array<HooksAddAnswerSource>;
   }> {
     return this.call("POST", "/trust/repo", { body: input.body }, opts);
   }
@@ -1452,19 +1243,7 @@ export class OceancodeClient extends ClientBase {
       started_at: string;
       pid: number;
     };
-    bodies: Array<{
-      type: "workflow_updated" | "goal_updated";
-      run_id: string;
-      workflow: string;
-      seq: number;
-      at: string;
-      status: string;
-      terminal: boolean;
-      budget: {
-        limit?: number | null;
-        spent?: number;
-      };
-    }>;
+    bodies: Array<WorkflowRunGetAnswerBody>;
     live: boolean;
   }> {
     return this.call("GET", "/workflow/runs/{id}", { path: { "id": input["id"] } }, opts);
@@ -1503,19 +1282,7 @@ export class OceancodeClient extends ClientBase {
     status: string;
     terminal: boolean;
     live: boolean;
-    latest?: {
-      type: "workflow_updated" | "goal_updated";
-      run_id: string;
-      workflow: string;
-      seq: number;
-      at: string;
-      status: string;
-      terminal: boolean;
-      budget: {
-        limit?: number | null;
-        spent?: number;
-      };
-    };
+    latest?: WorkflowRunGetAnswerBody;
   }>> {
     return this.call("GET", "/workflow/runs", { query: { "all": input["all"] } }, opts);
   }

@@ -80,6 +80,26 @@ describe("the client generator", () => {
     }
   }, 60_000);
 
+  it("a shape the document repeats is one exported type the methods name", () => {
+    const state = { type: "object", properties: { path: { type: "string" }, tier: { type: "string" }, handlers: { type: "array", items: { type: "object", properties: { event: { type: "string" }, matcher: { type: "string" }, command: { type: "string" } } } } }, required: ["path"] };
+    const answer = { "200": { content: { "application/json": { schema: { type: "object", properties: { sources: { type: "array", items: state } } } } } } };
+    const doc: OpenApiDoc = {
+      paths: {
+        "/hooks": { get: { operationId: "hooksList", responses: answer } },
+        "/hooks/reload": { post: { operationId: "hooksReload", responses: JSON.parse(JSON.stringify(answer)) as typeof answer } },
+      },
+    };
+    const out = generateClient(doc);
+    // the answer and its nested shapes are stated once, named for where they first appear (hooksList, sorted first)
+    expect(out.match(/^export type \w+/gm)).toEqual(["export type HooksListAnswerSourceHandler", "export type HooksListAnswerSource"].sort((a, b) => out.indexOf(a) - out.indexOf(b)));
+    expect(out.match(/matcher\?: string;/g)).toHaveLength(1);
+    expect(out).toContain("sources?: Array<HooksListAnswerSource>;");
+    expect(out).toContain("handlers?: Array<HooksListAnswerSourceHandler>;");
+    expect(out.match(/Array<HooksListAnswerSource>/g)).toHaveLength(2);
+    // a shape that appears once stays inline
+    expect(generateClient(DOC)).not.toMatch(/^export type/m);
+  });
+
   it("schemas: unions, nullable types, records and literals", () => {
     expect(schemaToTs({ type: ["string", "null"] })).toBe("string | null");
     expect(schemaToTs({ anyOf: [{ const: "a" }, { type: "integer" }] })).toBe('"a" | number');
