@@ -4,6 +4,9 @@
  * forwarded (not 409); while the database is away /health answers 503 on every instance and prompts are
  * refused (503, never accepted and lost); once it is back each instance reconnects on its own, the turns in
  * flight finish and are recorded as ended (none left 'running' in fleet_turns), and new prompts run on each.
+ *
+ * Each test has a database of its own: an instance killed by afterEach leaves its live fleet_turns rows to
+ * whoever claims the session next (a takeover, by design), and the next test's fleet must not be that.
  */
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -20,12 +23,14 @@ let url: string;
 const running: Served[] = [];
 beforeAll(async () => {
   server = await startPostgres();
-  url = await server.createDatabase(`restart_${process.pid}`);
   sb = makeSandbox("oc-fleet-restart-");
-  // the documented set-up: the URL in the user config only
-  globalConfig(sb, { extensions: { replace: { storage: "storage-postgres" } }, storage: { url } });
   sb.write("slow.json", JSON.stringify({ steps: [], after: { text: "answered", delay_ms: 1500 } }));
 }, 60_000);
+/** A fresh database for this test, named in the user config only (the documented set-up): no other test's rows in it. */
+async function freshDatabase(name: string): Promise<void> {
+  url = await server.createDatabase(`${name}_${process.pid}`);
+  globalConfig(sb, { extensions: { replace: { storage: "storage-postgres" } }, storage: { url } });
+}
 afterEach(async () => {
   for (const s of running.splice(0)) await s.stop("SIGKILL");
 });
@@ -60,6 +65,7 @@ const healthOf = (s: Served) => s.api<{ ok: boolean; error?: { code: string } }>
 
 describe("the fleet: configured by storage.url, and through a PostgreSQL restart", () => {
   it("storage.url from the user config starts the fleet: a prompt through B for A's session is forwarded, not 409", async () => {
+    await freshDatabase("cfg");
     const [a, b] = [await start("cfg-a"), await start("cfg-b")];
     const id = (await a.api<{ id: string }>("POST", "/session", { model: "scripted/echo" })).body.id;
     const sse = await SseReader.open(`${a.url}/session/${id}/event`);
@@ -69,9 +75,17 @@ describe("the fleet: configured by storage.url, and through a PostgreSQL restart
     expect(end.data).toMatchObject({ reason: "end_turn", text: "ok: through b" });
     sse.close();
     expect((await sql<{ taken_by: string }>("SELECT taken_by FROM fleet_prompts")).map((x) => x.taken_by)).toEqual(["cfg-a"]);
+    // the holder records the turn's end just after its turn_end (the stream's event comes first): wait for it
+    // (bounded). Killed before it, the turn stays 'running' and whoever claims the session next continues it
+    const turns = await waitFor("the forwarded turn recorded as ended on A", async () => {
+      const rows = await sql<{ instance: string; state: string }>("SELECT instance, state FROM fleet_turns WHERE session = $1", [id]);
+      return rows.every((t) => t.state === "done") && rows;
+    }, 15_000, 50);
+    expect(turns).toEqual([{ instance: "cfg-a", state: "done" }]);
   }, 60_000);
 
   it("PostgreSQL restarts: /health 503 while it is away, each instance reconnects, no turn stays running, prompts run again", async () => {
+    await freshDatabase("restart");
     const [a, b] = [await start("pg-a"), await start("pg-b")];
     const ids = [(await a.api<{ id: string }>("POST", "/session", { model: "scripted/slow.json" })).body.id, (await b.api<{ id: string }>("POST", "/session", { model: "scripted/slow.json" })).body.id];
     const sses = await Promise.all([SseReader.open(`${a.url}/event`), SseReader.open(`${b.url}/event`)]);
@@ -142,7 +156,8 @@ describe("the fleet: configured by storage.url, and through a PostgreSQL restart
     // than the other's takeover grace (15 s: three attempts of the slowest kind); then the other took its turns
     // over as a gone instance's (docs/storage-postgres.md), which is allowed: never both, never neither
     const claims = await Promise.all([a, b].map(async (s) => (await s.api<{ claims: string[] }>("GET", "/health")).body.claims));
-    const why = `a: ${a.stderr().slice(-1500)}\nb: ${b.stderr().slice(-1500)}`;
+    const who = await sql("SELECT session, instance, state, taken_by FROM fleet_turns ORDER BY id");
+    const why = `fleet_turns: ${JSON.stringify(who)}\na: ${a.stderr().slice(-1500)}\nb: ${b.stderr().slice(-1500)}`;
     expect([...claims[0]!, ...claims[1]!].sort(), why).toEqual([...ids].sort());
     for (const x of sses) x.close();
   }, 120_000);
