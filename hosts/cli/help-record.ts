@@ -6,10 +6,12 @@
  * the cache right when discovery learns to read a new file or variable.
  *
  * Nothing is cached when the run was not a clean, read-only one: something written to stderr (a
- * warning), a file written, an input that changed while it was read, an environment enumerated as a
- * whole, or an input modified within the last second (file times are coarse: a second change in the
+ * warning), a file written, a process started (git telling whose a project file is reads files this
+ * process never sees), an input that changed while it was read, an environment enumerated as a whole,
+ * or an input modified within the last second (file times are coarse: a second change in the
  * same clock tick could keep the same signature).
  */
+import childProcess from "node:child_process";
 import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
@@ -21,6 +23,7 @@ const RACY_MS = 1000;
 
 const READS = ["readFileSync", "readdirSync", "statSync", "lstatSync", "existsSync", "readlinkSync", "realpathSync", "accessSync", "opendirSync", "openSync", "readFile", "readdir", "stat", "lstat", "access", "realpath", "readlink", "open", "opendir", "exists"] as const;
 const PROMISE_READS = ["readFile", "readdir", "stat", "lstat", "access", "realpath", "readlink", "open", "opendir"] as const;
+const SPAWNS = ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"] as const;
 const WRITES = ["writeFileSync", "appendFileSync", "mkdirSync", "renameSync", "rmSync", "unlinkSync", "rmdirSync", "copyFileSync", "symlinkSync", "chmodSync", "utimesSync", "truncateSync", "writeFile", "appendFile", "mkdir", "rename", "rm", "unlink", "rmdir", "copyFile", "symlink", "chmod", "utimes", "truncate"] as const;
 
 export interface HelpRecording {
@@ -73,6 +76,7 @@ export function recordHelp(opts: { file: string; key: string; format: number; si
   // openSync(path, "w"): a write
   for (const n of WRITES) wrap(fsObj, n, () => (spoiled = true));
   for (const n of WRITES.filter((w) => !w.endsWith("Sync"))) wrap(promises, n, () => (spoiled = true));
+  for (const n of SPAWNS) wrap(childProcess as unknown as Record<string, unknown>, n, () => (spoiled = true));
   for (const target of [fsObj, promises]) {
     wrap(target, target === fsObj ? "openSync" : "open", (_p, args) => {
       const flags = args[1];

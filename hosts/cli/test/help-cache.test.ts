@@ -119,4 +119,15 @@ describe("oceancode --help cache", () => {
     }
     fs.rmSync(bad, { recursive: true, force: true });
   });
+
+  it("a --help whose discovery asks git (whose is a project config file?) is not cached: git reads what this process never sees", () => {
+    const file = sb.write(path.join(".oceancode", "oceancode.json"), JSON.stringify({ extensions: { disabled: ["doctor"] } }));
+    fs.rmSync(cacheDir(), { recursive: true, force: true });
+    age();
+    for (let i = 0; i < 2; i++) {
+      expect(help()).not.toMatch(/^\s+doctor\s/m); // the user's own file (untracked): its disable applies
+      expect(cacheFile()).toBeUndefined();
+    }
+    fs.rmSync(file);
+  });
 });
