@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Bump when the file's shape changes: an older file is then a miss, never misread. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What a cache file holds (help-record.ts writes it). */
 export interface HelpCacheFile {
@@ -35,19 +35,26 @@ export function packageVersion(): string {
 }
 
 /**
- * A path's state as one string: kind, inode, size, modification and change times (nanoseconds), or
- * "none" when it does not exist (an absent config file is a dependency too: creating it changes the help).
- * A symlink adds its target's state. A directory's times change when an entry is added or removed.
+ * A path's state as one string: inode, size, modification and change times (ms, with the nanoseconds as
+ * the fraction) and mode (kind and permissions), or "none" when it does not exist (an absent config file
+ * is a dependency too: creating it changes the help). A symlink adds its target's state. A directory's
+ * times change when an entry is added or removed.
  */
 export function signature(file: string): string {
-  const one = (s: fs.BigIntStats | undefined) => (s ? `${s.isDirectory() ? "d" : s.isFile() ? "f" : s.isSymbolicLink() ? "l" : "o"}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}` : "none");
+  const one = (s: fs.Stats | undefined) => (s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}` : "none");
   try {
-    const l = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    if (!l?.isSymbolicLink()) return one(l);
-    return `${one(l)}>${one(fs.statSync(file, { bigint: true, throwIfNoEntry: false }))}`;
+    const l = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!l || (l.mode & fs.constants.S_IFMT) !== fs.constants.S_IFLNK) return one(l);
+    return `${one(l)}>${one(fs.statSync(file, { throwIfNoEntry: false }))}`;
   } catch {
     return "unreadable"; // e.g. a parent without search permission: never equal to a recorded state
   }
+}
+
+/** The modification time (ms) in a signature (of the link's target for a link), if the path exists. */
+export function modifiedMs(sig: string): number | undefined {
+  const t = Number(sig.split(">").pop()!.split(":")[2]);
+  return Number.isFinite(t) ? t : undefined;
 }
 
 /** FNV-1a, 32 bits: names the cache file (the full key is stored inside and compared). */

@@ -33,7 +33,7 @@ export interface HelpRecording {
 
 type Fn = (...args: unknown[]) => unknown;
 
-export function recordHelp(opts: { file: string; key: string; format: number; signature: (file: string) => string }): HelpRecording {
+export function recordHelp(opts: { file: string; key: string; format: number; signature: (file: string) => string; modifiedMs: (sig: string) => number | undefined }): HelpRecording {
   const deps = new Map<string, string>();
   const env = new Map<string, string | null>();
   let spoiled = false;
@@ -119,8 +119,8 @@ export function recordHelp(opts: { file: string; key: string; format: number; si
       const now = Date.now();
       for (const [f, sig] of deps) {
         if (opts.signature(f) !== sig) return; // changed while discovery read it
-        const m = /:(\d+):\d+:\d+$/.exec(sig.split(">").pop()!);
-        if (m && now - Number(BigInt(m[1]!) / 1_000_000n) < RACY_MS) return;
+        const modified = opts.modifiedMs(sig);
+        if (modified !== undefined && now - modified < RACY_MS) return;
       }
       const out: HelpCacheFile = { format: opts.format, key: opts.key, env: Object.fromEntries(env), deps: [...deps], stdout };
       try {

@@ -6,7 +6,7 @@
  */
 import nodeModule from "node:module";
 import { runCurrentVersion } from "./launcher.js";
-import { cachedHelp, helpCacheLocation, HELP_CACHE_FORMAT, packageVersion, signature } from "./help-cache.js";
+import { cachedHelp, helpCacheLocation, HELP_CACHE_FORMAT, modifiedMs, packageVersion, signature } from "./help-cache.js";
 
 // Node >= 22.1 caches compiled code on disk between runs; Node 20 has no such API (feature-detected)
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
@@ -31,7 +31,7 @@ else if (cached !== undefined) answer(cached);
 else {
   // a plain --help the cache could not answer records what it reads, for the next one
   const where = help ? helpCacheLocation() : undefined;
-  const recording = where ? (await import("./help-record.js")).recordHelp({ ...where, format: HELP_CACHE_FORMAT, signature }) : undefined;
+  const recording = where ? (await import("./help-record.js")).recordHelp({ ...where, format: HELP_CACHE_FORMAT, signature, modifiedMs }) : undefined;
   const { runCli } = await import("./cli.js");
   runCli(argv, recording);
 }

@@ -97,7 +97,7 @@ describe("oceancode --help cache", () => {
     expect(back).toMatch(/^\s+hello\s+say hello/m);
 
     // a corrupt or truncated cache file: the right text, and the file is written again
-    for (const junk of ["{ not json", "", JSON.stringify({ format: 1 })]) {
+    for (const junk of ["{ not json", "", JSON.stringify({ format: 1 }), JSON.stringify({ format: 2, stdout: MARK })]) {
       age();
       fs.writeFileSync(cacheFile()!, junk);
       expect(help()).toBe(disabled);
