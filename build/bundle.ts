@@ -125,8 +125,35 @@ const result = await esbuild.build({
   logLevel: "warning",
   legalComments: "none",
 });
+/**
+ * Chunks that do nothing when imported for effect: esbuild's runtime helpers (no inputs: only functions)
+ * and the empty chunks of re-export-only modules (a kit.ts, 0 bytes of code). esbuild still writes a bare
+ * `import "../chunks/x.js";` of them into every entry (the runtime into all 53): each is one more file a
+ * start resolves, reads and links for nothing. Imports that name a binding are kept.
+ */
+function inertChunks(meta: esbuild.Metafile): Set<string> {
+  const inert = new Set<string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [o, out] of Object.entries(meta.outputs)) {
+      if (inert.has(o) || !o.includes("/chunks/") || !o.endsWith(".js")) continue;
+      const code = Object.values(out.inputs).reduce((n, i) => n + i.bytesInOutput, 0);
+      const runtime = Object.keys(out.inputs).length === 0 && out.exports.every((e) => e.startsWith("__"));
+      if ((runtime || code === 0) && out.imports.every((i) => i.external !== true && inert.has(i.path) || i.kind === "dynamic-import")) {
+        inert.add(o);
+        grew = true;
+      }
+    }
+  }
+  return inert;
+}
+const inert = inertChunks(result.metafile);
+function dropInertImports(file: string, text: string): string {
+  return text.replace(/^import "((?:\.\.?\/)+chunks\/[^"]+\.js)";\n/gm, (line, spec: string) => (inert.has(rel(path.resolve(path.dirname(path.join(root, file)), spec))) ? "" : line));
+}
 const outputs = Object.keys(result.metafile.outputs);
-for (const o of outputs) if (o.endsWith(".js")) fs.writeFileSync(path.join(root, o), lean(fs.readFileSync(path.join(root, o), "utf8")));
+for (const o of outputs) if (o.endsWith(".js")) fs.writeFileSync(path.join(root, o), lean(dropInertImports(o, fs.readFileSync(path.join(root, o), "utf8"))));
 const chunks = outputs.filter((o) => o.includes("/chunks/")).length;
 fs.writeFileSync(path.join(root, "dist", "bundle-meta.json"), JSON.stringify(result.metafile));
 process.stdout.write(`bundle: ${outputs.length - chunks} entries, ${chunks} shared chunks in ${Math.round(performance.now() - started)} ms\n`);

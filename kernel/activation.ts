@@ -23,6 +23,21 @@ export function listensTo(m: Manifest, event: string): boolean {
   return false;
 }
 
+/** Bundled entry modules whose load has started (prefetchExtension). */
+const prefetched = new WeakSet<ExtRecord>();
+
+/**
+ * Start loading a bundled extension's entry module ahead of its turn to activate. import() shares one
+ * load per URL, so loadExtension later awaits the same load; started side by side, the file reads of the
+ * extensions an event wakes overlap instead of each waiting for the last (activation order is unchanged).
+ * Code from outside the package waits for loadExtension: its imports need the self-resolve hook first.
+ */
+export function prefetchExtension(rec: ExtRecord): void {
+  if (rec.root.tier !== "bundled" || rec.module || prefetched.has(rec) || !rec.manifest?.main) return;
+  prefetched.add(rec);
+  import(pathToFileURL(path.join(rec.codeDir, rec.manifest.main)).href).catch(() => undefined); // its error comes from loadExtension
+}
+
 /** Import an extension's entry module and return the Extension it exports (default, or a bare activate()). */
 export async function loadExtension(rec: ExtRecord): Promise<Extension> {
   const entry = path.join(rec.codeDir, rec.manifest!.main);

@@ -219,6 +219,7 @@ export class Kernel {
     // start outside any extension's activation promise (start activates onStartup extensions itself)
     if (!this.container) await this.start();
     const targets = this.records.filter((r) => r.state === "lazy" && this.act.listensTo(r.manifest!, event));
+    for (const rec of targets) this.act.prefetchExtension(rec);
     for (const rec of targets) {
       try {
         await this.activateRecord(rec, []);
@@ -247,6 +248,8 @@ export class Kernel {
 
   private async runActivation(rec: ExtRecord, chain: string[]): Promise<void> {
     const m = rec.manifest!;
+    // its module, and those of the extensions it requires, load side by side while its dependencies activate
+    for (const r of [rec, ...(m.requires ?? []).map((s) => this.serviceProvider.get(s)!)]) if (r.state === "lazy") this.act.prefetchExtension(r);
     for (const s of m.requires ?? []) {
       const dep = this.serviceProvider.get(s)!;
       if (dep === rec) continue;

@@ -16,8 +16,7 @@ import { resourceTools } from "./client/resources.js";
 import { mcpPromptTap, promptCatalog } from "./client/prompts.js";
 import { elicitHandler } from "./client/elicit.js";
 import type { ProjectTrust } from "../trust/api.js";
-import { mcpRoutes } from "./routes.js";
-import { registerMcpCommand } from "./cli/register.js";
+import type { RegisterDeps } from "./cli/register.js";
 import { inspectRows, readTrust, resolveServers } from "./sources/index.js";
 import { pluginReader, resolveInputFromContext } from "./sources/context.js";
 import { LiveSwitches } from "./client/live.js";
@@ -51,7 +50,7 @@ function timeoutMs(v: string | undefined, fallback: number): number {
 }
 
 export default {
-  activate(ctx: ExtensionContext) {
+  async activate(ctx: ExtensionContext) {
     ctx.registerReader(pluginReader);
     const engine = ctx.services.tryGet("engine");
     const trust = ctx.services.tryGet("trust");
@@ -64,12 +63,14 @@ export default {
           return { command: out.command, args: out.args, cwd: out.cwd, env: out.env };
         }
       : undefined;
-    registerMcpCommand(ctx, {
+    const cliDeps: RegisterDeps = {
       trust,
       ...(credentials ? { credentials } : {}),
       // the probe loads the MCP SDK: only when doctor runs, never for list/add or inspect
       doctor: async (entries) => (await import("./client/doctor.js")).doctor(entries, { env: ctx.env, cwd: ctx.paths.project, timeoutMs: timeoutMs(ctx.env.OC_MCP_DOCTOR_MS, 5000), ...(composeSpawn ? { composeSpawn } : {}), ...(credentials ? { oauth: credentials } : {}) }),
-    });
+    };
+    // the CLI's code (and the HTTP routes' below) load when used: a session never compiles them
+    ctx.registerCommand("mcp", async (argv, io) => (await import("./cli/register.js")).runMcpCommand(ctx, cliDeps, argv, io));
     // resolved on first need (a session, inspect), so `oceancode mcp …` reads the files once, itself
     let resolved: ReturnType<typeof resolveServers> | undefined;
     // servers a host's client handed over (ACP session/new): local tier, trusted, over a file's copy
@@ -169,7 +170,7 @@ export default {
     ctx.provide("mcp", service);
     // GET /mcp and the per-server routes, when a serve host runs (the serve extension's registry)
     const routes = ctx.services.tryGet("routes");
-    if (routes) for (const r of mcpRoutes({ service, manager: live, env: ctx.env, ...(credentials ? { credentials } : {}) })) routes.add(r, ctx.id);
+    if (routes) for (const r of (await import("./routes.js")).mcpRoutes({ service, manager: live, env: ctx.env, ...(credentials ? { credentials } : {}) })) routes.add(r, ctx.id);
     // a server (serve, the pager's --listen) starts the servers with itself, so GET /mcp reads their live
     // status from the start rather than `connecting` until a client opens a session (finding 49)
     ctx.services.tryGet("serve")?.onStart?.(() => live.start());

@@ -5,8 +5,10 @@
  */
 import type { ExtensionContext } from "../../kernel/api.js";
 import type { ToolCallContext, AuthorizeResult } from "../engine/api.js";
-import type { ShellGuardService, ClassifyOptions } from "./api.js";
-import { classifyCommand } from "./classify.js";
+import type { ShellGuardService, ClassifyOptions, Classification } from "./api.js";
+
+/** The classifier (~100 KB with its tables), loaded on the first command to classify: a session that runs no bash never compiles it. */
+const classifier = () => import("./classify.js");
 
 function commandOf(call: ToolCallContext): string | undefined {
   if (call.call.name !== "bash" && call.claude.toolName !== "Bash") return undefined;
@@ -21,14 +23,14 @@ export default {
       return { safeListExtra: Array.isArray(s.safe_list_extra) ? s.safe_list_extra.filter((x) => typeof x === "string") : [] };
     };
     // the floor, policy and guard taps classify the same command: keep the last few results
-    const cache = new Map<string, ReturnType<typeof classifyCommand>>();
+    const cache = new Map<string, Promise<Classification>>();
     const service: ShellGuardService = {
       classify: (command, opts) => {
         const o = { home: ctx.paths.home, project: ctx.paths.project, ...shell(), ...opts };
         const key = JSON.stringify([command, o.cwd, o.project, o.home, o.safeListExtra, o.allow, o.deny]);
         let hit = cache.get(key);
         if (!hit) {
-          hit = classifyCommand(command, o);
+          hit = classifier().then((m) => m.classifyCommand(command, o));
           if (cache.size >= 64) cache.delete(cache.keys().next().value!);
           cache.set(key, hit);
         }

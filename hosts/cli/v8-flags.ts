@@ -1,5 +1,5 @@
 /**
- * V8 settings for the CLI process, applied once --help and --version are answered (main.ts imports this
+ * V8 settings for the CLI process, applied once --help and --version are answered (cli.ts imports this
  * then, before any session or command runs: the two flags cost those quick paths ~4 ms and save them nothing).
  * Both were measured on the marathon bench (docs/performance.md):
  *
@@ -15,9 +15,14 @@
  * instead of growing to 32 MB, and the old generation is collected sooner. Peak RSS of the 200-step
  * marathon 171 -> ~110 MB, with no change seen in per-step engine overhead or in `run` wall time.
  * (--max-semi-space-size would do part of it, but only on the command line: V8 sizes the young
- * generation when the process starts, and a re-exec costs startup time.)
+ * generation when the process starts, and a re-exec costs startup time.) It is set once start-up is
+ * over (SIZE_AFTER_MS): during start-up, while ~150 modules compile, its small young generation meant
+ * scavenge after scavenge (GC was ~25 ms of `run "hi"`), and the heap it keeps small is a long session's.
  */
 import v8 from "node:v8";
 
+/** When start-up is over: a trivial `run "hi"` is done by then, a session has only begun. */
+const SIZE_AFTER_MS = 1000;
+
 v8.setFlagsFromString("--liftoff-only");
-v8.setFlagsFromString("--optimize-for-size");
+setTimeout(() => v8.setFlagsFromString("--optimize-for-size"), SIZE_AFTER_MS).unref();

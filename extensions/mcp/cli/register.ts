@@ -1,6 +1,6 @@
 /**
- * Registers `oceancode mcp` (add, list, enable, disable, remove). The extension's index calls
- * registerMcpCommand(ctx, { trust }) in activate, after ctx.registerReader(pluginReader).
+ * `oceancode mcp` (add, list, enable, disable, remove, login, logout, doctor). The extension's index
+ * registers the command and imports this module when it runs (a session never loads the CLI's code).
  */
 import path from "node:path";
 import { writeFileAtomic, type CommandIO, type ExtensionContext } from "../../../kernel/api.js";
@@ -103,7 +103,7 @@ export function mcpCliDeps(ctx: ExtensionContext, deps: RegisterDeps = {}): McpC
   };
 }
 
-export function registerMcpCommand(ctx: ExtensionContext, deps: RegisterDeps = {}): void {
-  const cli = mcpCliDeps(ctx, deps);
-  ctx.registerCommand("mcp", (argv: string[], io: CommandIO) => mcpCommand(argv, io, cli));
+/** Run `oceancode mcp <argv>` for this extension's context. */
+export function runMcpCommand(ctx: ExtensionContext, deps: RegisterDeps, argv: string[], io: CommandIO): Promise<number> {
+  return mcpCommand(argv, io, mcpCliDeps(ctx, deps));
 }
