@@ -6,25 +6,19 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, type Pty, openPagerOnFake, askRecorded } from "../../../test/kit/pty.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { hasTmux, type Pty, askRecorded } from "../../../test/kit/pty.js";
+import type { AnthropicRecorded, FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
 const EVERYTHING = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const mcpTools = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name)).filter((n) => n.startsWith("mcp__"));
 
+const { makeSandbox, openPagerOnFake, startFakeAnthropic } = pagerTests();
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await closePager(t, sb);
-  await fake?.close();
-  t = undefined;
-  sb = undefined;
-  fake = undefined;
-});
 
 const ask = (p: Pty, text: string, n: number): Promise<AnthropicRecorded> => askRecorded(p, fake!.requests, text, n, /done here/, 60_000);
 

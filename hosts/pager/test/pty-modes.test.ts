@@ -8,27 +8,14 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPagerOnFake, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { hasTmux, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
+import { fakeAnthropicForFile, pagerTests } from "../../../test/kit/pager-tests.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox | undefined;
+const fake = fakeAnthropicForFile();
+const { makeSandbox, openPagerOnFake } = pagerTests();
 let t: Pty | undefined;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-  fake.reset();
-});
 
 /** The status line's row (the one above the model row). */
 function statusLine(screen: string): string {
@@ -62,7 +49,7 @@ function signRequirements(s: Sandbox, doc: unknown): string {
 
 describe.skipIf(!hasTmux())("pager modes", () => {
   it("shift+tab cycles default → auto → plan → default, shown and effective; ctrl+o, /auto and /always-approve toggle", async () => {
-    sb = makeSandbox("oc-pty-modes-");
+    const sb = makeSandbox("oc-pty-modes-");
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["edit * ask"] }));
     t = openPagerOnFake(sb, fake.url);
     await t.waitFor("? for keys");
@@ -114,7 +101,7 @@ describe.skipIf(!hasTmux())("pager modes", () => {
   });
 
   it("managed requirements lock always-approve: the cycle skips it and says so; ctrl+o and /always-approve refuse", async () => {
-    sb = makeSandbox("oc-pty-modes-");
+    const sb = makeSandbox("oc-pty-modes-");
     const key = signRequirements(sb, { permissions: { disableBypassPermissionsMode: true } });
     // the user asks for always-approve in the cycle: the lock still wins
     sb.write(".config/oceancode/oceancode.json", JSON.stringify({ pager: { cycle_bypass: true } }), "home");
