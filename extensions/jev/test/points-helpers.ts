@@ -10,7 +10,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import type { EngineService, ModelRequest, Row } from "../../engine/api.js";
 import type { JevDecisionRow, JevMode, JevPoint, JevService } from "../api.js";
 import { resolveJevConfig } from "../config.js";
@@ -131,6 +133,37 @@ export async function bootPoints(steps: Step[], opts: { files?: Record<string, s
 }
 
 /** The requests without what differs run to run (times), for an identical-to-off comparison. */
+/**
+ * A points test file's teardown: `bootPoints` and `startFakeSystemOne` remembered, so one afterEach shuts
+ * the kernels down and removes their sandboxes, then closes the fake servers.
+ */
+export function pointsTests(): { bootPoints: typeof bootPoints; startFakeSystemOne: typeof startFakeSystemOne } {
+  let booted: Booted[] = [];
+  let fakes: FakeSystemOne[] = [];
+  afterEach(async () => {
+    const [b, f] = [booted, fakes];
+    booted = [];
+    fakes = [];
+    for (const x of b) {
+      await x.kernel.shutdown();
+      x.sb.cleanup();
+    }
+    for (const x of f) await x.close();
+  });
+  return {
+    bootPoints: async (...a) => {
+      const x = await bootPoints(...a);
+      booted.push(x);
+      return x;
+    },
+    startFakeSystemOne: async (opts) => {
+      const x = await startFakeSystemOne(opts);
+      fakes.push(x);
+      return x;
+    },
+  };
+}
+
 export function comparable(reqs: readonly SentRequest[], sb: Sandbox): string {
   return JSON.stringify(reqs.map((r) => ({ ...r, rows: r.rows.map((x) => ({ ...x, at: 0 })) })))
     .replaceAll(sb.project, "<project>")

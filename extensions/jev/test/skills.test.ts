@@ -3,11 +3,11 @@
  * act lists only the picked skills in <available_skills> (at most 3 on a coding prompt, every skill over
  * the 0.02 floor on a skill prompt), sticky like point 5; an unavailable endpoint keeps the full listing.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installSkills, skillsPolicy } from "../points/skills.js";
 import { STICKY_REASON } from "../points/advise.js";
-import { bootPoints, comparable, testJev, type Booted } from "./points-helpers.js";
+import { comparable, testJev, type Booted, pointsTests } from "./points-helpers.js";
 
 const SKILLS = ["tdd", "release-notes", "changelog", "db-migrations", "perf-bench", "pdf-forms"];
 const FILES = Object.fromEntries(SKILLS.map((n) => [`.oceancode/skills/${n}/SKILL.md`, `---\ndescription: the ${n} procedure\n---\nDo ${n}.\n`]));
@@ -18,13 +18,7 @@ const P3 = "benchmark the database migrations under heavy load";
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  await fake?.close();
-  b = undefined;
-  fake = undefined;
-});
+const { bootPoints, startFakeSystemOne } = pointsTests();
 
 function answerBy(noul: number) {
   return (req: { body: { state?: unknown; questions?: Record<string, { options?: string[] }> } }) => {

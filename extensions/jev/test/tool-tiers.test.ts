@@ -4,12 +4,12 @@
  * a prompt sharing vocabulary (one acted sticky row, no request), grows it on a new-vocabulary prompt;
  * tool_search adds a hidden tool; an unavailable endpoint offers every tool.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { CORE_TOOLS, TOOL_SEARCH, installToolTiers, toolTiersPolicy } from "../points/tool-tiers.js";
 import { sharesVocabulary, STICKY_REASON } from "../points/advise.js";
 import type { ToolDefinition } from "../../engine/api.js";
-import { bootPoints, comparable, testJev, type Booted, type Step } from "./points-helpers.js";
+import { comparable, testJev, type Booted, type Step, pointsTests } from "./points-helpers.js";
 
 const EXTRA = ["web_fetch", "web_search", "notebook_edit", "db_query", "db_migrate", "bench_run", "image_view", "pdf_read", "calendar", "mailer"];
 const tool = (name: string): ToolDefinition => ({
@@ -26,13 +26,7 @@ const P3 = "now benchmark the database migrations under heavy load";
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  await fake?.close();
-  b = undefined;
-  fake = undefined;
-});
+const { bootPoints, startFakeSystemOne } = pointsTests();
 
 /** Ranks the options by a per-prompt preference list (the rest share what is left). */
 function answerBy(noul: number) {
