@@ -6,11 +6,14 @@
  *
  *   const { makeSandbox, openPager } = pagerTests();
  *   it("…", async () => { const sb = makeSandbox("oc-x-"); const t = openPager(sb, { OC_MODEL: "scripted/echo" }); … });
+ *
+ * A file sharing one fake across its tests takes it from fakeAnthropicForFile() (file-fixtures.ts), called
+ * first: after-each hooks run last-registered first, so the pagers are gone before the fake is reset.
  */
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterEach } from "vitest";
 import { cleanupSettled, makeSandbox, type Sandbox } from "./cli.js";
 import { openPager, openPagerOnFake, startPty, type Pty } from "./pty.js";
-import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from "./fakes/anthropic-server.js";
+import { startFakeAnthropic, type FakeAnthropicServer } from "./fakes/anthropic-server.js";
 
 export interface PagerTests {
   makeSandbox: typeof makeSandbox;
@@ -56,28 +59,4 @@ export function pagerTests(): PagerTests {
     },
     track,
   };
-}
-
-/**
- * One fake Anthropic server for a whole test file: started before its first test, reset after each, closed
- * after the last. The handle stands for it from the start (it is the file's top-level `fake`). Call it
- * before pagerTests(): after-each hooks run last-registered first, so the pager is gone before the reset.
- */
-export function fakeAnthropicForFile(opts: FakeAnthropicOptions = {}): FakeAnthropicServer {
-  let live: FakeAnthropicServer | undefined;
-  beforeAll(async () => {
-    live = await startFakeAnthropic(opts);
-  });
-  afterEach(() => live?.reset());
-  afterAll(async () => {
-    await live?.close();
-    live = undefined;
-  });
-  return new Proxy({} as FakeAnthropicServer, {
-    get(_, key) {
-      if (!live) throw new Error(`the file's fake Anthropic server is not running (read of ${String(key)} outside its tests)`);
-      const v: unknown = Reflect.get(live, key);
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(live) : v;
-    },
-  });
 }

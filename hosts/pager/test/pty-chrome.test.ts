@@ -9,7 +9,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../test/kit/cli.js";
 import { hasTmux, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
-import { fakeAnthropicForFile, pagerTests } from "../../../test/kit/pager-tests.js";
+import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
 const fake = fakeAnthropicForFile({ chunkChars: 4 });
 const { makeSandbox, openPager, openPagerOnFake } = pagerTests();

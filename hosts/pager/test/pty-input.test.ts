@@ -9,7 +9,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasTmux, pause, type Pty } from "../../../test/kit/pty.js";
 import type { AnthropicRequestBody } from "../../../test/kit/fakes/anthropic-server.js";
-import { fakeAnthropicForFile, pagerTests } from "../../../test/kit/pager-tests.js";
+import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
 const fake = fakeAnthropicForFile();
 const { makeSandbox, openPagerOnFake } = pagerTests();

@@ -11,7 +11,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../test/kit/cli.js";
 import { hasTmux, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
-import { fakeAnthropicForFile, pagerTests } from "../../../test/kit/pager-tests.js";
+import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
 const fake = fakeAnthropicForFile();
 const { makeSandbox, openPagerOnFake } = pagerTests();
