@@ -2,11 +2,12 @@
  * Fixtures a test file keeps across its tests or makes fresh for each, behind a stand-in that is the live
  * one from the first test on (so the file names it once at the top, as it did its own `let`):
  *   - fakeAnthropicForFile(): one fake Anthropic server, reset after each test, closed after the last;
- *   - sandboxForFile() / sandboxForEach(): a temp HOME and project for the file, or fresh for each test.
+ *   - sandboxForFile() / sandboxForEach(): a temp HOME and project for the file, or fresh for each test;
+ *   - runOnceOnFake(): a file whose tests all read one `oceancode run` on the fake Anthropic server.
  * After-hooks run last-registered first: call these before the helpers whose teardown must come first.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { makeSandbox, type Sandbox } from "./cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "./cli.js";
 import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from "./fakes/anthropic-server.js";
 
 /** An object standing for whatever `live()` returns when it is used; a clear error before there is one. */
@@ -59,4 +60,40 @@ export function sandboxForEach(prefix: string): Sandbox {
     live = undefined;
   });
   return standIn("the test's sandbox", () => live);
+}
+
+export interface OneRun {
+  /** the prefix of the sandbox's temp folder */
+  prefix: string;
+  /** what follows `oceancode run` */
+  args: string[];
+  timeoutMs?: number;
+  /** the bound on the whole set-up (the run included) */
+  hookTimeoutMs?: number;
+  fake?: FakeAnthropicOptions;
+  /** script the fake and write the sandbox's files before the run */
+  setup(sb: Sandbox, fake: FakeAnthropicServer): void | Promise<void>;
+}
+
+/**
+ * A file whose tests all read one `oceancode run` (asynchronous: the fake answers in this process) on a
+ * fake Anthropic server: the fake, the sandbox and the run's result, made before the first test and
+ * closed and removed after the last.
+ */
+export function runOnceOnFake(o: OneRun): { fake: FakeAnthropicServer; sb: Sandbox; result: RunResult } {
+  let fake: FakeAnthropicServer | undefined;
+  let sb: Sandbox | undefined;
+  let result: RunResult | undefined;
+  beforeAll(async () => {
+    fake = await startFakeAnthropic(o.fake);
+    sb = makeSandbox(o.prefix);
+    await o.setup(sb, fake);
+    result = await runCliAsync(["run", ...o.args], { cwd: sb.project, env: anthropicEnv(sb, fake.url), timeoutMs: o.timeoutMs ?? 60_000 });
+  }, o.hookTimeoutMs ?? 90_000);
+  afterAll(async () => {
+    await fake?.close();
+    sb?.cleanup();
+    fake = sb = result = undefined;
+  });
+  return { fake: standIn("the run's fake Anthropic server", () => fake), sb: standIn("the run's sandbox", () => sb), result: standIn("the run's result", () => result) };
 }

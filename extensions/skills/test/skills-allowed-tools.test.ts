@@ -6,9 +6,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import type { AnthropicRecorded } from "../../../test/kit/fakes/anthropic-server.js";
+import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
 
 type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
 const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
@@ -23,30 +23,21 @@ const CALLS = [
   { id: "t_bye", name: "bash", input: { command: "touch denied.txt" } },
 ];
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let result: { code: number | null; stdout: string; stderr: string };
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  let i = 0;
-  fake.respond(() => {
-    const c = CALLS[i++];
-    return c ? { text: `step ${i}`, toolCalls: [c] } : { text: "finished" };
-  });
-  sb = makeSandbox("oc-skills-allowed-");
-  sb.write(".oceancode/skills/greeter/SKILL.md", "---\ndescription: greet\nallowed-tools: Bash(mkdir:*), Bash(touch:*)\n---\nMake directories.\n");
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask", "bash touch * deny"] }));
-  result = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "greet"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 60_000,
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
+const { fake, sb, result } = runOnceOnFake({
+  prefix: "oc-skills-allowed-",
+  args: ["--model", "anthropic/claude-sonnet-4-5", "greet"],
+  timeoutMs: 60_000,
+  hookTimeoutMs: 90_000,
+  setup(sb, fake) {
+    let i = 0;
+    fake.respond(() => {
+      const c = CALLS[i++];
+      return c ? { text: `step ${i}`, toolCalls: [c] } : { text: "finished" };
+    });
+    sb.write(".oceancode/skills/greeter/SKILL.md", "---\ndescription: greet\nallowed-tools: Bash(mkdir:*), Bash(touch:*)\n---\nMake directories.\n");
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask", "bash touch * deny"] }));
+  },
 });
 
 describe("allowed-tools through run", () => {

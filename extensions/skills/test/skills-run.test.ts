@@ -5,9 +5,10 @@
  * a skill hidden from the model and one for the model only. The scripted model calls the `skill` tool;
  * the test reads what each request carried.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { makeSandbox, runCliAsync } from "../../../test/kit/cli.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded } from "../../../test/kit/fakes/anthropic-server.js";
+import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
@@ -16,9 +17,6 @@ const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
 const textOf = (b: Block | undefined): string =>
   !b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join("");
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let result: { code: number | null; stdout: string; stderr: string };
 
 const CALLS = [
   { id: "toolu_bare", input: { skill: "review", args: "src/a.ts \"two words\"" } },
@@ -28,35 +26,29 @@ const CALLS = [
   { id: "toolu_id", input: { skill: "repo.open_code:deep", args: "twice" } },
 ];
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  let i = 0;
-  fake.respond(() => {
-    const c = CALLS[i++];
-    return c ? { text: `calling ${c.input.skill}`, toolCalls: [{ id: c.id, name: "skill", input: c.input }] } : { text: "all skills loaded" };
-  });
-  sb = makeSandbox("oc-skills-");
-  // user tier: Claude Code's ~/.claude and oceancode's own ~/.oceancode
-  sb.write(".claude/skills/review/SKILL.md", "---\nname: review\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
-  sb.write(".claude/skills/broken/SKILL.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken, carefully.\nSecond line.\n", "home");
-  sb.write(".claude/skills/model-only/SKILL.md", "---\ndescription: background knowledge\nuser-invocable: false\n---\nModel only.\n", "home");
-  sb.write(".oceancode/skills/secret/SKILL.md", "---\ndescription: typed by the user only\ndisable-model-invocation: true\n---\nSECRET BODY\n", "home");
-  // repo tier (the project's .claude and .opencode; untrusted, but skills are inert data)
-  sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the repo's review rules\nallowed-tools: Read, Grep\n---\n\nREPO REVIEW first=$1 second=$2 dir=${CLAUDE_SKILL_DIR}\n");
-  sb.write(".claude/commands/deploy.md", "---\ndescription: Deploy the app\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS now.\n");
-  sb.write(".opencode/command/deep.md", "Think deeply about the problem.\n");
-  // local tier: the project's .oceancode (not tracked by git)
-  sb.write(".oceancode/skills/tdd/SKILL.md", "---\nname: tdd\ndescription: test first\n---\nWrite the failing test first.\n");
-  result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 60_000,
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
+const { fake, sb, result } = runOnceOnFake({
+  prefix: "oc-skills-",
+  args: ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"],
+  timeoutMs: 60_000,
+  hookTimeoutMs: 90_000,
+  setup(sb, fake) {
+    let i = 0;
+    fake.respond(() => {
+      const c = CALLS[i++];
+      return c ? { text: `calling ${c.input.skill}`, toolCalls: [{ id: c.id, name: "skill", input: c.input }] } : { text: "all skills loaded" };
+    });
+    // user tier: Claude Code's ~/.claude and oceancode's own ~/.oceancode
+    sb.write(".claude/skills/review/SKILL.md", "---\nname: review\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
+    sb.write(".claude/skills/broken/SKILL.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken, carefully.\nSecond line.\n", "home");
+    sb.write(".claude/skills/model-only/SKILL.md", "---\ndescription: background knowledge\nuser-invocable: false\n---\nModel only.\n", "home");
+    sb.write(".oceancode/skills/secret/SKILL.md", "---\ndescription: typed by the user only\ndisable-model-invocation: true\n---\nSECRET BODY\n", "home");
+    // repo tier (the project's .claude and .opencode; untrusted, but skills are inert data)
+    sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the repo's review rules\nallowed-tools: Read, Grep\n---\n\nREPO REVIEW first=$1 second=$2 dir=${CLAUDE_SKILL_DIR}\n");
+    sb.write(".claude/commands/deploy.md", "---\ndescription: Deploy the app\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS now.\n");
+    sb.write(".opencode/command/deep.md", "Think deeply about the problem.\n");
+    // local tier: the project's .oceancode (not tracked by git)
+    sb.write(".oceancode/skills/tdd/SKILL.md", "---\nname: tdd\ndescription: test first\n---\nWrite the failing test first.\n");
+  },
 });
 
 describe("skills through run", () => {
