@@ -7,11 +7,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, runCliAsync } from "../../../test/kit/cli.js";
 import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { DESTRUCTIVE, SAFE, type JevSandbox, jevRunTests } from "./helpers.js";
+import { DESTRUCTIVE, SAFE, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
-const { jevSandbox, startFakeSystemOne } = jevRunTests();
+const { jevSandbox, startFakeSystemOne } = jevTests();
 const jev = (s: JevSandbox, args: string[], env: NodeJS.ProcessEnv = {}) => runCliAsync(["jev", ...args], { cwd: s.project, env: { ...s.env, OC_JEV_ENDPOINT: fake!.url, ...env } });
 
 describe("oceancode jev", () => {

@@ -1,9 +1,7 @@
 /** Shared by the jev run tests: a sandbox with consent in both configs, a scripted model, the decision rows. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach } from "vitest";
 import { makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 
 export const KEY = "sk-jev-NEVER-WRITE-ME-7731";
 
@@ -45,34 +43,6 @@ export function jevSandbox(endpoint: string): JevSandbox {
       return out.sort((a, b) => a.at - b.at);
     },
   });
-}
-
-/**
- * A jev run test file's teardown: `jevSandbox` and `startFakeSystemOne` as above, remembered, so one
- * afterEach closes the fake servers and then removes the sandboxes.
- */
-export function jevRunTests(): { jevSandbox: typeof jevSandbox; startFakeSystemOne: typeof startFakeSystemOne } {
-  let boxes: Sandbox[] = [];
-  let fakes: FakeSystemOne[] = [];
-  afterEach(async () => {
-    const [b, f] = [boxes, fakes];
-    boxes = [];
-    fakes = [];
-    for (const x of f) await x.close();
-    for (const x of b) x.cleanup();
-  });
-  return {
-    jevSandbox: (endpoint) => {
-      const s = jevSandbox(endpoint);
-      boxes.push(s);
-      return s;
-    },
-    startFakeSystemOne: async (opts) => {
-      const x = await startFakeSystemOne(opts);
-      fakes.push(x);
-      return x;
-    },
-  };
 }
 
 /** The tool results of a run's JSON events, by call order. */

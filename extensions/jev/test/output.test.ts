@@ -9,7 +9,7 @@ import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js"
 import { installOutput, outputPolicy } from "../points/output.js";
 import { splitOutputBlocks } from "../../tools/kit.js";
 import type { ToolRow } from "../../engine/api.js";
-import { comparable, testJev, type Booted, pointsTests } from "./points-helpers.js";
+import { comparable, testJev, type Booted, jevTests } from "./points-helpers.js";
 
 const paragraphs = Array.from({ length: 30 }, (_, i) =>
   [`section ${i + 1}`, ...Array.from({ length: 4 }, (_, j) => `  line ${j + 1} of section ${i + 1}: ${"x".repeat(40)}`), ...(i === 17 ? ["  NEEDLE: the answer is 42"] : [])].join("\n"),
@@ -20,7 +20,7 @@ const CONFIG = { tools: { max_output_chars: 2000 } };
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-const { bootPoints, startFakeSystemOne } = pointsTests();
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 const needleLabel = (state: unknown): string => {
   const blocks = (state as { output: { blocks: Array<{ label: string; text: string }> } }).output.blocks;

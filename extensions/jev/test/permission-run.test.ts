@@ -9,11 +9,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { bash, DESTRUCTIVE, results, SAFE, type JevSandbox, jevRunTests } from "./helpers.js";
+import { bash, DESTRUCTIVE, results, SAFE, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
-const { jevSandbox, startFakeSystemOne } = jevRunTests();
+const { jevSandbox, startFakeSystemOne } = jevTests();
 
 async function setup(mode: "shadow" | "act" | undefined, answers: object, extraGlobal: object = {}) {
   fake = await startFakeSystemOne();

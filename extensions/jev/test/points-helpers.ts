@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterEach } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
 import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { jevSandbox } from "./helpers.js";
 import type { EngineService, ModelRequest, Row } from "../../engine/api.js";
 import type { JevDecisionRow, JevMode, JevPoint, JevService } from "../api.js";
 import { resolveJevConfig } from "../config.js";
@@ -134,33 +135,34 @@ export async function bootPoints(steps: Step[], opts: { files?: Record<string, s
 
 /** The requests without what differs run to run (times), for an identical-to-off comparison. */
 /**
- * A points test file's teardown: `bootPoints` and `startFakeSystemOne` remembered, so one afterEach shuts
- * the kernels down and removes their sandboxes, then closes the fake servers.
+ * A jev test file's teardown: `bootPoints`, `jevSandbox` (helpers.ts) and `startFakeSystemOne` remembered,
+ * so one afterEach shuts the kernels down and removes their sandboxes, closes the fake servers, then
+ * removes the run sandboxes.
  */
-export function pointsTests(): { bootPoints: typeof bootPoints; startFakeSystemOne: typeof startFakeSystemOne } {
+export function jevTests(): { bootPoints: typeof bootPoints; jevSandbox: typeof jevSandbox; startFakeSystemOne: typeof startFakeSystemOne } {
   let booted: Booted[] = [];
   let fakes: FakeSystemOne[] = [];
+  let boxes: Sandbox[] = [];
   afterEach(async () => {
-    const [b, f] = [booted, fakes];
+    const [b, f, s] = [booted, fakes, boxes];
     booted = [];
     fakes = [];
+    boxes = [];
     for (const x of b) {
       await x.kernel.shutdown();
       x.sb.cleanup();
     }
     for (const x of f) await x.close();
+    for (const x of s) x.cleanup();
   });
+  const remember = <L, T extends L>(list: L[], x: T): T => {
+    list.push(x);
+    return x;
+  };
   return {
-    bootPoints: async (...a) => {
-      const x = await bootPoints(...a);
-      booted.push(x);
-      return x;
-    },
-    startFakeSystemOne: async (opts) => {
-      const x = await startFakeSystemOne(opts);
-      fakes.push(x);
-      return x;
-    },
+    bootPoints: async (...a) => remember(booted, await bootPoints(...a)),
+    jevSandbox: (endpoint) => remember(boxes, jevSandbox(endpoint)),
+    startFakeSystemOne: async (opts) => remember(fakes, await startFakeSystemOne(opts)),
   };
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installRecall, recallPolicy } from "../points/recall.js";
 import type { Row } from "../../engine/api.js";
-import { comparable, testJev, type Booted, type Step, pointsTests } from "./points-helpers.js";
+import { comparable, testJev, type Booted, type Step, jevTests } from "./points-helpers.js";
 
 const STEPS: Step[] = [
   { text: "reading the report", tool_calls: [{ name: "bash", input: { command: "cat report.txt" } }], usage: { input: 1_000 } },
@@ -25,7 +25,7 @@ const PROMPTS = ["check the build report", "now run the second thing", "what was
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-const { bootPoints, startFakeSystemOne } = pointsTests();
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 async function setup() {
   fake = await startFakeSystemOne();

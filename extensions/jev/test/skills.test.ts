@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installSkills, skillsPolicy } from "../points/skills.js";
 import { STICKY_REASON } from "../points/advise.js";
-import { comparable, testJev, type Booted, pointsTests } from "./points-helpers.js";
+import { comparable, testJev, type Booted, jevTests } from "./points-helpers.js";
 
 const SKILLS = ["tdd", "release-notes", "changelog", "db-migrations", "perf-bench", "pdf-forms"];
 const FILES = Object.fromEntries(SKILLS.map((n) => [`.oceancode/skills/${n}/SKILL.md`, `---\ndescription: the ${n} procedure\n---\nDo ${n}.\n`]));
@@ -18,7 +18,7 @@ const P3 = "benchmark the database migrations under heavy load";
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-const { bootPoints, startFakeSystemOne } = pointsTests();
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 function answerBy(noul: number) {
   return (req: { body: { state?: unknown; questions?: Record<string, { options?: string[] }> } }) => {

@@ -9,7 +9,7 @@ import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js"
 import { CORE_TOOLS, TOOL_SEARCH, installToolTiers, toolTiersPolicy } from "../points/tool-tiers.js";
 import { sharesVocabulary, STICKY_REASON } from "../points/advise.js";
 import type { ToolDefinition } from "../../engine/api.js";
-import { comparable, testJev, type Booted, type Step, pointsTests } from "./points-helpers.js";
+import { comparable, testJev, type Booted, type Step, jevTests } from "./points-helpers.js";
 
 const EXTRA = ["web_fetch", "web_search", "notebook_edit", "db_query", "db_migrate", "bench_run", "image_view", "pdf_read", "calendar", "mailer"];
 const tool = (name: string): ToolDefinition => ({
@@ -26,7 +26,7 @@ const P3 = "now benchmark the database migrations under heavy load";
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-const { bootPoints, startFakeSystemOne } = pointsTests();
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 /** Ranks the options by a per-prompt preference list (the rest share what is left). */
 function answerBy(noul: number) {

@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { bash, results, type JevSandbox, jevRunTests } from "./helpers.js";
+import { bash, results, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
-const { jevSandbox, startFakeSystemOne } = jevRunTests();
+const { jevSandbox, startFakeSystemOne } = jevTests();
 
 async function setup(modes: object, answers: object) {
   fake = await startFakeSystemOne();
