@@ -10,23 +10,11 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync, type RunResult } from "../kit/cli.js";
-import { fill, mountTmpfs, tmpFiles, unmount } from "./tmpfs.js";
+import { describe, expect, it } from "vitest";
+import { CLI, type RunResult } from "../kit/cli.js";
+import { fill, tmpFiles, fullDiskFile } from "./tmpfs.js";
 
-const sb = makeSandbox("oc-disk-midrun-");
-const data = path.join(sb.home, ".local", "share", "oceancode");
-const filler = path.join(data, "filler");
-const cli = (...args: string[]) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 });
-
-beforeAll(() => mountTmpfs(data));
-afterAll(() => {
-  try {
-    unmount(data);
-  } finally {
-    sb.cleanup();
-  }
-});
+const { sb, data, filler, cli } = fullDiskFile("oc-disk-midrun-");
 
 sb.write("notes.txt", "a file to read\n");
 sb.write(

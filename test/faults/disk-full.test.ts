@@ -7,24 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync } from "../kit/cli.js";
-import { fill, mountTmpfs, tmpFiles, unmount } from "./tmpfs.js";
+import { describe, expect, it } from "vitest";
+import { fill, tmpFiles, fullDiskFile } from "./tmpfs.js";
 
-const sb = makeSandbox("oc-disk-full-");
-const data = path.join(sb.home, ".local", "share", "oceancode");
-const filler = path.join(data, "filler");
-const cli = (...args: string[]) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 });
-
-// 8 MiB: room for a session, then filled to the last byte
-beforeAll(() => mountTmpfs(data));
-afterAll(() => {
-  try {
-    unmount(data);
-  } finally {
-    sb.cleanup();
-  }
-});
+const { sb, data, filler, cli } = fullDiskFile("oc-disk-full-");
 
 sb.write("s.json", JSON.stringify({ steps: [{ text: "first answer" }, { text: "third answer" }] }));
 
