@@ -3,12 +3,14 @@
  * one from the first test on (so the file names it once at the top, as it did its own `let`):
  *   - fakeAnthropicForFile(): one fake Anthropic server, reset after each test, closed after the last;
  *   - sandboxForFile() / sandboxForEach(): a temp HOME and project for the file, or fresh for each test;
+ *   - providerFakesForFile(): the fake Anthropic and OpenAI servers together, reset before each test;
  *   - runOnceOnFake(): a file whose tests all read one `oceancode run` on the fake Anthropic server.
  * After-hooks run last-registered first: call these before the helpers whose teardown must come first.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { anthropicEnv, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "./cli.js";
 import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from "./fakes/anthropic-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
 
 /** An object standing for whatever `live()` returns when it is used; a clear error before there is one. */
 function standIn<T extends object>(what: string, live: () => T | undefined): T {
@@ -35,6 +37,28 @@ export function fakeAnthropicForFile(opts: FakeAnthropicOptions = {}): FakeAnthr
   return standIn("the file's fake Anthropic server", () => live);
 }
 
+/** The fake Anthropic and OpenAI servers for a whole file (`chunkChars` for both), reset before each test unless `reset` is false. */
+export function providerFakesForFile(o: { chunkChars?: number; reset?: boolean } = {}): { anthropic: FakeAnthropicServer; openai: FakeOpenAIServer } {
+  let anthropic: FakeAnthropicServer | undefined;
+  let openai: FakeOpenAIServer | undefined;
+  const opts = o.chunkChars === undefined ? {} : { chunkChars: o.chunkChars };
+  beforeAll(async () => {
+    anthropic = await startFakeAnthropic(opts);
+    openai = await startFakeOpenAI(opts);
+  });
+  afterAll(async () => {
+    await anthropic?.close();
+    await openai?.close();
+    anthropic = openai = undefined;
+  });
+  if (o.reset !== false)
+    beforeEach(() => {
+      anthropic?.reset();
+      openai?.reset();
+    });
+  return { anthropic: standIn("the file's fake Anthropic server", () => anthropic), openai: standIn("the file's fake OpenAI server", () => openai) };
+}
+
 /** One sandbox for the whole file; `setup` writes what every test starts from. */
 export function sandboxForFile(prefix: string, setup: (sb: Sandbox) => void = () => {}): Sandbox {
   let live: Sandbox | undefined;
@@ -49,11 +73,12 @@ export function sandboxForFile(prefix: string, setup: (sb: Sandbox) => void = ()
   return standIn("the file's sandbox", () => live);
 }
 
-/** A fresh sandbox for each test, removed after it. */
-export function sandboxForEach(prefix: string): Sandbox {
+/** A fresh sandbox for each test (`setup` writes what each starts from), removed after it. */
+export function sandboxForEach(prefix: string, setup: (sb: Sandbox) => void = () => {}): Sandbox {
   let live: Sandbox | undefined;
   beforeEach(() => {
     live = makeSandbox(prefix);
+    setup(live);
   });
   afterEach(() => {
     live?.cleanup();
