@@ -2,15 +2,15 @@
  * `oceancode acp` end to end: the compiled CLI as a child process, driven by the ACP SDK's own client
  * side over stdio, the model played by the fake Anthropic server (the real Anthropic SDK talks to it).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { anthropicEnv, makeSandbox } from "../../../test/kit/cli.js";
 import { startAcp, updatesOf, type AcpChild } from "./client.js";
 import { acpTests } from "./acp-tests.js";
+import { signRequirements } from "../../../test/kit/requirements.js";
 
 const { fake, sb, start } = acpTests("oc-acp-", (s) => {
   // file edits ask in default mode (the base rule allows them), so a write makes a permission request
@@ -267,16 +267,6 @@ describe("oceancode acp under managed requirements", () => {
     }
   }, 60_000);
 });
-
-/** A signed requirements.json in the sandbox's managed dir; returns the public key for OC_REQUIREMENTS_PUBKEY. */
-function signRequirements(s: Sandbox, doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const file = path.join(path.dirname(s.env.OC_MANAGED_CONFIG!), "requirements.json");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
-}
 
 /** Is a process whose command line holds `marker` alive? */
 function pgrep(marker: string): boolean {

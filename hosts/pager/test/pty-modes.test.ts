@@ -5,14 +5,13 @@
  * ctrl+o, /auto and /always-approve toggle; signed managed requirements that disable bypassPermissions
  * lock always-approve (the cycle skips it and says so, ctrl+o and /always-approve refuse).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Sandbox } from "../../../test/kit/cli.js";
 import { hasTmux, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
 import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
 import { pagerTests } from "../../../test/kit/pager-tests.js";
+import { signRequirements } from "../../../test/kit/requirements.js";
 
 const fake = fakeAnthropicForFile();
 const { makeSandbox, openPagerOnFake } = pagerTests();
@@ -36,16 +35,6 @@ async function askWrite(p: Pty, file: string, answer: string): Promise<string> {
   await typeLine(p, `write ${file}`);
   await p.waitFor(answer, 20_000, { inHistory: true });
   return p.waitGone("working…", 20_000);
-}
-
-function signRequirements(s: Sandbox, doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const dir = path.dirname(s.env.OC_MANAGED_CONFIG!);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "requirements.json");
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
 }
 
 describe.skipIf(!hasTmux())("pager modes", () => {
