@@ -7,13 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AnthropicRecorded } from "../../../test/kit/fakes/anthropic-server.js";
+import { toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
 import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
-
-type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
-  (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string => (!b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join(""));
 
 const CALLS = [
   { id: "t_before", name: "bash", input: { command: "mkdir before" } },
@@ -22,7 +17,6 @@ const CALLS = [
   { id: "t_ride", name: "bash", input: { command: "mkdir first; mkdir rode-along" } },
   { id: "t_bye", name: "bash", input: { command: "touch denied.txt" } },
 ];
-
 
 const { fake, sb, result } = runOnceOnFake({
   prefix: "oc-skills-allowed-",

@@ -7,16 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { makeSandbox, runCliAsync } from "../../../test/kit/cli.js";
-import { systemOf, startFakeAnthropic, type AnthropicRecorded } from "../../../test/kit/fakes/anthropic-server.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
 import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
-
-type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
-
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
-  (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string =>
-  !b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join("");
-
 
 const CALLS = [
   { id: "toolu_bare", input: { skill: "review", args: "src/a.ts \"two words\"" } },

@@ -123,6 +123,24 @@ export function systemOf(req: AnthropicRecorded): string {
   return typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 }
 
+/** A content block of a recorded request's messages (text, tool_use, tool_result, image …). */
+export type RequestBlock = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; source?: { type: string; media_type: string; data?: string } };
+
+/** The names of the tools a recorded request offered. */
+export function toolNames(req: AnthropicRecorded): string[] {
+  return (req.body.tools ?? []).map((t) => String(t.name));
+}
+
+/** The tool_result block answering call `id` in a recorded request's messages. */
+export function toolResultOf(req: AnthropicRecorded, id: string): RequestBlock | undefined {
+  return (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as RequestBlock[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
+}
+
+/** A tool_result block's text (a string, or its text blocks joined); "" for none. */
+export function blockText(b: RequestBlock | undefined): string {
+  return !b ? "" : typeof b.content === "string" ? b.content : ((b.content as RequestBlock[] | undefined) ?? []).map((c) => c.text ?? "").join("");
+}
+
 export function lastUserText(body: AnthropicRequestBody): string {
   const msgs = body.messages ?? [];
   for (let i = msgs.length - 1; i >= 0; i--) {
