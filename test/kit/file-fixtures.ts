@@ -13,7 +13,7 @@ import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer
 import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
 
 /** An object standing for whatever `live()` returns when it is used; a clear error before there is one. */
-function standIn<T extends object>(what: string, live: () => T | undefined): T {
+export function standIn<T extends object>(what: string, live: () => T | undefined): T {
   return new Proxy({} as T, {
     get(_, key) {
       const target = live();

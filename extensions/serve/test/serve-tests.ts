@@ -1,7 +1,9 @@
 /** The set-up serve test files share (vitest hooks: kept apart from serve-helpers.ts, which a bench imports too). */
-import { afterEach } from "vitest";
-import type { Sandbox } from "../../../test/kit/cli.js";
-import { sandboxForEach } from "../../../test/kit/file-fixtures.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { sandboxForEach, standIn } from "../../../test/kit/file-fixtures.js";
+import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { OceancodeClient } from "../client/index.js";
 import { startServe, type Served } from "./serve-helpers.js";
 
 /**
@@ -26,4 +28,38 @@ export function serveTests(prefix: string): { sb: Sandbox; startServe: typeof st
       return s;
     },
   };
+}
+
+export interface ServedOnFake {
+  fake: FakeAnthropicServer;
+  sb: Sandbox;
+  srv: Served;
+  /** the typed client on `srv` */
+  api: OceancodeClient;
+}
+
+/**
+ * One `oceancode serve` for a whole file, its model the fake Anthropic server: the fake, the sandbox
+ * (`setup` writes its files first), the server (`args` after --directory, `env` over the sandbox's) and a
+ * client, made before the first test; the server killed, the fake closed, the sandbox removed after the last.
+ */
+export function servedOnFake(o: { prefix: string; args?: string[]; env?: NodeJS.ProcessEnv; setup?: (sb: Sandbox) => void }): ServedOnFake {
+  let live: ServedOnFake | undefined;
+  beforeAll(async () => {
+    const fake = await startFakeAnthropic();
+    const sb = makeSandbox(o.prefix);
+    // kept at once: a failed start below still closes the fake and removes the sandbox
+    live = { fake, sb } as ServedOnFake;
+    o.setup?.(sb);
+    live.srv = await startServe(["--directory", sb.project, ...(o.args ?? [])], { env: anthropicEnv(sb, fake.url, o.env) });
+    live.api = new OceancodeClient({ baseUrl: live.srv.url });
+  }, 60_000);
+  afterAll(async () => {
+    await live?.srv?.stop("SIGKILL");
+    await live?.fake.close();
+    live?.sb.cleanup();
+    live = undefined;
+  });
+  const part = <K extends keyof ServedOnFake>(k: K): ServedOnFake[K] => standIn(`the file's ${k}`, () => live?.[k]);
+  return { fake: part("fake"), sb: part("sb"), srv: part("srv"), api: part("api") };
 }
