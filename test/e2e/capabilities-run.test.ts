@@ -25,52 +25,46 @@ function claudePlugin(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-const { fake, sb, result } = runOnceOnFake({
-  prefix: "oc-capabilities-",
-  args: ["--auto", "--model", "anthropic/claude-haiku-4-5", "/review src/a.ts"],
-  timeoutMs: 90_000,
-  hookTimeoutMs: 120_000,
-  setup(sb, fake) {
-    fake.respond((req: AnthropicRecorded) => {
-      if (!isParent(req)) return { text: "CHILD FINAL: the notes say hello" };
-      const n = parents().length;
-      if (n === 1) return { text: "loading", toolCalls: [{ id: "toolu_skill", name: "skill", input: { skill: "user:review", args: "all" } }] };
-      if (n === 2) return { text: "delegating", toolCalls: [{ id: "toolu_agent", name: "agent", input: { subagent_type: "reader", description: "read notes", prompt: "Read notes.txt" } }] };
-      return { text: "all done" };
-    });
-    // user tier (Claude Code's ~/.claude)
-    sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
-    sb.write(".claude/agents/reader.md", "---\ndescription: the user's reader\ntools: Read\n---\nUSER READER BODY\n", "home");
-    sb.write(".claude/CLAUDE.md", "USER MEMORY: prefer small commits\n", "home");
-    // plugin tier: Claude Code's installs, kit enabled, off disabled in ~/.claude/settings.json
-    const kit = claudePlugin("kit", {
-      "skills/lint/SKILL.md": "---\ndescription: lint with the kit\n---\nKIT LINT BODY\n",
-      "commands/ship.md": "---\ndescription: ship it\n---\nKIT SHIP BODY\n",
-      "agents/kit-helper.md": "---\ndescription: the kit's helper\n---\nKIT HELPER BODY\n",
-      "rules/kit.md": "KIT RULE: always run the kit\n",
-    });
-    const off = claudePlugin("off", {
-      "skills/hidden/SKILL.md": "---\ndescription: never offered\n---\nOFF BODY\n",
-      "agents/off-agent.md": "---\ndescription: never offered\n---\nOFF AGENT\n",
-      "rules/off.md": "OFF RULE: must not load\n",
-    });
-    const row = (p: string) => [{ scope: "user", installPath: p, version: "1.0.0", installedAt: "2026-01-01T00:00:00.000Z" }];
-    sb.write(".claude/plugins/installed_plugins.json", JSON.stringify({ version: 2, plugins: { "kit@mk": row(kit), "off@mk": row(off) } }), "home");
-    sb.write(".claude/settings.json", JSON.stringify({ enabledPlugins: { "kit@mk": true, "off@mk": false } }), "home");
-    // repo tier (the checkout's .claude): the same skill name again, a command, an agent that shadows the user's, scoped rules
-    sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the repo's review rules\n---\nREPO REVIEW of $ARGUMENTS\n");
-    sb.write(".claude/commands/deploy.md", "---\ndescription: Deploy the app\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS.\n");
-    sb.write(".claude/agents/reader.md", "---\nname: reader\ndescription: the repo's reader\ntools: Read\n---\nREPO READER BODY\n");
-    sb.write(".claude/rules/typescript.md", '---\npaths: "**/*.ts"\n---\nTS RULE: strict mode\n');
-    sb.write(".claude/rules/python.md", '---\npaths: "**/*.py"\n---\nPY RULE: must not load\n');
-    sb.write("CLAUDE.md", "PROJECT MEMORY: run npm test\n");
-    sb.write("src/a.ts", "export const a = 1;\n");
-    sb.write("notes.txt", "hello\n");
-    // local tier (the project's untracked .oceancode): the narrowest review, and a unique skill
-    sb.write(".oceancode/skills/review/SKILL.md", "---\ndescription: my own review\n---\nLOCAL REVIEW of $ARGUMENTS\n");
-    sb.write(".oceancode/skills/tdd/SKILL.md", "---\ndescription: test first\n---\nWrite the failing test first.\n");
-  },
-});
+const { fake, sb, result } = runOnceOnFake("oc-capabilities-", ["--auto", "--model", "anthropic/claude-haiku-4-5", "/review src/a.ts"], (sb, fake) => {
+  fake.respond((req: AnthropicRecorded) => {
+    if (!isParent(req)) return { text: "CHILD FINAL: the notes say hello" };
+    const n = parents().length;
+    if (n === 1) return { text: "loading", toolCalls: [{ id: "toolu_skill", name: "skill", input: { skill: "user:review", args: "all" } }] };
+    if (n === 2) return { text: "delegating", toolCalls: [{ id: "toolu_agent", name: "agent", input: { subagent_type: "reader", description: "read notes", prompt: "Read notes.txt" } }] };
+    return { text: "all done" };
+  });
+  // user tier (Claude Code's ~/.claude)
+  sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
+  sb.write(".claude/agents/reader.md", "---\ndescription: the user's reader\ntools: Read\n---\nUSER READER BODY\n", "home");
+  sb.write(".claude/CLAUDE.md", "USER MEMORY: prefer small commits\n", "home");
+  // plugin tier: Claude Code's installs, kit enabled, off disabled in ~/.claude/settings.json
+  const kit = claudePlugin("kit", {
+    "skills/lint/SKILL.md": "---\ndescription: lint with the kit\n---\nKIT LINT BODY\n",
+    "commands/ship.md": "---\ndescription: ship it\n---\nKIT SHIP BODY\n",
+    "agents/kit-helper.md": "---\ndescription: the kit's helper\n---\nKIT HELPER BODY\n",
+    "rules/kit.md": "KIT RULE: always run the kit\n",
+  });
+  const off = claudePlugin("off", {
+    "skills/hidden/SKILL.md": "---\ndescription: never offered\n---\nOFF BODY\n",
+    "agents/off-agent.md": "---\ndescription: never offered\n---\nOFF AGENT\n",
+    "rules/off.md": "OFF RULE: must not load\n",
+  });
+  const row = (p: string) => [{ scope: "user", installPath: p, version: "1.0.0", installedAt: "2026-01-01T00:00:00.000Z" }];
+  sb.write(".claude/plugins/installed_plugins.json", JSON.stringify({ version: 2, plugins: { "kit@mk": row(kit), "off@mk": row(off) } }), "home");
+  sb.write(".claude/settings.json", JSON.stringify({ enabledPlugins: { "kit@mk": true, "off@mk": false } }), "home");
+  // repo tier (the checkout's .claude): the same skill name again, a command, an agent that shadows the user's, scoped rules
+  sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the repo's review rules\n---\nREPO REVIEW of $ARGUMENTS\n");
+  sb.write(".claude/commands/deploy.md", "---\ndescription: Deploy the app\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS.\n");
+  sb.write(".claude/agents/reader.md", "---\nname: reader\ndescription: the repo's reader\ntools: Read\n---\nREPO READER BODY\n");
+  sb.write(".claude/rules/typescript.md", '---\npaths: "**/*.ts"\n---\nTS RULE: strict mode\n');
+  sb.write(".claude/rules/python.md", '---\npaths: "**/*.py"\n---\nPY RULE: must not load\n');
+  sb.write("CLAUDE.md", "PROJECT MEMORY: run npm test\n");
+  sb.write("src/a.ts", "export const a = 1;\n");
+  sb.write("notes.txt", "hello\n");
+  // local tier (the project's untracked .oceancode): the narrowest review, and a unique skill
+  sb.write(".oceancode/skills/review/SKILL.md", "---\ndescription: my own review\n---\nLOCAL REVIEW of $ARGUMENTS\n");
+  sb.write(".oceancode/skills/tdd/SKILL.md", "---\ndescription: test first\n---\nWrite the failing test first.\n");
+}, { timeoutMs: 90_000, hookTimeoutMs: 120_000 });
 
 describe("every capability kind through one run", () => {
   it("the run succeeds", () => {

@@ -59,61 +59,51 @@ export function providerFakesForFile(o: { chunkChars?: number; reset?: boolean }
   return { anthropic: standIn("the file's fake Anthropic server", () => anthropic), openai: standIn("the file's fake OpenAI server", () => openai) };
 }
 
-/** One sandbox for the whole file; `setup` writes what every test starts from. */
-export function sandboxForFile(prefix: string, setup: (sb: Sandbox) => void = () => {}): Sandbox {
+function sandboxFixture(before: typeof beforeAll, after: typeof afterAll, what: string, prefix: string, setup: (sb: Sandbox) => void): Sandbox {
   let live: Sandbox | undefined;
-  beforeAll(() => {
+  before(() => {
     live = makeSandbox(prefix);
     setup(live);
   });
-  afterAll(() => {
+  after(() => {
     live?.cleanup();
     live = undefined;
   });
-  return standIn("the file's sandbox", () => live);
+  return standIn(what, () => live);
 }
+
+/** One sandbox for the whole file; `setup` writes what every test starts from. */
+export const sandboxForFile = (prefix: string, setup: (sb: Sandbox) => void = () => {}): Sandbox => sandboxFixture(beforeAll, afterAll, "the file's sandbox", prefix, setup);
 
 /** A fresh sandbox for each test (`setup` writes what each starts from), removed after it. */
-export function sandboxForEach(prefix: string, setup: (sb: Sandbox) => void = () => {}): Sandbox {
-  let live: Sandbox | undefined;
-  beforeEach(() => {
-    live = makeSandbox(prefix);
-    setup(live);
-  });
-  afterEach(() => {
-    live?.cleanup();
-    live = undefined;
-  });
-  return standIn("the test's sandbox", () => live);
-}
+export const sandboxForEach = (prefix: string, setup: (sb: Sandbox) => void = () => {}): Sandbox => sandboxFixture(beforeEach, afterEach, "the test's sandbox", prefix, setup);
 
-export interface OneRun {
-  /** the prefix of the sandbox's temp folder */
-  prefix: string;
-  /** what follows `oceancode run` */
-  args: string[];
+export interface OneRunOptions {
   timeoutMs?: number;
   /** the bound on the whole set-up (the run included) */
   hookTimeoutMs?: number;
   fake?: FakeAnthropicOptions;
-  /** script the fake and write the sandbox's files before the run */
-  setup(sb: Sandbox, fake: FakeAnthropicServer): void | Promise<void>;
 }
 
 /**
- * A file whose tests all read one `oceancode run` (asynchronous: the fake answers in this process) on a
- * fake Anthropic server: the fake, the sandbox and the run's result, made before the first test and
- * closed and removed after the last.
+ * A file whose tests all read one `oceancode run <args>` (asynchronous: the fake answers in this process)
+ * on a fake Anthropic server: `setup` scripts the fake and writes the sandbox's files; the fake, the
+ * sandbox and the run's result are made before the first test, closed and removed after the last.
  */
-export function runOnceOnFake(o: OneRun): { fake: FakeAnthropicServer; sb: Sandbox; result: RunResult } {
+export function runOnceOnFake(
+  prefix: string,
+  args: string[],
+  setup: (sb: Sandbox, fake: FakeAnthropicServer) => void | Promise<void>,
+  o: OneRunOptions = {},
+): { fake: FakeAnthropicServer; sb: Sandbox; result: RunResult } {
   let fake: FakeAnthropicServer | undefined;
   let sb: Sandbox | undefined;
   let result: RunResult | undefined;
   beforeAll(async () => {
     fake = await startFakeAnthropic(o.fake);
-    sb = makeSandbox(o.prefix);
-    await o.setup(sb, fake);
-    result = await runCliAsync(["run", ...o.args], { cwd: sb.project, env: anthropicEnv(sb, fake.url), timeoutMs: o.timeoutMs ?? 60_000 });
+    sb = makeSandbox(prefix);
+    await setup(sb, fake);
+    result = await runCliAsync(["run", ...args], { cwd: sb.project, env: anthropicEnv(sb, fake.url), timeoutMs: o.timeoutMs ?? 60_000 });
   }, o.hookTimeoutMs ?? 90_000);
   afterAll(async () => {
     await fake?.close();

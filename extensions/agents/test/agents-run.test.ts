@@ -43,53 +43,47 @@ function child(req: AnthropicRecorded): AnthropicReply {
   return { text: `GENERAL DONE: ${firstUserText(req)}` };
 }
 
-const { fake, sb, result } = runOnceOnFake({
-  prefix: "oc-agents-",
-  args: ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the agents"],
-  timeoutMs: 90_000,
-  hookTimeoutMs: 120_000,
-  setup(sb, fake) {
-    let p = 0;
-    fake.respond((req) => {
-      if (!isParent(req)) return child(req);
-      const c = PARENT_CALLS[p++];
-      return c ? { text: `calling ${c.input.subagent_type}`, toolCalls: [{ id: c.id, name: "agent", input: c.input }] } : { text: "parent done" };
-    });
-    stopLog = path.join(sb.home, "subagent-stop.jsonl");
-    sb.write("notes.txt", "first line of notes\nsecond\n");
-    // repo tier: Claude Code, OpenCode and Grok agents (inert data: read untrusted)
-    sb.write(".claude/agents/reader.md", "---\nname: reader\ndescription: reads files and reports\ntools: Read\nmodel: inherit\n---\nREADER AGENT BODY: read what you are asked to and report.\n");
-    sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the repo's reviewer\ntools:\n  - Read\n  - Grep\n---\nREPO REVIEWER BODY\n");
-    sb.write(".opencode/agent/docs.md", "---\ndescription: writes docs\nmode: subagent\ntools:\n  bash: false\n  write: false\n---\nOPENCODE DOCS BODY\n");
-    sb.write(".opencode/agent/boss.md", "---\ndescription: a primary agent\nmode: primary\n---\nPRIMARY\n");
-    // a skill: the parent lists it; a child (no skill tool) is not shown what it could not load
-    sb.write(".claude/skills/lint/SKILL.md", "---\ndescription: lint the code\n---\nLINT\n");
-    sb.write(".grok/personas/pirate.md", "---\nname: pirate\ndescription: talks like a pirate\n---\nARR\n");
-    // user tier: a reviewer that the repo's shadows, and a broken frontmatter
-    sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the user's reviewer\n---\nUSER REVIEWER BODY\n", "home");
-    sb.write(".claude/agents/broken.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken.\n", "home");
-    // Claude Code plugins: alpha enabled, beta disabled in ~/.claude/settings.json
-    const plugin = (name: string, agent: string, body: string) => {
-      const dir = path.join(sb.home, "cc-cache", name, "1.0.0");
-      fs.mkdirSync(path.join(dir, "agents"), { recursive: true });
-      fs.mkdirSync(path.join(dir, ".claude-plugin"), { recursive: true });
-      fs.writeFileSync(path.join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name }));
-      fs.writeFileSync(path.join(dir, "agents", `${agent}.md`), `---\ndescription: ${agent} from ${name}\n---\n${body}\n`);
-      return dir;
-    };
-    const alpha = plugin("alpha", "helper", "PLUGIN HELPER BODY");
-    const beta = plugin("beta", "hidden", "DISABLED PLUGIN BODY");
-    sb.write(".claude/plugins/installed_plugins.json", JSON.stringify({ plugins: { "alpha@m": [{ scope: "user", installPath: alpha }], "beta@m": [{ scope: "user", installPath: beta }] } }), "home");
-    sb.write(
-      ".claude/settings.json",
-      JSON.stringify({
-        enabledPlugins: { "beta@m": false },
-        hooks: { SubagentStop: [{ hooks: [{ type: "command", command: `cat >> '${stopLog}'; echo >> '${stopLog}'` }] }] },
-      }),
-      "home",
-    );
-  },
-});
+const { fake, sb, result } = runOnceOnFake("oc-agents-", ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the agents"], (sb, fake) => {
+  let p = 0;
+  fake.respond((req) => {
+    if (!isParent(req)) return child(req);
+    const c = PARENT_CALLS[p++];
+    return c ? { text: `calling ${c.input.subagent_type}`, toolCalls: [{ id: c.id, name: "agent", input: c.input }] } : { text: "parent done" };
+  });
+  stopLog = path.join(sb.home, "subagent-stop.jsonl");
+  sb.write("notes.txt", "first line of notes\nsecond\n");
+  // repo tier: Claude Code, OpenCode and Grok agents (inert data: read untrusted)
+  sb.write(".claude/agents/reader.md", "---\nname: reader\ndescription: reads files and reports\ntools: Read\nmodel: inherit\n---\nREADER AGENT BODY: read what you are asked to and report.\n");
+  sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the repo's reviewer\ntools:\n  - Read\n  - Grep\n---\nREPO REVIEWER BODY\n");
+  sb.write(".opencode/agent/docs.md", "---\ndescription: writes docs\nmode: subagent\ntools:\n  bash: false\n  write: false\n---\nOPENCODE DOCS BODY\n");
+  sb.write(".opencode/agent/boss.md", "---\ndescription: a primary agent\nmode: primary\n---\nPRIMARY\n");
+  // a skill: the parent lists it; a child (no skill tool) is not shown what it could not load
+  sb.write(".claude/skills/lint/SKILL.md", "---\ndescription: lint the code\n---\nLINT\n");
+  sb.write(".grok/personas/pirate.md", "---\nname: pirate\ndescription: talks like a pirate\n---\nARR\n");
+  // user tier: a reviewer that the repo's shadows, and a broken frontmatter
+  sb.write(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: the user's reviewer\n---\nUSER REVIEWER BODY\n", "home");
+  sb.write(".claude/agents/broken.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken.\n", "home");
+  // Claude Code plugins: alpha enabled, beta disabled in ~/.claude/settings.json
+  const plugin = (name: string, agent: string, body: string) => {
+    const dir = path.join(sb.home, "cc-cache", name, "1.0.0");
+    fs.mkdirSync(path.join(dir, "agents"), { recursive: true });
+    fs.mkdirSync(path.join(dir, ".claude-plugin"), { recursive: true });
+    fs.writeFileSync(path.join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name }));
+    fs.writeFileSync(path.join(dir, "agents", `${agent}.md`), `---\ndescription: ${agent} from ${name}\n---\n${body}\n`);
+    return dir;
+  };
+  const alpha = plugin("alpha", "helper", "PLUGIN HELPER BODY");
+  const beta = plugin("beta", "hidden", "DISABLED PLUGIN BODY");
+  sb.write(".claude/plugins/installed_plugins.json", JSON.stringify({ plugins: { "alpha@m": [{ scope: "user", installPath: alpha }], "beta@m": [{ scope: "user", installPath: beta }] } }), "home");
+  sb.write(
+    ".claude/settings.json",
+    JSON.stringify({
+      enabledPlugins: { "beta@m": false },
+      hooks: { SubagentStop: [{ hooks: [{ type: "command", command: `cat >> '${stopLog}'; echo >> '${stopLog}'` }] }] },
+    }),
+    "home",
+  );
+}, { timeoutMs: 90_000, hookTimeoutMs: 120_000 });
 
 const parents = () => fake.requests.filter(isParent);
 const children = (marker: string) => fake.requests.filter((r) => !isParent(r) && systemOf(r).includes(marker));

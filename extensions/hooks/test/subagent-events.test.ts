@@ -13,26 +13,20 @@ const EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 
 let log: string;
 
-const { fake, result } = runOnceOnFake({
-  prefix: "oc-hooks-subagent-",
-  args: ["--auto", "--model", "anthropic/claude-sonnet-4-5", "delegate it"],
-  timeoutMs: 60_000,
-  hookTimeoutMs: 90_000,
-  setup(sb, fake) {
-    let parentTurn = 0;
-    fake.respond((req) => {
-      if (!isParent(req)) {
-        return hasToolResult(req) ? { text: "CHILD DONE" } : { text: "reading", toolCalls: [{ id: "toolu_child_read", name: "read", input: { file_path: "notes.txt" } }] };
-      }
-      return parentTurn++ === 0
-        ? { text: "delegating", toolCalls: [{ id: "toolu_agent", name: "agent", input: { subagent_type: "general-purpose", description: "read", prompt: "Read notes.txt." } }] }
-        : { text: "parent done" };
-    });
-    log = path.join(sb.home, "events.jsonl");
-    sb.write("notes.txt", "some notes\n");
-    const handler = { type: "command", command: `cat >> '${log}'; echo >> '${log}'` };
-    sb.write(".oceancode/settings.json", JSON.stringify({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [{ hooks: [handler] }]])) }), "home");
-  },
+const { fake, result } = runOnceOnFake("oc-hooks-subagent-", ["--auto", "--model", "anthropic/claude-sonnet-4-5", "delegate it"], (sb, fake) => {
+  let parentTurn = 0;
+  fake.respond((req) => {
+    if (!isParent(req)) {
+      return hasToolResult(req) ? { text: "CHILD DONE" } : { text: "reading", toolCalls: [{ id: "toolu_child_read", name: "read", input: { file_path: "notes.txt" } }] };
+    }
+    return parentTurn++ === 0
+      ? { text: "delegating", toolCalls: [{ id: "toolu_agent", name: "agent", input: { subagent_type: "general-purpose", description: "read", prompt: "Read notes.txt." } }] }
+      : { text: "parent done" };
+  });
+  log = path.join(sb.home, "events.jsonl");
+  sb.write("notes.txt", "some notes\n");
+  const handler = { type: "command", command: `cat >> '${log}'; echo >> '${log}'` };
+  sb.write(".oceancode/settings.json", JSON.stringify({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [{ hooks: [handler] }]])) }), "home");
 });
 
 type Payload = { hook_event_name: string; session_id: string; tool_name?: string; prompt_id?: string };

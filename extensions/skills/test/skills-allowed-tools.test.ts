@@ -18,20 +18,14 @@ const CALLS = [
   { id: "t_bye", name: "bash", input: { command: "touch denied.txt" } },
 ];
 
-const { fake, sb, result } = runOnceOnFake({
-  prefix: "oc-skills-allowed-",
-  args: ["--model", "anthropic/claude-sonnet-4-5", "greet"],
-  timeoutMs: 60_000,
-  hookTimeoutMs: 90_000,
-  setup(sb, fake) {
-    let i = 0;
-    fake.respond(() => {
-      const c = CALLS[i++];
-      return c ? { text: `step ${i}`, toolCalls: [c] } : { text: "finished" };
-    });
-    sb.write(".oceancode/skills/greeter/SKILL.md", "---\ndescription: greet\nallowed-tools: Bash(mkdir:*), Bash(touch:*)\n---\nMake directories.\n");
-    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask", "bash touch * deny"] }));
-  },
+const { fake, sb, result } = runOnceOnFake("oc-skills-allowed-", ["--model", "anthropic/claude-sonnet-4-5", "greet"], (sb, fake) => {
+  let i = 0;
+  fake.respond(() => {
+    const c = CALLS[i++];
+    return c ? { text: `step ${i}`, toolCalls: [c] } : { text: "finished" };
+  });
+  sb.write(".oceancode/skills/greeter/SKILL.md", "---\ndescription: greet\nallowed-tools: Bash(mkdir:*), Bash(touch:*)\n---\nMake directories.\n");
+  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask", "bash touch * deny"] }));
 });
 
 describe("allowed-tools through run", () => {

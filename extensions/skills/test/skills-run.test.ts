@@ -18,29 +18,23 @@ const CALLS = [
   { id: "toolu_id", input: { skill: "repo.open_code:deep", args: "twice" } },
 ];
 
-const { fake, sb, result } = runOnceOnFake({
-  prefix: "oc-skills-",
-  args: ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"],
-  timeoutMs: 60_000,
-  hookTimeoutMs: 90_000,
-  setup(sb, fake) {
-    let i = 0;
-    fake.respond(() => {
-      const c = CALLS[i++];
-      return c ? { text: `calling ${c.input.skill}`, toolCalls: [{ id: c.id, name: "skill", input: c.input }] } : { text: "all skills loaded" };
-    });
-    // user tier: Claude Code's ~/.claude and oceancode's own ~/.oceancode
-    sb.write(".claude/skills/review/SKILL.md", "---\nname: review\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
-    sb.write(".claude/skills/broken/SKILL.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken, carefully.\nSecond line.\n", "home");
-    sb.write(".claude/skills/model-only/SKILL.md", "---\ndescription: background knowledge\nuser-invocable: false\n---\nModel only.\n", "home");
-    sb.write(".oceancode/skills/secret/SKILL.md", "---\ndescription: typed by the user only\ndisable-model-invocation: true\n---\nSECRET BODY\n", "home");
-    // repo tier (the project's .claude and .opencode; untrusted, but skills are inert data)
-    sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the repo's review rules\nallowed-tools: Read, Grep\n---\n\nREPO REVIEW first=$1 second=$2 dir=${CLAUDE_SKILL_DIR}\n");
-    sb.write(".claude/commands/deploy.md", "---\ndescription: Deploy the app\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS now.\n");
-    sb.write(".opencode/command/deep.md", "Think deeply about the problem.\n");
-    // local tier: the project's .oceancode (not tracked by git)
-    sb.write(".oceancode/skills/tdd/SKILL.md", "---\nname: tdd\ndescription: test first\n---\nWrite the failing test first.\n");
-  },
+const { fake, sb, result } = runOnceOnFake("oc-skills-", ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"], (sb, fake) => {
+  let i = 0;
+  fake.respond(() => {
+    const c = CALLS[i++];
+    return c ? { text: `calling ${c.input.skill}`, toolCalls: [{ id: c.id, name: "skill", input: c.input }] } : { text: "all skills loaded" };
+  });
+  // user tier: Claude Code's ~/.claude and oceancode's own ~/.oceancode
+  sb.write(".claude/skills/review/SKILL.md", "---\nname: review\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
+  sb.write(".claude/skills/broken/SKILL.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken, carefully.\nSecond line.\n", "home");
+  sb.write(".claude/skills/model-only/SKILL.md", "---\ndescription: background knowledge\nuser-invocable: false\n---\nModel only.\n", "home");
+  sb.write(".oceancode/skills/secret/SKILL.md", "---\ndescription: typed by the user only\ndisable-model-invocation: true\n---\nSECRET BODY\n", "home");
+  // repo tier (the project's .claude and .opencode; untrusted, but skills are inert data)
+  sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the repo's review rules\nallowed-tools: Read, Grep\n---\n\nREPO REVIEW first=$1 second=$2 dir=${CLAUDE_SKILL_DIR}\n");
+  sb.write(".claude/commands/deploy.md", "---\ndescription: Deploy the app\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS now.\n");
+  sb.write(".opencode/command/deep.md", "Think deeply about the problem.\n");
+  // local tier: the project's .oceancode (not tracked by git)
+  sb.write(".oceancode/skills/tdd/SKILL.md", "---\nname: tdd\ndescription: test first\n---\nWrite the failing test first.\n");
 });
 
 describe("skills through run", () => {
