@@ -4,11 +4,12 @@
  *   - fakeAnthropicForFile(): one fake Anthropic server, reset after each test, closed after the last;
  *   - sandboxForFile() / sandboxForEach(): a temp HOME and project for the file, or fresh for each test;
  *   - providerFakesForFile(): the fake Anthropic and OpenAI servers together, reset before each test;
- *   - runOnceOnFake(): a file whose tests all read one `oceancode run` on the fake Anthropic server.
+ *   - runOnceOnFake(): a file whose tests all read one `oceancode run` on the fake Anthropic server;
+ *   - perTest(): makeSandbox and startFakeAnthropic remembering what a test made, torn down after it.
  * After-hooks run last-registered first: call these before the helpers whose teardown must come first.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "./cli.js";
+import { anthropicEnv, cleanupSettled, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "./cli.js";
 import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from "./fakes/anthropic-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
 
@@ -111,4 +112,37 @@ export function runOnceOnFake(
     fake = sb = result = undefined;
   });
   return { fake: standIn("the run's fake Anthropic server", () => fake), sb: standIn("the run's sandbox", () => sb), result: standIn("the run's result", () => result) };
+}
+
+export interface PerTest {
+  makeSandbox: typeof makeSandbox;
+  startFakeAnthropic: typeof startFakeAnthropic;
+}
+
+/**
+ * The kit's makeSandbox and startFakeAnthropic (same names, same arguments), remembering what each test
+ * made: after it the fakes are closed, then the sandboxes removed (retried while a killed child lets go).
+ */
+export function perTest(): PerTest {
+  let fakes: FakeAnthropicServer[] = [];
+  let boxes: Sandbox[] = [];
+  afterEach(async () => {
+    const [f, b] = [fakes, boxes];
+    fakes = [];
+    boxes = [];
+    for (const x of f) await x.close();
+    for (const x of b) await cleanupSettled(x);
+  });
+  return {
+    makeSandbox: (prefix) => {
+      const s = makeSandbox(prefix);
+      boxes.push(s);
+      return s;
+    },
+    startFakeAnthropic: async (opts) => {
+      const x = await startFakeAnthropic(opts);
+      fakes.push(x);
+      return x;
+    },
+  };
 }

@@ -54,6 +54,21 @@ export function ledgerRoot(sb: Sandbox): string {
   return path.join(sb.home, ".local", "share", "oceancode", "session-ledger");
 }
 
+/** A session's ledger folder: the folder named `id` somewhere under `root` (the sandbox's home). */
+export function findLedgerDir(root: string, id: string): string {
+  const stack = [root];
+  while (stack.length) {
+    const d = stack.pop()!;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(d, e.name);
+      if (e.name === id) return p;
+      stack.push(p);
+    }
+  }
+  throw new Error(`no ledger folder for ${id} under ${root}`);
+}
+
 /** index.json rows: the ledger's published type */
 export type IndexEntry = TurnIndexEntry;
 
