@@ -1,6 +1,7 @@
 /** A real kernel (compiled bundled extensions, SQLite storage, the ledger, the real tools) on a sandbox, for the checkpoints tests. */
 import fs from "node:fs";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
 import type { EngineService, Row, Session } from "../../engine/api.js";
 
@@ -39,6 +40,26 @@ export async function boot(steps: Step[], files: Record<string, string> = {}): P
 }
 
 /** Run a slash command as a host without a picker (run, serve): returns what it replied. */
+/** `boot`, remembering each kernel so that after each test it is shut down and its sandbox removed. */
+export function bootTests(): { boot: typeof boot } {
+  let booted: Booted[] = [];
+  afterEach(async () => {
+    const all = booted;
+    booted = [];
+    for (const b of all) {
+      await b.kernel.shutdown();
+      b.sb.cleanup();
+    }
+  });
+  return {
+    boot: async (...a) => {
+      const b = await boot(...a);
+      booted.push(b);
+      return b;
+    },
+  };
+}
+
 export async function slash(b: Booted, s: Session, name: string, args = "", extra: Record<string, unknown> = {}): Promise<string> {
   let out = "";
   const handled = await b.kernel.runSlash(name, args, { sessionId: s.info.id, cwd: b.sb.project, reply: (t: string) => (out += t), ...extra });
