@@ -5,11 +5,10 @@
  * the scripted provider.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import path from "node:path";
-import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
-import { resolvePaths } from "../../../kernel/paths.js";
+import type { Kernel } from "../../../kernel/kernel.js";
 import type { EngineService, ModelRequest, ToolResult } from "../api.js";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { discoverKernel } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel | undefined;
@@ -26,12 +25,7 @@ async function boot(env: NodeJS.ProcessEnv = {}): Promise<{ engine: EngineServic
     "loop.json",
     JSON.stringify({ steps: [{ repeat: 50, text: "step {{n}}", tool_calls: [{ name: "read", input: { file_path: "notes.txt" } }, { name: "bash", input: { command: "echo hi" } }] }] }),
   );
-  kernel = await Kernel.discover({
-    paths: resolvePaths({ home: sb.home, project: sb.project, env: { ...sb.env, ...env } }),
-    env: { ...sb.env, ...env },
-    log: stderrLogger(false),
-    bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
-  });
+  kernel = await discoverKernel(sb, env);
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const requests = new Map<string, ModelRequest[]>();

@@ -3,11 +3,10 @@
  * the real kernel and bundled extensions, in process).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import path from "node:path";
-import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
-import { resolvePaths } from "../../../kernel/paths.js";
+import type { Kernel } from "../../../kernel/kernel.js";
 import type { EngineService, Session } from "../api.js";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { discoverKernel } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel | undefined;
@@ -25,12 +24,7 @@ interface EvictingEngine extends EngineService {
 describe("idle sessions", () => {
   it("leave memory after engine.idle_minutes and reload with their rows on use", async () => {
     sb = makeSandbox();
-    kernel = await Kernel.discover({
-      paths: resolvePaths({ home: sb.home, project: sb.project, env: sb.env }),
-      env: sb.env,
-      log: stderrLogger(false),
-      bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
-    });
+    kernel = await discoverKernel(sb);
     await kernel.activate("onSession");
     const engine = await kernel.service("engine");
     const s: Session = await engine.createSession({ cwd: sb.project, model: "scripted/echo" });
