@@ -166,6 +166,24 @@ export function jevTests(): { bootPoints: typeof bootPoints; jevSandbox: typeof 
   };
 }
 
+/**
+ * A fake System One answer that ranks `question`'s options by a per-prompt preference list (`top` for the
+ * first, `step` less for each next, 0.01 for the rest), choosing the best, with the gate `gate` at `noul`.
+ */
+export function rankedAnswer(o: { gate: string; question: string; prefer: (prompt: string) => string[]; top: number; step: number; noul: number }) {
+  return (req: { body: { state?: unknown; questions?: Record<string, { options?: string[] }> } }) => {
+    const prefer = o.prefer((req.body.state as { prompt: string }).prompt);
+    const opts = req.body.questions![o.question]!.options!;
+    const probabilities: Record<string, number> = {};
+    for (const x of opts) {
+      const i = prefer.indexOf(x.slice(0, x.indexOf(":")));
+      probabilities[x] = i >= 0 ? o.top - i * o.step : 0.01;
+    }
+    const choice = Object.entries(probabilities).sort((x, y) => y[1] - x[1])[0]![0];
+    return { [o.gate]: { type: "noul" as const, noul: o.noul }, [o.question]: { type: "choice" as const, choice, probabilities } };
+  };
+}
+
 export function comparable(reqs: readonly SentRequest[], sb: Sandbox): string {
   return JSON.stringify(reqs.map((r) => ({ ...r, rows: r.rows.map((x) => ({ ...x, at: 0 })) })))
     .replaceAll(sb.project, "<project>")
