@@ -5,10 +5,8 @@
  * `.tmp` file is left anywhere; once space is freed the session goes on with database and ledger agreeing.
  */
 import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { fill, tmpFiles, fullDiskFile } from "./tmpfs.js";
+import { fill, tmpFiles, fullDiskFile, storedSession } from "./tmpfs.js";
 
 const { sb, data, filler, cli } = fullDiskFile("oc-disk-full-");
 
@@ -38,11 +36,8 @@ describe("disk full", () => {
     const after = await cli("run", "-c", "third");
     expect(after.code, after.stderr).toBe(0);
     expect(tmpFiles(data)).toEqual([]);
-    const db = new Database(path.join(data, "oceancode.db"), { readonly: true });
-    const rows = db.prepare("SELECT seq, role, json FROM rows WHERE session_id = ? ORDER BY seq").all(id) as Array<{ seq: number; role: string; json: string }>;
-    db.close();
+    const { rows, prompts } = storedSession(data, id);
     expect(rows.map((x) => x.seq)).toEqual(rows.map((_, i) => i + 1));
-    const prompts = rows.filter((x) => x.role === "user").map((x) => (JSON.parse(x.json) as { text: string }).text);
     expect(prompts[0]).toBe("first");
     expect(prompts[prompts.length - 1]).toBe("third");
     const doc = await cli("doctor", "--storage");

@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll } from "vitest";
 import { makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../kit/cli.js";
 
@@ -63,4 +64,12 @@ export function fullDiskFile(prefix: string): FullDiskFile {
     }
   });
   return { sb, data, filler: path.join(data, "filler"), cli: (...args) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 }) };
+}
+
+/** A session's rows as the data dir's database holds them (seq order), and its user prompts in order. */
+export function storedSession(data: string, id: string): { rows: Array<{ seq: number; role: string; json: string }>; prompts: string[] } {
+  const db = new Database(path.join(data, "oceancode.db"), { readonly: true });
+  const rows = db.prepare("SELECT seq, role, json FROM rows WHERE session_id = ? ORDER BY seq").all(id) as Array<{ seq: number; role: string; json: string }>;
+  db.close();
+  return { rows, prompts: rows.filter((x) => x.role === "user").map((x) => (JSON.parse(x.json) as { text: string }).text) };
 }

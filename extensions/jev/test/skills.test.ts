@@ -9,16 +9,16 @@ import { installSkills, skillsPolicy } from "../points/skills.js";
 import { STICKY_REASON } from "../points/advise.js";
 import { comparable, testJev, type Booted, jevTests, rankedAnswer } from "./points-helpers.js";
 
+let b: Booted | undefined;
+let fake: FakeSystemOne | undefined;
+const { bootPoints, startFakeSystemOne } = jevTests();
+
 const SKILLS = ["tdd", "release-notes", "changelog", "db-migrations", "perf-bench", "pdf-forms"];
 const FILES = Object.fromEntries(SKILLS.map((n) => [`.oceancode/skills/${n}/SKILL.md`, `---\ndescription: the ${n} procedure\n---\nDo ${n}.\n`]));
 
 const P1 = "write the release notes and the changelog entry for version two";
 const P2 = "shorter release notes please, and the changelog again";
 const P3 = "benchmark the database migrations under heavy load";
-
-let b: Booted | undefined;
-let fake: FakeSystemOne | undefined;
-const { bootPoints, startFakeSystemOne } = jevTests();
 
 const answerBy = (noul: number) =>
   rankedAnswer({ gate: "needs_skill", question: "skills", top: 0.4, step: 0.1, noul, prefer: (prompt) => (prompt.includes("benchmark") ? ["perf-bench", "db-migrations", "tdd", "changelog"] : ["release-notes", "changelog", "tdd", "pdf-forms"]) });

@@ -11,6 +11,10 @@ import { sharesVocabulary, STICKY_REASON } from "../points/advise.js";
 import type { ToolDefinition } from "../../engine/api.js";
 import { comparable, testJev, type Booted, type Step, jevTests, rankedAnswer } from "./points-helpers.js";
 
+let b: Booted | undefined;
+let fake: FakeSystemOne | undefined;
+const { bootPoints, startFakeSystemOne } = jevTests();
+
 const EXTRA = ["web_fetch", "web_search", "notebook_edit", "db_query", "db_migrate", "bench_run", "image_view", "pdf_read", "calendar", "mailer"];
 const tool = (name: string): ToolDefinition => ({
   name,
@@ -23,10 +27,6 @@ const tool = (name: string): ToolDefinition => ({
 const P1 = "fetch the release notes from the website and summarise them";
 const P2 = "summarise the release notes again, shorter";
 const P3 = "now benchmark the database migrations under heavy load";
-
-let b: Booted | undefined;
-let fake: FakeSystemOne | undefined;
-const { bootPoints, startFakeSystemOne } = jevTests();
 
 /** Ranks the options by a per-prompt preference list (the rest share what is left). */
 const answerBy = (noul: number) =>
