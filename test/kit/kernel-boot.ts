@@ -1,8 +1,9 @@
 /** The real kernel for in-process tests: discovered over a sandbox's HOME and project with the compiled bundled extensions (dist/), logs quiet. */
 import path from "node:path";
+import { afterEach } from "vitest";
 import { Kernel, stderrLogger } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
-import { REPO_ROOT, type Sandbox } from "./cli.js";
+import { makeSandbox, REPO_ROOT, type Sandbox } from "./cli.js";
 
 /** Discovered (with `env` over the sandbox's), not yet activated: the test activates the event it is about. */
 export function discoverKernel(sb: Sandbox, extra: NodeJS.ProcessEnv = {}): Promise<Kernel> {
@@ -13,4 +14,29 @@ export function discoverKernel(sb: Sandbox, extra: NodeJS.ProcessEnv = {}): Prom
     log: stderrLogger(false),
     bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
   });
+}
+
+/** makeSandbox and discoverKernel remembering what a test made: after it the kernels are shut down, then the sandboxes removed. */
+export function kernelTests(): { makeSandbox: typeof makeSandbox; discoverKernel: typeof discoverKernel } {
+  let kernels: Kernel[] = [];
+  let boxes: Sandbox[] = [];
+  afterEach(async () => {
+    const [k, b] = [kernels, boxes];
+    kernels = [];
+    boxes = [];
+    for (const x of k) await x.shutdown();
+    for (const x of b) x.cleanup();
+  });
+  return {
+    makeSandbox: (prefix) => {
+      const s = makeSandbox(prefix);
+      boxes.push(s);
+      return s;
+    },
+    discoverKernel: async (...a) => {
+      const k = await discoverKernel(...a);
+      kernels.push(k);
+      return k;
+    },
+  };
 }

@@ -4,19 +4,15 @@
  * reason step_cap instead of opening a fresh turn. In process, the real kernel and bundled extensions,
  * the scripted provider.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Kernel } from "../../../kernel/kernel.js";
 import type { EngineService, ModelRequest, ToolResult } from "../api.js";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { discoverKernel } from "../../../test/kit/kernel-boot.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { kernelTests } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel | undefined;
-afterEach(async () => {
-  await kernel?.shutdown();
-  kernel = undefined;
-  sb?.cleanup();
-});
+const { makeSandbox, discoverKernel } = kernelTests();
 
 async function boot(env: NodeJS.ProcessEnv = {}): Promise<{ engine: EngineService; requests: Map<string, ModelRequest[]>; results: ToolResult[] }> {
   sb = makeSandbox("oc-child-");

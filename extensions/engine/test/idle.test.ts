@@ -2,19 +2,15 @@
  * An idle session leaves memory and reloads from the database on its next use (storage on disk,
  * the real kernel and bundled extensions, in process).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Kernel } from "../../../kernel/kernel.js";
 import type { EngineService, Session } from "../api.js";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { discoverKernel } from "../../../test/kit/kernel-boot.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { kernelTests } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel | undefined;
-afterEach(async () => {
-  await kernel?.shutdown();
-  kernel = undefined;
-  sb?.cleanup();
-});
+const { makeSandbox, discoverKernel } = kernelTests();
 
 interface EvictingEngine extends EngineService {
   evictIdle(now?: number): void;

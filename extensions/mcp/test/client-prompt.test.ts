@@ -7,24 +7,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, CLI, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer, type FakeToolCall, toolNames, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { anthropicEnv, CLI, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import { type FakeToolCall, toolNames, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
 import { alive, FIXTURE } from "./helpers.js";
+import { fakeAnthropicForFile, perTest } from "../../../test/kit/file-fixtures.js";
 
-let fake: FakeAnthropicServer;
-const sandboxes: Sandbox[] = [];
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-  for (const sb of sandboxes) sb.cleanup();
-});
+const fake = fakeAnthropicForFile();
+const { makeSandbox } = perTest();
 
 function setup(servers: Record<string, string[]>): Sandbox {
   const sb = makeSandbox("oc-mcp-prompt-");
-  sandboxes.push(sb);
   const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, { command: process.execPath, args: [FIXTURE, "--name", name, ...args] }]));
   sb.write(".claude.json", JSON.stringify({ mcpServers }), "home");
   return sb;
