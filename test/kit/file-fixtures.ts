@@ -5,7 +5,8 @@
  *   - sandboxForFile() / sandboxForEach(): a temp HOME and project for the file, or fresh for each test;
  *   - providerFakesForFile(): the fake Anthropic and OpenAI servers together, reset before each test;
  *   - runOnceOnFake(): a file whose tests all read one `oceancode run` on the fake Anthropic server;
- *   - perTest(): makeSandbox and startFakeAnthropic remembering what a test made, torn down after it.
+ *   - perTest(): makeSandbox and startFakeAnthropic remembering what a test made, torn down after it;
+ *   - afterEachTest(): the primitive under those, for a test helper's own kind of thing.
  * After-hooks run last-registered first: call these before the helpers whose teardown must come first.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
@@ -114,6 +115,24 @@ export function runOnceOnFake(
   return { fake: standIn("the run's fake Anthropic server", () => fake), sb: standIn("the run's sandbox", () => sb), result: standIn("the run's result", () => result) };
 }
 
+/**
+ * `keep(x)` remembers `x` (and returns it); after each test everything kept is handed to `teardown`, one
+ * at a time in the order made. Each call registers its own after-each hook, and those run last-registered
+ * first: ask for the one to be torn down last first.
+ */
+export function afterEachTest<T>(teardown: (x: T) => unknown): <U extends T>(x: U) => U {
+  let kept: T[] = [];
+  afterEach(async () => {
+    const all = kept;
+    kept = [];
+    for (const x of all) await teardown(x);
+  });
+  return (x) => {
+    kept.push(x);
+    return x;
+  };
+}
+
 export interface PerTest {
   makeSandbox: typeof makeSandbox;
   startFakeAnthropic: typeof startFakeAnthropic;
@@ -124,25 +143,7 @@ export interface PerTest {
  * made: after it the fakes are closed, then the sandboxes removed (retried while a killed child lets go).
  */
 export function perTest(): PerTest {
-  let fakes: FakeAnthropicServer[] = [];
-  let boxes: Sandbox[] = [];
-  afterEach(async () => {
-    const [f, b] = [fakes, boxes];
-    fakes = [];
-    boxes = [];
-    for (const x of f) await x.close();
-    for (const x of b) await cleanupSettled(x);
-  });
-  return {
-    makeSandbox: (prefix) => {
-      const s = makeSandbox(prefix);
-      boxes.push(s);
-      return s;
-    },
-    startFakeAnthropic: async (opts) => {
-      const x = await startFakeAnthropic(opts);
-      fakes.push(x);
-      return x;
-    },
-  };
+  const box = afterEachTest<Sandbox>(cleanupSettled);
+  const fake = afterEachTest<FakeAnthropicServer>((f) => f.close());
+  return { makeSandbox: (prefix) => box(makeSandbox(prefix)), startFakeAnthropic: async (o) => fake(await startFakeAnthropic(o)) };
 }

@@ -1,9 +1,9 @@
 /** The real kernel for in-process tests: discovered over a sandbox's HOME and project with the compiled bundled extensions (dist/), logs quiet. */
 import path from "node:path";
-import { afterEach } from "vitest";
 import { Kernel, stderrLogger } from "../../kernel/kernel.js";
 import { resolvePaths } from "../../kernel/paths.js";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "./cli.js";
+import { afterEachTest } from "./file-fixtures.js";
 
 /** Discovered (with `env` over the sandbox's), not yet activated: the test activates the event it is about. */
 export function discoverKernel(sb: Sandbox, extra: NodeJS.ProcessEnv = {}): Promise<Kernel> {
@@ -18,25 +18,7 @@ export function discoverKernel(sb: Sandbox, extra: NodeJS.ProcessEnv = {}): Prom
 
 /** makeSandbox and discoverKernel remembering what a test made: after it the kernels are shut down, then the sandboxes removed. */
 export function kernelTests(): { makeSandbox: typeof makeSandbox; discoverKernel: typeof discoverKernel } {
-  let kernels: Kernel[] = [];
-  let boxes: Sandbox[] = [];
-  afterEach(async () => {
-    const [k, b] = [kernels, boxes];
-    kernels = [];
-    boxes = [];
-    for (const x of k) await x.shutdown();
-    for (const x of b) x.cleanup();
-  });
-  return {
-    makeSandbox: (prefix) => {
-      const s = makeSandbox(prefix);
-      boxes.push(s);
-      return s;
-    },
-    discoverKernel: async (...a) => {
-      const k = await discoverKernel(...a);
-      kernels.push(k);
-      return k;
-    },
-  };
+  const box = afterEachTest<Sandbox>((s) => s.cleanup());
+  const kernel = afterEachTest<Kernel>((k) => k.shutdown());
+  return { makeSandbox: (prefix) => box(makeSandbox(prefix)), discoverKernel: async (...a) => kernel(await discoverKernel(...a)) };
 }

@@ -10,8 +10,7 @@
  * A file sharing one fake across its tests takes it from fakeAnthropicForFile() (file-fixtures.ts), called
  * first: after-each hooks run last-registered first, so the pagers are gone before the fake is reset.
  */
-import { afterEach } from "vitest";
-import { perTest, type PerTest } from "./file-fixtures.js";
+import { afterEachTest, perTest, type PerTest } from "./file-fixtures.js";
 import { openPager, openPagerOnFake, startPty, type Pty } from "./pty.js";
 
 export interface PagerTests extends PerTest {
@@ -24,18 +23,8 @@ export interface PagerTests extends PerTest {
 
 export function pagerTests(): PagerTests {
   const made = perTest();
-  let ptys: Pty[] = [];
-  const track = (p: Pty): Pty => {
-    ptys.push(p);
-    return p;
-  };
-  // registered after perTest's: after-each hooks run last-registered first, so the terminals close before
-  // the fakes and sandboxes go; the last one opened first (a second pager on the first one's project)
-  afterEach(() => {
-    const p = ptys;
-    ptys = [];
-    for (const t of p.reverse()) t.close();
-  });
+  // asked for after perTest's: the terminals close before the fakes and sandboxes go
+  const track = afterEachTest<Pty>((t) => t.close());
   return {
     ...made,
     openPager: (...a) => track(openPager(...a)),

@@ -3,9 +3,8 @@
  * writes what every test starts from), and `start` for `oceancode acp` on them (Sonnet on the fake),
  * each child killed after its test.
  */
-import { afterEach } from "vitest";
 import { anthropicEnv, type Sandbox } from "../../../test/kit/cli.js";
-import { fakeAnthropicForFile, sandboxForFile } from "../../../test/kit/file-fixtures.js";
+import { afterEachTest, fakeAnthropicForFile, sandboxForFile } from "../../../test/kit/file-fixtures.js";
 import type { FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { startAcp, type AcpChild } from "./client.js";
 
@@ -25,14 +24,7 @@ export interface AcpTests {
 export function acpTests(prefix: string, setup?: (sb: Sandbox) => void): AcpTests {
   const fake = fakeAnthropicForFile();
   const sb = sandboxForFile(prefix, setup);
-  const children: AcpChild[] = [];
-  afterEach(() => {
-    for (const c of children.splice(0)) c.kill();
-  });
+  const track = afterEachTest<AcpChild>((c) => c.kill());
   const env = (extra: NodeJS.ProcessEnv = {}) => anthropicEnv(sb, fake.url, { OC_MODEL: ACP_MODEL, ...extra });
-  const track = (c: AcpChild) => {
-    children.push(c);
-    return c;
-  };
   return { fake, sb, env, track, start: (args = [], extra = {}) => track(startAcp(env(extra), args, sb.project)) };
 }

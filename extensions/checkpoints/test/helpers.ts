@@ -1,8 +1,8 @@
 /** A real kernel (compiled bundled extensions, SQLite storage, the ledger, the real tools) on a sandbox, for the checkpoints tests. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { afterEachTest } from "../../../test/kit/file-fixtures.js";
 import type { EngineService, Row, Session } from "../../engine/api.js";
 
 export interface KernelLike {
@@ -42,22 +42,11 @@ export async function boot(steps: Step[], files: Record<string, string> = {}): P
 /** Run a slash command as a host without a picker (run, serve): returns what it replied. */
 /** `boot`, remembering each kernel so that after each test it is shut down and its sandbox removed. */
 export function bootTests(): { boot: typeof boot } {
-  let booted: Booted[] = [];
-  afterEach(async () => {
-    const all = booted;
-    booted = [];
-    for (const b of all) {
-      await b.kernel.shutdown();
-      b.sb.cleanup();
-    }
+  const booted = afterEachTest<Booted>(async (b) => {
+    await b.kernel.shutdown();
+    b.sb.cleanup();
   });
-  return {
-    boot: async (...a) => {
-      const b = await boot(...a);
-      booted.push(b);
-      return b;
-    },
-  };
+  return { boot: async (...a) => booted(await boot(...a)) };
 }
 
 export async function slash(b: Booted, s: Session, name: string, args = "", extra: Record<string, unknown> = {}): Promise<string> {

@@ -10,8 +10,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach } from "vitest";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { afterEachTest } from "../../../test/kit/file-fixtures.js";
 import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { jevSandbox } from "./helpers.js";
 import type { EngineService, ModelRequest, Row } from "../../engine/api.js";
@@ -136,33 +136,21 @@ export async function bootPoints(steps: Step[], opts: { files?: Record<string, s
 /** The requests without what differs run to run (times), for an identical-to-off comparison. */
 /**
  * A jev test file's teardown: `bootPoints`, `jevSandbox` (helpers.ts) and `startFakeSystemOne` remembered,
- * so one afterEach shuts the kernels down and removes their sandboxes, closes the fake servers, then
+ * so after each test the kernels are shut down and their sandboxes removed, the fake servers closed, then
  * removes the run sandboxes.
  */
 export function jevTests(): { bootPoints: typeof bootPoints; jevSandbox: typeof jevSandbox; startFakeSystemOne: typeof startFakeSystemOne } {
-  let booted: Booted[] = [];
-  let fakes: FakeSystemOne[] = [];
-  let boxes: Sandbox[] = [];
-  afterEach(async () => {
-    const [b, f, s] = [booted, fakes, boxes];
-    booted = [];
-    fakes = [];
-    boxes = [];
-    for (const x of b) {
-      await x.kernel.shutdown();
-      x.sb.cleanup();
-    }
-    for (const x of f) await x.close();
-    for (const x of s) x.cleanup();
+  // asked for in the reverse of the teardown order
+  const box = afterEachTest<Sandbox>((s) => s.cleanup());
+  const fake = afterEachTest<FakeSystemOne>((f) => f.close());
+  const booted = afterEachTest<Booted>(async (b) => {
+    await b.kernel.shutdown();
+    b.sb.cleanup();
   });
-  const remember = <L, T extends L>(list: L[], x: T): T => {
-    list.push(x);
-    return x;
-  };
   return {
-    bootPoints: async (...a) => remember(booted, await bootPoints(...a)),
-    jevSandbox: (endpoint) => remember(boxes, jevSandbox(endpoint)),
-    startFakeSystemOne: async (opts) => remember(fakes, await startFakeSystemOne(opts)),
+    bootPoints: async (...a) => booted(await bootPoints(...a)),
+    jevSandbox: (endpoint) => box(jevSandbox(endpoint)),
+    startFakeSystemOne: async (opts) => fake(await startFakeSystemOne(opts)),
   };
 }
 

@@ -1,7 +1,7 @@
 /** The set-up serve test files share (vitest hooks: kept apart from serve-helpers.ts, which a bench imports too). */
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { sandboxForEach, standIn } from "../../../test/kit/file-fixtures.js";
+import { afterEachTest, sandboxForEach, standIn } from "../../../test/kit/file-fixtures.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { OceancodeClient } from "../client/index.js";
 import { startServe, type Served } from "./serve-helpers.js";
@@ -13,21 +13,9 @@ import { startServe, type Served } from "./serve-helpers.js";
  */
 export function serveTests(prefix: string): { sb: Sandbox; startServe: typeof startServe } {
   const sb = sandboxForEach(prefix);
-  let started: Served[] = [];
-  // registered after the sandbox's: runs before it is removed
-  afterEach(async () => {
-    const servers = started;
-    started = [];
-    for (const s of servers) await s.stop("SIGKILL");
-  });
-  return {
-    sb,
-    startServe: async (...a) => {
-      const s = await startServe(...a);
-      started.push(s);
-      return s;
-    },
-  };
+  // asked for after the sandbox: the servers are killed before it is removed
+  const started = afterEachTest<Served>((s) => s.stop("SIGKILL"));
+  return { sb, startServe: async (...a) => started(await startServe(...a)) };
 }
 
 export interface ServedOnFake {
