@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { runCliAsync } from "../kit/cli.js";
-import { exportAtif, exportMd, keptText, parseEvents, storedAnswer } from "../kit/stored.js";
+import { exportAtif, exportMd, keptText, parseEvents, storedAnswer, sessionFromStderr as sessionOf } from "../kit/stored.js";
 import type { AnthropicReply } from "../kit/fakes/anthropic-server.js";
 import type { OpenAIReply } from "../kit/fakes/openai-server.js";
 import { providerFakesForFile, sandboxForEach } from "../kit/file-fixtures.js";
@@ -58,12 +58,6 @@ const cases: Case[] = [
 
 const run = (c: Case, args: string[], env: NodeJS.ProcessEnv = {}) =>
   runCliAsync(["run", "--auto", "--model", c.model, ...args], { cwd: sb.project, env: { ...sb.env, OC_RETRY_BASE_MS: "10", ...c.env(), ...env } });
-
-const sessionOf = (stderr: string): string => {
-  const id = /session: (ses_\w+)/.exec(stderr)?.[1];
-  expect(id, stderr).toBeTruthy();
-  return id!;
-};
 
 describe.each(cases)("a stream that breaks mid-answer on $name", (c) => {
   it("text output marks the abandoned text with [retrying: stream dropped]; only the full answer is stored", async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { runCliAsync } from "../kit/cli.js";
-import { exportAtif, storedAnswer } from "../kit/stored.js";
+import { exportAtif, storedAnswer, sessionFromStderr as sessionOf } from "../kit/stored.js";
 import type { AnthropicReply } from "../kit/fakes/anthropic-server.js";
 import type { OpenAIReply } from "../kit/fakes/openai-server.js";
 import { backoffMs, MAX_BACKOFF_MS } from "../../extensions/engine/retry.js";
@@ -53,12 +53,6 @@ const cases: Case[] = [
 ];
 
 const run = (c: Case, args: string[]) => runCliAsync(["run", "--auto", "--model", c.model, ...args], { cwd: sb.project, env: { ...sb.env, OC_RETRY_BASE_MS: "10", ...c.env() }, timeoutMs: 40_000 });
-
-const sessionOf = (stderr: string): string => {
-  const id = /session: (ses_\w+)/.exec(stderr)?.[1];
-  expect(id, stderr).toBeTruthy();
-  return id!;
-};
 
 describe.each(cases)("a stream that stops sending on $name", (c) => {
   it("mid-answer and before its headers: aborted after provider.idle_timeout_s, retried with a notice, the answer completes", async () => {

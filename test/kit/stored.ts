@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { expect } from "vitest";
 import { REPO_ROOT, runCliAsync, type Sandbox } from "./cli.js";
 import type { TurnIndexEntry } from "../../extensions/ledger/api.js";
 
@@ -20,11 +21,19 @@ export interface JsonEvent {
   deltas?: number;
 }
 
-export function parseEvents(stdout: string): JsonEvent[] {
+/** The events of a `run --format json` stdout, one a line (typed as the test reads them; JsonEvent by default). */
+export function parseEvents<E = JsonEvent>(stdout: string): E[] {
   return stdout
     .split("\n")
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as JsonEvent);
+    .map((l) => JSON.parse(l) as E);
+}
+
+/** The session id `run` names on stderr (`session: ses_…`), asserted to be there. */
+export function sessionFromStderr(stderr: string): string {
+  const id = /session: (ses_\w+)/.exec(stderr)?.[1];
+  expect(id, stderr).toBeTruthy();
+  return id!;
 }
 
 /**

@@ -12,7 +12,7 @@ import { anthropicEnv, runCli, runCliAsync, type Sandbox } from "../../../test/k
 import type { FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { isParent } from "../../agents/test/helpers.js";
 import { perTest } from "../../../test/kit/file-fixtures.js";
-import { findLedgerDir as findDir } from "../../../test/kit/stored.js";
+import { findLedgerDir as findDir, parseEvents } from "../../../test/kit/stored.js";
 
 let sb: Sandbox | undefined;
 let fake: FakeAnthropicServer | undefined;
@@ -26,12 +26,7 @@ interface Ev {
   text?: string;
   totals?: { costUsd: number };
 }
-const events = (stdout: string): Ev[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Ev);
+const events = (stdout: string): Ev[] => parseEvents<Ev>(stdout);
 const ends = (stdout: string) => events(stdout).filter((e) => e.type === "turn_end");
 
 /** A scripted model: `n` slow tool-calling steps, then an answer. */

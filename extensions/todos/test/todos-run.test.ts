@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { findLedgerDir as ledgerDir } from "../../../test/kit/stored.js";
+import { findLedgerDir as ledgerDir, parseEvents } from "../../../test/kit/stored.js";
 
 let sb: Sandbox | undefined;
 afterEach(() => {
@@ -24,12 +24,7 @@ interface Ev {
   level?: string;
   text?: string;
 }
-const events = (stdout: string): Ev[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Ev);
+const events = (stdout: string): Ev[] => parseEvents<Ev>(stdout);
 const notices = (stdout: string) => events(stdout).filter((e) => e.type === "notice").map((e) => e.text!);
 
 interface Recorded {
