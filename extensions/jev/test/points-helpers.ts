@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
 import { afterEachTest } from "../../../test/kit/file-fixtures.js";
 import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { jevSandbox } from "./helpers.js";
@@ -20,6 +20,7 @@ import { resolveJevConfig } from "../config.js";
 import { createLog } from "../log.js";
 import { createService } from "../service.js";
 import type { ExtensionContext } from "../../../kernel/api.js";
+import { bootCompiled, scriptedSandbox, type KernelLike } from "../../../test/kit/kernel-boot.js";
 
 export interface TestJev extends JevService {
   rows: JevDecisionRow[];
@@ -73,11 +74,6 @@ export function testJev(opts: { url: string; modes?: Partial<Record<JevPoint, Je
   return svc;
 }
 
-export interface KernelLike {
-  activate(e: string): Promise<void>;
-  service<T>(name: string): Promise<T>;
-  shutdown(): Promise<void>;
-}
 
 export type Step = { text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }>; usage?: { input?: number; output?: number } };
 
@@ -99,12 +95,8 @@ export interface Booted {
 }
 
 export async function bootPoints(steps: Step[], opts: { files?: Record<string, string>; config?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<Booted> {
-  const sb = makeSandbox("oc-jevpoints-");
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions", ...(opts.config ?? {}) }));
-  sb.write("script.json", JSON.stringify({ steps, after: { text: "(script finished)" } }));
-  for (const [f, c] of Object.entries(opts.files ?? {})) sb.write(f, c);
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...(opts.env ?? {}) });
+  const sb = scriptedSandbox("oc-jevpoints-", steps, opts);
+  const kernel = await bootCompiled(sb, { ...sb.env, ...(opts.env ?? {}) });
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const services = new Map<string, unknown>([["engine", engine]]);
