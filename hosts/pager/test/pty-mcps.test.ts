@@ -22,14 +22,20 @@ let fake: FakeAnthropicServer | undefined;
 
 const ask = (p: Pty, text: string, n: number): Promise<AnthropicRecorded> => askRecorded(p, fake!.requests, text, n, /done here/, 60_000);
 
+/** The pager on the fake (answering "done here") with the reference server in the HOME's ~/.claude.json, at its prompt. */
+async function openOnEverything(): Promise<Pty> {
+  sb = makeSandbox("oc-pty-mcps-");
+  sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
+  fake = await startFakeAnthropic();
+  fake.respond(() => ({ text: "done here" }));
+  const p = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "30" });
+  await p.waitFor("❯");
+  return p;
+}
+
 describe.skipIf(!hasTmux())("pager: the MCP tab", () => {
   it("/mcps: everything connected; Space disables it and the next request has no MCP tool", async () => {
-    sb = makeSandbox("oc-pty-mcps-");
-    sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
-    fake = await startFakeAnthropic();
-    fake.respond(() => ({ text: "done here" }));
-    t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "30" });
-    await t.waitFor("❯");
+    t = await openOnEverything();
     expect(mcpTools(await ask(t, "first", 1))).toContain("mcp__everything__echo");
     t.send("/mcps");
     t.key("Enter");
@@ -43,17 +49,12 @@ describe.skipIf(!hasTmux())("pager: the MCP tab", () => {
     t.key("Escape");
     await t.waitGone("mcp 0/1", 20_000);
     expect(mcpTools(await ask(t, "second", 2))).toEqual([]);
-    const trust = JSON.parse(fs.readFileSync(path.join(sb.home, ".oceancode", "trust.json"), "utf8")) as Record<string, { disabled_mcp?: string[] }>;
+    const trust = JSON.parse(fs.readFileSync(path.join(sb!.home, ".oceancode", "trust.json"), "utf8")) as Record<string, { disabled_mcp?: string[] }>;
     expect(Object.values(trust)[0]?.disabled_mcp).toEqual(["everything"]);
   }, 180_000);
 
   it("/mcps: Space on Everything turns MCP off too (servers stay connected), Space again restores it", async () => {
-    sb = makeSandbox("oc-pty-mcps-");
-    sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
-    fake = await startFakeAnthropic();
-    fake.respond(() => ({ text: "done here" }));
-    t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "30" });
-    await t.waitFor("❯");
+    t = await openOnEverything();
     expect(mcpTools(await ask(t, "first", 1))).toContain("mcp__everything__echo");
     t.send("/mcps");
     t.key("Enter");
