@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import Database from "better-sqlite3";
 import { expect } from "vitest";
 import { REPO_ROOT, runCliAsync, type Sandbox } from "./cli.js";
 import type { TurnIndexEntry } from "../../extensions/ledger/api.js";
@@ -27,6 +28,16 @@ export function parseEvents<E = JsonEvent>(stdout: string): E[] {
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as E);
+}
+
+/** `f` on the SQLite database at `file`, closed after. */
+export function withDatabase<T>(file: string, f: (db: Database.Database) => T): T {
+  const db = new Database(file);
+  try {
+    return f(db);
+  } finally {
+    db.close();
+  }
 }
 
 /** The session id `run` names on stderr (`session: ses_…`), asserted to be there. */

@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, makeSandbox, runCli } from "../../../test/kit/cli.js";
 import { onJsonEvents } from "../../../test/kit/kill-run.js";
+import { withDatabase } from "../../../test/kit/stored.js";
 
 const DAY = 86_400_000;
 const sb = makeSandbox("oc-doctor-recovery-");
@@ -60,14 +61,7 @@ async function killOnceStored(child: ReturnType<typeof spawn>, id: string | unde
   child.kill("SIGKILL");
 }
 
-function sql<T>(f: (db: Database.Database) => T): T {
-  const db = new Database(dbFile);
-  try {
-    return f(db);
-  } finally {
-    db.close();
-  }
-}
+const sql = <T>(f: (db: Database.Database) => T): T => withDatabase(dbFile, f);
 
 /** Grow a session's answer rows to ~200 KB each (still valid rows: only their text is longer). */
 function bloat(db: Database.Database, id: string): void {

@@ -11,7 +11,7 @@
  * Usage is computed by a prompt-cache model (cache_control breakpoints) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions } from "./common.js";
 import { PrefixCache, type PrefixBlock } from "./prefix-cache.js";
 
 export interface FakeToolCall {
@@ -61,14 +61,8 @@ export interface AnthropicRequestBody {
 
 export type AnthropicRecorded = RecordedRequest<AnthropicRequestBody>;
 
-export interface FakeAnthropicOptions extends FakeServerOptions {
-  /** when set, requests whose x-api-key differs get 401 */
-  apiKey?: string;
-  /** characters per text_delta / input_json_delta (default 16) */
-  chunkChars?: number;
-  /** the prompt-cache model's minimum cacheable prefix in tokens (default 0; the real API uses 1024+) */
-  cacheMinTokens?: number;
-}
+/** `apiKey`: when set, requests whose x-api-key differs get 401 */
+export type FakeAnthropicOptions = FakeProviderOptions;
 
 export interface FakeAnthropicServer extends BaseServer<AnthropicRequestBody> {
   enqueue(...replies: AnthropicReply[]): void;

@@ -21,6 +21,16 @@ export interface FakeServerOptions {
   keep?: number;
 }
 
+/** What the provider fakes (Anthropic, OpenAI, Gemini) take alike. */
+export interface FakeProviderOptions extends FakeServerOptions {
+  /** when set, a request carrying another key is refused as that provider refuses it */
+  apiKey?: string;
+  /** characters per streamed delta (default 16) */
+  chunkChars?: number;
+  /** the prompt-cache model's minimum cacheable prefix in tokens (default 0; the real APIs use 1024+) */
+  cacheMinTokens?: number;
+}
+
 export interface BaseServer<B> {
   url: string;
   requests: Array<RecordedRequest<B>>;

@@ -11,7 +11,7 @@
  * Usage comes from an implicit prefix-cache model (cachedContentTokenCount) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions } from "./common.js";
 import { PrefixCache } from "./prefix-cache.js";
 import type { FakeToolCall } from "./anthropic-server.js";
 
@@ -62,12 +62,8 @@ export interface GeminiRequestBody {
 
 export type GeminiRecorded = RecordedRequest<GeminiRequestBody>;
 
-export interface FakeGeminiOptions extends FakeServerOptions {
-  /** when set, requests whose x-goog-api-key differs get Google's 400 API_KEY_INVALID */
-  apiKey?: string;
-  chunkChars?: number;
-  cacheMinTokens?: number;
-}
+/** `apiKey`: when set, requests whose x-goog-api-key differs get Google's 400 API_KEY_INVALID */
+export type FakeGeminiOptions = FakeProviderOptions;
 
 export interface FakeGeminiServer extends BaseServer<GeminiRequestBody> {
   enqueue(...replies: GeminiReply[]): void;

@@ -9,7 +9,7 @@
  * Usage comes from an automatic prefix-cache model (cached_tokens) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions } from "./common.js";
 import { PrefixCache } from "./prefix-cache.js";
 import type { FakeToolCall } from "./anthropic-server.js";
 
@@ -47,12 +47,8 @@ export interface OpenAIRequestBody {
 
 export type OpenAIRecorded = RecordedRequest<OpenAIRequestBody>;
 
-export interface FakeOpenAIOptions extends FakeServerOptions {
-  /** when set, requests whose bearer token differs get 401 */
-  apiKey?: string;
-  chunkChars?: number;
-  cacheMinTokens?: number;
-}
+/** `apiKey`: when set, requests whose bearer token differs get 401 */
+export type FakeOpenAIOptions = FakeProviderOptions;
 
 export interface FakeOpenAIServer extends BaseServer<OpenAIRequestBody> {
   /** url + "/v1": what OPENAI_BASE_URL / provider.openai.base_url take */
