@@ -11,7 +11,7 @@
  * Usage is computed by a prompt-cache model (cache_control breakpoints) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions, replyScript } from "./common.js";
 import { PrefixCache, type PrefixBlock } from "./prefix-cache.js";
 
 export interface FakeToolCall {
@@ -147,8 +147,7 @@ export function lastUserText(body: AnthropicRequestBody): string {
 }
 
 export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
-  const queue: AnthropicReply[] = [];
-  let responder: ((req: AnthropicRecorded) => AnthropicReply) | undefined;
+  const script = replyScript<AnthropicRecorded, AnthropicReply>((req) => ({ text: `ok: ${lastUserText(req.body)}` }));
   const cache = new PrefixCache("breakpoints", opts.cacheMinTokens ?? 0);
   const totals: AnthropicUsageFields = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   const n = opts.chunkChars ?? 16;
@@ -170,7 +169,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (opts.apiKey !== undefined && sentKey(req) !== opts.apiKey) {
       return sendJson(res, 401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
     }
-    const reply: AnthropicReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserText(req.body)}` };
+    const reply: AnthropicReply = script.next(req);
     const body = req.body;
     switch (reply.type) {
       case "hang":
@@ -258,16 +257,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const base = await startServer<AnthropicRequestBody>(opts, handle);
   // defineProperties, not Object.assign: the getters must stay live
   return Object.defineProperties(base, {
-    enqueue: { value: (...r: AnthropicReply[]) => void queue.push(...r) },
-    respond: { value: (fn: ((req: AnthropicRecorded) => AnthropicReply) | undefined) => void (responder = fn) },
-    pending: { get: () => queue.length },
-    reset: {
-      value: () => {
-        queue.length = 0;
-        responder = undefined;
-        base.requests.length = 0;
-      },
-    },
+    ...script.members(base),
     totals: { value: totals },
   }) as FakeAnthropicServer;
 }

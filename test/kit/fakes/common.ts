@@ -31,6 +31,30 @@ export interface FakeProviderOptions extends FakeServerOptions {
   cacheMinTokens?: number;
 }
 
+/**
+ * The scripting the provider fakes share: queued replies in order, then `respond`'s function, then the
+ * fake's own `fallback`; `members(base)` are the enqueue / respond / pending / reset its server shows.
+ */
+export function replyScript<Req, Rep>(fallback: (req: Req) => Rep): { next(req: Req): Rep; members(base: BaseServer<unknown>): PropertyDescriptorMap } {
+  const queue: Rep[] = [];
+  let responder: ((req: Req) => Rep) | undefined;
+  return {
+    next: (req) => queue.shift() ?? responder?.(req) ?? fallback(req),
+    members: (base) => ({
+      enqueue: { value: (...r: Rep[]) => void queue.push(...r) },
+      respond: { value: (fn: ((req: Req) => Rep) | undefined) => void (responder = fn) },
+      pending: { get: () => queue.length },
+      reset: {
+        value: () => {
+          queue.length = 0;
+          responder = undefined;
+          base.requests.length = 0;
+        },
+      },
+    }),
+  };
+}
+
 export interface BaseServer<B> {
   url: string;
   requests: Array<RecordedRequest<B>>;
