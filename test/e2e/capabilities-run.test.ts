@@ -8,15 +8,13 @@
  * the same Claude Code tree and writes nothing.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../kit/cli.js";
+import type { AnthropicRecorded } from "../kit/fakes/anthropic-server.js";
 import { firstUserText, isParent, resultOf, systemOf, textOf, toolNames } from "../../extensions/agents/test/helpers.js";
 import { treeHash, writeFiles } from "../../extensions/plugins/test/fixtures.js";
+import { runOnceOnFake } from "../kit/file-fixtures.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let result: { code: number | null; stdout: string; stderr: string };
 
 const parents = () => fake.requests.filter(isParent);
 const children = () => fake.requests.filter((r) => !isParent(r));
@@ -27,8 +25,7 @@ function claudePlugin(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
+const { fake, sb, result } = runOnceOnFake("oc-capabilities-", ["--auto", "--model", "anthropic/claude-haiku-4-5", "/review src/a.ts"], (sb, fake) => {
   fake.respond((req: AnthropicRecorded) => {
     if (!isParent(req)) return { text: "CHILD FINAL: the notes say hello" };
     const n = parents().length;
@@ -36,7 +33,6 @@ beforeAll(async () => {
     if (n === 2) return { text: "delegating", toolCalls: [{ id: "toolu_agent", name: "agent", input: { subagent_type: "reader", description: "read notes", prompt: "Read notes.txt" } }] };
     return { text: "all done" };
   });
-  sb = makeSandbox("oc-capabilities-");
   // user tier (Claude Code's ~/.claude)
   sb.write(".claude/skills/review/SKILL.md", "---\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
   sb.write(".claude/agents/reader.md", "---\ndescription: the user's reader\ntools: Read\n---\nUSER READER BODY\n", "home");
@@ -68,17 +64,7 @@ beforeAll(async () => {
   // local tier (the project's untracked .oceancode): the narrowest review, and a unique skill
   sb.write(".oceancode/skills/review/SKILL.md", "---\ndescription: my own review\n---\nLOCAL REVIEW of $ARGUMENTS\n");
   sb.write(".oceancode/skills/tdd/SKILL.md", "---\ndescription: test first\n---\nWrite the failing test first.\n");
-  result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-haiku-4-5", "/review src/a.ts"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 90_000,
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
-});
+}, { timeoutMs: 90_000, hookTimeoutMs: 120_000 });
 
 describe("every capability kind through one run", () => {
   it("the run succeeds", () => {

@@ -4,31 +4,15 @@
  * event in JSON), so the text a reader keeps is exactly what the session stored and exports. The compiled
  * CLI, the real SDKs, the fake servers dropping the connection (or failing inside the stream) mid-answer.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
-import { exportAtif, exportMd, keptText, parseEvents, storedAnswer } from "../kit/stored.js";
-import { startFakeAnthropic, type AnthropicReply, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../kit/fakes/openai-server.js";
+import { describe, expect, it } from "vitest";
+import { runCliAsync } from "../kit/cli.js";
+import { exportAtif, exportMd, keptText, parseEvents, storedAnswer, sessionFromStderr as sessionOf } from "../kit/stored.js";
+import type { AnthropicReply } from "../kit/fakes/anthropic-server.js";
+import type { OpenAIReply } from "../kit/fakes/openai-server.js";
+import { providerFakesForFile, sandboxForEach } from "../kit/file-fixtures.js";
 
-let anthropic: FakeAnthropicServer;
-let openai: FakeOpenAIServer;
-let sb: Sandbox;
-
-beforeAll(async () => {
-  anthropic = await startFakeAnthropic({ chunkChars: 5 });
-  openai = await startFakeOpenAI({ chunkChars: 5 });
-});
-afterAll(async () => {
-  await anthropic.close();
-  await openai.close();
-});
-beforeEach(() => {
-  sb = makeSandbox("oc-streams-");
-  sb.write("notes.txt", "the secret word is kelp\n");
-  anthropic.reset();
-  openai.reset();
-});
-afterEach(() => sb.cleanup());
+const { anthropic, openai } = providerFakesForFile({ chunkChars: 5 });
+const sb = sandboxForEach("oc-streams-", (s) => s.write("notes.txt", "the secret word is kelp\n"));
 
 interface Case {
   name: string;
@@ -74,12 +58,6 @@ const cases: Case[] = [
 
 const run = (c: Case, args: string[], env: NodeJS.ProcessEnv = {}) =>
   runCliAsync(["run", "--auto", "--model", c.model, ...args], { cwd: sb.project, env: { ...sb.env, OC_RETRY_BASE_MS: "10", ...c.env(), ...env } });
-
-const sessionOf = (stderr: string): string => {
-  const id = /session: (ses_\w+)/.exec(stderr)?.[1];
-  expect(id, stderr).toBeTruthy();
-  return id!;
-};
 
 describe.each(cases)("a stream that breaks mid-answer on $name", (c) => {
   it("text output marks the abandoned text with [retrying: stream dropped]; only the full answer is stored", async () => {

@@ -2,30 +2,13 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCli, runCliAsync, type Sandbox } from "../kit/cli.js";
-import { sentKey, startFakeAnthropic, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../kit/fakes/openai-server.js";
+import { describe, expect, it } from "vitest";
+import { CLI, runCli, runCliAsync } from "../kit/cli.js";
+import { sentKey } from "../kit/fakes/anthropic-server.js";
+import { providerFakesForFile, sandboxForEach } from "../kit/file-fixtures.js";
 
-let anthropic: FakeAnthropicServer;
-let openai: FakeOpenAIServer;
-let sb: Sandbox;
-
-beforeAll(async () => {
-  anthropic = await startFakeAnthropic();
-  openai = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await anthropic.close();
-  await openai.close();
-});
-beforeEach(() => {
-  sb = makeSandbox("oc-prov-");
-  sb.write("notes.txt", "the secret word is kelp\n");
-  anthropic.reset();
-  openai.reset();
-});
-afterEach(() => sb.cleanup());
+const { anthropic, openai } = providerFakesForFile();
+const sb = sandboxForEach("oc-prov-", (s) => s.write("notes.txt", "the secret word is kelp\n"));
 
 type Block = Record<string, unknown>;
 const strip = (v: unknown): string => JSON.stringify(v, (k, x: unknown) => (k === "cache_control" ? undefined : x));

@@ -3,11 +3,11 @@
  * a removed config key, the shell guard locked on by signed requirements, a scripted file model (no
  * warning at all), and an extension whose activate() throws (one line naming its directory).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
+import { signRequirements } from "../kit/requirements.js";
 
 let sb: Sandbox;
 beforeEach(() => {
@@ -17,17 +17,6 @@ afterEach(() => sb.cleanup());
 
 const oc = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(["--dir", sb.project, ...args], { env: { ...sb.env, ...env }, cwd: sb.project });
 const linesWith = (text: string, needle: string) => text.split("\n").filter((l) => l.includes(needle));
-
-/** Sign requirements.json beside the managed config; returns the public key for OC_REQUIREMENTS_PUBKEY. */
-function signRequirements(doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const dir = path.dirname(sb.env.OC_MANAGED_CONFIG!);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "requirements.json");
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
-}
 
 describe("each warning once per run", () => {
   it("a removed config key: one line naming the file, in permissions check and in run", () => {
@@ -44,7 +33,7 @@ describe("each warning once per run", () => {
   it("the shell guard locked on by signed requirements, disabled by the project: one line", () => {
     const project = sb.write(".oceancode/oceancode.json", JSON.stringify({ extensions: { disabled: ["shell-guard"] } }));
     sb.write(".config/oceancode/oceancode.json", JSON.stringify({ extensions: { disabled: ["shell-guard"] } }), "home");
-    const key = signRequirements({ extensions: { locked: ["shell-guard"] } });
+    const key = signRequirements(sb, { extensions: { locked: ["shell-guard"] } });
     const requirements = path.join(path.dirname(sb.env.OC_MANAGED_CONFIG!), "requirements.json");
     for (const args of [["permissions", "check", "bash", "rm -rf /"], ["run", "-m", "scripted/echo", "hi"]]) {
       const r = oc(args, { OC_REQUIREMENTS_PUBKEY: key });

@@ -9,24 +9,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, runCliAsync, type RunResult } from "../kit/cli.js";
-import { fill, mountTmpfs, tmpFiles, unmount } from "./tmpfs.js";
+import { describe, expect, it } from "vitest";
+import { CLI, type RunResult } from "../kit/cli.js";
+import { fill, tmpFiles, fullDiskFile, storedSession } from "./tmpfs.js";
 
-const sb = makeSandbox("oc-disk-midrun-");
-const data = path.join(sb.home, ".local", "share", "oceancode");
-const filler = path.join(data, "filler");
-const cli = (...args: string[]) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 });
-
-beforeAll(() => mountTmpfs(data));
-afterAll(() => {
-  try {
-    unmount(data);
-  } finally {
-    sb.cleanup();
-  }
-});
+const { sb, data, filler, cli } = fullDiskFile("oc-disk-midrun-");
 
 sb.write("notes.txt", "a file to read\n");
 sb.write(
@@ -103,11 +90,8 @@ describe("disk full mid-run", () => {
     const answerStored = after.stdout.includes("third answer");
     if (!answerStored) expect(after.stdout).toContain("late answer");
     expect(tmpFiles(data)).toEqual([]);
-    const db = new Database(path.join(data, "oceancode.db"), { readonly: true });
-    const rows = db.prepare("SELECT seq, role, json FROM rows WHERE session_id = ? ORDER BY seq").all(id) as Array<{ seq: number; role: string; json: string }>;
-    db.close();
+    const { rows, prompts } = storedSession(data, id);
     expect(rows.map((x) => x.seq)).toEqual(rows.map((_, i) => i + 1));
-    const prompts = rows.filter((x) => x.role === "user").map((x) => (JSON.parse(x.json) as { text: string }).text);
     expect(prompts[0]).toBe("first");
     expect(prompts[prompts.length - 1]).toBe("third");
     const side = jsonLines(path.join(dir, "rows.jsonl")) as Array<{ t: string; row?: { seq: number } }>;

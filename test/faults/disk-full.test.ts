@@ -5,26 +5,10 @@
  * `.tmp` file is left anywhere; once space is freed the session goes on with database and ledger agreeing.
  */
 import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync } from "../kit/cli.js";
-import { fill, mountTmpfs, tmpFiles, unmount } from "./tmpfs.js";
+import { describe, expect, it } from "vitest";
+import { fill, tmpFiles, fullDiskFile, storedSession } from "./tmpfs.js";
 
-const sb = makeSandbox("oc-disk-full-");
-const data = path.join(sb.home, ".local", "share", "oceancode");
-const filler = path.join(data, "filler");
-const cli = (...args: string[]) => runCliAsync(args, { cwd: sb.project, env: sb.env, timeoutMs: 60_000 });
-
-// 8 MiB: room for a session, then filled to the last byte
-beforeAll(() => mountTmpfs(data));
-afterAll(() => {
-  try {
-    unmount(data);
-  } finally {
-    sb.cleanup();
-  }
-});
+const { sb, data, filler, cli } = fullDiskFile("oc-disk-full-");
 
 sb.write("s.json", JSON.stringify({ steps: [{ text: "first answer" }, { text: "third answer" }] }));
 
@@ -52,11 +36,8 @@ describe("disk full", () => {
     const after = await cli("run", "-c", "third");
     expect(after.code, after.stderr).toBe(0);
     expect(tmpFiles(data)).toEqual([]);
-    const db = new Database(path.join(data, "oceancode.db"), { readonly: true });
-    const rows = db.prepare("SELECT seq, role, json FROM rows WHERE session_id = ? ORDER BY seq").all(id) as Array<{ seq: number; role: string; json: string }>;
-    db.close();
+    const { rows, prompts } = storedSession(data, id);
     expect(rows.map((x) => x.seq)).toEqual(rows.map((_, i) => i + 1));
-    const prompts = rows.filter((x) => x.role === "user").map((x) => (JSON.parse(x.json) as { text: string }).text);
     expect(prompts[0]).toBe("first");
     expect(prompts[prompts.length - 1]).toBe("third");
     const doc = await cli("doctor", "--storage");

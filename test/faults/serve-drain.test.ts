@@ -6,21 +6,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../kit/cli.js";
-import { SseReader, startServe, type Served } from "../../extensions/serve/test/serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { SseReader, type Served } from "../../extensions/serve/test/serve-helpers.js";
+import { serveTests } from "../../extensions/serve/test/serve-tests.js";
 import { storedRows, waitFor } from "./helpers.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-drain-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-serve-drain-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 const pendingFile = () => path.join(sb.home, ".local", "share", "oceancode", "serve-pending.json");
 

@@ -5,37 +5,22 @@
  * short, printable line; a server's retry-after is capped at 30 s. The compiled CLI, the real SDKs,
  * the fake servers on 127.0.0.1; what the session stored is read back through `oceancode export`.
  */
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../kit/cli.js";
-import { exportAtif, storedAnswer } from "../kit/stored.js";
-import { startFakeAnthropic, type AnthropicReply, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type OpenAIReply } from "../kit/fakes/openai-server.js";
+import { describe, expect, it } from "vitest";
+import { runCliAsync } from "../kit/cli.js";
+import { exportAtif, storedAnswer, sessionFromStderr as sessionOf } from "../kit/stored.js";
+import type { AnthropicReply } from "../kit/fakes/anthropic-server.js";
+import type { OpenAIReply } from "../kit/fakes/openai-server.js";
 import { backoffMs, MAX_BACKOFF_MS } from "../../extensions/engine/retry.js";
 import { ProviderError } from "../../extensions/engine/kit.js";
+import { providerFakesForFile, sandboxForEach } from "../kit/file-fixtures.js";
 
-let anthropic: FakeAnthropicServer;
-let openai: FakeOpenAIServer;
-let sb: Sandbox;
+const { anthropic, openai } = providerFakesForFile({ chunkChars: 8 });
 
 /** the bound these tests run with: short, so a stall costs under a second */
 // long enough that a busy machine does not stall a healthy answer this long (a third notice), short enough to keep the file quick
 const IDLE_S = 1.5;
 
-beforeAll(async () => {
-  anthropic = await startFakeAnthropic({ chunkChars: 8 });
-  openai = await startFakeOpenAI({ chunkChars: 8 });
-});
-afterAll(async () => {
-  await anthropic.close();
-  await openai.close();
-});
-beforeEach(() => {
-  sb = makeSandbox("oc-waits-stream-");
-  sb.write(".config/oceancode/oceancode.json", JSON.stringify({ provider: { idle_timeout_s: IDLE_S } }), "home");
-  anthropic.reset();
-  openai.reset();
-});
-afterEach(() => sb.cleanup());
+const sb = sandboxForEach("oc-waits-stream-", (s) => s.write(".config/oceancode/oceancode.json", JSON.stringify({ provider: { idle_timeout_s: IDLE_S } }), "home"));
 
 interface Case {
   name: string;
@@ -68,12 +53,6 @@ const cases: Case[] = [
 ];
 
 const run = (c: Case, args: string[]) => runCliAsync(["run", "--auto", "--model", c.model, ...args], { cwd: sb.project, env: { ...sb.env, OC_RETRY_BASE_MS: "10", ...c.env() }, timeoutMs: 40_000 });
-
-const sessionOf = (stderr: string): string => {
-  const id = /session: (ses_\w+)/.exec(stderr)?.[1];
-  expect(id, stderr).toBeTruthy();
-  return id!;
-};
 
 describe.each(cases)("a stream that stops sending on $name", (c) => {
   it("mid-answer and before its headers: aborted after provider.idle_timeout_s, retried with a notice, the answer completes", async () => {

@@ -5,6 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import Database from "better-sqlite3";
+import { expect } from "vitest";
 import { REPO_ROOT, runCliAsync, type Sandbox } from "./cli.js";
 import type { TurnIndexEntry } from "../../extensions/ledger/api.js";
 
@@ -20,11 +22,29 @@ export interface JsonEvent {
   deltas?: number;
 }
 
-export function parseEvents(stdout: string): JsonEvent[] {
+/** The events of a `run --format json` stdout, one a line (typed as the test reads them; JsonEvent by default). */
+export function parseEvents<E = JsonEvent>(stdout: string): E[] {
   return stdout
     .split("\n")
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as JsonEvent);
+    .map((l) => JSON.parse(l) as E);
+}
+
+/** `f` on the SQLite database at `file`, closed after. */
+export function withDatabase<T>(file: string, f: (db: Database.Database) => T): T {
+  const db = new Database(file);
+  try {
+    return f(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The session id `run` names on stderr (`session: ses_…`), asserted to be there. */
+export function sessionFromStderr(stderr: string): string {
+  const id = /session: (ses_\w+)/.exec(stderr)?.[1];
+  expect(id, stderr).toBeTruthy();
+  return id!;
 }
 
 /**
@@ -52,6 +72,21 @@ export function keptText(events: JsonEvent[]): string {
 
 export function ledgerRoot(sb: Sandbox): string {
   return path.join(sb.home, ".local", "share", "oceancode", "session-ledger");
+}
+
+/** A session's ledger folder: the folder named `id` somewhere under `root` (the sandbox's home). */
+export function findLedgerDir(root: string, id: string): string {
+  const stack = [root];
+  while (stack.length) {
+    const d = stack.pop()!;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(d, e.name);
+      if (e.name === id) return p;
+      stack.push(p);
+    }
+  }
+  throw new Error(`no ledger folder for ${id} under ${root}`);
 }
 
 /** index.json rows: the ledger's published type */

@@ -4,20 +4,12 @@
  * or by a cross-site request (the page's Origin). Whoever can prompt can run tools, so both are refused.
  */
 import http from "node:http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../kit/cli.js";
-import { startServe, type Served } from "../../extensions/serve/test/serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import type { Served } from "../../extensions/serve/test/serve-helpers.js";
+import { serveTests } from "../../extensions/serve/test/serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-sec-serve-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-sec-serve-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 const basic = (user: string, pass: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}` });
 

@@ -4,32 +4,24 @@
  * clipboard (tmux paste buffers with set-clipboard on) and the screen stay ours; the sequences show as
  * text; the stored transcript keeps the exact bytes.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, makeSandbox, runCli, type Sandbox } from "../kit/cli.js";
-import { closePager, colourCodes, hasTmux, startPty, type Pty } from "../kit/pty.js";
+import { CLI, runCli } from "../kit/cli.js";
+import { colourCodes, hasTmux, type Pty, pause } from "../kit/pty.js";
 import { EVIL_TEXT, EVIL_TOOL_COMMAND, EVIL_TOOL_NAME, EVIL_TOOL_OUTPUT, writeEvilScript } from "./terminal-fixtures.js";
+import { pagerTests } from "../kit/pager-tests.js";
 
 /** anything a terminal could act on: C0 but \t \n, DEL, C1, bidi controls */
 const ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, startPty } = pagerTests();
 const title = (p: Pty) => p.tmux("display", "-p", "-t", p.name, "#{pane_title}").trim();
 const buffers = (p: Pty) => p.tmux("list-buffers").trim();
 
 describe.skipIf(!hasTmux())("the checks can see an injection", () => {
   it("a program printing OSC 2 and OSC 52 straight to the pane does change the title and fill a paste buffer", async () => {
     const p = startPty({ command: "/bin/sh", args: ["-c", "sleep 1; printf '\\033]2;CONTROL-TITLE\\033\\\\\\033]52;c;Q09OVFJPTA==\\007'"] });
-    t = p;
     p.tmux("set-option", "-s", "set-clipboard", "on");
     const before = title(p);
     for (let i = 0; i < 60 && title(p) === before; i++) await pause(50);
@@ -40,9 +32,9 @@ describe.skipIf(!hasTmux())("the checks can see an injection", () => {
 
 describe.skipIf(!hasTmux())("pager: untrusted text reaches the terminal as text", () => {
   it("model text, a tool's name, input and output: title, clipboard and screen untouched; shown visibly; stored verbatim", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     writeEvilScript(sb, "evil.json");
-    t = startPty({ args: [CLI, "--dir", sb.project], env: { ...sb.env, OC_MODEL: "scripted/evil.json" }, cwd: sb.project, cols: 200, rows: 50 });
+    const t = startPty({ args: [CLI, "--dir", sb.project], env: { ...sb.env, OC_MODEL: "scripted/evil.json" }, cwd: sb.project, cols: 200, rows: 50 });
     t.tmux("set-option", "-s", "set-clipboard", "on");
     await t.waitFor("❯");
     const before = title(t);
@@ -102,10 +94,10 @@ describe.skipIf(!hasTmux())("pager: untrusted text reaches the terminal as text"
   });
 
   it("the permission prompt shows a command with escapes as text", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
     sb.write("ask.json", JSON.stringify({ steps: [{ text: "asking", tool_calls: [{ name: "bash", input: { command: "echo ok \x1b]0;ASK-TITLE\x07\x1b[2J" } }] }, { text: "asked" }] }));
-    t = startPty({ args: [CLI, "--dir", sb.project], env: { ...sb.env, OC_MODEL: "scripted/ask.json" }, cwd: sb.project, cols: 120, rows: 30 });
+    const t = startPty({ args: [CLI, "--dir", sb.project], env: { ...sb.env, OC_MODEL: "scripted/ask.json" }, cwd: sb.project, cols: 120, rows: 30 });
     await t.waitFor("❯");
     const before = title(t);
     t.send("go");
@@ -121,7 +113,7 @@ describe.skipIf(!hasTmux())("pager: untrusted text reaches the terminal as text"
   });
 
   it("an extension command (export --md) shows the transcript's escapes as text on a terminal; redirected it is exact", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     writeEvilScript(sb, "evil.json");
     const r = runCli(["--dir", sb.project, "run", "--model", "scripted/evil.json", "go"], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
@@ -130,7 +122,7 @@ describe.skipIf(!hasTmux())("pager: untrusted text reaches the terminal as text"
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toContain(EVIL_TEXT);
     const out = path.join(sb.home, "export-on-terminal.txt");
-    t = startPty({ command: "/bin/sh", args: ["-c", `'${process.execPath}' '${CLI}' --dir '${sb.project}' export ${id} --md; echo EXPORT-DONE`], env: sb.env, cwd: sb.project, cols: 250, rows: 60 });
+    const t = startPty({ command: "/bin/sh", args: ["-c", `'${process.execPath}' '${CLI}' --dir '${sb.project}' export ${id} --md; echo EXPORT-DONE`], env: sb.env, cwd: sb.project, cols: 250, rows: 60 });
     t.tmux("set-option", "-s", "set-clipboard", "on");
     const before = title(t);
     const screen = await t.waitFor("EXPORT-DONE", 20_000, { inHistory: true });

@@ -6,21 +6,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../kit/cli.js";
-import { API_KEY, CANARIES, attack, git, keysAt, makeTree, payload, writeFiles } from "./fixtures/trust-tree.js";
+import { API_KEY, CANARIES, attack, git, keysAt, makeTree, payload, writeFiles, trustFakes } from "./fixtures/trust-tree.js";
 
-let legit: FakeAnthropicServer;
-let evil: FakeAnthropicServer;
-beforeAll(async () => {
-  legit = await startFakeAnthropic();
-  evil = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await legit.close();
-  await evil.close();
-});
+const { legit, evil } = trustFakes();
 
 /** What acted: the canaries, and the endpoint the payload names got the requests (with the key). */
 async function expectActed(t: ReturnType<typeof makeTree>, env: NodeJS.ProcessEnv = {}): Promise<string> {

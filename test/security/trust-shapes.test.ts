@@ -7,20 +7,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../kit/fakes/anthropic-server.js";
-import { API_KEY, attack, filesHolding, git, keysAt, makeTree, noticeLines, payload, writeFiles, type Tree } from "./fixtures/trust-tree.js";
+import { describe, expect, it } from "vitest";
+import { API_KEY, attack, filesHolding, git, keysAt, makeTree, noticeLines, payload, writeFiles, type Tree, trustFakes } from "./fixtures/trust-tree.js";
 
-let legit: FakeAnthropicServer;
-let evil: FakeAnthropicServer;
-beforeAll(async () => {
-  legit = await startFakeAnthropic();
-  evil = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await legit.close();
-  await evil.close();
-});
+const { legit, evil } = trustFakes();
 
 const commitAll = (dir: string) => {
   git(dir, "add", "-A");

@@ -5,40 +5,20 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { methods, type RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { startAcp, updatesOf, type AcpChild } from "./client.js";
+import { updatesOf, type AcpChild } from "./client.js";
+import { acpTests } from "./acp-tests.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-const children: AcpChild[] = [];
+const { fake, sb, start } = acpTests("oc-acp-tools-", (s) => {
+  s.write(".config/oceancode/oceancode.json", JSON.stringify({ permission: ["edit * ask"] }), "home");
+});
 
-function start(): AcpChild {
-  const c = startAcp(anthropicEnv(sb, fake.url, { OC_MODEL: "anthropic/claude-sonnet-4-5" }), [], sb.project);
-  children.push(c);
-  return c;
-}
 async function session(c: AcpChild, caps: Parameters<AcpChild["initialize"]>[0] = {}): Promise<string> {
   await c.initialize(caps);
   return (await c.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] })).sessionId;
 }
 const prompt = (c: AcpChild, sessionId: string, text: string) => c.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-acp-tools-");
-  sb.write(".config/oceancode/oceancode.json", JSON.stringify({ permission: ["edit * ask"] }), "home");
-});
-afterEach(() => {
-  fake.reset();
-  for (const c of children.splice(0)) c.kill();
-});
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
-});
 
 describe("oceancode acp: the client's fs and terminal", () => {
   it("read, edit and write go through fs/read_text_file and fs/write_text_file when both are offered", async () => {

@@ -5,32 +5,22 @@
  * request like any MCP tool. A config file's copy of the same name is shadowed by the client's.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { methods } from "@agentclientprotocol/sdk";
-import { anthropicEnv, makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, systemOf, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { startAcp, updatesOf, type AcpChild } from "./client.js";
+import { REPO_ROOT } from "../../../test/kit/cli.js";
+import { systemOf } from "../../../test/kit/fakes/anthropic-server.js";
+import { updatesOf } from "./client.js";
+import { acpTests } from "./acp-tests.js";
 
 const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let c: AcpChild | undefined;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-acp-mcp-");
+const { fake, sb, start } = acpTests("oc-acp-mcp-", (s) => {
   // the user's own copy of the name: the client's wins and this one is never spawned
-  sb.write(".claude.json", JSON.stringify({ mcpServers: { editorfx: { command: "/never/spawned" } } }), "home");
-});
-afterAll(async () => {
-  c?.kill();
-  await fake.close();
-  sb.cleanup();
+  s.write(".claude.json", JSON.stringify({ mcpServers: { editorfx: { command: "/never/spawned" } } }), "home");
 });
 
 describe("acp: the client's MCP servers", () => {
   it("are started for the session; their tools reach the model and run after the permission request", async () => {
-    c = startAcp(anthropicEnv(sb, fake.url, { OC_MODEL: "anthropic/claude-sonnet-4-5", OC_MCP_WAIT_SECONDS: "20" }), [], sb.project);
+    const c = start([], { OC_MCP_WAIT_SECONDS: "20" });
     await c.initialize();
     const pidFile = path.join(sb.home, "editorfx.pid");
     const { sessionId } = await c.conn.agent.request(methods.agent.session.new, {

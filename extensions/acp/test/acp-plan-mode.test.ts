@@ -7,32 +7,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { methods } from "@agentclientprotocol/sdk";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { startAcp, updatesOf, type AcpChild } from "./client.js";
+import { updatesOf } from "./client.js";
+import { acpTests } from "./acp-tests.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-const children: AcpChild[] = [];
-function start(): AcpChild {
-  const c = startAcp(anthropicEnv(sb, fake.url, { OC_MODEL: "anthropic/claude-sonnet-4-5" }), [], sb.project);
-  children.push(c);
-  return c;
-}
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-acp-plan-");
-  sb.write(".config/oceancode/oceancode.json", JSON.stringify({ permission_mode: "acceptEdits" }), "home");
-});
-afterEach(() => {
-  fake.reset();
-  for (const c of children.splice(0)) c.kill();
-});
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
+const { fake, sb, start } = acpTests("oc-acp-plan-", (s) => {
+  s.write(".config/oceancode/oceancode.json", JSON.stringify({ permission_mode: "acceptEdits" }), "home");
 });
 
 type Block = { type: string; tool_use_id?: string; content?: unknown; text?: string };

@@ -2,43 +2,19 @@
  * `oceancode acp` end to end: the compiled CLI as a child process, driven by the ACP SDK's own client
  * side over stdio, the model played by the fake Anthropic server (the real Anthropic SDK talks to it).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { anthropicEnv, makeSandbox } from "../../../test/kit/cli.js";
 import { startAcp, updatesOf, type AcpChild } from "./client.js";
+import { acpTests } from "./acp-tests.js";
+import { signRequirements } from "../../../test/kit/requirements.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-const children: AcpChild[] = [];
-
-const MODEL = "anthropic/claude-sonnet-4-5";
-function env(): NodeJS.ProcessEnv {
-  return anthropicEnv(sb, fake.url, { OC_MODEL: MODEL });
-}
-function start(args: string[] = []): AcpChild {
-  const c = startAcp(env(), args, sb.project);
-  children.push(c);
-  return c;
-}
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-acp-");
+const { fake, sb, start } = acpTests("oc-acp-", (s) => {
   // file edits ask in default mode (the base rule allows them), so a write makes a permission request
-  sb.write(".config/oceancode/oceancode.json", JSON.stringify({ permission: ["edit * ask"] }), "home");
-});
-afterEach(() => {
-  fake.reset();
-  for (const c of children.splice(0)) c.kill();
-});
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
+  s.write(".config/oceancode/oceancode.json", JSON.stringify({ permission: ["edit * ask"] }), "home");
 });
 
 describe("oceancode acp", () => {
@@ -275,10 +251,10 @@ describe("oceancode acp", () => {
 describe("oceancode acp under managed requirements", () => {
   it("set_mode bypassPermissions is downgraded to default when signed requirements disable it", async () => {
     const locked = makeSandbox("oc-acp-req-");
+    let c: AcpChild | undefined;
     try {
       const key = signRequirements(locked, { permissions: { disableBypassPermissionsMode: true } });
-      const c = startAcp(anthropicEnv(locked, fake.url, { OC_REQUIREMENTS_PUBKEY: key }), [], locked.project);
-      children.push(c);
+      c = startAcp(anthropicEnv(locked, fake.url, { OC_REQUIREMENTS_PUBKEY: key }), [], locked.project);
       await c.initialize();
       const { sessionId } = await c.conn.agent.request(methods.agent.session.new, { cwd: locked.project, mcpServers: [] });
       await c.conn.agent.request(methods.agent.session.setMode, { sessionId, modeId: "bypassPermissions" });
@@ -286,21 +262,11 @@ describe("oceancode acp under managed requirements", () => {
       expect(updatesOf(c, sessionId, "current_mode_update").map((u) => u.currentModeId)).toEqual(["default"]);
       expect(c.stderr()).toContain("bypassPermissions is disabled");
     } finally {
-      for (const c of children.splice(0)) c.kill();
+      c?.kill();
       locked.cleanup();
     }
   }, 60_000);
 });
-
-/** A signed requirements.json in the sandbox's managed dir; returns the public key for OC_REQUIREMENTS_PUBKEY. */
-function signRequirements(s: Sandbox, doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const file = path.join(path.dirname(s.env.OC_MANAGED_CONFIG!), "requirements.json");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
-}
 
 /** Is a process whose command line holds `marker` alive? */
 function pgrep(marker: string): boolean {

@@ -4,11 +4,10 @@
  * compiled CLI `oceancode acp`, raw JSON-RPC lines on its stdin, and the ACP SDK's own client.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { anthropicEnv, CLI, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { startAcp, type AcpChild } from "./client.js";
+import { CLI } from "../../../test/kit/cli.js";
+import { acpTests } from "./acp-tests.js";
 
 interface Reply {
   id?: number;
@@ -16,23 +15,10 @@ interface Reply {
   error?: { message: string };
 }
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
+const { sb, env, start } = acpTests("oc-acp-early-");
 const raws: ChildProcessWithoutNullStreams[] = [];
-const sdks: AcpChild[] = [];
-const env = () => anthropicEnv(sb, fake.url, { OC_MODEL: "anthropic/claude-sonnet-4-5" });
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-acp-early-");
-});
 afterEach(() => {
   for (const c of raws.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
-  for (const c of sdks.splice(0)) c.kill();
-});
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
 });
 
 /** `oceancode acp` with each of `chunks` written to its stdin; resolves once replies to `ids` came (bounded). */
@@ -88,8 +74,7 @@ describe("ACP requests before the initialize reply", () => {
   }, 60_000);
 
   it("the SDK client sending initialize and session/new without waiting gets a session", async () => {
-    const c = startAcp(env(), [], sb.project);
-    sdks.push(c);
+    const c = start();
     const [init, session] = await Promise.all([
       c.conn.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} }),
       c.conn.agent.request(methods.agent.session.new, { cwd: sb.project, mcpServers: [] }),

@@ -7,14 +7,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type AnthropicReply, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { runCliAsync } from "../../../test/kit/cli.js";
+import type { AnthropicRecorded, AnthropicReply } from "../../../test/kit/fakes/anthropic-server.js";
 import { findDirs, firstUserText, hasToolResult, isParent, resultOf, sessionOf, systemOf, textOf, toolNames } from "./helpers.js";
+import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let result: { code: number | null; stdout: string; stderr: string };
 let stopLog: string;
 
 const PARENT_CALLS = [
@@ -45,15 +43,13 @@ function child(req: AnthropicRecorded): AnthropicReply {
   return { text: `GENERAL DONE: ${firstUserText(req)}` };
 }
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
+const { fake, sb, result } = runOnceOnFake("oc-agents-", ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the agents"], (sb, fake) => {
   let p = 0;
   fake.respond((req) => {
     if (!isParent(req)) return child(req);
     const c = PARENT_CALLS[p++];
     return c ? { text: `calling ${c.input.subagent_type}`, toolCalls: [{ id: c.id, name: "agent", input: c.input }] } : { text: "parent done" };
   });
-  sb = makeSandbox("oc-agents-");
   stopLog = path.join(sb.home, "subagent-stop.jsonl");
   sb.write("notes.txt", "first line of notes\nsecond\n");
   // repo tier: Claude Code, OpenCode and Grok agents (inert data: read untrusted)
@@ -87,17 +83,7 @@ beforeAll(async () => {
     }),
     "home",
   );
-  result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the agents"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 90_000,
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
-});
+}, { timeoutMs: 90_000, hookTimeoutMs: 120_000 });
 
 const parents = () => fake.requests.filter(isParent);
 const children = (marker: string) => fake.requests.filter((r) => !isParent(r) && systemOf(r).includes(marker));

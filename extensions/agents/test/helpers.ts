@@ -6,20 +6,14 @@ import { systemOf, type AnthropicRecorded } from "../../../test/kit/fakes/anthro
 export type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; name?: string };
 
 export { systemOf };
+export { blockText as textOf, toolNames, toolResultOf as resultOf } from "../../../test/kit/fakes/anthropic-server.js";
 
 /** The parent (root) session's requests carry the agent listing; a child's never do. */
 export const isParent = (req: AnthropicRecorded): boolean => systemOf(req).includes("<available_agents>");
 
-export const toolNames = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name));
-
 const blocks = (req: AnthropicRecorded): Block[] => (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[])));
 
-export const resultOf = (req: AnthropicRecorded, id: string): Block | undefined => blocks(req).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-
 export const hasToolResult = (req: AnthropicRecorded): boolean => blocks(req).some((b) => b.type === "tool_result");
-
-export const textOf = (b: Block | undefined): string =>
-  !b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join("");
 
 /** The first user message's text (the prompt a child was given). */
 export function firstUserText(req: AnthropicRecorded): string {

@@ -2,18 +2,12 @@
  * The bounds in the real pager (compiled CLI in tmux): the status bar shows `$spent / $cap` from
  * OC_MAX_USD, and /limits shows and sets the session's spend and clock bounds (over the environment).
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../../test/kit/cli.js";
+import { hasTmux, pause, typeLine } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
-
+const { makeSandbox, openPager } = pagerTests();
 
 describe("bounds in the pager", () => {
   it("tmux is here, so the pager test below runs", () => {
@@ -21,8 +15,8 @@ describe("bounds in the pager", () => {
   });
 
   it.runIf(hasTmux())("the status bar shows $spent / $cap; /limits shows the bounds and sets them over the environment", async () => {
-    sb = makeSandbox("oc-bounds-pager-");
-    t = openPager(sb, { OC_MODEL: "scripted/echo", OC_MAX_USD: "5" }, [], { cols: 100, rows: 30 });
+    const sb = makeSandbox("oc-bounds-pager-");
+    const t = openPager(sb, { OC_MODEL: "scripted/echo", OC_MAX_USD: "5" }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
     await typeLine(t, "hello");
     await t.waitFor("ok: hello");
@@ -42,8 +36,8 @@ describe("bounds in the pager", () => {
   }, 60_000);
 
   it.runIf(hasTmux())("a bound set with /limits is stored on the session: run --continue keeps it", async () => {
-    sb = makeSandbox("oc-bounds-pager-");
-    t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 100, rows: 30 });
+    const sb = makeSandbox("oc-bounds-pager-");
+    const t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
     await typeLine(t, "hello");
     await t.waitFor("ok: hello");

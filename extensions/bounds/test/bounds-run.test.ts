@@ -7,20 +7,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { anthropicEnv, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import type { FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { isParent } from "../../agents/test/helpers.js";
+import { perTest } from "../../../test/kit/file-fixtures.js";
+import { findLedgerDir as findDir, parseEvents } from "../../../test/kit/stored.js";
 
 let sb: Sandbox | undefined;
 let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const { makeSandbox, startFakeAnthropic } = perTest();
 
 interface Ev {
   type: string;
@@ -30,28 +26,8 @@ interface Ev {
   text?: string;
   totals?: { costUsd: number };
 }
-const events = (stdout: string): Ev[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Ev);
+const events = (stdout: string): Ev[] => parseEvents<Ev>(stdout);
 const ends = (stdout: string) => events(stdout).filter((e) => e.type === "turn_end");
-
-/** The ledger folder of a session (somewhere under the sandbox's home). */
-function findDir(root: string, id: string): string {
-  const stack = [root];
-  while (stack.length) {
-    const d = stack.pop()!;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (!e.isDirectory()) continue;
-      const p = path.join(d, e.name);
-      if (e.name === id) return p;
-      stack.push(p);
-    }
-  }
-  throw new Error(`no ledger folder for ${id} under ${root}`);
-}
 
 /** A scripted model: `n` slow tool-calling steps, then an answer. */
 function slowScript(s: Sandbox, n: number, delayMs: number): void {

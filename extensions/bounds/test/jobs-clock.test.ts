@@ -6,13 +6,12 @@
  * sub-agent's job goes with its root's run. Through the CLI `run --max-minutes` too (an end-state check:
  * a `run` process kills what is left at exit either way).
  */
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { hasToolResult, isParent } from "../../agents/test/helpers.js";
-import type { EngineService, SessionEvent } from "../../engine/api.js";
-import type { JobsService } from "../../tools/api.js";
+import type { SessionEvent } from "../../engine/api.js";
+import { bootCompiled } from "../../../test/kit/kernel-boot.js";
 
 interface KernelLike {
   activate(e: string): Promise<void>;
@@ -63,8 +62,7 @@ async function boot(env: NodeJS.ProcessEnv = {}, script = { steps: [START_JOB, {
   sb = makeSandbox("oc-jobs-clock-");
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
   sb.write("script.json", JSON.stringify({ ...script, after: { text: "(script finished)" } }));
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...env });
+  kernel = await bootCompiled<KernelLike>(sb, { ...sb.env, ...env });
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const events: SessionEvent[] = [];

@@ -4,20 +4,15 @@
  * in either direction, decimals floored; a value that is not a number of at least 1 is ignored with one
  * warning (never NaN or 0 on the wire). The helper itself is checked directly too.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { anthropicEnv, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import type { FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { outputTokenCap } from "../../engine/options.js";
+import { perTest } from "../../../test/kit/file-fixtures.js";
 
 let sb: Sandbox | undefined;
 let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const { makeSandbox, startFakeAnthropic } = perTest();
 
 describe("OC_MAX_OUTPUT_TOKENS", () => {
   it("the helper: unset -> the maximum; above -> clamped; below -> honoured; decimals floored; junk, 0 and negatives ignored with a warning", () => {

@@ -1,9 +1,9 @@
 /** Shared plumbing for the cache keep-alive tests: the fake Anthropic server's replies and an in-process kernel. */
-import path from "node:path";
-import { anthropicEnv, makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
 import type { AnthropicRecorded, AnthropicReply, FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import type { CacheTouchedEvent, EngineService, SessionEvent } from "../../engine/api.js";
 import type { StorageService } from "../../storage/api.js";
+import { bootCompiled, type KernelLike } from "../../../test/kit/kernel-boot.js";
 
 /** $3 / $15 per million, 64k output; not deprecated, so the SDK prints no notice */
 export const MODEL = "anthropic/claude-sonnet-4-6";
@@ -29,11 +29,6 @@ export function script(fake: FakeAnthropicServer, first: AnthropicReply, touch: 
   });
 }
 
-export interface KernelLike {
-  activate(e: string): Promise<void>;
-  service<T>(name: string): Promise<T>;
-  shutdown(): Promise<void>;
-}
 
 export interface Booted {
   sb: Sandbox;
@@ -48,8 +43,7 @@ export interface Booted {
 export async function boot(fake: FakeAnthropicServer, env: NodeJS.ProcessEnv): Promise<Booted> {
   const sb = makeSandbox("oc-keepalive-");
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, anthropicEnv(sb, fake.url, env));
+  const kernel = await bootCompiled(sb, anthropicEnv(sb, fake.url, env));
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const storage = await kernel.service("storage");

@@ -4,20 +4,15 @@
  * identical but for max_tokens 1 — and the JSON events carry session.cache.touched with its cost; the
  * run does not wait for the keep-alive when it ends.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { anthropicEnv, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import type { FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { MODEL, prefixOf, real, script, sleep, touches } from "./helpers.js";
+import { perTest } from "../../../test/kit/file-fixtures.js";
 
 let sb: Sandbox | undefined;
 let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const { makeSandbox, startFakeAnthropic } = perTest();
 
 interface Ev {
   type: string;

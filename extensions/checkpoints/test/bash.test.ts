@@ -6,15 +6,11 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { boot, readProject, slash, type Booted, type Step } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { bootTests, readProject, slash, type Booted, type Step } from "./helpers.js";
 
 let b: Booted | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  b = undefined;
-});
+const { boot } = bootTests();
 
 const read = (f: string): string | undefined => readProject(b!, f);
 

@@ -1,14 +1,13 @@
 /** A real kernel (compiled bundled extensions, SQLite storage, the ledger, the real tools) on a sandbox, for the checkpoints tests. */
 import fs from "node:fs";
 import path from "node:path";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { afterEachTest } from "../../../test/kit/file-fixtures.js";
 import type { EngineService, Row, Session } from "../../engine/api.js";
+import { bootCompiled, scriptedSandbox, type KernelLike as BaseKernel } from "../../../test/kit/kernel-boot.js";
 
-export interface KernelLike {
-  activate(e: string): Promise<void>;
-  service<T>(name: string): Promise<T>;
+export interface KernelLike extends BaseKernel {
   runSlash(name: string, args: string, host: { sessionId?: string; reply(t: string): void; [k: string]: unknown }): Promise<boolean>;
-  shutdown(): Promise<void>;
 }
 
 export interface Booted {
@@ -22,12 +21,8 @@ export interface Booted {
 export type Step = { text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }> };
 
 export async function boot(steps: Step[], files: Record<string, string> = {}): Promise<Booted> {
-  const sb = makeSandbox("oc-ckpt-");
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
-  sb.write("script.json", JSON.stringify({ steps, after: { text: "(script finished)" } }));
-  for (const [f, c] of Object.entries(files)) sb.write(f, c);
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, sb.env);
+  const sb = scriptedSandbox("oc-ckpt-", steps, { files });
+  const kernel = await bootCompiled<KernelLike>(sb);
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const windows: Row[][] = [];
@@ -39,6 +34,15 @@ export async function boot(steps: Step[], files: Record<string, string> = {}): P
 }
 
 /** Run a slash command as a host without a picker (run, serve): returns what it replied. */
+/** `boot`, remembering each kernel so that after each test it is shut down and its sandbox removed. */
+export function bootTests(): { boot: typeof boot } {
+  const booted = afterEachTest<Booted>(async (b) => {
+    await b.kernel.shutdown();
+    b.sb.cleanup();
+  });
+  return { boot: async (...a) => booted(await boot(...a)) };
+}
+
 export async function slash(b: Booted, s: Session, name: string, args = "", extra: Record<string, unknown> = {}): Promise<string> {
   let out = "";
   const handled = await b.kernel.runSlash(name, args, { sessionId: s.info.id, cwd: b.sb.project, reply: (t: string) => (out += t), ...extra });

@@ -4,27 +4,21 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, openPager } = pagerTests();
 
 const type = (p: Pty, text: string): Promise<void> => typeLine(p, text, 150);
 
 describe.skipIf(!hasTmux())("checkpoints in the pager", () => {
   it("/undo removes the file the turn created, /redo brings it back; over an outside change the pager asks", async () => {
-    sb = makeSandbox("oc-ckpt-pty-");
+    const sb = makeSandbox("oc-ckpt-pty-");
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
     sb.write("script.json", JSON.stringify({ steps: [{ text: "making", tool_calls: [{ name: "write", input: { file_path: "made.txt", content: "by the agent\n" } }] }, { text: "made it" }] }));
     const file = path.join(sb.project, "made.txt");
-    t = openPager(sb, { OC_MODEL: "scripted/script.json" });
+    const t = openPager(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
     await type(t, "make the file");
     await t.waitFor("made it");

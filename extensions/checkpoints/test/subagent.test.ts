@@ -1,15 +1,11 @@
 /** What a sub-agent writes belongs to its parent's user turn: /undo in the parent takes it back. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { boot, slash, type Booted } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { bootTests, slash, type Booted } from "./helpers.js";
 
 let b: Booted | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  b = undefined;
-});
+const { boot } = bootTests();
 
 describe("checkpoints: sub-agents", () => {
   it("a file a sub-agent created is removed by the parent's /undo", async () => {

@@ -5,17 +5,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LedgerService } from "../../ledger/api.js";
 import type { CheckpointsService } from "../api.js";
-import { boot, readProject, slash, type Booted, type Step } from "./helpers.js";
+import { bootTests, readProject, slash, type Booted, type Step } from "./helpers.js";
 
 let b: Booted | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  b = undefined;
-});
+const { boot } = bootTests();
 
 const read = (f: string): string | undefined => readProject(b!, f);
 

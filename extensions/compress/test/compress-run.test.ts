@@ -7,10 +7,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
 import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import type { EngineService, SessionEvent } from "../../engine/api.js";
+import type { SessionEvent } from "../../engine/api.js";
 import type { CompressService } from "../api.js";
+import { bootCompiled } from "../../../test/kit/kernel-boot.js";
 
 const MODEL = "anthropic/claude-sonnet-4-6";
 // colours, a progress line, 300 similar lines with one error among them, 50 identical lines
@@ -55,8 +56,7 @@ async function sitting(compress: boolean): Promise<Sitting> {
   const sb = makeSandbox("oc-compress-");
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions" }));
   const cfg = sb.write("global.json", JSON.stringify({ compress }), "home");
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<Kernel> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, anthropicEnv(sb, fake.url, { OC_CONFIG: cfg }));
+  const kernel = await bootCompiled<Kernel>(sb, anthropicEnv(sb, fake.url, { OC_CONFIG: cfg }));
   kernels.push(kernel);
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");

@@ -11,6 +11,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, makeSandbox, runCli } from "../../../test/kit/cli.js";
+import { onJsonEvents } from "../../../test/kit/kill-run.js";
+import { withDatabase } from "../../../test/kit/stored.js";
 
 const DAY = 86_400_000;
 const sb = makeSandbox("oc-doctor-recovery-");
@@ -26,22 +28,10 @@ sb.write("sleepy.json", JSON.stringify({ steps: [{ text: "sleeping", tool_calls:
 function runKilledMidTool(): Promise<{ sessionId?: string; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, "--dir", sb.project, "run", "--auto", "--format", "json", "--model", "scripted/sleepy.json", "sleep on it"], { cwd: sb.project, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
     let sessionId: string | undefined;
-    child.stdout.on("data", (d: Buffer) => {
-      buf += d.toString();
-      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        let e: { type?: string; sessionId?: string };
-        try {
-          e = JSON.parse(line) as { type?: string; sessionId?: string };
-        } catch {
-          continue;
-        }
-        if (e.type === "session") sessionId = e.sessionId;
-        if (e.type === "tool_call_start") void killOnceStored(child, sessionId);
-      }
+    onJsonEvents(child.stdout, (e) => {
+      if (e.type === "session") sessionId = e.sessionId;
+      if (e.type === "tool_call_start") void killOnceStored(child, sessionId);
     });
     const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
     child.on("error", reject);
@@ -71,14 +61,7 @@ async function killOnceStored(child: ReturnType<typeof spawn>, id: string | unde
   child.kill("SIGKILL");
 }
 
-function sql<T>(f: (db: Database.Database) => T): T {
-  const db = new Database(dbFile);
-  try {
-    return f(db);
-  } finally {
-    db.close();
-  }
-}
+const sql = <T>(f: (db: Database.Database) => T): T => withDatabase(dbFile, f);
 
 /** Grow a session's answer rows to ~200 KB each (still valid rows: only their text is longer). */
 function bloat(db: Database.Database, id: string): void {

@@ -4,20 +4,15 @@
  * reason step_cap instead of opening a fresh turn. In process, the real kernel and bundled extensions,
  * the scripted provider.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import path from "node:path";
-import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
-import { resolvePaths } from "../../../kernel/paths.js";
+import { describe, expect, it } from "vitest";
+import type { Kernel } from "../../../kernel/kernel.js";
 import type { EngineService, ModelRequest, ToolResult } from "../api.js";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { kernelTests } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel | undefined;
-afterEach(async () => {
-  await kernel?.shutdown();
-  kernel = undefined;
-  sb?.cleanup();
-});
+const { makeSandbox, discoverKernel } = kernelTests();
 
 async function boot(env: NodeJS.ProcessEnv = {}): Promise<{ engine: EngineService; requests: Map<string, ModelRequest[]>; results: ToolResult[] }> {
   sb = makeSandbox("oc-child-");
@@ -26,12 +21,7 @@ async function boot(env: NodeJS.ProcessEnv = {}): Promise<{ engine: EngineServic
     "loop.json",
     JSON.stringify({ steps: [{ repeat: 50, text: "step {{n}}", tool_calls: [{ name: "read", input: { file_path: "notes.txt" } }, { name: "bash", input: { command: "echo hi" } }] }] }),
   );
-  kernel = await Kernel.discover({
-    paths: resolvePaths({ home: sb.home, project: sb.project, env: { ...sb.env, ...env } }),
-    env: { ...sb.env, ...env },
-    log: stderrLogger(false),
-    bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
-  });
+  kernel = await discoverKernel(sb, env);
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const requests = new Map<string, ModelRequest[]>();

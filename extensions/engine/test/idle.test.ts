@@ -2,20 +2,15 @@
  * An idle session leaves memory and reloads from the database on its next use (storage on disk,
  * the real kernel and bundled extensions, in process).
  */
-import { afterEach, describe, expect, it } from "vitest";
-import path from "node:path";
-import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
-import { resolvePaths } from "../../../kernel/paths.js";
+import { describe, expect, it } from "vitest";
+import type { Kernel } from "../../../kernel/kernel.js";
 import type { EngineService, Session } from "../api.js";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { kernelTests } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel | undefined;
-afterEach(async () => {
-  await kernel?.shutdown();
-  kernel = undefined;
-  sb?.cleanup();
-});
+const { makeSandbox, discoverKernel } = kernelTests();
 
 interface EvictingEngine extends EngineService {
   evictIdle(now?: number): void;
@@ -25,12 +20,7 @@ interface EvictingEngine extends EngineService {
 describe("idle sessions", () => {
   it("leave memory after engine.idle_minutes and reload with their rows on use", async () => {
     sb = makeSandbox();
-    kernel = await Kernel.discover({
-      paths: resolvePaths({ home: sb.home, project: sb.project, env: sb.env }),
-      env: sb.env,
-      log: stderrLogger(false),
-      bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
-    });
+    kernel = await discoverKernel(sb);
     await kernel.activate("onSession");
     const engine = await kernel.service("engine");
     const s: Session = await engine.createSession({ cwd: sb.project, model: "scripted/echo" });

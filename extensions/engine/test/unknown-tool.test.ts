@@ -4,12 +4,11 @@
  * `* deny` is not offered); a model that then calls a tool that does not exist is told the offered ones.
  * In process: the real kernel and bundled extensions, the scripted provider.
  */
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
-import { resolvePaths } from "../../../kernel/paths.js";
-import type { EngineService, ModelRequest, ToolResult } from "../api.js";
-import { makeSandbox, REPO_ROOT } from "../../../test/kit/cli.js";
+import type { Kernel } from "../../../kernel/kernel.js";
+import type { ModelRequest, ToolResult } from "../api.js";
+import { makeSandbox } from "../../../test/kit/cli.js";
+import { discoverKernel } from "../../../test/kit/kernel-boot.js";
 
 const sb = makeSandbox("oc-unknown-tool-");
 let kernel: Kernel | undefined;
@@ -22,12 +21,7 @@ describe("unknown tool", () => {
   it("the error lists only the tools offered in that request", async () => {
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * deny"] }));
     sb.write("script.json", JSON.stringify({ steps: [{ text: "try", tool_calls: [{ name: "nosuch", input: {} }] }, { text: "done" }] }));
-    kernel = await Kernel.discover({
-      paths: resolvePaths({ home: sb.home, project: sb.project, env: sb.env }),
-      env: sb.env,
-      log: stderrLogger(false),
-      bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
-    });
+    kernel = await discoverKernel(sb);
     await kernel.activate("onSession");
     const engine = await kernel.service("engine");
     const requests: ModelRequest[] = [];

@@ -3,21 +3,12 @@
  * background with its phase, round and gaps as reply lines, the composer keeps working, a bare
  * `/orchestrate` says where it is, and `/orchestrate stop` ends a goal cancelled.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPagerOnFake, pause, type Pty } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, pause, type Pty } from "../../../test/kit/pty.js";
 import { fenced, roleOf, roundOf, script } from "./helpers.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-let fake: FakeAnthropicServer | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  await fake?.close();
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, openPagerOnFake, startFakeAnthropic } = pagerTests();
 
 const type = async (p: Pty, text: string) => {
   p.send(text);
@@ -27,8 +18,8 @@ const type = async (p: Pty, text: string) => {
 
 describe.skipIf(!hasTmux())("pager: /orchestrate", () => {
   it("runs a goal in the background to complete, then stops a second one", async () => {
-    sb = makeSandbox("oc-pty-goal-");
-    fake = await startFakeAnthropic();
+    const sb = makeSandbox("oc-pty-goal-");
+    const fake = await startFakeAnthropic();
     script(fake, {
       // the first goal's worker is quick; the second's holds its answer until it is stopped
       worker: (req) => (req.raw.includes("second goal") ? { text: "slow", pauseMs: 20_000 } : { text: "did it" }),
@@ -37,7 +28,7 @@ describe.skipIf(!hasTmux())("pager: /orchestrate", () => {
           ? { text: fenced({ refuted: [{ id: "d1", why: "hello.txt is missing", evidence: "ls" }], upheld: ["d2"], evidence: ["ls"] }) }
           : { text: fenced({ refuted: [], upheld: ["d1", "d2"], evidence: ["read hello.txt"] }) },
     });
-    t = openPagerOnFake(sb, fake.url);
+    const t = openPagerOnFake(sb, fake.url);
     await t.waitFor("❯");
     await type(t, "/orchestrate make hello.txt say hi");
     await t.waitFor("open gaps: d1: hello.txt is missing", 20_000, { inHistory: true });
@@ -47,7 +38,7 @@ describe.skipIf(!hasTmux())("pager: /orchestrate", () => {
     await type(t, "/orchestrate --budget 30 second goal");
     await t.waitFor("goal work round 1: working", 20_000, { inHistory: true });
     const deadline = Date.now() + 20_000;
-    const slowWorker = () => fake!.requests.some((r) => roleOf(r) === "worker" && r.raw.includes("second goal"));
+    const slowWorker = () => fake.requests.some((r) => roleOf(r) === "worker" && r.raw.includes("second goal"));
     while (!slowWorker() && Date.now() < deadline) await pause(25);
     expect(slowWorker()).toBe(true);
     // the composer is free while the goal runs: a bare /orchestrate says where it is

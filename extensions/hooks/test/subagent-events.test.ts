@@ -4,21 +4,16 @@
  * UserPromptSubmit, Stop or SessionEnd of its own; the parent fires all of those once.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import { hasToolResult, isParent } from "../../agents/test/helpers.js";
 import { lines } from "./fixtures.js";
+import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
 
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "SessionEnd"];
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
 let log: string;
-let result: { code: number | null; stderr: string };
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
+const { fake, result } = runOnceOnFake("oc-hooks-subagent-", ["--auto", "--model", "anthropic/claude-sonnet-4-5", "delegate it"], (sb, fake) => {
   let parentTurn = 0;
   fake.respond((req) => {
     if (!isParent(req)) {
@@ -28,21 +23,10 @@ beforeAll(async () => {
       ? { text: "delegating", toolCalls: [{ id: "toolu_agent", name: "agent", input: { subagent_type: "general-purpose", description: "read", prompt: "Read notes.txt." } }] }
       : { text: "parent done" };
   });
-  sb = makeSandbox("oc-hooks-subagent-");
   log = path.join(sb.home, "events.jsonl");
   sb.write("notes.txt", "some notes\n");
   const handler = { type: "command", command: `cat >> '${log}'; echo >> '${log}'` };
   sb.write(".oceancode/settings.json", JSON.stringify({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [{ hooks: [handler] }]])) }), "home");
-  result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "delegate it"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 60_000,
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
 });
 
 type Payload = { hook_event_name: string; session_id: string; tool_name?: string; prompt_id?: string };

@@ -4,19 +4,15 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT, runCliAsync } from "../../../test/kit/cli.js";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { DESTRUCTIVE, jevSandbox, SAFE, type JevSandbox } from "./helpers.js";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { DESTRUCTIVE, SAFE, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const { jevSandbox, startFakeSystemOne } = jevTests();
 const jev = (s: JevSandbox, args: string[], env: NodeJS.ProcessEnv = {}) => runCliAsync(["jev", ...args], { cwd: s.project, env: { ...s.env, OC_JEV_ENDPOINT: fake!.url, ...env } });
 
 describe("oceancode jev", () => {

@@ -4,12 +4,12 @@
  * endpoint keeps today's head + tail.
  */
 import fs from "node:fs";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installOutput, outputPolicy } from "../points/output.js";
 import { splitOutputBlocks } from "../../tools/kit.js";
 import type { ToolRow } from "../../engine/api.js";
-import { bootPoints, comparable, testJev, type Booted } from "./points-helpers.js";
+import { comparable, testJev, type Booted, jevTests } from "./points-helpers.js";
 
 const paragraphs = Array.from({ length: 30 }, (_, i) =>
   [`section ${i + 1}`, ...Array.from({ length: 4 }, (_, j) => `  line ${j + 1} of section ${i + 1}: ${"x".repeat(40)}`), ...(i === 17 ? ["  NEEDLE: the answer is 42"] : [])].join("\n"),
@@ -20,13 +20,7 @@ const CONFIG = { tools: { max_output_chars: 2000 } };
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  await fake?.close();
-  b = undefined;
-  fake = undefined;
-});
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 const needleLabel = (state: unknown): string => {
   const blocks = (state as { output: { blocks: Array<{ label: string; text: string }> } }).output.blocks;

@@ -7,18 +7,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { bash, DESTRUCTIVE, jevSandbox, results, SAFE, type JevSandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { bash, DESTRUCTIVE, results, SAFE, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const { jevSandbox, startFakeSystemOne } = jevTests();
 
 async function setup(mode: "shadow" | "act" | undefined, answers: object, extraGlobal: object = {}) {
   fake = await startFakeSystemOne();

@@ -10,13 +10,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { afterEachTest } from "../../../test/kit/file-fixtures.js";
+import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { jevSandbox } from "./helpers.js";
 import type { EngineService, ModelRequest, Row } from "../../engine/api.js";
 import type { JevDecisionRow, JevMode, JevPoint, JevService } from "../api.js";
 import { resolveJevConfig } from "../config.js";
 import { createLog } from "../log.js";
 import { createService } from "../service.js";
 import type { ExtensionContext } from "../../../kernel/api.js";
+import { bootCompiled, scriptedSandbox, type KernelLike } from "../../../test/kit/kernel-boot.js";
 
 export interface TestJev extends JevService {
   rows: JevDecisionRow[];
@@ -70,11 +74,6 @@ export function testJev(opts: { url: string; modes?: Partial<Record<JevPoint, Je
   return svc;
 }
 
-export interface KernelLike {
-  activate(e: string): Promise<void>;
-  service<T>(name: string): Promise<T>;
-  shutdown(): Promise<void>;
-}
 
 export type Step = { text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }>; usage?: { input?: number; output?: number } };
 
@@ -96,12 +95,8 @@ export interface Booted {
 }
 
 export async function bootPoints(steps: Step[], opts: { files?: Record<string, string>; config?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<Booted> {
-  const sb = makeSandbox("oc-jevpoints-");
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission_mode: "bypassPermissions", ...(opts.config ?? {}) }));
-  sb.write("script.json", JSON.stringify({ steps, after: { text: "(script finished)" } }));
-  for (const [f, c] of Object.entries(opts.files ?? {})) sb.write(f, c);
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...(opts.env ?? {}) });
+  const sb = scriptedSandbox("oc-jevpoints-", steps, opts);
+  const kernel = await bootCompiled(sb, { ...sb.env, ...(opts.env ?? {}) });
   await kernel.activate("onSession");
   const engine = await kernel.service("engine");
   const services = new Map<string, unknown>([["engine", engine]]);
@@ -131,6 +126,44 @@ export async function bootPoints(steps: Step[], opts: { files?: Record<string, s
 }
 
 /** The requests without what differs run to run (times), for an identical-to-off comparison. */
+/**
+ * A jev test file's teardown: `bootPoints`, `jevSandbox` (helpers.ts) and `startFakeSystemOne` remembered,
+ * so after each test the kernels are shut down and their sandboxes removed, the fake servers closed, then
+ * removes the run sandboxes.
+ */
+export function jevTests(): { bootPoints: typeof bootPoints; jevSandbox: typeof jevSandbox; startFakeSystemOne: typeof startFakeSystemOne } {
+  // asked for in the reverse of the teardown order
+  const box = afterEachTest<Sandbox>((s) => s.cleanup());
+  const fake = afterEachTest<FakeSystemOne>((f) => f.close());
+  const booted = afterEachTest<Booted>(async (b) => {
+    await b.kernel.shutdown();
+    b.sb.cleanup();
+  });
+  return {
+    bootPoints: async (...a) => booted(await bootPoints(...a)),
+    jevSandbox: (endpoint) => box(jevSandbox(endpoint)),
+    startFakeSystemOne: async (opts) => fake(await startFakeSystemOne(opts)),
+  };
+}
+
+/**
+ * A fake System One answer that ranks `question`'s options by a per-prompt preference list (`top` for the
+ * first, `step` less for each next, 0.01 for the rest), choosing the best, with the gate `gate` at `noul`.
+ */
+export function rankedAnswer(o: { gate: string; question: string; prefer: (prompt: string) => string[]; top: number; step: number; noul: number }) {
+  return (req: { body: { state?: unknown; questions?: Record<string, { options?: string[] }> } }) => {
+    const prefer = o.prefer((req.body.state as { prompt: string }).prompt);
+    const opts = req.body.questions![o.question]!.options!;
+    const probabilities: Record<string, number> = {};
+    for (const x of opts) {
+      const i = prefer.indexOf(x.slice(0, x.indexOf(":")));
+      probabilities[x] = i >= 0 ? o.top - i * o.step : 0.01;
+    }
+    const choice = Object.entries(probabilities).sort((x, y) => y[1] - x[1])[0]![0];
+    return { [o.gate]: { type: "noul" as const, noul: o.noul }, [o.question]: { type: "choice" as const, choice, probabilities } };
+  };
+}
+
 export function comparable(reqs: readonly SentRequest[], sb: Sandbox): string {
   return JSON.stringify(reqs.map((r) => ({ ...r, rows: r.rows.map((x) => ({ ...x, at: 0 })) })))
     .replaceAll(sb.project, "<project>")

@@ -4,20 +4,16 @@
  * labels; in act the kept block is the one Jev chose, in shadow the result is today's; every decision is
  * a row in the ledger's jev-decisions.jsonl with the x-jev-point header on the wire.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { bash, jevSandbox, results, type JevSandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { bash, results, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let fake: FakeSystemOne | undefined;
 /** tool results with the session id (in the kept-output path) made alike */
 const same = (stdout: string) => results(stdout).map((r) => ({ ...r, content: r.content.replace(/ses_[a-z0-9]+/g, "ses_X") }));
 let sb: JevSandbox | undefined;
-afterEach(async () => {
-  await fake?.close();
-  sb?.cleanup();
-  fake = undefined;
-  sb = undefined;
-});
+const { jevSandbox, startFakeSystemOne } = jevTests();
 
 // 40,000 numbered lines: far past the tool output cap, so the model sees a cut and point 2 is asked
 const LONG = "seq 1 40000 | sed 's/^/line /'";

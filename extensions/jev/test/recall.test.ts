@@ -4,11 +4,11 @@
  * records and changes nothing, act appends the recalled excerpt as a pointer-read note at the end of the
  * window and keeps it in place on the next step, an unavailable endpoint changes nothing.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installRecall, recallPolicy } from "../points/recall.js";
 import type { Row } from "../../engine/api.js";
-import { bootPoints, comparable, testJev, type Booted, type Step } from "./points-helpers.js";
+import { comparable, testJev, type Booted, type Step, jevTests } from "./points-helpers.js";
 
 const STEPS: Step[] = [
   { text: "reading the report", tool_calls: [{ name: "bash", input: { command: "cat report.txt" } }], usage: { input: 1_000 } },
@@ -25,13 +25,7 @@ const PROMPTS = ["check the build report", "now run the second thing", "what was
 
 let b: Booted | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  await fake?.close();
-  b = undefined;
-  fake = undefined;
-});
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 async function setup() {
   fake = await startFakeSystemOne();

@@ -3,11 +3,15 @@
  * act lists only the picked skills in <available_skills> (at most 3 on a coding prompt, every skill over
  * the 0.02 floor on a skill prompt), sticky like point 5; an unavailable endpoint keeps the full listing.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { installSkills, skillsPolicy } from "../points/skills.js";
 import { STICKY_REASON } from "../points/advise.js";
-import { bootPoints, comparable, testJev, type Booted } from "./points-helpers.js";
+import { comparable, testJev, type Booted, jevTests, rankedAnswer } from "./points-helpers.js";
+
+let b: Booted | undefined;
+let fake: FakeSystemOne | undefined;
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 const SKILLS = ["tdd", "release-notes", "changelog", "db-migrations", "perf-bench", "pdf-forms"];
 const FILES = Object.fromEntries(SKILLS.map((n) => [`.oceancode/skills/${n}/SKILL.md`, `---\ndescription: the ${n} procedure\n---\nDo ${n}.\n`]));
@@ -16,30 +20,8 @@ const P1 = "write the release notes and the changelog entry for version two";
 const P2 = "shorter release notes please, and the changelog again";
 const P3 = "benchmark the database migrations under heavy load";
 
-let b: Booted | undefined;
-let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  await fake?.close();
-  b = undefined;
-  fake = undefined;
-});
-
-function answerBy(noul: number) {
-  return (req: { body: { state?: unknown; questions?: Record<string, { options?: string[] }> } }) => {
-    const prompt = (req.body.state as { prompt: string }).prompt;
-    const prefer = prompt.includes("benchmark") ? ["perf-bench", "db-migrations", "tdd", "changelog"] : ["release-notes", "changelog", "tdd", "pdf-forms"];
-    const opts = req.body.questions!.skills!.options!;
-    const probabilities: Record<string, number> = {};
-    for (const o of opts) {
-      const i = prefer.indexOf(o.slice(0, o.indexOf(":")));
-      probabilities[o] = i >= 0 ? 0.4 - i * 0.1 : 0.01;
-    }
-    const choice = Object.entries(probabilities).sort((x, y) => y[1] - x[1])[0]![0];
-    return { needs_skill: { type: "noul" as const, noul }, skills: { type: "choice" as const, choice, probabilities } };
-  };
-}
+const answerBy = (noul: number) =>
+  rankedAnswer({ gate: "needs_skill", question: "skills", top: 0.4, step: 0.1, noul, prefer: (prompt) => (prompt.includes("benchmark") ? ["perf-bench", "db-migrations", "tdd", "changelog"] : ["release-notes", "changelog", "tdd", "pdf-forms"]) });
 
 async function setup(noul = 0.2) {
   fake = await startFakeSystemOne();

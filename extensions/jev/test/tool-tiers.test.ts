@@ -4,12 +4,16 @@
  * a prompt sharing vocabulary (one acted sticky row, no request), grows it on a new-vocabulary prompt;
  * tool_search adds a hidden tool; an unavailable endpoint offers every tool.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
 import { CORE_TOOLS, TOOL_SEARCH, installToolTiers, toolTiersPolicy } from "../points/tool-tiers.js";
 import { sharesVocabulary, STICKY_REASON } from "../points/advise.js";
 import type { ToolDefinition } from "../../engine/api.js";
-import { bootPoints, comparable, testJev, type Booted, type Step } from "./points-helpers.js";
+import { comparable, testJev, type Booted, type Step, jevTests, rankedAnswer } from "./points-helpers.js";
+
+let b: Booted | undefined;
+let fake: FakeSystemOne | undefined;
+const { bootPoints, startFakeSystemOne } = jevTests();
 
 const EXTRA = ["web_fetch", "web_search", "notebook_edit", "db_query", "db_migrate", "bench_run", "image_view", "pdf_read", "calendar", "mailer"];
 const tool = (name: string): ToolDefinition => ({
@@ -24,31 +28,9 @@ const P1 = "fetch the release notes from the website and summarise them";
 const P2 = "summarise the release notes again, shorter";
 const P3 = "now benchmark the database migrations under heavy load";
 
-let b: Booted | undefined;
-let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await b?.kernel.shutdown();
-  b?.sb.cleanup();
-  await fake?.close();
-  b = undefined;
-  fake = undefined;
-});
-
 /** Ranks the options by a per-prompt preference list (the rest share what is left). */
-function answerBy(noul: number) {
-  return (req: { body: { state?: unknown; questions?: Record<string, { options?: string[] }> } }) => {
-    const prompt = (req.body.state as { prompt: string }).prompt;
-    const prefer = prompt.includes("benchmark") ? ["bench_run", "db_query", "db_migrate", "mailer", "calendar"] : ["web_fetch", "web_search", "pdf_read", "image_view", "mailer"];
-    const opts = req.body.questions!.extras!.options!;
-    const probabilities: Record<string, number> = {};
-    for (const o of opts) {
-      const i = prefer.indexOf(o.slice(0, o.indexOf(":")));
-      probabilities[o] = i >= 0 ? 0.3 - i * 0.05 : 0.01;
-    }
-    const choice = Object.entries(probabilities).sort((x, y) => y[1] - x[1])[0]![0];
-    return { needs_more_than_core: { type: "noul" as const, noul }, extras: { type: "choice" as const, choice, probabilities } };
-  };
-}
+const answerBy = (noul: number) =>
+  rankedAnswer({ gate: "needs_more_than_core", question: "extras", top: 0.3, step: 0.05, noul, prefer: (prompt) => (prompt.includes("benchmark") ? ["bench_run", "db_query", "db_migrate", "mailer", "calendar"] : ["web_fetch", "web_search", "pdf_read", "image_view", "mailer"]) });
 
 async function setup(steps: Step[] = [], noul = 0.3) {
   fake = await startFakeSystemOne();

@@ -4,18 +4,14 @@
  * decision row, then an acted "rerun exit=0" row); an injection phrase in a failing output skips the call;
  * shadow changes no tool result; the supervisor continues a finish once in act and only records in shadow.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeSystemOne, type FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
-import { bash, jevSandbox, results, type JevSandbox } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import type { FakeSystemOne } from "../../../test/kit/fakes/systemone-server.js";
+import { bash, results, type JevSandbox } from "./helpers.js";
+import { jevTests } from "./points-helpers.js";
 
 let sb: JevSandbox | undefined;
 let fake: FakeSystemOne | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const { jevSandbox, startFakeSystemOne } = jevTests();
 
 async function setup(modes: object, answers: object) {
   fake = await startFakeSystemOne();

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
 import type { EngineService, Session } from "../../engine/api.js";
-import type { TidelineService } from "../../tideline/api.js";
+import { bootCompiled } from "../../../test/kit/kernel-boot.js";
 
 interface KernelLike {
   activate(e: string): Promise<void>;
@@ -21,8 +21,7 @@ let kernel: KernelLike;
 let engine: EngineService;
 beforeEach(async () => {
   sb = makeSandbox("oc-tideline-");
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, sb.env);
+  kernel = await bootCompiled<KernelLike>(sb);
   await kernel.activate("onSession");
   engine = await kernel.service("engine");
 });

@@ -8,10 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, CLI, makeSandbox, REPO_ROOT, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import { anthropicEnv, CLI, makeSandbox, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-
-const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
+import { FIXTURE } from "./helpers.js";
 
 let sb: Sandbox;
 let url = "";

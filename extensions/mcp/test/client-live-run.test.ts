@@ -5,22 +5,16 @@
  * `oceancode skill everything off`; step 2's request must carry no mcp__everything__* tool.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import type { AnthropicRecorded } from "../../../test/kit/fakes/anthropic-server.js";
+import { fakeAnthropicForFile, perTest } from "../../../test/kit/file-fixtures.js";
 
 const EVERYTHING = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const mcpTools = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name)).filter((n) => n.startsWith("mcp__"));
 
-let fake: FakeAnthropicServer;
-const sandboxes: Sandbox[] = [];
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-  for (const sb of sandboxes) sb.cleanup();
-});
+const fake = fakeAnthropicForFile();
+const { makeSandbox } = perTest();
 
 /**
  * step 1 answers with a bash call after running `between` (a CLI command); `sleeps` more steps each run
@@ -28,7 +22,6 @@ afterAll(async () => {
  */
 async function twoSteps(between: string[], opts: { before?: string[]; sleeps?: number; setup?: (sb: Sandbox) => void } = {}): Promise<{ code: number | null; stderr: string; between: string }> {
   const sb = makeSandbox("oc-mcp-live-");
-  sandboxes.push(sb);
   if (opts.setup) opts.setup(sb);
   else sb.write(".claude.json", JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), "home");
   if (opts.before) expect(runCli(opts.before, { cwd: sb.project, env: sb.env }).code).toBe(0);

@@ -11,8 +11,8 @@ import type { ServerEntry } from "../api.js";
 import { McpManager } from "../client/manager.js";
 import { LiveSwitches } from "../client/live.js";
 import { inspectRows } from "../sources/inspect.js";
+import { FIXTURE, alive } from "./helpers.js";
 
-const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-mcp-live-"));
 const entry = (name: string, hold: ServerEntry["hold"] = "ready"): ServerEntry => ({
   name,
@@ -24,13 +24,6 @@ const entry = (name: string, hold: ServerEntry["hold"] = "ready"): ServerEntry =
   enabled: hold !== "disabled",
   hold,
 });
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
 const until = async (ok: () => boolean, ms = 10_000) => {
   for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
   return ok();

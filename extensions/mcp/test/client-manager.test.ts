@@ -12,8 +12,8 @@ import type { ServerEntry } from "../api.js";
 import { doctor } from "../client/doctor.js";
 import { McpManager } from "../client/manager.js";
 import { liveGroupCount } from "../client/groups.js";
+import { FIXTURE, alive } from "./helpers.js";
 
-const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "oc-mcp-mgr-"));
 const signal = new AbortController().signal;
 
@@ -22,13 +22,6 @@ function entry(name: string, config: ServerEntry["config"], hold: ServerEntry["h
 }
 const stdio = (name: string, args: string[] = [], env: Record<string, string> = {}) => entry(name, { type: "stdio", command: process.execPath, args: [FIXTURE, "--name", name, ...args], env });
 /** running (a zombie no one reaped yet counts as gone) */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
 
 let managers: McpManager[] = [];
 const make = (entries: ServerEntry[], opts: Partial<ConstructorParameters<typeof McpManager>[1]> = {}) => {

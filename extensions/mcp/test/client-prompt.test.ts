@@ -7,37 +7,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, CLI, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { anthropicEnv, CLI, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
+import { type FakeToolCall, toolNames, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
+import { alive, FIXTURE } from "./helpers.js";
+import { fakeAnthropicForFile, perTest } from "../../../test/kit/file-fixtures.js";
 
-const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
-const toolNames = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name));
-type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
-  (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string => (!b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join(""));
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
-
-let fake: FakeAnthropicServer;
-const sandboxes: Sandbox[] = [];
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-  for (const sb of sandboxes) sb.cleanup();
-});
+const fake = fakeAnthropicForFile();
+const { makeSandbox } = perTest();
 
 function setup(servers: Record<string, string[]>): Sandbox {
   const sb = makeSandbox("oc-mcp-prompt-");
-  sandboxes.push(sb);
   const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, args]) => [name, { command: process.execPath, args: [FIXTURE, "--name", name, ...args] }]));
   sb.write(".claude.json", JSON.stringify({ mcpServers }), "home");
   return sb;

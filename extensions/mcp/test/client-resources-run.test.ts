@@ -8,17 +8,14 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../../../test/kit/fakes/anthropic-server.js";
+import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall, toolNames, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; source?: { type: string; media_type: string } };
 
 const EVERYTHING = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const MODEL = "anthropic/claude-sonnet-4-5";
 
-const toolNames = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name));
 const blocksOf = (req: AnthropicRecorded): Block[] => (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Block[])));
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined => blocksOf(req).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string => (!b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join(""));
 const firstUserText = (req: AnthropicRecorded): string => {
   const m = (req.body.messages ?? [])[0]!;
   return typeof m.content === "string" ? m.content : (m.content as Block[]).map((b) => b.text ?? "").join("");

@@ -3,7 +3,6 @@
  * its cap, read_resource returns text / a blob note / errors, and the two tools are offered in a prompt
  * only when a connected server declares resources.
  */
-import path from "node:path";
 import os from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EngineService, ModelRequest, StepContext } from "../../engine/api.js";
@@ -12,18 +11,7 @@ import type { ServerEntry } from "../api.js";
 import { McpManager } from "../client/manager.js";
 import { promptTools, registerTools, type ToolIndex } from "../client/tools.js";
 import { listResources, readResource, resourceTools } from "../client/resources.js";
-
-const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
-const entry = (name: string, args: string[] = []): ServerEntry => ({
-  name,
-  qualifiedName: name,
-  tier: "user",
-  source: "t",
-  config: { type: "stdio", command: process.execPath, args: [FIXTURE, "--name", name, ...args], env: {} },
-  trusted: true,
-  enabled: true,
-  hold: "ready",
-});
+import { fixtureEntry as entry } from "./helpers.js";
 
 let mgr: McpManager | undefined;
 afterEach(async () => mgr?.close());

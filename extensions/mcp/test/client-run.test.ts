@@ -9,24 +9,12 @@ import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer, type FakeToolCall } from "../../../test/kit/fakes/anthropic-server.js";
+import { systemOf, startFakeAnthropic, type FakeAnthropicServer, type FakeToolCall, toolNames, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
+import { alive, FIXTURE } from "./helpers.js";
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; source?: { type: string; media_type: string; data: string } };
 
-const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 const EVERYTHING = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-
-const toolNames = (req: AnthropicRecorded): string[] => (req.body.tools ?? []).map((t) => String(t.name));
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
-  (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string => (!b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join(""));
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
 
 async function httpFixture(dir: string, children: ChildProcess[]): Promise<string> {
   const urlFile = path.join(dir, "web.url");

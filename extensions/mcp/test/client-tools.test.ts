@@ -3,7 +3,6 @@
  * mid-prompt reaches the model on the next prompt (turn); failed servers are named once per prompt in
  * the system prompt and noticed once per session; a sub-agent never waits.
  */
-import path from "node:path";
 import os from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EngineService, ModelRequest, StepContext } from "../../engine/api.js";
@@ -11,18 +10,7 @@ import { Tools } from "../../engine/registries.js";
 import type { ServerEntry } from "../api.js";
 import { McpManager } from "../client/manager.js";
 import { promptTools, registerTools, type ToolIndex } from "../client/tools.js";
-
-const FIXTURE = path.resolve(__dirname, "./fixtures/tools-server.mjs");
-const entry = (name: string, args: string[] = []): ServerEntry => ({
-  name,
-  qualifiedName: name,
-  tier: "user",
-  source: "t",
-  config: { type: "stdio", command: process.execPath, args: [FIXTURE, "--name", name, ...args], env: {} },
-  trusted: true,
-  enabled: true,
-  hold: "ready",
-});
+import { fixtureEntry as entry } from "./helpers.js";
 
 let mgr: McpManager | undefined;
 afterEach(async () => mgr?.close());

@@ -11,12 +11,12 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { anthropicEnv, makeSandbox, REPO_ROOT, runCliAsync, type RunResult, type Sandbox } from "../../../test/kit/cli.js";
+import { anthropicEnv, makeSandbox, runCliAsync, type RunResult, type Sandbox } from "../../../test/kit/cli.js";
 import { startFakeAnthropic, systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
 import { startAcp, updatesOf } from "../../acp/test/client.js";
 import { deferredToolList, MAX_DEFERRED_CHARS, MAX_INSTRUCTIONS_CHARS } from "../client/context.js";
+import { FIXTURE } from "./helpers.js";
 
-const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 const MODEL = "anthropic/claude-sonnet-4-5";
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown };
 const resultText = (req: AnthropicRecorded, id: string): string => {

@@ -8,10 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
 import { startServe, type Served } from "../../serve/test/serve-helpers.js";
+import { FIXTURE } from "./helpers.js";
 
-const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 type Row = { name: string; status: string; tools: number };
 
 let sb: Sandbox;

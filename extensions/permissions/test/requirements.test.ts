@@ -1,22 +1,12 @@
 /** A signed requirements.json that disables bypassPermissions: selecting it downgrades to default. */
 import { afterEach, describe, expect, it } from "vitest";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
+import { signRequirements } from "../../../test/kit/requirements.js";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
-
-function signRequirements(s: Sandbox, doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const dir = path.dirname(s.env.OC_MANAGED_CONFIG!);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "requirements.json");
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
-}
 
 describe("managed requirements and bypassPermissions", () => {
   it("bypassPermissions overrides an ask rule until signed requirements disable it; a tampered file changes nothing", () => {

@@ -6,19 +6,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty, typeLine } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { hasTmux, type Pty, typeLine } from "../../../test/kit/pty.js";
 import { call, type Request } from "./helpers.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
+const { makeSandbox, openPager } = pagerTests();
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
-
 
 function start(prefix: string): { rec: string } {
   sb = makeSandbox(prefix);
@@ -80,7 +76,7 @@ describe.skipIf(!hasTmux())("plan mode in the pager", () => {
   }, 90_000);
 
   it("/agent plan <description> turns plan mode on and sends the description as the prompt (the host's prompt())", async () => {
-    sb = makeSandbox("oc-plan-pty-");
+    const sb = makeSandbox("oc-plan-pty-");
     const rec = path.join(path.dirname(sb.project), "rec.jsonl");
     t = openPager(sb, { OC_MODEL: "scripted/echo", OC_SCRIPTED_RECORD: rec }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");

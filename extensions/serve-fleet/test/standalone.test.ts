@@ -2,21 +2,13 @@
  * Without PostgreSQL there is no fleet, and nothing says otherwise: serve-fleet activates only as a server
  * starts and stands aside quietly for the bundled SQLite store; a `run` never loads it.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { describe, expect, it } from "vitest";
 import { oc } from "../../../test/sdk/helpers.js";
-import { startServe, type Served } from "../../serve/test/serve-helpers.js";
+import type { Served } from "../../serve/test/serve-helpers.js";
+import { serveTests } from "../../serve/test/serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-fleet-alone-");
 let served: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-fleet-alone-");
-});
-afterEach(async () => {
-  await served?.stop("SIGKILL");
-  served = undefined;
-  sb.cleanup();
-});
 
 describe("serve-fleet with the bundled SQLite store", () => {
   it("a run's stderr is only its session line; serve runs alone without a word about a fleet and /health still names the instance", async () => {

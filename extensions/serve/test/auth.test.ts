@@ -1,18 +1,11 @@
 /** The server's guard: basic auth when OC_SERVER_PASSWORD is set, open on loopback without it, refused off loopback without it. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { SseReader, startServe, type Served } from "./serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { runCliAsync } from "../../../test/kit/cli.js";
+import { SseReader, type Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-auth-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-serve-auth-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 const basic = (user: string, pass: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}` });
 

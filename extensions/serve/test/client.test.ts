@@ -7,32 +7,22 @@
  */
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { ClientHttpError, OceancodeClient } from "../client/index.js";
-import { startServe, type Served } from "./serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../../test/kit/cli.js";
+import { ClientHttpError } from "../client/index.js";
+import { servedOnFake } from "./serve-tests.js";
 
 const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 const MODEL = "anthropic/claude-sonnet-4-5";
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let srv: Served;
-let api: OceancodeClient;
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-serve-client-");
-  sb.write(".claude.json", JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE, "--name", "fx", "--elicit"] } } }), "home");
-  // the elicitation tool itself is allowed: the only question is the server's form
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["mcp__fx__ask * allow"] }));
-  srv = await startServe(["--directory", sb.project], { env: anthropicEnv(sb, fake.url, { OC_MCP_WAIT_SECONDS: "20" }) });
-  api = new OceancodeClient({ baseUrl: srv.url });
-}, 60_000);
-afterAll(async () => {
-  await srv?.stop("SIGKILL");
-  await fake.close();
-  sb.cleanup();
+const { fake, sb, srv, api } = servedOnFake({
+  prefix: "oc-serve-client-",
+  env: { OC_MCP_WAIT_SECONDS: "20" },
+  setup(sb) {
+    sb.write(".claude.json", JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE, "--name", "fx", "--elicit"] } } }), "home");
+    // the elicitation tool itself is allowed: the only question is the server's form
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["mcp__fx__ask * allow"] }));
+  },
 });
 
 /** Prompt and follow the session's stream to this turn's turn_done; the events seen on the way. */

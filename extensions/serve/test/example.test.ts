@@ -1,20 +1,13 @@
 /** examples/serve/client.mjs against a real server: the documented client works as written. */
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../../test/kit/cli.js";
 import { spawn } from "node:child_process";
-import { startServe, type Served } from "./serve-helpers.js";
+import type { Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-ex-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-serve-ex-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 describe("examples/serve/client.mjs", () => {
   it("prompts a session and prints the streamed answer and the stored row count", async () => {

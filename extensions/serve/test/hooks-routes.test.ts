@@ -8,34 +8,23 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import { OceancodeClient } from "../client/index.js";
-import { startServe, type Served } from "./serve-helpers.js";
+import { servedOnFake } from "./serve-tests.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const KEY = "sk-ant-canary-hooks-7f3a9c";
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let srv: Served;
-let api: OceancodeClient;
 let settings: string;
 let trustFile: string;
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-serve-hooks-");
-  // the checkout's own rule (tier repo): denies rm, whatever is added over HTTP
-  settings = sb.write(".claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }, null, 2));
-  trustFile = path.join(sb.home, ".oceancode", "trust.json");
-  srv = await startServe(["--directory", sb.project], { env: anthropicEnv(sb, fake.url, { ANTHROPIC_API_KEY: KEY }) });
-  api = new OceancodeClient({ baseUrl: srv.url });
-}, 60_000);
-afterAll(async () => {
-  await srv?.stop("SIGKILL");
-  await fake.close();
-  sb.cleanup();
+const { fake, sb, srv, api } = servedOnFake({
+  prefix: "oc-serve-hooks-",
+  env: { ANTHROPIC_API_KEY: KEY },
+  setup(sb) {
+    // the checkout's own rule (tier repo): denies rm, whatever is added over HTTP
+    settings = sb.write(".claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }, null, 2));
+    trustFile = path.join(sb.home, ".oceancode", "trust.json");
+  },
 });
 
 /** A client whose every request comes from a web page on another site. */

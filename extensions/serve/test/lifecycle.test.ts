@@ -1,18 +1,10 @@
 /** oceancode serve end to end: a session's whole life over HTTP and SSE, the document, errors, Last-Event-ID replay. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { SseReader, startServe, turnEndOf, type Served } from "./serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { SseReader, turnEndOf, type Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-serve-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 type Info = { id: string; cwd: string; model: string };
 

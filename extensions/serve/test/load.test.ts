@@ -1,19 +1,11 @@
 /** The server under load: 50 sessions' turns at once, and an SSE client that never reads. */
 import net from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { SseReader, startServe, type Served } from "./serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { SseReader, type Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-load-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-serve-load-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 describe("oceancode serve under load", () => {
   it("50 sessions each run a scripted turn concurrently: every one reaches turn_end", async () => {

@@ -6,31 +6,24 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import { FAMILIES, formProblems, parseProm, rising, sample, type PromFamily } from "../../../test/kit/prom.js";
-import { SseReader, startServe, turnEndOf, type Served } from "./serve-helpers.js";
+import { SseReader, turnEndOf } from "./serve-helpers.js";
+import { servedOnFake } from "./serve-tests.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let srv: Served;
 const PASSWORD = "metrics-pw";
 const AUTH = { authorization: `Basic ${Buffer.from(`oceancode:${PASSWORD}`).toString("base64")}` };
 const MODEL = "anthropic/claude-sonnet-4-5";
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-serve-metrics-");
-  sb.write("notes.txt", "hello\n");
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
+const { fake, sb, srv } = servedOnFake({
+  prefix: "oc-serve-metrics-",
   // off loopback: serve's guard needs the password, and every route (GET /metrics too) asks for it
-  srv = await startServe(["--directory", sb.project, "--host", "0.0.0.0"], { env: anthropicEnv(sb, fake.url, { OC_SERVER_PASSWORD: PASSWORD }) });
-});
-afterAll(async () => {
-  await srv?.stop("SIGKILL");
-  await fake.close();
-  sb.cleanup();
+  args: ["--host", "0.0.0.0"],
+  env: { OC_SERVER_PASSWORD: PASSWORD },
+  setup(sb) {
+    sb.write("notes.txt", "hello\n");
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
+  },
 });
 
 async function scrape(): Promise<{ text: string; families: PromFamily[]; type: string | null }> {

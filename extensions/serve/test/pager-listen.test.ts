@@ -1,22 +1,16 @@
 /** The pager's --listen starts the serve server in its own process, behind the same guard. */
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, startPty, type Pty } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { CLI } from "../../../test/kit/cli.js";
 import { SseReader, turnEndOf } from "./serve-helpers.js";
+import { pause } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, startPty } = pagerTests();
 
 describe("oceancode --listen (the pager)", () => {
   it("serves the HTTP API from the pager's process: health, a session prompted over HTTP to turn_end", async () => {
-    sb = makeSandbox("oc-serve-pager-");
-    t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "127.0.0.1:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
+    const sb = makeSandbox("oc-serve-pager-");
+    const t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "127.0.0.1:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
     const screen = await t.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(screen)![1]!;
     const health = await fetch(`${url}/health`);
@@ -36,8 +30,8 @@ describe("oceancode --listen (the pager)", () => {
   });
 
   it("a non-loopback --listen without OC_SERVER_PASSWORD refuses to start (exit 1, the reason on screen)", async () => {
-    sb = makeSandbox("oc-serve-pager-");
-    t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "0.0.0.0:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
+    const sb = makeSandbox("oc-serve-pager-");
+    const t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "0.0.0.0:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
     for (let i = 0; i < 200 && t.alive(); i++) await pause(50);
     expect(t.exitStatus()).toBe(1);
     expect(t.screen()).toContain("refusing to listen on 0.0.0.0 without a password");

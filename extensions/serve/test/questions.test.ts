@@ -1,13 +1,14 @@
 /** Permission questions of a served session, answered over HTTP; the fake Anthropic server plays the model through the real SDK. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { anthropicEnv } from "../../../test/kit/cli.js";
 import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { SseReader, startServe, turnEndOf, type Served } from "./serve-helpers.js";
+import { SseReader, turnEndOf, type Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
 let fake: FakeAnthropicServer;
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-q-");
 let srv: Served | undefined;
 beforeAll(async () => {
   fake = await startFakeAnthropic();
@@ -16,15 +17,9 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(() => {
-  sb = makeSandbox("oc-serve-q-");
   // every bash command asks (a project rule may add asks even in an untrusted checkout)
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
   fake.reset();
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
 });
 
 type Pending = { id: string; question: { tool: string; subject: string; autoApprove?: boolean } };

@@ -1,9 +1,9 @@
 /** Routes another extension contributes through the registry (service "routes") are mounted, validated and documented. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startServe, type Served } from "./serve-helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-routes-");
 let srv: Served | undefined;
 
 // a user-tier extension (trusted) written only against the published contract oceancode/api/serve
@@ -40,14 +40,8 @@ export default {
 `;
 
 beforeEach(() => {
-  sb = makeSandbox("oc-serve-routes-");
   sb.write(".oceancode/extensions/greeter/manifest.json", JSON.stringify(MANIFEST), "home");
   sb.write(".oceancode/extensions/greeter/index.js", INDEX, "home");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
 });
 
 describe("oceancode serve: contributed routes", () => {

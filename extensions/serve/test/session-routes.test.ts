@@ -8,34 +8,22 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import { OceancodeClient } from "../client/index.js";
-import { startServe, type Served } from "./serve-helpers.js";
+import { servedOnFake } from "./serve-tests.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 const CANARY = "canary-secret-5d1e0b";
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let srv: Served;
-let api: OceancodeClient;
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  sb = makeSandbox("oc-serve-sessions-");
-  sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["read secret.txt deny", "bash touch * deny", "bash mkdir * ask", "bash cp * allow"] }));
-  sb.write("secret.txt", `${CANARY}\n`);
-  sb.write("src/app.ts", "export const answer = 42;\n");
-  sb.write("shell-in.txt", "output of the shell command\n");
-  srv = await startServe(["--directory", sb.project], { env: anthropicEnv(sb, fake.url) });
-  api = new OceancodeClient({ baseUrl: srv.url });
-}, 60_000);
-afterAll(async () => {
-  await srv?.stop("SIGKILL");
-  await fake.close();
-  sb.cleanup();
+const { fake, sb, srv, api } = servedOnFake({
+  prefix: "oc-serve-sessions-",
+  setup(sb) {
+    sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["read secret.txt deny", "bash touch * deny", "bash mkdir * ask", "bash cp * allow"] }));
+    sb.write("secret.txt", `${CANARY}\n`);
+    sb.write("src/app.ts", "export const answer = 42;\n");
+    sb.write("shell-in.txt", "output of the shell command\n");
+  },
 });
 
 async function promptToDone(id: string, text: string, attachments?: Parameters<OceancodeClient["sessionPrompt"]>[0]["body"]["attachments"]): Promise<void> {

@@ -3,20 +3,12 @@
  * stops at a step boundary, the server exits 0, the turn is kept, and a restarted server reads every
  * committed step and continues the kept turn. (test/faults/serve-drain.test.ts: drains that finish.)
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { SseReader, startServe, type Served } from "./serve-helpers.js";
+import { describe, expect, it } from "vitest";
+import { SseReader, type Served } from "./serve-helpers.js";
+import { serveTests } from "./serve-tests.js";
 
-let sb: Sandbox;
+const { sb, startServe } = serveTests("oc-serve-term-");
 let srv: Served | undefined;
-beforeEach(() => {
-  sb = makeSandbox("oc-serve-term-");
-});
-afterEach(async () => {
-  await srv?.stop("SIGKILL");
-  srv = undefined;
-  sb.cleanup();
-});
 
 type Row = { seq: number; role: string; step: number; text?: string };
 

@@ -6,14 +6,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-
-type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
-  (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string => (!b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join(""));
+import { describe, expect, it } from "vitest";
+import { toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
+import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
 
 const CALLS = [
   { id: "t_before", name: "bash", input: { command: "mkdir before" } },
@@ -23,30 +18,14 @@ const CALLS = [
   { id: "t_bye", name: "bash", input: { command: "touch denied.txt" } },
 ];
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let result: { code: number | null; stdout: string; stderr: string };
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
+const { fake, sb, result } = runOnceOnFake("oc-skills-allowed-", ["--model", "anthropic/claude-sonnet-4-5", "greet"], (sb, fake) => {
   let i = 0;
   fake.respond(() => {
     const c = CALLS[i++];
     return c ? { text: `step ${i}`, toolCalls: [c] } : { text: "finished" };
   });
-  sb = makeSandbox("oc-skills-allowed-");
   sb.write(".oceancode/skills/greeter/SKILL.md", "---\ndescription: greet\nallowed-tools: Bash(mkdir:*), Bash(touch:*)\n---\nMake directories.\n");
   sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask", "bash touch * deny"] }));
-  result = await runCliAsync(["run", "--model", "anthropic/claude-sonnet-4-5", "greet"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 60_000,
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
 });
 
 describe("allowed-tools through run", () => {

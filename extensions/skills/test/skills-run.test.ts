@@ -5,20 +5,10 @@
  * a skill hidden from the model and one for the model only. The scripted model calls the `skill` tool;
  * the test reads what each request carried.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEnv, makeSandbox, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-
-type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
-
-const resultOf = (req: AnthropicRecorded, id: string): Block | undefined =>
-  (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as Block[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
-const textOf = (b: Block | undefined): string =>
-  !b ? "" : typeof b.content === "string" ? b.content : ((b.content as Block[] | undefined) ?? []).map((c) => c.text ?? "").join("");
-
-let fake: FakeAnthropicServer;
-let sb: Sandbox;
-let result: { code: number | null; stdout: string; stderr: string };
+import { describe, expect, it } from "vitest";
+import { makeSandbox, runCliAsync } from "../../../test/kit/cli.js";
+import { systemOf, startFakeAnthropic, type AnthropicRecorded, toolResultOf as resultOf, blockText as textOf } from "../../../test/kit/fakes/anthropic-server.js";
+import { runOnceOnFake } from "../../../test/kit/file-fixtures.js";
 
 const CALLS = [
   { id: "toolu_bare", input: { skill: "review", args: "src/a.ts \"two words\"" } },
@@ -28,14 +18,12 @@ const CALLS = [
   { id: "toolu_id", input: { skill: "repo.open_code:deep", args: "twice" } },
 ];
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
+const { fake, sb, result } = runOnceOnFake("oc-skills-", ["--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"], (sb, fake) => {
   let i = 0;
   fake.respond(() => {
     const c = CALLS[i++];
     return c ? { text: `calling ${c.input.skill}`, toolCalls: [{ id: c.id, name: "skill", input: c.input }] } : { text: "all skills loaded" };
   });
-  sb = makeSandbox("oc-skills-");
   // user tier: Claude Code's ~/.claude and oceancode's own ~/.oceancode
   sb.write(".claude/skills/review/SKILL.md", "---\nname: review\ndescription: the user's review checklist\n---\nUSER REVIEW of $ARGUMENTS\n", "home");
   sb.write(".claude/skills/broken/SKILL.md", "---\nname: [oops\ndescription: never read\n---\nFix what is broken, carefully.\nSecond line.\n", "home");
@@ -47,16 +35,6 @@ beforeAll(async () => {
   sb.write(".opencode/command/deep.md", "Think deeply about the problem.\n");
   // local tier: the project's .oceancode (not tracked by git)
   sb.write(".oceancode/skills/tdd/SKILL.md", "---\nname: tdd\ndescription: test first\n---\nWrite the failing test first.\n");
-  result = await runCliAsync(["run", "--auto", "--model", "anthropic/claude-sonnet-4-5", "use the skills"], {
-    cwd: sb.project,
-    env: anthropicEnv(sb, fake.url),
-    timeoutMs: 60_000,
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await fake.close();
-  sb.cleanup();
 });
 
 describe("skills through run", () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, makeSandbox } from "../../../test/kit/cli.js";
 import { globalConfig, oc } from "../../../test/sdk/helpers.js";
 import { startPostgres, type TestPostgres } from "../../../test/kit/postgres.js";
+import { onJsonEvents } from "../../../test/kit/kill-run.js";
 
 const DAY = 86_400_000;
 let server: TestPostgres;
@@ -41,27 +42,15 @@ async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
 function runKilledMidTool(): Promise<{ sessionId?: string; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, "--dir", sb.project, "run", "--auto", "--format", "json", "--model", "scripted/sleepy.json", "sleep on it"], { cwd: sb.project, env: { ...sb.env, OC_DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] });
-    let buf = "";
     let sessionId: string | undefined;
     const killOnceStored = async () => {
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline && (await query(`SELECT 1 FROM rows WHERE session_id = $1 AND role = 'assistant'`, [sessionId]).catch(() => [])).length === 0) await new Promise((r) => setTimeout(r, 50));
       child.kill("SIGKILL");
     };
-    child.stdout.on("data", (d: Buffer) => {
-      buf += d.toString();
-      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        let e: { type?: string; sessionId?: string };
-        try {
-          e = JSON.parse(line) as { type?: string; sessionId?: string };
-        } catch {
-          continue;
-        }
-        if (e.type === "session") sessionId = e.sessionId;
-        if (e.type === "tool_call_start") void killOnceStored();
-      }
+    onJsonEvents(child.stdout, (e) => {
+      if (e.type === "session") sessionId = e.sessionId;
+      if (e.type === "tool_call_start") void killOnceStored();
     });
     const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
     child.on("error", reject);

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CLI, makeSandbox, runCli, REPO_ROOT } from "../../../test/kit/cli.js";
 import { hasTmux, startPty } from "../../../test/kit/pty.js";
 import { day, formatBytes } from "../retention.js";
+import { withDatabase } from "../../../test/kit/stored.js";
 
 const DAY = 86_400_000;
 const sb = makeSandbox("oc-retention-");
@@ -31,14 +32,7 @@ function runSession(cwd: string, prompt: string, ...flags: string[]): { id: stri
   return { id: id!, stderr: r.stderr };
 }
 
-function sql<T>(f: (db: Database.Database) => T): T {
-  const db = new Database(dbFile);
-  try {
-    return f(db);
-  } finally {
-    db.close();
-  }
-}
+const sql = <T>(f: (db: Database.Database) => T): T => withDatabase(dbFile, f);
 
 const age = (id: string, days: number) => sql((db) => db.prepare(`UPDATE sessions SET updated_at = ? WHERE id = ?`).run(Date.now() - days * DAY, id));
 const inDb = (id: string) => sql((db) => db.prepare(`SELECT 1 FROM sessions WHERE id = ?`).get(id) !== undefined);

@@ -3,23 +3,16 @@
  * up (the pager host's prompt()), the echo model never ticks it off, so the work-off continues it and the
  * engine's no-progress guard stops the run with a "Run stopped" notice; /plan list shows the row.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty, typeLine } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, typeLine } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
-
+const { makeSandbox, openPager } = pagerTests();
 
 describe("/plan in the pager", () => {
   it.runIf(hasTmux())("a row added while idle starts one more run; with no progress it stops cleanly ('Run stopped')", async () => {
-    sb = makeSandbox("oc-todos-pager-");
-    t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 120, rows: 40 });
+    const sb = makeSandbox("oc-todos-pager-");
+    const t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 120, rows: 40 });
     await t.waitFor("❯");
     await typeLine(t, "hello");
     await t.waitFor("ok: hello");

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../../../test/kit/cli.js";
+import { findLedgerDir as ledgerDir, parseEvents } from "../../../test/kit/stored.js";
 
 let sb: Sandbox | undefined;
 afterEach(() => {
@@ -23,12 +24,7 @@ interface Ev {
   level?: string;
   text?: string;
 }
-const events = (stdout: string): Ev[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Ev);
+const events = (stdout: string): Ev[] => parseEvents<Ev>(stdout);
 const notices = (stdout: string) => events(stdout).filter((e) => e.type === "notice").map((e) => e.text!);
 
 interface Recorded {
@@ -57,20 +53,6 @@ function script(s: Sandbox, steps: unknown[], after: unknown = { text: "(script 
 }
 const sessionOf = (stdout: string) => events(stdout).find((e) => e.type === "session")!.sessionId!;
 
-/** The ledger folder of a session (somewhere under the sandbox's home). */
-function ledgerDir(root: string, id: string): string {
-  const stack = [root];
-  while (stack.length) {
-    const d = stack.pop()!;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (!e.isDirectory()) continue;
-      const p = path.join(d, e.name);
-      if (e.name === id) return p;
-      stack.push(p);
-    }
-  }
-  throw new Error(`no ledger folder for ${id}`);
-}
 function sessionMd(s: Sandbox, id: string): string {
   return fs.readFileSync(path.join(ledgerDir(s.home, id), "SESSION.md"), "utf8");
 }

@@ -3,12 +3,11 @@
  * live run's host calls, resume lets them go (and can lift the budget), stop ends it cancelled; a run that
  * blew its time slice leaves the next run in the same process working.
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Kernel, stderrLogger } from "../../../kernel/kernel.js";
-import { resolvePaths } from "../../../kernel/paths.js";
+import type { Kernel } from "../../../kernel/kernel.js";
 import type { RunBody, WorkflowsService } from "../api.js";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
+import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
+import { discoverKernel } from "../../../test/kit/kernel-boot.js";
 
 let sb: Sandbox;
 let kernel: Kernel;
@@ -16,12 +15,7 @@ let wf: WorkflowsService;
 
 beforeAll(async () => {
   sb = makeSandbox("oc-wf-live-");
-  kernel = await Kernel.discover({
-    paths: resolvePaths({ home: sb.home, project: sb.project, env: sb.env }),
-    env: sb.env,
-    log: stderrLogger(false),
-    bundled: { dir: REPO_ROOT, codeDir: path.join(REPO_ROOT, "dist") },
-  });
+  kernel = await discoverKernel(sb);
   await kernel.activate("onCommand:workflow");
   wf = await kernel.service("workflows");
 });

@@ -4,25 +4,12 @@
  * own name); a mistyped model, provider, command or flag is a usage error (exit 2) naming the nearest,
  * and leaves no session behind.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "../../../test/kit/cli.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../../../test/kit/fakes/openai-server.js";
+import { describe, expect, it } from "vitest";
+import { makeSandbox, runCli, runCliAsync } from "../../../test/kit/cli.js";
+import { providerFakesForFile, sandboxForFile } from "../../../test/kit/file-fixtures.js";
 
-let anthropic: FakeAnthropicServer;
-let openai: FakeOpenAIServer;
-let sb: Sandbox;
-
-beforeAll(async () => {
-  anthropic = await startFakeAnthropic();
-  openai = await startFakeOpenAI();
-  sb = makeSandbox("oc-names-");
-});
-afterAll(async () => {
-  await anthropic.close();
-  await openai.close();
-  sb.cleanup();
-});
+const { anthropic, openai } = providerFakesForFile({ reset: false });
+const sb = sandboxForFile("oc-names-");
 
 const env = (extra: NodeJS.ProcessEnv = {}) => ({
   ...sb.env,

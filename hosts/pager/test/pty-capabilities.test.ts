@@ -6,22 +6,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, type Pty, openPagerOnFake, askRecorded } from "../../../test/kit/pty.js";
-import { systemOf, startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { hasTmux, type Pty, askRecorded } from "../../../test/kit/pty.js";
+import { systemOf, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
+const { makeSandbox, openPagerOnFake, startFakeAnthropic } = pagerTests();
 let sb: Sandbox | undefined;
 let t: Pty | undefined;
 let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await closePager(t, sb);
-  await fake?.close();
-  t = undefined;
-  sb = undefined;
-  fake = undefined;
-});
 
 const listed = (req: AnthropicRecorded): string[] =>
   (/<available_skills>\n([\s\S]*?)\n<\/available_skills>/.exec(systemOf(req))?.[1] ?? "")

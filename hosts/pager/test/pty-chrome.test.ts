@@ -6,30 +6,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, openPagerOnFake, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../../test/kit/cli.js";
+import { hasTmux, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
+import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox | undefined;
+const fake = fakeAnthropicForFile({ chunkChars: 4 });
+const { makeSandbox, openPager, openPagerOnFake } = pagerTests();
 let t: Pty | undefined;
 let t2: Pty | undefined;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic({ chunkChars: 4 });
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(async () => {
-  t2?.close();
-  t2 = undefined;
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-  fake.reset();
-});
 
 async function exited(p: Pty, timeoutMs = 15_000): Promise<number | undefined> {
   const until = Date.now() + timeoutMs;
@@ -42,7 +28,7 @@ const frameOf = (screen: string): string | undefined => /([⠋⠙⠹⠸⠼⠴⠦
 
 describe.skipIf(!hasTmux())("pager chrome: start", () => {
   it("a header with version, model, folder, trust and `?`; a missing key said once at the start with its fix; `?` lays the keys out to the width", async () => {
-    sb = makeSandbox("oc-pty-chrome-");
+    const sb = makeSandbox("oc-pty-chrome-");
     t = openPagerOnFake(sb, fake.url, { ANTHROPIC_API_KEY: "" });
     const s = await t.waitFor("? for keys");
     expect(s).toMatch(/oceancode \d+\.\d+\.\d+ · anthropic\/claude-haiku-4-5/);
@@ -74,7 +60,7 @@ describe.skipIf(!hasTmux())("pager chrome: start", () => {
 
 describe.skipIf(!hasTmux())("pager chrome: live progress and the end", () => {
   it("the spinner moves, elapsed, tokens and the running tool show; /exit prints the session id and oceancode -c reopens it", async () => {
-    sb = makeSandbox("oc-pty-chrome-");
+    const sb = makeSandbox("oc-pty-chrome-");
     fake.enqueue(
       { text: "Looking first.", toolCalls: [{ name: "bash", input: { command: "sleep 2.5; echo slept" } }] },
       // then text streams and the connection is held open: the turn runs until esc esc
@@ -123,7 +109,7 @@ describe.skipIf(!hasTmux())("pager chrome: live progress and the end", () => {
   });
 
   it("a resize clears and redraws: no duplicated composer or status rows in the scrollback", async () => {
-    sb = makeSandbox("oc-pty-chrome-");
+    const sb = makeSandbox("oc-pty-chrome-");
     t = openPagerOnFake(sb, fake.url);
     await t.waitFor("? for keys");
     await typeLine(t, "first message");
@@ -148,7 +134,7 @@ describe.skipIf(!hasTmux())("pager chrome: live progress and the end", () => {
 
 describe.skipIf(!hasTmux())("pager chrome: -c and --resume", () => {
   it("-c with no earlier session (exit 1) and --resume of an unknown id (a usage error, exit 2) are said before the screen is taken; before a command they are refused (exit 2)", async () => {
-    sb = makeSandbox("oc-pty-chrome-");
+    const sb = makeSandbox("oc-pty-chrome-");
     t = openPager(sb, { OC_MODEL: "scripted/echo" }, ["-c"]);
     expect(await exited(t)).toBe(1);
     expect(t.screen().replace(/\n/g, "")).toContain("oceancode: -c: no earlier session in");
@@ -164,7 +150,7 @@ describe.skipIf(!hasTmux())("pager chrome: -c and --resume", () => {
 
 describe.skipIf(!hasTmux())("pager chrome: notification", () => {
   it("a long turn ending while the terminal is unfocused rings the bell when pager.notify asks (the rule itself, tmux and focus included: chrome-model.test.ts)", async () => {
-    sb = makeSandbox("oc-pty-chrome-");
+    const sb = makeSandbox("oc-pty-chrome-");
     fs.mkdirSync(path.join(sb.project, ".oceancode"), { recursive: true });
     sb.write(".oceancode/oceancode.json", JSON.stringify({ pager: { notify: "bell", notify_after_s: 0 } }));
     t = openPagerOnFake(sb, fake.url);

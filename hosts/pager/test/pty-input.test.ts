@@ -6,27 +6,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPagerOnFake, pause, type Pty } from "../../../test/kit/pty.js";
-import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, pause, type Pty } from "../../../test/kit/pty.js";
+import type { AnthropicRequestBody } from "../../../test/kit/fakes/anthropic-server.js";
+import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox | undefined;
+const fake = fakeAnthropicForFile();
+const { makeSandbox, openPagerOnFake } = pagerTests();
 let t: Pty | undefined;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-  fake.reset();
-});
 
 /** Every text block of the request's last user message, joined (typed text and attached context). */
 function lastUser(body: AnthropicRequestBody): string {
@@ -54,7 +42,7 @@ async function line(p: Pty, text: string): Promise<void> {
 
 describe.skipIf(!hasTmux())("pager input", () => {
   it("type-ahead: two lines typed while a slow turn streams are queued, shown, and sent in order as their own requests", async () => {
-    sb = makeSandbox("oc-pty-input-");
+    const sb = makeSandbox("oc-pty-input-");
     fake.enqueue({ text: "a slow answer that takes its time to arrive in many pieces", streamMs: 4_000 }, { text: "second done" }, { text: "third done" });
     t = openPagerOnFake(sb, fake.url);
     await t.waitFor("❯");
@@ -76,7 +64,7 @@ describe.skipIf(!hasTmux())("pager input", () => {
   });
 
   it("one esc stops a running turn at once and brings a queued line back to the composer unsent", async () => {
-    sb = makeSandbox("oc-pty-input-");
+    const sb = makeSandbox("oc-pty-input-");
     fake.enqueue({ type: "drop", text: "PARTIAL words here", holdMs: 60_000 });
     t = openPagerOnFake(sb, fake.url);
     await t.waitFor("❯");
@@ -103,7 +91,7 @@ describe.skipIf(!hasTmux())("pager input", () => {
   });
 
   it("a 200-line bracketed paste shows as a chip and the request carries all 200 lines", async () => {
-    sb = makeSandbox("oc-pty-input-");
+    const sb = makeSandbox("oc-pty-input-");
     t = openPagerOnFake(sb, fake.url);
     await t.waitFor("❯");
     const body = Array.from({ length: 200 }, (_, i) => `pasted line ${i + 1}`).join("\n");
@@ -124,7 +112,7 @@ describe.skipIf(!hasTmux())("pager input", () => {
   });
 
   it("/nosuchcmd, /cost, #note and !cmd cost no request; /usr/bin/env x and an @ mention are messages", async () => {
-    sb = makeSandbox("oc-pty-input-");
+    const sb = makeSandbox("oc-pty-input-");
     sb.write("docs/alpha-notes.txt", "ALPHA CONTENT 42\n");
     sb.write("docs/beta.txt", "beta\n");
     sb.write(".env", "API_TOKEN=canary-secret-77\n");

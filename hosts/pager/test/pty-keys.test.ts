@@ -3,28 +3,21 @@
  * send-keys call, a bracketed paste (tmux paste-buffer -p), `/help` on Enter whatever the popup shows,
  * `-m/--model`, and the permission prompt naming the rule that `a` saves.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../../../test/kit/pty.js";
+import { runCli, type Sandbox } from "../../../test/kit/cli.js";
+import { hasTmux, type Pty, pause } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, openPager } = pagerTests();
 
 const open = (s: Sandbox, args: string[] = [], env: NodeJS.ProcessEnv = { OC_MODEL: "scripted/echo" }): Pty => openPager(s, env, args);
 
 describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
   it("send-keys 'hello' Enter in one call submits", async () => {
-    sb = makeSandbox();
-    t = open(sb);
+    const sb = makeSandbox();
+    const t = open(sb);
     await t.waitFor("❯");
     t.key("hello", "Enter");
     const s = await t.waitFor("ok: hello");
@@ -36,8 +29,8 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
   });
 
   it("a bracketed paste with newlines is inserted without submitting; Enter then sends it whole", async () => {
-    sb = makeSandbox();
-    t = open(sb);
+    const sb = makeSandbox();
+    const t = open(sb);
     await t.waitFor("❯");
     t.tmux("set-buffer", "-b", "p1", "first pasted line\nsecond pasted line");
     t.tmux("paste-buffer", "-p", "-d", "-b", "p1", "-t", t.name);
@@ -54,8 +47,8 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
   });
 
   it("/help runs on Enter whatever the popup's state: sent with Enter, popup closed, highlight moved", async () => {
-    sb = makeSandbox();
-    t = open(sb);
+    const sb = makeSandbox();
+    const t = open(sb);
     await t.waitFor("❯");
     const helpCount = () => (t!.history().match(/^Keys:/gm) ?? []).length;
     // in one chunk with Enter
@@ -88,9 +81,9 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
 
   for (const flag of [["-m", "scripted/echo"], ["--model", "scripted/echo"], ["--model=scripted/echo"]]) {
     it(`oceancode ${flag.join(" ")} selects the model`, async () => {
-      sb = makeSandbox();
+      const sb = makeSandbox();
       // the flag wins over $OC_MODEL, as in `run`
-      t = open(sb, flag, { OC_MODEL: "anthropic/claude-haiku-4-5" });
+      const t = open(sb, flag, { OC_MODEL: "anthropic/claude-haiku-4-5" });
       const s = await t.waitFor(/scripted\/echo · context/);
       expect(s).not.toContain("claude-haiku");
       t.key("hi", "Enter");
@@ -101,7 +94,7 @@ describe.skipIf(!hasTmux())("pager keys in a terminal", () => {
 
 describe("-m/--model before the command word", () => {
   it("is handed to run; without a value it is a usage error", () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     const r = runCli(["--dir", sb.project, "-m", "scripted/echo", "run", "hi"], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe("ok: hi");
@@ -113,10 +106,10 @@ describe("-m/--model before the command word", () => {
 
 describe.skipIf(!hasTmux())("permission prompt: the rule `a` saves", () => {
   it("is shown before answering, and is what answering `a` saves", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
     sb.write("push.json", JSON.stringify({ steps: [{ text: "pushing", tool_calls: [{ name: "bash", input: { command: "git push origin main" } }] }, { text: "pushed" }] }));
-    t = open(sb, [], { OC_MODEL: "scripted/push.json" });
+    const t = open(sb, [], { OC_MODEL: "scripted/push.json" });
     await t.waitFor("❯");
     t.key("push it", "Enter");
     const s = await t.waitFor(/Allow bash\?[\s\S]*y once · a always · n reject/);

@@ -6,24 +6,15 @@
  * Anthropic server recorded) carries the server's view of the answer.
  */
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, type Pty, openPagerOnFake } from "../../../test/kit/pty.js";
-import { startFakeAnthropic, type AnthropicRecorded, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../../test/kit/cli.js";
+import { hasTmux } from "../../../test/kit/pty.js";
+import type { AnthropicRecorded } from "../../../test/kit/fakes/anthropic-server.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
 const FIXTURE = path.join(REPO_ROOT, "extensions/mcp/test/fixtures/tools-server.mjs");
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await closePager(t, sb);
-  await fake?.close();
-  t = undefined;
-  sb = undefined;
-  fake = undefined;
-});
+const { makeSandbox, openPagerOnFake, startFakeAnthropic } = pagerTests();
 
 type Block = { type: string; tool_use_id?: string; content?: unknown; text?: string };
 const resultText = (req: AnthropicRecorded | undefined, id: string): string => {
@@ -33,7 +24,7 @@ const resultText = (req: AnthropicRecorded | undefined, id: string): string => {
 
 describe.skipIf(!hasTmux())("pager: MCP elicitation", () => {
   it("the form shows the server's message and fields; typed values are sent, esc declines", async () => {
-    fake = await startFakeAnthropic();
+    const fake = await startFakeAnthropic();
     let n = 0;
     fake.respond(() => {
       n += 1;
@@ -41,11 +32,11 @@ describe.skipIf(!hasTmux())("pager: MCP elicitation", () => {
       if (n === 3) return { text: "asking again", toolCalls: [{ id: "t_ask2", name: "mcp__fx__ask", input: {} }] };
       return { text: `answered ${n}` };
     });
-    sb = makeSandbox("oc-pty-elicit-");
+    const sb = makeSandbox("oc-pty-elicit-");
     sb.write(".claude.json", JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE, "--name", "fx", "--elicit"] } } }), "home");
     // the tool itself is allowed, so the only question is the server's
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["mcp__fx__ask * allow"] }));
-    t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "20" });
+    const t = openPagerOnFake(sb, fake.url, { OC_MCP_WAIT_SECONDS: "20" });
     await t.waitFor("❯");
     t.send("ask me");
     t.key("Enter");

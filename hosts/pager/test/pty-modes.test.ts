@@ -5,30 +5,17 @@
  * ctrl+o, /auto and /always-approve toggle; signed managed requirements that disable bypassPermissions
  * lock always-approve (the cycle skips it and says so, ctrl+o and /always-approve refuse).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPagerOnFake, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
-import { startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, pause, typeLine, type Pty } from "../../../test/kit/pty.js";
+import { fakeAnthropicForFile } from "../../../test/kit/file-fixtures.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
+import { signRequirements } from "../../../test/kit/requirements.js";
 
-let fake: FakeAnthropicServer;
-let sb: Sandbox | undefined;
+const fake = fakeAnthropicForFile();
+const { makeSandbox, openPagerOnFake } = pagerTests();
 let t: Pty | undefined;
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-  fake.reset();
-});
 
 /** The status line's row (the one above the model row). */
 function statusLine(screen: string): string {
@@ -50,19 +37,9 @@ async function askWrite(p: Pty, file: string, answer: string): Promise<string> {
   return p.waitGone("working…", 20_000);
 }
 
-function signRequirements(s: Sandbox, doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const dir = path.dirname(s.env.OC_MANAGED_CONFIG!);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "requirements.json");
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
-}
-
 describe.skipIf(!hasTmux())("pager modes", () => {
   it("shift+tab cycles default → auto → plan → default, shown and effective; ctrl+o, /auto and /always-approve toggle", async () => {
-    sb = makeSandbox("oc-pty-modes-");
+    const sb = makeSandbox("oc-pty-modes-");
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["edit * ask"] }));
     t = openPagerOnFake(sb, fake.url);
     await t.waitFor("? for keys");
@@ -114,7 +91,7 @@ describe.skipIf(!hasTmux())("pager modes", () => {
   });
 
   it("managed requirements lock always-approve: the cycle skips it and says so; ctrl+o and /always-approve refuse", async () => {
-    sb = makeSandbox("oc-pty-modes-");
+    const sb = makeSandbox("oc-pty-modes-");
     const key = signRequirements(sb, { permissions: { disableBypassPermissionsMode: true } });
     // the user asks for always-approve in the cycle: the lock still wins
     sb.write(".config/oceancode/oceancode.json", JSON.stringify({ pager: { cycle_bypass: true } }), "home");

@@ -2,26 +2,19 @@
  * Pager papercuts in a real terminal: a provider error is shown once, and the "stopping…" hint goes when
  * the turn ends.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import type { Sandbox } from "../../../test/kit/cli.js";
+import { hasTmux, type Pty, pause } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, openPager } = pagerTests();
 
 const open = (s: Sandbox, env: NodeJS.ProcessEnv): Pty => openPager(s, env);
 
 describe.skipIf(!hasTmux())("pager notices", () => {
   it("a provider error (no API key) is shown once", async () => {
-    sb = makeSandbox();
-    t = open(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "" });
+    const sb = makeSandbox();
+    const t = open(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "" });
     await t.waitFor("❯");
     t.key("hi", "Enter");
     await t.waitFor("✗ ");
@@ -32,9 +25,9 @@ describe.skipIf(!hasTmux())("pager notices", () => {
   });
 
   it("after esc esc the hint row clears when the turn has stopped", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     sb.write("slow.json", JSON.stringify({ steps: [{ text: "never shown", delay_ms: 30_000 }] }));
-    t = open(sb, { OC_MODEL: "scripted/slow.json" });
+    const t = open(sb, { OC_MODEL: "scripted/slow.json" });
     await t.waitFor("❯");
     t.key("wait", "Enter");
     await t.waitFor("working…");

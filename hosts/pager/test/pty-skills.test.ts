@@ -3,30 +3,20 @@
  * beside the built-in commands, and submitting `/review x` sends the skill's expanded body (read back
  * from the request the fake Anthropic server recorded). An unknown `/word` is refused in the pager with a did-you-mean (nothing is sent).
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, type Pty, openPagerOnFake } from "../../../test/kit/pty.js";
-import { lastUserText, startFakeAnthropic, type FakeAnthropicServer } from "../../../test/kit/fakes/anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux } from "../../../test/kit/pty.js";
+import { lastUserText } from "../../../test/kit/fakes/anthropic-server.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-let fake: FakeAnthropicServer | undefined;
-
-afterEach(async () => {
-  await closePager(t, sb);
-  await fake?.close();
-  t = undefined;
-  sb = undefined;
-  fake = undefined;
-});
+const { makeSandbox, openPagerOnFake, startFakeAnthropic } = pagerTests();
 
 describe.skipIf(!hasTmux())("pager: skills as slash commands", () => {
   it("/ lists the skill; /review x sends its expanded body; a /word nothing knows is refused with a did-you-mean, unsent", async () => {
-    fake = await startFakeAnthropic();
+    const fake = await startFakeAnthropic();
     fake.respond(() => ({ text: "reviewed it" }));
-    sb = makeSandbox("oc-pty-skills-");
+    const sb = makeSandbox("oc-pty-skills-");
     sb.write(".claude/skills/review/SKILL.md", "---\ndescription: review the change carefully\nargument-hint: [file]\n---\nREVIEW BODY for $ARGUMENTS\n");
-    t = openPagerOnFake(sb, fake.url);
+    const t = openPagerOnFake(sb, fake.url);
     await t.waitFor("❯");
     t.send("/");
     await t.waitFor("/help");

@@ -4,18 +4,12 @@
  * an unknown model is refused before the screen is taken (exit 2), and a SIGINT exits 130.
  */
 import { execFileSync } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, openPager, type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { runCli, type Sandbox } from "../../../test/kit/cli.js";
+import { type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
+const { makeSandbox, openPager } = pagerTests();
 
 const open = (s: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Pty => openPager(s, env, args);
 
@@ -34,8 +28,8 @@ const sessions = (s: Sandbox) => {
 
 describe("pager: no empty sessions", () => {
   it("opening and leaving, and /clear with nothing sent, store no session", async () => {
-    sb = makeSandbox("oc-pty-starts-");
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox("oc-pty-starts-");
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     await typeLine(t, "/clear");
     await pause(500);
@@ -45,8 +39,8 @@ describe("pager: no empty sessions", () => {
   });
 
   it("a message is stored; the fresh session /clear opens after it is not", async () => {
-    sb = makeSandbox("oc-pty-starts-");
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox("oc-pty-starts-");
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     await typeLine(t, "hello");
     await t.waitFor("ok: hello");
@@ -59,8 +53,8 @@ describe("pager: no empty sessions", () => {
   });
 
   it("a message refused for a missing key is shown once and stores nothing", async () => {
-    sb = makeSandbox("oc-pty-starts-");
-    t = open(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "" });
+    const sb = makeSandbox("oc-pty-starts-");
+    const t = open(sb, { OC_MODEL: "anthropic/claude-haiku-4-5", ANTHROPIC_API_KEY: "" });
     await t.waitFor("❯");
     await typeLine(t, "hi");
     await t.waitFor("✗ ");
@@ -76,8 +70,8 @@ describe("pager: no empty sessions", () => {
 
 describe("pager: refusals and signals", () => {
   it("-m naming no installed provider: the message and exit 2 before the screen is taken", async () => {
-    sb = makeSandbox("oc-pty-starts-");
-    t = open(sb, {}, ["-m", "bogus/x"]);
+    const sb = makeSandbox("oc-pty-starts-");
+    const t = open(sb, {}, ["-m", "bogus/x"]);
     expect(await exited(t)).toBe(2);
     // the line wraps at the terminal's width: read the screen as one line
     expect(t.screen().replace(/\n/g, "")).toContain("oceancode: no provider 'bogus' for model 'bogus/x' (is its extension installed and enabled? see oceancode inspect)");
@@ -85,8 +79,8 @@ describe("pager: refusals and signals", () => {
   });
 
   it("a SIGINT sent to the pager leaves it with exit 130", async () => {
-    sb = makeSandbox("oc-pty-starts-");
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox("oc-pty-starts-");
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     // the pane runs a shell that runs node: signal node itself, as `kill -INT <pid>` would
     const shell = t.tmux("display", "-p", "-t", t.name, "#{pane_pid}").trim();

@@ -2,23 +2,16 @@
  * The todos pane in the real pager (compiled CLI in tmux): ctrl+t opens it (empty: "no plan yet") and
  * closes it; /help lists the key; the live list the model writes (todo_write), with a row added by /plan.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeSandbox, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, hasTmux, openPager, type Pty, pause } from "../../../test/kit/pty.js";
+import { describe, expect, it } from "vitest";
+import { hasTmux, pause } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
-
+const { makeSandbox, openPager } = pagerTests();
 
 describe.skipIf(!hasTmux())("pager: the todos pane", () => {
   it("ctrl+t opens the pane with its empty state and closes it; /help lists ctrl+t", async () => {
-    sb = makeSandbox("oc-pty-todos-");
-    t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 100, rows: 30 });
+    const sb = makeSandbox("oc-pty-todos-");
+    const t = openPager(sb, { OC_MODEL: "scripted/echo" }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
     t.key("C-t");
     const open = await t.waitFor("ctrl+t hides");
@@ -39,7 +32,7 @@ describe.skipIf(!hasTmux())("pager: the todos pane", () => {
   }, 60_000);
 
   it("shows the list the model wrote with todo_write, live, and a row added with /plan add marked as yours", async () => {
-    sb = makeSandbox("oc-pty-todos-live-");
+    const sb = makeSandbox("oc-pty-todos-live-");
     sb.write(
       "plan.json",
       JSON.stringify({
@@ -63,7 +56,7 @@ describe.skipIf(!hasTmux())("pager: the todos pane", () => {
         after: { text: "(script finished)" },
       }),
     );
-    t = openPager(sb, { OC_MODEL: "scripted/plan.json", OC_PLAN: "off" }, [], { cols: 100, rows: 30 });
+    const t = openPager(sb, { OC_MODEL: "scripted/plan.json", OC_PLAN: "off" }, [], { cols: 100, rows: 30 });
     await t.waitFor("❯");
     t.send("fix the parser bug");
     await pause(120);

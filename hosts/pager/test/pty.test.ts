@@ -3,20 +3,14 @@
  * Permission prompts come from a user-tier extension (plain ESM in the temp HOME) that registers a
  * `probe` tool and asks for it through engine.authorizeToolCall, exactly as a third-party policy would.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { CLI, makeSandbox, runCli, type Sandbox } from "../../../test/kit/cli.js";
-import { closePager, colourCodes, hasTmux, openPager, startPty, type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { CLI, runCli, type Sandbox } from "../../../test/kit/cli.js";
+import { colourCodes, hasTmux, type Pty, pause, typeLine } from "../../../test/kit/pty.js";
+import { pagerTests } from "../../../test/kit/pager-tests.js";
 
-let sb: Sandbox | undefined;
-let t: Pty | undefined;
-afterEach(async () => {
-  await closePager(t, sb);
-  t = undefined;
-  sb = undefined;
-});
-
+const { makeSandbox, openPager, startPty } = pagerTests();
 
 const open = (s: Sandbox, env: NodeJS.ProcessEnv = {}, cols = 80, rows = 24): Pty => openPager(s, env, [], { cols, rows });
 
@@ -45,8 +39,8 @@ export default { activate(ctx) {
 
 describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   it("type hello, see ok: hello; the status bar shows model, context in plain words, tokens, spend", async () => {
-    sb = makeSandbox();
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox();
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     await typeLine(t, "hello");
     const screen = await t.waitFor("ok: hello");
@@ -61,17 +55,17 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   });
 
   it("uses colour when NO_COLOR is not set", async () => {
-    sb = makeSandbox();
-    const env = { ...sb.env, OC_MODEL: "scripted/echo" };
+    const sb = makeSandbox();
+    const env: NodeJS.ProcessEnv = { ...sb.env, OC_MODEL: "scripted/echo" };
     delete env.NO_COLOR;
-    t = startPty({ args: [CLI, "--dir", sb.project], env, cwd: sb.project });
+    const t = startPty({ args: [CLI, "--dir", sb.project], env, cwd: sb.project });
     await t.waitFor("❯");
     expect(colourCodes(t.styled()).length).toBeGreaterThan(0);
   });
 
   it("slash commands: /help lists manifests' commands, an unknown one is refused unsent, /models opens the picker", async () => {
-    sb = makeSandbox();
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox();
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     t.send("/he");
     await t.waitFor("/help");
@@ -90,7 +84,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   });
 
   it("a permission prompt answered y runs the tool; answered n rejects it", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     const ran = installAsker(sb);
     sb.write(
       "script.json",
@@ -103,7 +97,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
         ],
       }),
     );
-    t = open(sb, { OC_MODEL: "scripted/script.json" });
+    const t = open(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
     await typeLine(t, "go");
     // wait for the dialog's last line, so the whole dialog is on screen before asserting on it
@@ -123,7 +117,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   });
 
   it("bash * ask through the permissions extension: `a` (always) runs it and saves the rule in the project's config", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     sb.write(".oceancode/oceancode.json", JSON.stringify({ permission: ["bash * ask"] }));
     sb.write(
       "script.json",
@@ -134,7 +128,7 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
         ],
       }),
     );
-    t = open(sb, { OC_MODEL: "scripted/script.json" });
+    const t = open(sb, { OC_MODEL: "scripted/script.json" });
     await t.waitFor("❯");
     await typeLine(t, "make the file");
     const s = await t.waitFor(/Allow bash\?[\s\S]*y once · a always · n reject/);
@@ -149,9 +143,9 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   });
 
   it("esc esc stops a long scripted turn", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     sb.write("slow.json", JSON.stringify({ steps: [{ text: "never shown", delay_ms: 30_000 }] }));
-    t = open(sb, { OC_MODEL: "scripted/slow.json" });
+    const t = open(sb, { OC_MODEL: "scripted/slow.json" });
     await t.waitFor("❯");
     await typeLine(t, "take your time");
     await t.waitFor("working…");
@@ -164,8 +158,8 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   });
 
   it("resizes: the status bar and composer redraw at the new width", async () => {
-    sb = makeSandbox();
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox();
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     t.resize(60, 20);
     await pause(400);
@@ -181,8 +175,8 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
   });
 
   it("--listen says where it listens (extensions/serve/test/pager-listen.test.ts drives it); /exit leaves with code 0", async () => {
-    sb = makeSandbox();
-    t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "127.0.0.1:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
+    const sb = makeSandbox();
+    const t = startPty({ args: [CLI, "--dir", sb.project, "--listen", "127.0.0.1:0"], env: { ...sb.env, OC_MODEL: "scripted/echo" }, cwd: sb.project });
     await t.waitFor("❯");
     await t.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/);
     await typeLine(t, "/exit");
@@ -193,14 +187,14 @@ describe.skipIf(!hasTmux())("Ocean pager in a terminal", () => {
 
 describe("pager without a terminal", () => {
   it("prints a clear message and exits 2", () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     const r = runCli(["--dir", sb.project], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("oceancode: the pager needs a terminal; for scripts use oceancode run");
   });
 
   it("--tui ocean is refused, --tui pager accepted", () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     const r = runCli(["--tui", "ocean"], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("the native TUI was removed; oceancode starts Ocean pager");
@@ -211,12 +205,12 @@ describe("pager without a terminal", () => {
 
 describe.skipIf(!hasTmux())("status bar gauge with a small tideline", () => {
   it("shows the tideline position and tokens to go after a cut", async () => {
-    sb = makeSandbox();
+    const sb = makeSandbox();
     sb.write(".oceancode/oceancode.json", JSON.stringify({ ledger: { tideline: { percent: 40, block: 4000 } } }));
     const big = "x".repeat(200);
     const steps = [1, 2, 3, 4, 5, 6].map((i) => ({ text: `step ${i} ${big}`, usage: { input: 6000 * i, output: 100 }, tool_calls: [{ name: "nosuchtool", input: { i } }] }));
     sb.write("cut.json", JSON.stringify({ context_window: 50_000, steps: [...steps, { text: "all done" }] }));
-    t = open(sb, { OC_MODEL: "scripted/cut.json" });
+    const t = open(sb, { OC_MODEL: "scripted/cut.json" });
     await t.waitFor("❯");
     await typeLine(t, "fill the window");
     await t.waitFor("all done");
@@ -235,8 +229,8 @@ describe.skipIf(!hasTmux())("status bar gauge with a small tideline", () => {
 
 describe.skipIf(!hasTmux())("sessions from inside the pager", () => {
   it("/clear starts a new session; /resume lists the earlier one and reopens it", async () => {
-    sb = makeSandbox();
-    t = open(sb, { OC_MODEL: "scripted/echo" });
+    const sb = makeSandbox();
+    const t = open(sb, { OC_MODEL: "scripted/echo" });
     await t.waitFor("❯");
     await typeLine(t, "remember the walrus");
     await t.waitFor("ok: remember the walrus");

@@ -11,7 +11,7 @@
  * Usage is computed by a prompt-cache model (cache_control breakpoints) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions, replyScript } from "./common.js";
 import { PrefixCache, type PrefixBlock } from "./prefix-cache.js";
 
 export interface FakeToolCall {
@@ -61,14 +61,8 @@ export interface AnthropicRequestBody {
 
 export type AnthropicRecorded = RecordedRequest<AnthropicRequestBody>;
 
-export interface FakeAnthropicOptions extends FakeServerOptions {
-  /** when set, requests whose x-api-key differs get 401 */
-  apiKey?: string;
-  /** characters per text_delta / input_json_delta (default 16) */
-  chunkChars?: number;
-  /** the prompt-cache model's minimum cacheable prefix in tokens (default 0; the real API uses 1024+) */
-  cacheMinTokens?: number;
-}
+/** `apiKey`: when set, requests whose x-api-key differs get 401 */
+export type FakeAnthropicOptions = FakeProviderOptions;
 
 export interface FakeAnthropicServer extends BaseServer<AnthropicRequestBody> {
   enqueue(...replies: AnthropicReply[]): void;
@@ -123,6 +117,24 @@ export function systemOf(req: AnthropicRecorded): string {
   return typeof req.body.system === "string" ? req.body.system : (req.body.system ?? []).map((b) => String(b.text ?? "")).join("\n");
 }
 
+/** A content block of a recorded request's messages (text, tool_use, tool_result, image …). */
+export type RequestBlock = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean; source?: { type: string; media_type: string; data?: string } };
+
+/** The names of the tools a recorded request offered. */
+export function toolNames(req: AnthropicRecorded): string[] {
+  return (req.body.tools ?? []).map((t) => String(t.name));
+}
+
+/** The tool_result block answering call `id` in a recorded request's messages. */
+export function toolResultOf(req: AnthropicRecorded, id: string): RequestBlock | undefined {
+  return (req.body.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : (m.content as RequestBlock[]))).find((b) => b.type === "tool_result" && b.tool_use_id === id);
+}
+
+/** A tool_result block's text (a string, or its text blocks joined); "" for none. */
+export function blockText(b: RequestBlock | undefined): string {
+  return !b ? "" : typeof b.content === "string" ? b.content : ((b.content as RequestBlock[] | undefined) ?? []).map((c) => c.text ?? "").join("");
+}
+
 export function lastUserText(body: AnthropicRequestBody): string {
   const msgs = body.messages ?? [];
   for (let i = msgs.length - 1; i >= 0; i--) {
@@ -135,8 +147,7 @@ export function lastUserText(body: AnthropicRequestBody): string {
 }
 
 export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
-  const queue: AnthropicReply[] = [];
-  let responder: ((req: AnthropicRecorded) => AnthropicReply) | undefined;
+  const script = replyScript<AnthropicRecorded, AnthropicReply>((req) => ({ text: `ok: ${lastUserText(req.body)}` }));
   const cache = new PrefixCache("breakpoints", opts.cacheMinTokens ?? 0);
   const totals: AnthropicUsageFields = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   const n = opts.chunkChars ?? 16;
@@ -158,7 +169,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (opts.apiKey !== undefined && sentKey(req) !== opts.apiKey) {
       return sendJson(res, 401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
     }
-    const reply: AnthropicReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserText(req.body)}` };
+    const reply: AnthropicReply = script.next(req);
     const body = req.body;
     switch (reply.type) {
       case "hang":
@@ -246,16 +257,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const base = await startServer<AnthropicRequestBody>(opts, handle);
   // defineProperties, not Object.assign: the getters must stay live
   return Object.defineProperties(base, {
-    enqueue: { value: (...r: AnthropicReply[]) => void queue.push(...r) },
-    respond: { value: (fn: ((req: AnthropicRecorded) => AnthropicReply) | undefined) => void (responder = fn) },
-    pending: { get: () => queue.length },
-    reset: {
-      value: () => {
-        queue.length = 0;
-        responder = undefined;
-        base.requests.length = 0;
-      },
-    },
+    ...script.members(base),
     totals: { value: totals },
   }) as FakeAnthropicServer;
 }

@@ -21,6 +21,40 @@ export interface FakeServerOptions {
   keep?: number;
 }
 
+/** What the provider fakes (Anthropic, OpenAI, Gemini) take alike. */
+export interface FakeProviderOptions extends FakeServerOptions {
+  /** when set, a request carrying another key is refused as that provider refuses it */
+  apiKey?: string;
+  /** characters per streamed delta (default 16) */
+  chunkChars?: number;
+  /** the prompt-cache model's minimum cacheable prefix in tokens (default 0; the real APIs use 1024+) */
+  cacheMinTokens?: number;
+}
+
+/**
+ * The scripting the provider fakes share: queued replies in order, then `respond`'s function, then the
+ * fake's own `fallback`; `members(base)` are the enqueue / respond / pending / reset its server shows.
+ */
+export function replyScript<Req, Rep>(fallback: (req: Req) => Rep): { next(req: Req): Rep; members(base: BaseServer<unknown>): PropertyDescriptorMap } {
+  const queue: Rep[] = [];
+  let responder: ((req: Req) => Rep) | undefined;
+  return {
+    next: (req) => queue.shift() ?? responder?.(req) ?? fallback(req),
+    members: (base) => ({
+      enqueue: { value: (...r: Rep[]) => void queue.push(...r) },
+      respond: { value: (fn: ((req: Req) => Rep) | undefined) => void (responder = fn) },
+      pending: { get: () => queue.length },
+      reset: {
+        value: () => {
+          queue.length = 0;
+          responder = undefined;
+          base.requests.length = 0;
+        },
+      },
+    }),
+  };
+}
+
 export interface BaseServer<B> {
   url: string;
   requests: Array<RecordedRequest<B>>;

@@ -11,7 +11,7 @@
  * Usage comes from an implicit prefix-cache model (cachedContentTokenCount) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions, replyScript } from "./common.js";
 import { PrefixCache } from "./prefix-cache.js";
 import type { FakeToolCall } from "./anthropic-server.js";
 
@@ -62,12 +62,8 @@ export interface GeminiRequestBody {
 
 export type GeminiRecorded = RecordedRequest<GeminiRequestBody>;
 
-export interface FakeGeminiOptions extends FakeServerOptions {
-  /** when set, requests whose x-goog-api-key differs get Google's 400 API_KEY_INVALID */
-  apiKey?: string;
-  chunkChars?: number;
-  cacheMinTokens?: number;
-}
+/** `apiKey`: when set, requests whose x-goog-api-key differs get Google's 400 API_KEY_INVALID */
+export type FakeGeminiOptions = FakeProviderOptions;
 
 export interface FakeGeminiServer extends BaseServer<GeminiRequestBody> {
   enqueue(...replies: GeminiReply[]): void;
@@ -96,8 +92,7 @@ function googleError(status: number, message: string, statusText?: string, detai
 }
 
 export async function startFakeGemini(opts: FakeGeminiOptions = {}): Promise<FakeGeminiServer> {
-  const queue: GeminiReply[] = [];
-  let responder: ((req: GeminiRecorded) => GeminiReply) | undefined;
+  const script = replyScript<GeminiRecorded, GeminiReply>((req) => ({ text: `ok: ${lastUserText(req.body)}` }));
   const cache = new PrefixCache("automatic", opts.cacheMinTokens ?? 0);
   const n = opts.chunkChars ?? 16;
   let ids = 0;
@@ -110,7 +105,7 @@ export async function startFakeGemini(opts: FakeGeminiOptions = {}): Promise<Fak
     }
     const model = decodeURIComponent(route[1]!);
     const body = req.body;
-    const reply: GeminiReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserText(body)}` };
+    const reply: GeminiReply = script.next(req);
     if (reply.type === "hang") return;
     if (reply.type === "error") {
       const details = reply.reason ? [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: reply.reason, domain: "googleapis.com" }] : [];
@@ -171,20 +166,7 @@ export async function startFakeGemini(opts: FakeGeminiOptions = {}): Promise<Fak
 
   const base = await startServer<GeminiRequestBody>(opts, handle);
   return Object.defineProperties(base, {
-    enqueue: { value: (...r: GeminiReply[]) => void queue.push(...r) },
-    respond: {
-      value: (fn: ((req: GeminiRecorded) => GeminiReply) | undefined) => {
-        responder = fn;
-      },
-    },
-    pending: { get: () => queue.length },
+    ...script.members(base),
     modelOf: { value: (r: GeminiRecorded) => decodeURIComponent(ROUTE.exec(r.path)?.[1] ?? "") },
-    reset: {
-      value: () => {
-        queue.length = 0;
-        responder = undefined;
-        base.requests.length = 0;
-      },
-    },
   }) as FakeGeminiServer;
 }

@@ -9,7 +9,7 @@
  * Usage comes from an automatic prefix-cache model (cached_tokens) unless a reply sets it.
  */
 import type http from "node:http";
-import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type FakeServerOptions, type RecordedRequest } from "./common.js";
+import { chunks, estimateTokens, sendJson, startServer, writeThenDrop, type BaseServer, type RecordedRequest, type FakeProviderOptions, replyScript } from "./common.js";
 import { PrefixCache } from "./prefix-cache.js";
 import type { FakeToolCall } from "./anthropic-server.js";
 
@@ -47,12 +47,8 @@ export interface OpenAIRequestBody {
 
 export type OpenAIRecorded = RecordedRequest<OpenAIRequestBody>;
 
-export interface FakeOpenAIOptions extends FakeServerOptions {
-  /** when set, requests whose bearer token differs get 401 */
-  apiKey?: string;
-  chunkChars?: number;
-  cacheMinTokens?: number;
-}
+/** `apiKey`: when set, requests whose bearer token differs get 401 */
+export type FakeOpenAIOptions = FakeProviderOptions;
 
 export interface FakeOpenAIServer extends BaseServer<OpenAIRequestBody> {
   /** url + "/v1": what OPENAI_BASE_URL / provider.openai.base_url take */
@@ -71,8 +67,7 @@ export function lastUserContent(body: OpenAIRequestBody): string {
 }
 
 export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
-  const queue: OpenAIReply[] = [];
-  let responder: ((req: OpenAIRecorded) => OpenAIReply) | undefined;
+  const script = replyScript<OpenAIRecorded, OpenAIReply>((req) => ({ text: `ok: ${lastUserContent(req.body)}` }));
   const cache = new PrefixCache("automatic", opts.cacheMinTokens ?? 0);
   const n = opts.chunkChars ?? 16;
   let ids = 0;
@@ -85,7 +80,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       return sendJson(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
     }
     const body = req.body;
-    const reply: OpenAIReply = queue.shift() ?? responder?.(req) ?? { text: `ok: ${lastUserContent(body)}` };
+    const reply: OpenAIReply = script.next(req);
     if (reply.type === "hang") return; // close() destroys the socket
     if (reply.type === "error") {
       return sendJson(res, reply.status, reply.body ?? { error: { message: reply.message ?? `fake error ${reply.status}`, type: reply.errorType ?? "api_error", code: reply.code ?? null } }, reply.headers);
@@ -148,15 +143,6 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   const base = await startServer<OpenAIRequestBody>(opts, handle);
   return Object.defineProperties(base, {
     baseURL: { value: `${base.url}/v1` },
-    enqueue: { value: (...r: OpenAIReply[]) => void queue.push(...r) },
-    respond: { value: (fn: ((req: OpenAIRecorded) => OpenAIReply) | undefined) => void (responder = fn) },
-    pending: { get: () => queue.length },
-    reset: {
-      value: () => {
-        queue.length = 0;
-        responder = undefined;
-        base.requests.length = 0;
-      },
-    },
+    ...script.members(base),
   }) as FakeOpenAIServer;
 }

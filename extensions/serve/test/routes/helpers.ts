@@ -5,20 +5,15 @@
  * mounts route definitions the way the contract describes, so schemas are compiled, requests validated and
  * answers serialized by the real library, and @fastify/swagger builds the OpenAPI document from them.
  */
-import path from "node:path";
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
-import { makeSandbox, REPO_ROOT, type Sandbox } from "../../../../test/kit/cli.js";
-import { type EngineService } from "../../../engine/api.js";
+import { makeSandbox, type Sandbox } from "../../../../test/kit/cli.js";
+import type { EngineService } from "../../../engine/api.js";
 import { isSessionBusy } from "../../../engine/kit.js";
-import { type JsonSchema, type RouteDefinition, type RouteRequest } from "../../api.js";
+import type { JsonSchema, RouteDefinition, RouteRequest } from "../../api.js";
 import { HttpError, isRouteReply } from "../../kit.js";
+import { bootCompiled, type KernelLike } from "../../../../test/kit/kernel-boot.js";
 
-export interface KernelLike {
-  activate(e: string): Promise<void>;
-  service<T>(name: string): Promise<T>;
-  shutdown(): Promise<void>;
-}
 
 export interface Booted {
   sb: Sandbox;
@@ -30,8 +25,7 @@ export interface Booted {
 export async function boot(setup?: (sb: Sandbox) => NodeJS.ProcessEnv | void): Promise<Booted> {
   const sb = makeSandbox("oc-routes-");
   const extra = setup?.(sb) ?? {};
-  const { bootKernel } = (await import(path.join(REPO_ROOT, "dist", "hosts", "boot.js"))) as { bootKernel(f: object, env: NodeJS.ProcessEnv): Promise<KernelLike> };
-  const kernel = await bootKernel({ project: sb.project, home: sb.home, verbose: false }, { ...sb.env, ...extra });
+  const kernel = await bootCompiled(sb, { ...sb.env, ...extra });
   // as a server does: serve first (it is passive, so a session alone does not activate it), then the session's
   // extensions, then the routes event the server fires before it mounts its routes (export, auth, inspect)
   await kernel.service("routes");

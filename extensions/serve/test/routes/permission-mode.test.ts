@@ -3,17 +3,16 @@
  * kernel, engine and SQLite storage: the switch is live (the next tool call is decided in the new mode),
  * stored (a reopen keeps it), and a signed requirements lock downgrades bypassPermissions with a note.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../../test/kit/cli.js";
 import type { Session, ToolRow } from "../../../engine/api.js";
 import type { PermissionsService } from "../../../permissions/api.js";
-import type { StorageService } from "../../../storage/api.js";
 import { permissionRoutes } from "../../../permissions/routes.js";
 import type { RouteDefinition } from "../../api.js";
 import { boot, mount, problems, request, routeOf, shutdown, type Booted } from "./helpers.js";
+import { signRequirements } from "../../../../test/kit/requirements.js";
 
 let b: Booted | undefined;
 afterEach(async () => {
@@ -133,13 +132,3 @@ describe("permission mode routes", () => {
     }
   });
 });
-
-function signRequirements(sb: Sandbox, doc: unknown): string {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
-  const dir = path.dirname(sb.env.OC_MANAGED_CONFIG!);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "requirements.json");
-  fs.writeFileSync(file, JSON.stringify(doc));
-  fs.writeFileSync(`${file}.sig`, crypto.sign(null, fs.readFileSync(file), privateKey).toString("base64"));
-  return (publicKey.export({ type: "spki", format: "der" }) as Buffer).subarray(-32).toString("hex");
-}
