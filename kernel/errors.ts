@@ -62,6 +62,8 @@ interface CodeEntry {
 // one registry per process, shared by every copy of this module (a second install of the package
 // loaded beside this one registers into the same table)
 const REGISTRY_KEY = Symbol.for("oceancode.errorCodes");
+/** the table this copy of the module added its kernel codes to (once: ~100 defineError calls at start-up) */
+let seeded: Map<string, CodeEntry> | undefined;
 function registry(): Map<string, CodeEntry> {
   const g = globalThis as unknown as Record<symbol, Map<string, CodeEntry> | undefined>;
   let r = g[REGISTRY_KEY];
@@ -69,9 +71,11 @@ function registry(): Map<string, CodeEntry> {
     r = new Map();
     g[REGISTRY_KEY] = r;
   }
+  if (seeded === r) return r;
   for (const [code, description] of Object.values(KERNEL_CODES)) {
     if (!r.has(code)) r.set(code, { owner: KERNEL_OWNER, description, def: { message: description, exitCode: code === "OC_ERR_USAGE" ? 2 : 1, auto: true } });
   }
+  seeded = r;
   return r;
 }
 
