@@ -12,6 +12,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** C0 controls but the newline, DEL and C1 controls: what could drive a terminal. */
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
 /** Bump when the file's shape changes: an older file is then a miss, never misread. */
 const FORMAT = 2;
 
@@ -90,6 +93,9 @@ export function cachedHelp(env: NodeJS.ProcessEnv = process.env): string | undef
   }
   if (typeof f !== "object" || f === null || f.format !== FORMAT || f.key !== where.key || typeof f.stdout !== "string") return undefined;
   if (typeof f.env !== "object" || f.env === null || !Array.isArray(f.deps)) return undefined;
+  // the full path wrote text already made safe (visible()); a file that holds a control character other
+  // than a newline was written by something else, and is never printed to a terminal
+  if (CONTROLS.test(f.stdout)) return undefined;
   for (const [name, value] of Object.entries(f.env)) if ((env[name] ?? null) !== value) return undefined;
   for (const dep of f.deps) {
     if (!Array.isArray(dep) || typeof dep[0] !== "string" || signature(dep[0]) !== dep[1]) return undefined;

@@ -34,6 +34,17 @@ export function userCheckout(dir: string): void {
 }
 
 /** A temp HOME and project dir, with an env that points every oceancode path inside them. */
+/** Set the times of everything under `root` a minute back (the --help cache skips inputs changed within the last second). */
+export function ageFiles(root: string): void {
+  const t = new Date(Date.now() - 60_000);
+  const walk = (p: string) => {
+    const st = fs.lstatSync(p);
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+    if (!st.isSymbolicLink()) fs.utimesSync(p, t, t);
+  };
+  walk(root);
+}
+
 export function makeSandbox(prefix = "oc-test-"): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const home = path.join(root, "home");

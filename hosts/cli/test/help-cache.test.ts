@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../../../test/kit/cli.js";
+import { ageFiles, makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../../../test/kit/cli.js";
 
 let sb: Sandbox;
 const MARK = "[served from the help cache]\n";
@@ -25,16 +25,8 @@ function cacheFile(): string | undefined {
   return f && path.join(cacheDir(), f);
 }
 
-/** Inputs modified within the last second are not cached (coarse file times): set every time a minute back. */
-function age(): void {
-  const t = new Date(Date.now() - 60_000);
-  const walk = (p: string) => {
-    const st = fs.lstatSync(p);
-    if (st.isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
-    if (!st.isSymbolicLink()) fs.utimesSync(p, t, t);
-  };
-  walk(path.dirname(sb.home));
-}
+/** inputs changed within the last second are not cached (coarse file times): every time a minute back */
+const age = () => ageFiles(path.dirname(sb.home));
 
 function help(env: NodeJS.ProcessEnv = sb.env): string {
   const r = runCli(["--help"], { cwd: sb.project, env });
