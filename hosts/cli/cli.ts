@@ -5,7 +5,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Kernel } from "../boot.js";
 import type { CommandIO } from "../../kernel/api.js";
 import { visible } from "../terminal/sanitize.js";
@@ -17,6 +16,7 @@ import type { HostSetting } from "../../kernel/api.js";
 import { didYouMean, flagHint, mistypedFlag } from "./suggest.js";
 import { COMPLETION_DOC } from "./completion.js";
 import type { HelpRecording } from "./help-record.js";
+import { packageVersion } from "./help-cache.js";
 import { asksForHelp, commandHelp, declaredFlags, flagLines, flagsFromUsage, GLOBAL_FLAGS, valueFlagNames, type CommandDoc, type FlagDoc } from "./help.js";
 
 /** A host module (run, pager, serve, acp) exports `main`. */
@@ -182,11 +182,6 @@ export function hostSettings(globals: Globals, sub: string | undefined, args: st
     }
   } else if (globals.model !== undefined) out.push({ key: "model", value: globals.model, flag: "--model" });
   return out;
-}
-
-function packageVersion(): string {
-  const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "package.json");
-  return (JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string }).version;
 }
 
 /**
